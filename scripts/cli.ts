@@ -1,0 +1,232 @@
+// mcp-tasks-conformance: the command line.
+//   server  — grade a task receiver (stdio command or Streamable HTTP URL); the checks run through vitest's Node API.
+//   mock    — run the reference receiver (stdio or HTTP).
+// Exit codes: 0 no check failed; 1 a check failed (or with --strict a warning, or the baseline is stale); 2 usage or connection error.
+import { parseArgs } from 'node:util';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { allChecks } from '../suites/index.ts';
+import { openTargetSession, selected, type RunConfig } from '../suites/session.ts';
+import { loadProfile, type TargetSpec } from '../suites/target.ts';
+import { DEFAULT_RUN_OPTIONS } from '../suites/engine.ts';
+import { CheckCollector, buildReport, exitCode, formatConsole, loadBaseline, writeJson } from './report.ts';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+
+const HELP = `mcp-tasks-conformance — conformance suite for MCP Tasks (spec 2025-11-25)
+
+Usage:
+  mcp-tasks-conformance server (--stdio "<command>" | --url <http-url> [--header "K: V"]…) [options]
+  mcp-tasks-conformance mock (--stdio | --http <port>) [mock options]   (mock --help for its options)
+  mcp-tasks-conformance checks            list every check with its requirement ids
+
+server options:
+  --stdio <command>          spawn the target and talk over stdio
+  --url <url>                Streamable HTTP endpoint of the target
+  --header "K: V"            HTTP header sent on every request (repeatable), e.g. "Authorization: Bearer X"
+  --secondary-header "K: V"  headers of a second identity for the isolation checks (repeatable)
+  --profile <file>           which tool plays which role (see README); without one, roles are inferred from tools/list
+  --only <ids>               comma-separated check ids, id prefixes, requirement ids or sections (repeatable)
+  --json <file>              write the JSON report
+  --junit <file>             write JUnit XML (one testcase per check)
+  --baseline <file>          expected failures (JSON list or YAML "- id" list); a listed check that passes is stale
+  --strict                   warnings fail the run too
+  --timeout <ms>             bound for one request (default ${DEFAULT_RUN_OPTIONS.requestTimeoutMs})
+  --check-timeout <ms>       bound for one check (default ${DEFAULT_RUN_OPTIONS.checkTimeoutMs})
+  --concurrency <n>          checks run at once (default 8)
+  --no-color                 plain console output
+`;
+
+export class UsageError extends Error {}
+
+export function parseServerArgs(argv: string[]) {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    strict: true,
+    allowPositionals: false,
+    options: {
+      stdio: { type: 'string' },
+      url: { type: 'string' },
+      header: { type: 'string', multiple: true },
+      'secondary-header': { type: 'string', multiple: true },
+      profile: { type: 'string' },
+      only: { type: 'string', multiple: true },
+      json: { type: 'string' },
+      junit: { type: 'string' },
+      baseline: { type: 'string' },
+      strict: { type: 'boolean', default: false },
+      timeout: { type: 'string' },
+      'check-timeout': { type: 'string' },
+      concurrency: { type: 'string' },
+      'no-color': { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
+  void positionals;
+  if (values.help) return { help: true as const };
+  if (!values.stdio === !values.url) throw new UsageError('give exactly one target: --stdio "<command>" or --url <http-url>');
+  if (values.stdio && (values.header || values['secondary-header'])) throw new UsageError('--header and --secondary-header apply to --url targets only');
+  const num = (name: string, v: string | undefined, def: number) => {
+    if (v === undefined) return def;
+    const n = Number(v);
+    if (!Number.isInteger(n) || n <= 0) throw new UsageError(`--${name} takes a positive whole number, got "${v}"`);
+    return n;
+  };
+  let target: TargetSpec;
+  if (values.url) {
+    try {
+      const u = new URL(values.url);
+      if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error();
+    } catch {
+      throw new UsageError(`--url: not an http(s) URL: ${values.url}`);
+    }
+    target = { kind: 'http', url: values.url, headers: parseHeaders(values.header ?? []) };
+    if (values['secondary-header']) target.secondaryHeaders = parseHeaders(values['secondary-header']);
+  } else {
+    if (!values.stdio!.trim()) throw new UsageError('--stdio needs a command');
+    target = { kind: 'stdio', command: values.stdio! };
+  }
+  const only = (values.only ?? []).flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean);
+  const unknown = only.filter((s) => !allChecks.some((c) => selected(c, [s])));
+  if (unknown.length) throw new UsageError(`--only: no check matches ${unknown.join(', ')} (see "mcp-tasks-conformance checks")`);
+  let profile;
+  try {
+    profile = values.profile ? loadProfile(values.profile) : undefined;
+  } catch (e) {
+    throw new UsageError(`--profile: ${e instanceof Error ? e.message : String(e)}`);
+  }
+  let baseline: string[] = [];
+  try {
+    baseline = values.baseline ? loadBaseline(values.baseline) : [];
+  } catch (e) {
+    throw new UsageError(`--baseline: ${e instanceof Error ? e.message : String(e)}`);
+  }
+  const unknownBaseline = baseline.filter((id) => !allChecks.some((c) => c.id === id));
+  if (unknownBaseline.length) throw new UsageError(`--baseline lists unknown check ids: ${unknownBaseline.join(', ')}`);
+  const requestTimeoutMs = num('timeout', values.timeout, DEFAULT_RUN_OPTIONS.requestTimeoutMs);
+  const config: RunConfig = {
+    target,
+    profile,
+    only,
+    options: {
+      requestTimeoutMs,
+      checkTimeoutMs: num('check-timeout', values['check-timeout'], Math.max(DEFAULT_RUN_OPTIONS.checkTimeoutMs, requestTimeoutMs * 3)),
+    },
+  };
+  return {
+    help: false as const,
+    config,
+    json: values.json,
+    junit: values.junit,
+    baseline,
+    strict: values.strict!,
+    concurrency: num('concurrency', values.concurrency, 8),
+    color: !values['no-color'] && process.stdout.isTTY === true,
+  };
+}
+
+function parseHeaders(list: string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const h of list) {
+    const i = h.indexOf(':');
+    if (i <= 0) throw new UsageError(`--header: expected "Name: value", got "${h}"`);
+    out[h.slice(0, i).trim()] = h.slice(i + 1).trim();
+  }
+  return out;
+}
+
+function describeTarget(t: TargetSpec): string {
+  return t.kind === 'stdio' ? `stdio: ${t.command}` : t.kind === 'http' ? `http: ${t.url}` : 'reference receiver (in process)';
+}
+
+async function server(argv: string[]): Promise<number> {
+  const args = parseServerArgs(argv);
+  if (args.help) {
+    process.stdout.write(HELP);
+    return 0;
+  }
+  const started = new Date();
+  const target = describeTarget(args.config.target);
+  // Pre-flight: a target we cannot reach is a connection error (exit 2), not a list of failed checks.
+  try {
+    const probe = await openTargetSession(args.config);
+    const missing = Object.entries(probe.info.missingRoles).map(([r, why]) => `  ${r}: ${why}`);
+    process.stderr.write(`target: ${target}\nserver: ${JSON.stringify(probe.info.initializeResult.serverInfo ?? {})}; tools: ${probe.info.tools.length}\n`);
+    if (missing.length) process.stderr.write(`roles not available (their checks are not exercised):\n${missing.join('\n')}\n`);
+    await probe.close();
+  } catch (e) {
+    process.stderr.write(`mcp-tasks-conformance: cannot connect to ${target}: ${e instanceof Error ? e.message : String(e)}\n`);
+    return 2;
+  }
+
+  const collector = new CheckCollector((line) => process.stderr.write(`  ${line}\n`));
+  const { startVitest } = await import('vitest/node');
+  const reporters: any[] = [collector];
+  if (args.junit) reporters.push(['junit', { outputFile: resolve(args.junit), suiteName: 'mcp-tasks-conformance' }]);
+  const vitest = await startVitest(
+    'test',
+    [],
+    {
+      root: ROOT,
+      config: false,
+      watch: false,
+      include: ['suites/receiver.suite.ts'],
+      reporters,
+      provide: { conformance: args.config },
+      maxConcurrency: args.concurrency,
+      pool: 'threads',
+      fileParallelism: false,
+      passWithNoTests: true,
+    } as any,
+    { logLevel: 'error' },
+  );
+  await vitest.close();
+  const report = buildReport(collector.results, target, started, args.baseline, collector.errors);
+  process.stdout.write(formatConsole(report, args.color) + '\n');
+  if (args.json) writeJson(args.json, report);
+  return exitCode(report, args.strict);
+}
+
+function listChecks(): number {
+  for (const c of allChecks) process.stdout.write(`${c.id}\t${c.level}\t${c.requirements.join(',')}\t${c.title}\n`);
+  return 0;
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const [cmd, ...rest] = argv;
+  try {
+    switch (cmd) {
+      case 'server':
+        return await server(rest);
+      case 'mock': {
+        const { runMock } = await import('../mocks/main.ts');
+        const code = await runMock(rest);
+        return typeof code === 'number' ? code : -1;
+      }
+      case 'checks':
+        return listChecks();
+      case undefined:
+      case '--help':
+      case '-h':
+      case 'help':
+        process.stdout.write(HELP);
+        return cmd === undefined ? 2 : 0;
+      default:
+        throw new UsageError(`unknown command "${cmd}"`);
+    }
+  } catch (e) {
+    if (e instanceof UsageError || (e as { code?: string })?.code?.startsWith?.('ERR_PARSE_ARGS')) {
+      process.stderr.write(`mcp-tasks-conformance: ${(e as Error).message}\n(see mcp-tasks-conformance --help)\n`);
+      return 2;
+    }
+    process.stderr.write(`mcp-tasks-conformance: ${e instanceof Error ? e.message : String(e)}\n`);
+    return 2;
+  }
+}
+
+// Run only as the entry point (tests import the parsers). -1: a long-running command (mock) keeps the process alive.
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  main(process.argv.slice(2)).then((code) => {
+    if (code >= 0) process.exit(code);
+  });
+}

@@ -1,0 +1,133 @@
+// Reports: the vitest reporter that collects check results, the console report, the JSON report,
+// and the expected-failures baseline. Exit codes: 0 no failure, 1 a failure (or, with --strict, a warning).
+import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { Reporter, TestCase, TestModule } from 'vitest/node';
+import type { CheckResult, Status } from '../suites/engine.ts';
+import { PROTOCOL_VERSION } from '../mocks/model.ts';
+
+export const STATUSES: Status[] = ['pass', 'fail', 'warn', 'info', 'skip'];
+const MARK: Record<Status, string> = { pass: 'PASS', fail: 'FAIL', warn: 'WARN', info: 'INFO', skip: 'SKIP' };
+
+export interface ReportCheck extends CheckResult {
+  /** Listed in the baseline as expected to fail. */
+  expectedFailure?: boolean;
+}
+
+export interface Report {
+  specVersion: string;
+  tool: { name: string; version: string };
+  target: string;
+  startedAt: string;
+  durationMs: number;
+  checks: ReportCheck[];
+  summary: Record<Status, number> & { total: number; expectedFailures: number; staleBaseline: string[] };
+  /** Checks that could not run at all (e.g. vitest reported an error outside any check). */
+  errors: string[];
+}
+
+/** Collects `task.meta.check` from the vitest run and prints progress. */
+export class CheckCollector implements Reporter {
+  readonly results: CheckResult[] = [];
+  readonly errors: string[] = [];
+  constructor(private readonly progress: (line: string) => void) {}
+
+  onTestCaseResult(testCase: TestCase): void {
+    const r = testCase.meta().check as CheckResult | undefined;
+    if (r) {
+      this.results.push(r);
+      this.progress(`${MARK[r.status]} ${r.id}`);
+    } else {
+      const errs = testCase.result().errors ?? [];
+      this.errors.push(`${testCase.fullName}: ${errs.map((e) => e.message).join('; ') || testCase.result().state}`);
+      this.progress(`ERROR ${testCase.name}`);
+    }
+  }
+
+  onTestRunEnd(modules: ReadonlyArray<TestModule>, unhandled: ReadonlyArray<{ message?: string }>): void {
+    for (const m of modules) for (const e of m.errors()) this.errors.push(`${m.moduleId}: ${e.message}`);
+    for (const e of unhandled) this.errors.push(`unhandled: ${e.message ?? String(e)}`);
+  }
+}
+
+/** Reads a baseline: a JSON array of check ids, `{ "expectedFailures": [...] }`, or a YAML list (`- id` lines). */
+export function loadBaseline(path: string): string[] {
+  const text = readFileSync(path, 'utf8');
+  const t = text.trim();
+  if (t.startsWith('[') || t.startsWith('{')) {
+    const v = JSON.parse(t);
+    const list = Array.isArray(v) ? v : v.expectedFailures;
+    if (!Array.isArray(list) || !list.every((x) => typeof x === 'string')) throw new Error(`${path}: expected a list of check ids`);
+    return list;
+  }
+  const ids: string[] = [];
+  for (const [i, raw] of text.split(/\r?\n/).entries()) {
+    const line = raw.replace(/#.*$/, '').trim();
+    if (!line || line === 'expectedFailures:') continue;
+    const m = /^-\s+["']?([^"'\s]+)["']?$/.exec(line);
+    if (!m) throw new Error(`${path}:${i + 1}: expected "- <check id>"`);
+    ids.push(m[1]!);
+  }
+  return ids;
+}
+
+export function buildReport(results: CheckResult[], target: string, startedAt: Date, baseline: string[] = [], errors: string[] = []): Report {
+  const expected = new Set(baseline);
+  const checks: ReportCheck[] = results.map((r) => (expected.has(r.id) && r.status === 'fail' ? { ...r, expectedFailure: true } : r));
+  const counts = Object.fromEntries(STATUSES.map((s) => [s, checks.filter((c) => c.status === s).length])) as Record<Status, number>;
+  const ran = new Map(checks.map((c) => [c.id, c.status]));
+  // A listed check that now passes (or is gone) is stale: the baseline must be updated (as the official MCP suite does).
+  const staleBaseline = baseline.filter((id) => ran.has(id) && ran.get(id) !== 'fail');
+  return {
+    specVersion: PROTOCOL_VERSION,
+    tool: { name: 'mcp-tasks-conformance', version: '0.1.0' },
+    target,
+    startedAt: startedAt.toISOString(),
+    durationMs: Date.now() - startedAt.getTime(),
+    checks,
+    summary: { ...counts, total: checks.length, expectedFailures: checks.filter((c) => c.expectedFailure).length, staleBaseline },
+    errors,
+  };
+}
+
+export function exitCode(report: Report, strict: boolean): 0 | 1 {
+  const failing = report.checks.some((c) => c.status === 'fail' && !c.expectedFailure);
+  const warning = strict && report.checks.some((c) => c.status === 'warn');
+  return failing || warning || report.summary.staleBaseline.length > 0 || report.errors.length > 0 ? 1 : 0;
+}
+
+/** The console report: grouped by section, a line per check, counts at the end. */
+export function formatConsole(report: Report, color = false): string {
+  const paint = (s: Status, t: string) => {
+    if (!color) return t;
+    const c = { pass: 32, fail: 31, warn: 33, info: 36, skip: 90 }[s];
+    return `\x1b[${c}m${t}\x1b[0m`;
+  };
+  const lines: string[] = [`MCP Tasks conformance (spec ${report.specVersion}) — target: ${report.target}`, ''];
+  const sections = [...new Set(report.checks.map((c) => c.section))];
+  for (const section of sections) {
+    lines.push(section);
+    for (const c of report.checks.filter((x) => x.section === section)) {
+      const tag = c.expectedFailure ? `${MARK[c.status]}*` : MARK[c.status];
+      const msg = c.message ? ` — ${oneLine(c.message)}` : '';
+      lines.push(`  ${paint(c.status, tag.padEnd(5))} ${c.id} [${c.level}: ${c.requirements.join(', ')}]${msg}`);
+    }
+    lines.push('');
+  }
+  for (const e of report.errors) lines.push(`ERROR ${e}`);
+  const s = report.summary;
+  if (s.expectedFailures) lines.push(`* ${s.expectedFailures} failure(s) expected by the baseline`);
+  if (s.staleBaseline.length) lines.push(`stale baseline entries (now passing or not failing; remove them): ${s.staleBaseline.join(', ')}`);
+  lines.push(`${s.total} checks: ${s.pass} passed, ${s.fail} failed, ${s.warn} warnings, ${s.info} info, ${s.skip} not exercised (${(report.durationMs / 1000).toFixed(1)} s)`);
+  return lines.join('\n');
+}
+
+function oneLine(s: string, max = 160): string {
+  const t = s.replace(/\s+/g, ' ').trim();
+  return t.length > max ? t.slice(0, max - 1) + '…' : t;
+}
+
+export function writeJson(path: string, report: Report): void {
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, JSON.stringify(report, null, 2) + '\n');
+}

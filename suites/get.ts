@@ -1,0 +1,4 @@
+// Checks for the spec section "get" (tasks.md); requirement ids from fixtures/requirements.json.
+import type { CheckDef } from './engine.ts';
+
+export const checks: CheckDef[] = [];
