@@ -1,0 +1,144 @@
+// Standalone reference receiver:  tsx mocks/main.ts --stdio | --http <port> [--host H] [options]
+// (also `mcp-tasks-conformance mock …`, through runMock). Stdout carries only JSON-RPC (stdio mode);
+// everything else goes to stderr. See mocks/RECEIVER.md.
+import { parseArgs } from 'node:util';
+import { pathToFileURL } from 'node:url';
+import { createReferenceReceiver, FAULTS, isFaultName, type ReceiverOptions } from './receiver/index.ts';
+
+const USAGE = `usage: mcp-tasks-conformance mock (--stdio | --http <port> [--host <host>]) [options]
+options:
+  --fault <name>           switch on a named fault (repeatable; --list-faults shows them)
+  --page-size N            tasks/list page size (default 10, max 1000)
+  --max-ttl MS             maximum task ttl in ms (default 3600000)
+  --default-ttl MS         ttl when the request gives none (default 300000)
+  --poll-interval MS       pollInterval suggested in tasks (default 100)
+  --max-tasks N            max non-terminal tasks per requestor (default 100)
+  --max-retained N         max retained tasks per requestor (default 1000)
+  --completes-ms MS        run time of "complete" and friends (default 100)
+  --slow-ms MS             run time of "slow" (default 3000)
+  --status-notifications   send notifications/tasks/status on every status change
+  --no-tasks-capability    declare no tasks capability (task-augmented requests processed normally)
+  --log                    audit log on stderr (task creation, completion, retrieval, with requestor)
+  --list-faults            print the named faults and exit
+  -h, --help               this text`;
+
+function num(v: string | undefined, name: string): number | undefined {
+  if (v === undefined) return undefined;
+  const n = Number(v);
+  if (!/^\d+$/.test(v) || !Number.isSafeInteger(n)) throw new Error(`--${name} expects a non-negative integer, got "${v}"`);
+  return n;
+}
+
+/** Runs the mock. Returns an exit code when it is done at once (usage error: 2, --list-faults/--help: 0); void while serving. */
+export async function runMock(argv: string[]): Promise<number | void> {
+  let values: Record<string, string | boolean | string[] | undefined>;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      strict: true,
+      allowPositionals: false,
+      options: {
+        stdio: { type: 'boolean' },
+        http: { type: 'string' },
+        host: { type: 'string' },
+        fault: { type: 'string', multiple: true },
+        'page-size': { type: 'string' },
+        'max-ttl': { type: 'string' },
+        'default-ttl': { type: 'string' },
+        'poll-interval': { type: 'string' },
+        'max-tasks': { type: 'string' },
+        'max-retained': { type: 'string' },
+        'completes-ms': { type: 'string' },
+        'slow-ms': { type: 'string' },
+        'status-notifications': { type: 'boolean' },
+        'no-tasks-capability': { type: 'boolean' },
+        log: { type: 'boolean' },
+        'list-faults': { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    }));
+  } catch (e) {
+    process.stderr.write(`${e instanceof Error ? e.message : String(e)}\n${USAGE}\n`);
+    return 2;
+  }
+  if (values.help) {
+    process.stderr.write(USAGE + '\n');
+    return 0;
+  }
+  if (values['list-faults']) {
+    for (const f of FAULTS) process.stderr.write(`${f.name}\t${f.requirement}\t${f.description}\n`);
+    return 0;
+  }
+  const faults = (values.fault as string[] | undefined) ?? [];
+  const unknown = faults.filter((f) => !isFaultName(f));
+  if (unknown.length) {
+    process.stderr.write(`unknown fault(s): ${unknown.join(', ')} (see --list-faults)\n`);
+    return 2;
+  }
+  if (!!values.stdio === (values.http !== undefined)) {
+    process.stderr.write(`choose exactly one of --stdio or --http <port>\n${USAGE}\n`);
+    return 2;
+  }
+  let options: ReceiverOptions;
+  let port = 0;
+  try {
+    if (values.http !== undefined) port = num(values.http as string, 'http')!;
+    if (port > 65535) throw new Error('--http port must be 0 … 65535');
+    const completesMs = num(values['completes-ms'] as string | undefined, 'completes-ms');
+    const slowMs = num(values['slow-ms'] as string | undefined, 'slow-ms');
+    options = {
+      faults,
+      pageSize: num(values['page-size'] as string | undefined, 'page-size'),
+      maxTtl: num(values['max-ttl'] as string | undefined, 'max-ttl'),
+      defaultTtl: num(values['default-ttl'] as string | undefined, 'default-ttl'),
+      pollInterval: num(values['poll-interval'] as string | undefined, 'poll-interval'),
+      maxTasks: num(values['max-tasks'] as string | undefined, 'max-tasks'),
+      maxRetainedTasks: num(values['max-retained'] as string | undefined, 'max-retained'),
+      statusNotifications: !!values['status-notifications'],
+      tasksCapability: !values['no-tasks-capability'],
+      timings: { ...(completesMs !== undefined ? { completesMs } : {}), ...(slowMs !== undefined ? { slowMs } : {}) },
+      log: !!values.log,
+    };
+    if (options.pageSize === 0) throw new Error('--page-size must be ≥ 1');
+    if (options.maxTasks === 0) throw new Error('--max-tasks must be ≥ 1');
+  } catch (e) {
+    process.stderr.write(`${e instanceof Error ? e.message : String(e)}\n`);
+    return 2;
+  }
+  const receiver = createReferenceReceiver(options);
+  const shutdown = (code: number) => {
+    void receiver.close().finally(() => process.exit(code));
+  };
+  process.once('SIGINT', () => shutdown(0));
+  process.once('SIGTERM', () => shutdown(0));
+  if (values.stdio) {
+    const session = await receiver.serveStdio();
+    process.stdin.once('end', () => shutdown(0));
+    session.transport.onclose = ((prev) => () => {
+      prev?.();
+      shutdown(0);
+    })(session.transport.onclose);
+    if (faults.length) process.stderr.write(`reference receiver (stdio) with faults: ${faults.join(', ')}\n`);
+    return;
+  }
+  const host = (values.host as string | undefined) ?? '127.0.0.1';
+  try {
+    const { url } = await receiver.listenHttp(port, host);
+    process.stderr.write(`reference receiver listening on ${url}${faults.length ? ` (faults: ${faults.join(', ')})` : ''}\n`);
+  } catch (e) {
+    process.stderr.write(`cannot listen on ${host}:${port}: ${e instanceof Error ? e.message : String(e)}\n`);
+    return 1;
+  }
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  runMock(process.argv.slice(2)).then(
+    (code) => {
+      if (typeof code === 'number') process.exitCode = code;
+    },
+    (e) => {
+      process.stderr.write(`fatal: ${e instanceof Error ? e.stack : String(e)}\n`);
+      process.exit(1);
+    },
+  );
+}

@@ -1,0 +1,311 @@
+/**
+ * The reference receiver: a spec-exact MCP Tasks receiver (spec 2025-11-25), our own code on top of
+ * the SDK's transports only. See mocks/RECEIVER.md.
+ *
+ * Public API
+ * ----------
+ *   createReferenceReceiver(options?: ReceiverOptions): ReferenceReceiver
+ *
+ *   class ReferenceReceiver {
+ *     readonly options: ResolvedReceiverOptions;
+ *     readonly faults: FaultSet;
+ *     readonly store: TaskStore;
+ *     readonly runs: Map<string, number>;            // tool name → times its work started
+ *     connect(transport: Transport, identity?: SessionIdentity, opts?: SessionOptions): Promise<ReceiverSession>;
+ *     inProcess(identity?: SessionIdentity): Promise<{ clientTransport: Transport; session: ReceiverSession; close(): Promise<void> }>;
+ *     listenHttp(port?: number, host?: string): Promise<{ url: string; port: number; close(): Promise<void> }>;
+ *     serveStdio(): Promise<ReceiverSession>;        // resolves once started; the process serves until stdin ends
+ *     close(): Promise<void>;                        // closes every session and server, deletes every task
+ *   }
+ *
+ * HTTP: POST/GET/DELETE on path /mcp, one StreamableHTTPServerTransport per session (routed by the
+ * mcp-session-id header; an initialize POST without a session id opens a new session; a missing
+ * session id → 400, an unknown one → 404; DELETE ends the session).
+ */
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { FaultSet } from './faults.ts';
+import { ReceiverSession, type ReceiverCore, type SessionIdentity, type SessionOptions } from './session.ts';
+import { TaskStore } from './store.ts';
+import { buildTools, DEFAULT_TIMINGS, type ToolDef, type ToolTimings } from './tools.ts';
+
+export { FAULTS, FAULT_NAMES, FaultSet, isFaultName, type FaultName, type FaultInfo } from './faults.ts';
+export { ReceiverSession, SERVER_NAME, SERVER_VERSION, cancelledResult, CANCELLED_STATUS_MESSAGE, type SessionIdentity, type SessionOptions } from './session.ts';
+export { RpcError, TaskStore, IllegalTransitionError, LIMIT_ERROR_CODE } from './store.ts';
+export { DEFAULT_TIMINGS, MAX_TOOL_MS, type ToolTimings } from './tools.ts';
+
+export interface ReceiverOptions {
+  /** Named faults to switch on (see faults.ts). */
+  faults?: Iterable<string>;
+  /** tasks/list page size (1 … MAX_PAGE_SIZE). Default 10. */
+  pageSize?: number;
+  /** Maximum task ttl in ms; larger requests are capped. Default 3 600 000 (1 h). */
+  maxTtl?: number;
+  /** ttl in ms when the request gives none. Default 300 000 (5 min). */
+  defaultTtl?: number;
+  /** pollInterval (ms) suggested in every Task. Default 100. */
+  pollInterval?: number;
+  /** Max non-terminal tasks per requestor. Default 100. */
+  maxTasks?: number;
+  /** Max retained tasks (any status) per requestor; oldest terminal ones are evicted. Default 1000. */
+  maxRetainedTasks?: number;
+  /** Send notifications/tasks/status on every status change. Default false. */
+  statusNotifications?: boolean;
+  /** Declare the tasks capability (default true). false: `task` is ignored, tasks/* are -32601. */
+  tasksCapability?: boolean;
+  /** Tool run times. */
+  timings?: Partial<ToolTimings>;
+  /** Audit log: true → stderr; a function → called with each line. Default off. */
+  log?: boolean | ((line: string) => void);
+  /** Where internal errors go (default: stderr when `log` is on, else nowhere). */
+  errorLog?: (line: string) => void;
+}
+
+export const MAX_PAGE_SIZE = 1000;
+
+export interface ResolvedReceiverOptions {
+  pageSize: number;
+  maxTtl: number;
+  defaultTtl: number;
+  pollInterval: number;
+  maxTasks: number;
+  maxRetainedTasks: number;
+  statusNotifications: boolean;
+  tasksCapability: boolean;
+  timings: ToolTimings;
+}
+
+export const DEFAULT_OPTIONS: ResolvedReceiverOptions = {
+  pageSize: 10,
+  maxTtl: 3_600_000,
+  defaultTtl: 300_000,
+  pollInterval: 100,
+  maxTasks: 100,
+  maxRetainedTasks: 1000,
+  statusNotifications: false,
+  tasksCapability: true,
+  timings: DEFAULT_TIMINGS,
+};
+
+function posInt(v: number | undefined, fallback: number, name: string, min = 0): number {
+  if (v === undefined) return fallback;
+  if (!Number.isFinite(v) || v < min) throw new Error(`${name} must be a number ≥ ${min}`);
+  return Math.floor(v);
+}
+
+export class ReferenceReceiver implements ReceiverCore {
+  readonly options: ResolvedReceiverOptions;
+  readonly faults: FaultSet;
+  readonly store: TaskStore;
+  readonly tools: ReadonlyMap<string, ToolDef>;
+  readonly runs = new Map<string, number>();
+  private readonly sessions = new Set<ReceiverSession>();
+  private readonly httpServers = new Set<{ close(): Promise<void> }>();
+  private readonly logLine: ((line: string) => void) | undefined;
+  private readonly errLine: ((line: string) => void) | undefined;
+
+  constructor(opts: ReceiverOptions = {}) {
+    const o: ResolvedReceiverOptions = {
+      pageSize: Math.min(posInt(opts.pageSize, DEFAULT_OPTIONS.pageSize, 'pageSize', 1), MAX_PAGE_SIZE),
+      maxTtl: posInt(opts.maxTtl, DEFAULT_OPTIONS.maxTtl, 'maxTtl'),
+      defaultTtl: posInt(opts.defaultTtl, DEFAULT_OPTIONS.defaultTtl, 'defaultTtl'),
+      pollInterval: posInt(opts.pollInterval, DEFAULT_OPTIONS.pollInterval, 'pollInterval'),
+      maxTasks: posInt(opts.maxTasks, DEFAULT_OPTIONS.maxTasks, 'maxTasks', 1),
+      maxRetainedTasks: posInt(opts.maxRetainedTasks, DEFAULT_OPTIONS.maxRetainedTasks, 'maxRetainedTasks', 1),
+      statusNotifications: opts.statusNotifications ?? false,
+      tasksCapability: opts.tasksCapability ?? true,
+      timings: { ...DEFAULT_TIMINGS, ...(opts.timings ?? {}) },
+    };
+    this.options = o;
+    this.faults = new FaultSet(opts.faults ?? []);
+    this.logLine = opts.log === true ? (l) => process.stderr.write(l + '\n') : typeof opts.log === 'function' ? opts.log : undefined;
+    this.errLine = opts.errorLog ?? (opts.log ? (l) => process.stderr.write(l + '\n') : undefined);
+    this.tools = new Map(buildTools(o.timings).map((t) => [t.name, t]));
+    this.store = new TaskStore({
+      maxTtl: o.maxTtl,
+      defaultTtl: o.defaultTtl,
+      maxConcurrentTasks: o.maxTasks,
+      maxRetainedTasks: Math.max(o.maxRetainedTasks, 1),
+      sequentialIds: this.faults.has('sequential-ids'),
+      onStatusChange: (t) => (t.origin as ReceiverSession).statusChanged(t),
+      onDelete: (t, reason) => this.audit('task.deleted', { task: t.taskId, reason }),
+    });
+  }
+
+  get tasksCapability(): boolean {
+    return this.options.tasksCapability;
+  }
+  get statusNotifications(): boolean {
+    return this.options.statusNotifications;
+  }
+  get pageSize(): number {
+    return this.options.pageSize;
+  }
+  get pollInterval(): number {
+    return this.options.pollInterval;
+  }
+
+  /** Audit log (Audit and Logging SHOULDs): creation, completion, retrieval, failed lookups, with the requestor. */
+  audit(event: string, fields: Record<string, unknown>): void {
+    if (!this.logLine) return;
+    const kv = Object.entries(fields)
+      .map(([k, v]) => `${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`)
+      .join(' ');
+    this.logLine(`[audit] ${new Date().toISOString()} ${event} ${kv}`);
+  }
+
+  logError(text: string): void {
+    this.errLine?.(`[receiver] ${text}`);
+  }
+
+  sessionClosed(s: ReceiverSession): void {
+    this.sessions.delete(s);
+    // Session-bound tasks die with their session (bounded memory); token-bound tasks outlive it.
+    this.store.deleteOwner(`session:${s.sessionKey}`, 'session-closed');
+  }
+
+  async connect(transport: Transport, identity?: SessionIdentity, opts?: SessionOptions): Promise<ReceiverSession> {
+    const s = new ReceiverSession(this, transport, identity, opts);
+    this.sessions.add(s);
+    await transport.start();
+    return s;
+  }
+
+  async inProcess(identity?: SessionIdentity): Promise<{ clientTransport: Transport; session: ReceiverSession; close(): Promise<void> }> {
+    const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
+    const session = await this.connect(serverTransport, identity);
+    return {
+      clientTransport,
+      session,
+      close: async () => {
+        await serverTransport.close();
+      },
+    };
+  }
+
+  async serveStdio(): Promise<ReceiverSession> {
+    const transport = new StdioServerTransport();
+    return this.connect(transport, { label: 'stdio' }, { answerTransportErrors: true });
+  }
+
+  async listenHttp(port = 0, host = '127.0.0.1'): Promise<{ url: string; port: number; close(): Promise<void> }> {
+    const transports = new Map<string, StreamableHTTPServerTransport>();
+    const server: Server = createServer((req, res) => {
+      this.handleHttp(req, res, transports).catch((e) => {
+        this.logError(`http handler failed: ${e instanceof Error ? e.stack : String(e)}`);
+        if (!res.headersSent) jsonError(res, 500, -32603, 'Internal server error');
+        else res.end();
+      });
+    });
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, host, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+    const addr = server.address() as AddressInfo;
+    const hostPart = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
+    const url = `http://${hostPart}:${addr.port}/mcp`;
+    const handle = {
+      close: async () => {
+        this.httpServers.delete(handle);
+        for (const t of [...transports.values()]) await t.close().catch(() => undefined);
+        transports.clear();
+        server.closeAllConnections?.();
+        await new Promise<void>((resolve) => server.close(() => resolve()));
+      },
+    };
+    this.httpServers.add(handle);
+    return { url, port: addr.port, close: handle.close };
+  }
+
+  private async handleHttp(req: IncomingMessage, res: ServerResponse, transports: Map<string, StreamableHTTPServerTransport>): Promise<void> {
+    const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+    if (path !== '/mcp') {
+      res.writeHead(404, { 'content-type': 'text/plain' }).end('Not found: the MCP endpoint is /mcp\n');
+      return;
+    }
+    const sidHeader = req.headers['mcp-session-id'];
+    const sid = Array.isArray(sidHeader) ? sidHeader[0] : sidHeader;
+    if (sid !== undefined) {
+      const t = transports.get(sid);
+      // transports.md: a terminated/unknown session → 404 Not Found.
+      if (!t) return jsonError(res, 404, -32001, 'Session not found');
+      await t.handleRequest(req, res);
+      return;
+    }
+    if (req.method !== 'POST') return jsonError(res, 400, -32000, 'Bad Request: Mcp-Session-Id header is required');
+    let body: unknown;
+    try {
+      const text = await readBody(req, 4 * 1024 * 1024);
+      body = JSON.parse(text);
+    } catch (e) {
+      if (e instanceof BodyTooLarge) return jsonError(res, 413, -32000, 'Request body too large');
+      return jsonError(res, 400, -32700, 'Parse error: Invalid JSON');
+    }
+    const msgs = Array.isArray(body) ? body : [body];
+    const isInit = msgs.some((m) => m && typeof m === 'object' && (m as { method?: unknown }).method === 'initialize');
+    // transports.md: requests without a session id other than initialization → 400.
+    if (!isInit) return jsonError(res, 400, -32000, 'Bad Request: Mcp-Session-Id header is required');
+    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: (id) => {
+        transports.set(id, transport);
+      },
+      onsessionclosed: (id) => {
+        transports.delete(id);
+      },
+    });
+    const session = await this.connect(transport, undefined);
+    const prevClose = transport.onclose;
+    transport.onclose = () => {
+      if (transport.sessionId) transports.delete(transport.sessionId);
+      prevClose?.();
+    };
+    await transport.handleRequest(req, res, body);
+    if (!transport.sessionId) session.close();
+  }
+
+  async close(): Promise<void> {
+    for (const h of [...this.httpServers]) await h.close();
+    for (const s of [...this.sessions]) {
+      await s.transport.close().catch(() => undefined);
+      s.close();
+    }
+    this.store.clear();
+  }
+}
+
+export function createReferenceReceiver(options: ReceiverOptions = {}): ReferenceReceiver {
+  return new ReferenceReceiver(options);
+}
+
+class BodyTooLarge extends Error {}
+
+function readBody(req: IncomingMessage, limit: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > limit) {
+        reject(new BodyTooLarge());
+        req.destroy();
+        return;
+      }
+      chunks.push(c);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+function jsonError(res: ServerResponse, status: number, code: number, message: string): void {
+  res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
+}

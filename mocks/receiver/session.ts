@@ -1,0 +1,708 @@
+// JSON-RPC dispatch for one connection of the reference receiver (our own code: no SDK Server/Protocol).
+// Short requirement ids in comments refer to tasks.md rules (catalog: fixtures/requirements.json).
+import { createHash, randomUUID } from 'node:crypto';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { JSONRPCMessage, MessageExtraInfo } from '@modelcontextprotocol/sdk/types.js';
+import {
+  ErrorCode,
+  isTerminal,
+  MODEL_IMMEDIATE_RESPONSE_META,
+  PROTOCOL_VERSION,
+  RELATED_TASK_META,
+  type Task,
+  type TaskStatus,
+} from '../model.ts';
+import type { FaultSet } from './faults.ts';
+import { RpcError, type JsonRpcErrorObject, type Outcome, type PendingInput, type StoredTask, type TaskStore } from './store.ts';
+import type { CallToolResult, ToolContext, ToolDef } from './tools.ts';
+
+export const SERVER_NAME = 'mcp-tasks-reference-receiver';
+export const SERVER_VERSION = '0.1.0';
+
+/** The result tasks/result gives for a cancelled task (documented in RECEIVER.md). */
+export const CANCELLED_STATUS_MESSAGE = 'The task was cancelled by request.';
+export function cancelledResult(): CallToolResult {
+  return { content: [{ type: 'text', text: `Task cancelled: ${CANCELLED_STATUS_MESSAGE}` }], isError: true };
+}
+
+/** What a session needs from the receiver. */
+export interface ReceiverCore {
+  readonly store: TaskStore;
+  readonly faults: FaultSet;
+  readonly tools: ReadonlyMap<string, ToolDef>;
+  readonly tasksCapability: boolean;
+  readonly statusNotifications: boolean;
+  readonly pageSize: number;
+  readonly pollInterval: number;
+  /** How many times each tool's work started (tests: "the tool must not run"). */
+  readonly runs: Map<string, number>;
+  audit(event: string, fields: Record<string, unknown>): void;
+  logError(text: string): void;
+  sessionClosed(s: ReceiverSession): void;
+}
+
+export interface SessionIdentity {
+  /** A bearer token that binds this connection's tasks (in-process/stdio use; HTTP reads the Authorization header). */
+  authToken?: string;
+  /** Fixed ownership key (overrides everything); for tests. */
+  owner?: string;
+  /** Human label for logs. */
+  label?: string;
+}
+
+export interface SessionOptions {
+  /** Answer transport parse errors with JSON-RPC errors (stdio: the transport reports bad lines via onerror). */
+  answerTransportErrors?: boolean;
+}
+
+type Params = Record<string, unknown>;
+type Msg = Record<string, any>;
+type RequestCtx = { id: string | number; owner: string; auth: string | undefined; progressToken: unknown; sessionLabel: string };
+type Reply = { result: Record<string, unknown>; after?: () => void } | typeof NO_REPLY;
+const NO_REPLY = Symbol('no-reply');
+
+/** A route for task-related messages: an open tasks/result request (its SSE stream on HTTP). */
+interface ResultStream {
+  session: ReceiverSession;
+  requestId: string | number;
+}
+const resultStreams = new WeakMap<StoredTask, ResultStream[]>();
+function streamsOf(t: StoredTask): ResultStream[] {
+  let s = resultStreams.get(t);
+  if (!s) resultStreams.set(t, (s = []));
+  return s;
+}
+
+function isObject(v: unknown): v is Params {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function hashToken(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+function bearerFrom(extra: MessageExtraInfo | undefined): string | undefined {
+  if (extra?.authInfo?.token) return extra.authInfo.token;
+  const h = extra?.requestInfo?.headers?.authorization ?? extra?.requestInfo?.headers?.Authorization;
+  const v = Array.isArray(h) ? h[0] : h;
+  if (typeof v !== 'string') return undefined;
+  const m = /^Bearer\s+(\S+)\s*$/i.exec(v);
+  return m ? m[1] : undefined;
+}
+
+export class ReceiverSession {
+  readonly localId = randomUUID();
+  initialized = false;
+  closed = false;
+  clientCapabilities: Params = {};
+  private outCounter = 0;
+  private readonly pendingOut = new Map<string, { resolve(r: { result?: unknown; error?: JsonRpcErrorObject }): void; reject(e: Error): void }>();
+  private readonly inflight = new Map<string, AbortController>();
+  private readonly waitingResults = new Set<() => void>();
+
+  constructor(
+    private readonly core: ReceiverCore,
+    readonly transport: Transport,
+    private readonly identity: SessionIdentity = {},
+    private readonly opts: SessionOptions = {},
+  ) {
+    transport.onmessage = (m, extra) => this.onMessage(m as Msg, extra);
+    transport.onerror = (e) => this.onTransportError(e);
+    transport.onclose = () => this.close();
+  }
+
+  /** The session part of the ownership key: the HTTP session id, else this connection. */
+  get sessionKey(): string {
+    return this.transport.sessionId ?? this.localId;
+  }
+
+  /**
+   * Ownership key (security-context-binding): the bearer token's hash when an authorization context
+   * is present, else the session. Two sessions presenting the same token share the context.
+   */
+  ownerFor(extra: MessageExtraInfo | undefined): { owner: string; auth: string | undefined } {
+    if (this.identity.owner) return { owner: this.identity.owner, auth: undefined };
+    const token = bearerFrom(extra) ?? this.identity.authToken;
+    if (token) {
+      const h = hashToken(token);
+      return { owner: `bearer:${h}`, auth: `bearer:sha256:${h.slice(0, 12)}` };
+    }
+    return { owner: `session:${this.sessionKey}`, auth: undefined };
+  }
+
+  // --- wire ----------------------------------------------------------------------------------
+  private async sendRaw(message: Msg, relatedRequestId?: string | number): Promise<void> {
+    if (this.closed) return;
+    try {
+      await this.transport.send(message as JSONRPCMessage, relatedRequestId !== undefined ? { relatedRequestId } : undefined);
+    } catch (e) {
+      this.core.logError(`send failed (${String(message.method ?? `response ${String(message.id)}`)}): ${e instanceof Error ? e.message : String(e)}`);
+      throw e;
+    }
+  }
+
+  notify(method: string, params: Params, relatedRequestId?: string | number): Promise<void> {
+    return this.sendRaw({ jsonrpc: '2.0', method, params }, relatedRequestId).catch(() => undefined);
+  }
+
+  /** Sends a request to the peer; resolves with its response (result or error). */
+  request(method: string, params: Params, relatedRequestId?: string | number): { sent: Promise<boolean>; response: Promise<{ result?: unknown; error?: JsonRpcErrorObject }> } {
+    const id = `rr-${++this.outCounter}`;
+    let resolve!: (r: { result?: unknown; error?: JsonRpcErrorObject }) => void;
+    let reject!: (e: Error) => void;
+    const response = new Promise<{ result?: unknown; error?: JsonRpcErrorObject }>((res, rej) => {
+      resolve = res;
+      reject = rej;
+    });
+    response.catch(() => undefined);
+    this.pendingOut.set(id, { resolve, reject });
+    const sent = this.sendRaw({ jsonrpc: '2.0', id, method, params }, relatedRequestId).then(
+      () => true,
+      () => {
+        this.pendingOut.delete(id);
+        reject(new Error('could not send request'));
+        return false;
+      },
+    );
+    return { sent, response };
+  }
+
+  private reply(id: string | number | null, body: { result: unknown } | { error: JsonRpcErrorObject }): Promise<void> {
+    return this.sendRaw({ jsonrpc: '2.0', id, ...body }).catch(() => undefined);
+  }
+
+  private onTransportError(e: Error): void {
+    this.core.logError(`transport error: ${e?.message ?? String(e)}`);
+    if (!this.opts.answerTransportErrors) return;
+    if (e instanceof SyntaxError) {
+      void this.reply(null, { error: { code: ErrorCode.ParseError, message: `Parse error: ${e.message}` } });
+    } else if (e?.name === 'ZodError' || Array.isArray((e as { issues?: unknown }).issues)) {
+      void this.reply(null, { error: { code: ErrorCode.InvalidRequest, message: 'Invalid Request: not a valid JSON-RPC 2.0 message' } });
+    }
+  }
+
+  private onMessage(m: Msg, extra: MessageExtraInfo | undefined): void {
+    try {
+      if (!isObject(m)) return;
+      const hasId = 'id' in m && (typeof m.id === 'string' || typeof m.id === 'number');
+      if (typeof m.method === 'string' && hasId) void this.onRequest(m, extra);
+      else if (typeof m.method === 'string') this.onNotification(m);
+      else if (hasId && ('result' in m || 'error' in m)) this.onResponse(m);
+      else if (this.opts.answerTransportErrors) void this.reply(null, { error: { code: ErrorCode.InvalidRequest, message: 'Invalid Request' } });
+    } catch (e) {
+      this.core.logError(`message handling failed: ${e instanceof Error ? e.stack : String(e)}`);
+    }
+  }
+
+  private onResponse(m: Msg): void {
+    const p = this.pendingOut.get(String(m.id));
+    if (!p) return;
+    this.pendingOut.delete(String(m.id));
+    if ('error' in m && isObject(m.error)) p.resolve({ error: m.error as JsonRpcErrorObject });
+    else p.resolve({ result: m.result });
+  }
+
+  private onNotification(m: Msg): void {
+    if (m.method === 'notifications/initialized') this.initialized = true;
+    else if (m.method === 'notifications/cancelled' && isObject(m.params)) {
+      // cancellation.md: stop the plain request, send no response. Tasks ignore this (tasks/cancel is the way).
+      const c = this.inflight.get(JSON.stringify(m.params.requestId));
+      c?.abort(new Error('request cancelled'));
+    }
+  }
+
+  private async onRequest(m: Msg, extra: MessageExtraInfo | undefined): Promise<void> {
+    const id = m.id as string | number;
+    const { owner, auth } = this.ownerFor(extra);
+    const params = m.params;
+    const progressToken = isObject(params) && isObject(params._meta) ? params._meta.progressToken : undefined;
+    const ctx: RequestCtx = { id, owner, auth, progressToken, sessionLabel: this.identity.label ?? `session:${this.sessionKey}` };
+    let out: Reply;
+    try {
+      if (params !== undefined && !isObject(params)) throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: params must be an object');
+      out = await this.dispatch(m.method as string, (params ?? {}) as Params, ctx);
+    } catch (e) {
+      if (e instanceof RpcError) {
+        await this.reply(id, { error: e.toJSON() });
+      } else {
+        this.core.logError(`internal error in ${String(m.method)}: ${e instanceof Error ? e.stack : String(e)}`);
+        await this.reply(id, { error: { code: ErrorCode.InternalError, message: `Internal error: ${e instanceof Error ? e.message : String(e)}` } });
+      }
+      return;
+    }
+    if (out === NO_REPLY) return;
+    await this.reply(id, { result: out.result });
+    out.after?.();
+  }
+
+  private dispatch(method: string, params: Params, ctx: RequestCtx): Promise<Reply> | Reply {
+    switch (method) {
+      case 'initialize':
+        return { result: this.initialize(params) };
+      case 'ping':
+        return { result: {} };
+      case 'tools/list':
+        return { result: this.toolsList() };
+      case 'tools/call':
+        return this.toolsCall(params, ctx);
+    }
+    if (this.core.tasksCapability) {
+      switch (method) {
+        case 'tasks/get':
+          return this.tasksGet(params, ctx);
+        case 'tasks/result':
+          return this.tasksResult(params, ctx);
+        case 'tasks/list':
+          return this.tasksList(params, ctx);
+        case 'tasks/cancel':
+          return this.tasksCancel(params, ctx);
+      }
+    }
+    throw new RpcError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
+  }
+
+  // --- lifecycle -----------------------------------------------------------------------------
+  private initialize(params: Params): Record<string, unknown> {
+    if (isObject(params.capabilities)) this.clientCapabilities = params.capabilities;
+    const capabilities: Record<string, unknown> = { tools: {} };
+    // capability-declare: the tasks capability, with list, cancel and task-augmented tools/call.
+    if (this.core.tasksCapability) capabilities.tasks = { list: {}, cancel: {}, requests: { tools: { call: {} } } };
+    return {
+      protocolVersion: PROTOCOL_VERSION,
+      capabilities,
+      serverInfo: { name: SERVER_NAME, version: SERVER_VERSION },
+      instructions: 'Reference receiver for MCP Tasks conformance testing (spec 2025-11-25).',
+    };
+  }
+
+  private toolsList(): Record<string, unknown> {
+    return {
+      tools: [...this.core.tools.values()].map((t) => ({
+        name: t.name,
+        title: t.title,
+        description: t.description,
+        inputSchema: t.inputSchema,
+        // tool-level negotiation: execution.taskSupport (absent on `plain`, and when tasks are not declared).
+        ...(t.taskSupport && this.core.tasksCapability ? { execution: { taskSupport: t.taskSupport } } : {}),
+      })),
+    };
+  }
+
+  // --- tools/call ------------------------------------------------------------------------------
+  private async toolsCall(params: Params, ctx: RequestCtx): Promise<Reply> {
+    const f = this.core.faults;
+    if (typeof params.name !== 'string') throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: "name" must be a string');
+    const args = params.arguments ?? {};
+    if (!isObject(args)) throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: "arguments" must be an object');
+    const tool = this.core.tools.get(params.name);
+    if (!tool) throw new RpcError(ErrorCode.InvalidParams, `Unknown tool: ${params.name}`);
+    // task-unsupported-ignore: without the tasks capability, `task` is ignored and the request processed normally.
+    const task = this.core.tasksCapability ? params.task : undefined;
+    const support = tool.taskSupport ?? 'forbidden';
+    if (task !== undefined) {
+      if (!isObject(task)) throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: "task" must be an object');
+      if (task.ttl !== undefined && (typeof task.ttl !== 'number' || !Number.isFinite(task.ttl) || task.ttl < 0)) {
+        throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: "task.ttl" must be a non-negative number of milliseconds');
+      }
+      // tool-forbidden-task-32601: never run a forbidden tool as a task.
+      if (support === 'forbidden' && !f.has('forbidden-runs-as-task')) {
+        throw new RpcError(ErrorCode.MethodNotFound, `Method not found: tool "${tool.name}" does not support task-augmented execution (taskSupport "forbidden")`);
+      }
+      return this.createTask(tool, args, task.ttl as number | undefined, ctx);
+    }
+    // tool-required-task-32601
+    if (support === 'required' && this.core.tasksCapability && !f.has('required-runs-without-task')) {
+      throw new RpcError(ErrorCode.MethodNotFound, `Method not found: tool "${tool.name}" requires task-augmented execution (taskSupport "required")`);
+    }
+    return this.runPlain(tool, args, ctx);
+  }
+
+  private bump(tool: ToolDef): void {
+    this.core.runs.set(tool.name, (this.core.runs.get(tool.name) ?? 0) + 1);
+  }
+
+  private async runPlain(tool: ToolDef, args: Params, ctx: RequestCtx): Promise<Reply> {
+    const key = JSON.stringify(ctx.id);
+    const abort = new AbortController();
+    this.inflight.set(key, abort);
+    this.bump(tool);
+    const session = this;
+    const toolCtx: ToolContext = {
+      args,
+      signal: abort.signal,
+      sleep: (ms) => abortableSleep(ms, abort.signal),
+      progress(progress, total, message) {
+        if (ctx.progressToken === undefined || abort.signal.aborted) return;
+        void session.notify('notifications/progress', { progressToken: ctx.progressToken, progress, ...(total !== undefined ? { total } : {}), ...(message ? { message } : {}) }, ctx.id);
+      },
+      requestInput: async (method, p) => {
+        const { response } = this.request(method, p, ctx.id);
+        return raceAbort(response, abort.signal);
+      },
+    };
+    try {
+      const result = await tool.run(toolCtx);
+      return { result };
+    } catch (e) {
+      if (abort.signal.aborted) return NO_REPLY; // cancelled: no response (cancellation.md)
+      throw e;
+    } finally {
+      this.inflight.delete(key);
+    }
+  }
+
+  // --- tasks -----------------------------------------------------------------------------------
+  /** The Task as it travels (faults may spoil timestamps). */
+  wireTask(t: StoredTask): Task {
+    const f = this.core.faults;
+    const out: Record<string, unknown> = { taskId: t.taskId, status: t.status };
+    if (t.statusMessage !== undefined) out.statusMessage = t.statusMessage;
+    // task-created-at / task-timestamps-iso8601
+    if (!f.has('missing-created-at')) out.createdAt = f.has('bad-timestamp') ? new Date(t.createdAtMs).toString() : new Date(t.createdAtMs).toISOString();
+    out.lastUpdatedAt = new Date(t.lastUpdatedAtMs).toISOString();
+    out.ttl = t.ttl; // get-includes-ttl (null would mean unlimited; this receiver always has a finite ttl)
+    out.pollInterval = this.core.pollInterval;
+    return out as unknown as Task;
+  }
+
+  private relatedMeta(t: StoredTask): Record<string, unknown> {
+    return { [RELATED_TASK_META]: { taskId: t.taskId } };
+  }
+
+  /** Adds related-task meta only under the fault (meta-not-on-get-list-cancel: SHOULD NOT). */
+  private plainTaskResult(t: StoredTask, extra: Record<string, unknown> = {}): Record<string, unknown> {
+    const r: Record<string, unknown> = { ...this.wireTask(t), ...extra };
+    if (this.core.faults.has('related-task-on-get')) r._meta = this.relatedMeta(t);
+    return r;
+  }
+
+  private async createTask(tool: ToolDef, args: Params, ttl: number | undefined, ctx: RequestCtx): Promise<Reply> {
+    const f = this.core.faults;
+    const t = this.core.store.create({
+      owner: ctx.owner,
+      requestedTtl: ttl,
+      toolName: tool.name,
+      origin: this,
+      // lifecycle-begin-working
+      initialStatus: f.has('starts-completed') ? 'completed' : 'working',
+    });
+    this.core.audit('task.created', { task: t.taskId, tool: tool.name, ttl: t.ttl, requestor: ctx.auth ?? ctx.sessionLabel });
+    this.bump(tool);
+    const work = this.runTask(t, tool, args, ctx.progressToken);
+    // create-task-result-promptly: answer at once; the work continues in the background.
+    if (f.has('slow-create')) await work;
+    return {
+      result: {
+        task: this.wireTask(t),
+        _meta: { [MODEL_IMMEDIATE_RESPONSE_META]: `Started task ${t.taskId} for tool "${tool.name}"; the result will be available via tasks/result.` },
+      },
+    };
+  }
+
+  /** Sends a task-related message on an open tasks/result stream of the task if any, else on the creating connection. */
+  private sendForTask(t: StoredTask, message: { method: string; params: Params }): void {
+    const streams = resultStreams.get(t);
+    const s = streams?.find((x) => !x.session.closed);
+    if (s) void s.session.notify(message.method, message.params, s.requestId);
+    else {
+      const origin = t.origin as ReceiverSession;
+      if (!origin.closed) void origin.notify(message.method, message.params);
+    }
+  }
+
+  /** notifications/tasks/status on every status change (optional; no related-task meta). */
+  statusChanged(t: StoredTask): void {
+    if (!this.core.statusNotifications) return;
+    this.sendForTask(t, { method: 'notifications/tasks/status', params: this.wireTask(t) as unknown as Params });
+  }
+
+  private async runTask(t: StoredTask, tool: ToolDef, args: Params, progressToken: unknown): Promise<void> {
+    const f = this.core.faults;
+    const store = this.core.store;
+    const signal = t.abort.signal;
+    const toolCtx: ToolContext = {
+      args,
+      signal,
+      sleep: (ms) => abortableSleep(ms, signal),
+      progress: (progress, total, message) => {
+        // progress-same-token; progress-stop-after-terminal
+        if (progressToken === undefined || isTerminal(t.status) || t.deleted) return;
+        const token = f.has('progress-new-token') ? `${String(progressToken)}-task-${t.taskId}` : progressToken;
+        this.sendForTask(t, {
+          method: 'notifications/progress',
+          params: {
+            progressToken: token,
+            progress,
+            ...(total !== undefined ? { total } : {}),
+            ...(message ? { message } : {}),
+            _meta: this.relatedMeta(t), // related-task-meta on task-related notifications
+          },
+        });
+      },
+      requestInput: (method, params) => this.requestTaskInput(t, method, params),
+    };
+    let outcome: Outcome;
+    try {
+      outcome = { kind: 'result', result: await tool.run(toolCtx) };
+    } catch (e) {
+      if (signal.aborted || t.deleted) return; // cancelled / expired: the status already says so
+      outcome = e instanceof RpcError ? { kind: 'error', error: e.toJSON() } : { kind: 'error', error: { code: ErrorCode.InternalError, message: `Internal error: ${e instanceof Error ? e.message : String(e)}` } };
+    }
+    this.finishTask(t, outcome);
+  }
+
+  private finishTask(t: StoredTask, outcome: Outcome): void {
+    const f = this.core.faults;
+    const store = this.core.store;
+    if (t.deleted) return;
+    if (t.status === 'cancelled') {
+      // cancel-sticky: a cancelled task stays cancelled even if the work completes.
+      if (f.has('cancelled-resurrects')) store.transition(t, 'completed', undefined, { unchecked: true });
+      return;
+    }
+    let to: TaskStatus = 'completed';
+    let message: string | undefined;
+    if (outcome.kind === 'error') {
+      to = 'failed';
+      message = `Request failed: ${outcome.error.message}`;
+    } else if (outcome.result.isError === true && !f.has('is-error-completes')) {
+      // tool-iserror-failed
+      to = 'failed';
+      const content = outcome.result.content as { type?: string; text?: string }[] | undefined;
+      const first = Array.isArray(content) ? content.find((c) => c?.type === 'text')?.text : undefined;
+      message = first ? String(first) : 'Tool execution failed';
+    }
+    if (to === 'failed' && f.has('no-status-message-on-failure')) message = undefined; // failed-status-message
+    store.settle(t, outcome);
+    store.transition(t, to, message);
+    this.core.audit(`task.${to}`, { task: t.taskId, tool: t.toolName, requestor: t.owner.startsWith('bearer:') ? `bearer:sha256:${t.owner.slice(7, 19)}` : t.owner });
+    if (to === 'failed' && f.has('illegal-transition')) {
+      const timer = setTimeout(() => store.transition(t, 'working', 'Resumed', { unchecked: true }), 20);
+      timer.unref?.();
+    }
+  }
+
+  /** input-required flow: queue the request, move to input_required, deliver through tasks/result. */
+  private async requestTaskInput(t: StoredTask, method: string, params: Params): Promise<{ result?: unknown; error?: JsonRpcErrorObject }> {
+    const store = this.core.store;
+    if (t.abort.signal.aborted || t.deleted) throw new Error('task is no longer active');
+    const withMeta = this.core.faults.has('input-no-related-task')
+      ? params
+      : { ...params, _meta: { ...(isObject(params._meta) ? params._meta : {}), ...this.relatedMeta(t) } }; // input-related-task-meta
+    const answer = new Promise<{ result?: unknown; error?: JsonRpcErrorObject }>((resolve, reject) => {
+      const p: PendingInput = { method, params: withMeta, resolve, reject, delivered: false };
+      t.inputQueue.push(p);
+    });
+    answer.catch(() => undefined);
+    if (t.status === 'working') store.transition(t, 'input_required', `Waiting for input: ${method}`);
+    store.fire(t); // wake any open tasks/result to deliver it
+    try {
+      return await raceAbort(answer, t.abort.signal);
+    } finally {
+      if (!t.deleted && t.status === 'input_required' && t.inputQueue.length === 0) store.transition(t, 'working');
+    }
+  }
+
+  private lookup(params: Params, ctx: RequestCtx): StoredTask {
+    const f = this.core.faults;
+    let taskId = params.taskId;
+    if (f.has('meta-taskid-wins')) {
+      const m = isObject(params._meta) && isObject(params._meta[RELATED_TASK_META]) ? (params._meta[RELATED_TASK_META] as Params).taskId : undefined;
+      if (typeof m === 'string') taskId = m;
+    }
+    // taskid-param-source-of-truth: params.taskId only; related-task _meta in the request is ignored.
+    const code = f.has('unknown-task-32603') ? ErrorCode.InternalError : ErrorCode.InvalidParams;
+    try {
+      return this.core.store.lookup(f.has('no-isolation') ? null : ctx.owner, taskId, code);
+    } catch (e) {
+      this.core.audit('task.lookup-failed', { task: typeof taskId === 'string' ? taskId : JSON.stringify(taskId), requestor: ctx.auth ?? ctx.sessionLabel });
+      throw e;
+    }
+  }
+
+  private tasksGet(params: Params, ctx: RequestCtx): Reply {
+    const t = this.lookup(params, ctx);
+    const r = this.plainTaskResult(t);
+    if (this.core.faults.has('ttl-missing')) delete r.ttl;
+    return { result: r };
+  }
+
+  private resultOf(t: StoredTask): Record<string, unknown> {
+    const f = this.core.faults;
+    const o = t.outcome!;
+    // result-exact-underlying: the same JSON-RPC error the plain call would give.
+    if (o.kind === 'error') throw new RpcError(o.error.code, o.error.message, o.error.data);
+    let result = o.result;
+    if (f.has('result-differs')) {
+      const content = Array.isArray(result.content) ? result.content : [];
+      result = { ...result, content: [...content, { type: 'text', text: '(delivered via tasks/result)' }] };
+    }
+    if (f.has('result-no-related-task')) return result;
+    // result-related-task-meta
+    return { ...result, _meta: { ...(isObject(result._meta) ? result._meta : {}), ...this.relatedMeta(t) } };
+  }
+
+  private ready(t: StoredTask): boolean {
+    return t.outcome !== undefined && isTerminal(t.status);
+  }
+
+  private tasksResult(params: Params, ctx: RequestCtx): Reply | Promise<Reply> {
+    const t = this.lookup(params, ctx);
+    this.core.audit('task.result-requested', { task: t.taskId, status: t.status, requestor: ctx.auth ?? ctx.sessionLabel });
+    if (this.ready(t)) return { result: this.resultOf(t) };
+    if (this.core.faults.has('result-not-blocking')) {
+      return { result: { content: [{ type: 'text', text: `not ready: task is ${t.status}` }], _meta: this.relatedMeta(t) } };
+    }
+    // result-blocks-nonterminal: answer only once terminal; meanwhile deliver queued input requests here.
+    const stream: ResultStream = { session: this, requestId: ctx.id };
+    const streams = streamsOf(t);
+    streams.push(stream);
+    return new Promise<Reply>((resolve, reject) => {
+      const done = () => {
+        t.listeners.delete(check);
+        this.waitingResults.delete(onClose);
+        const i = streams.indexOf(stream);
+        if (i >= 0) streams.splice(i, 1);
+      };
+      const onClose = () => {
+        done();
+        resolve(NO_REPLY);
+      };
+      const check = () => {
+        try {
+          if (this.ready(t)) {
+            done();
+            resolve({ result: this.resultOf(t) });
+            return;
+          }
+          if (t.deleted) {
+            done();
+            reject(new RpcError(ErrorCode.InvalidParams, 'Failed to retrieve task: Task has expired'));
+            return;
+          }
+          for (const p of t.inputQueue) {
+            if (p.delivered) continue;
+            p.delivered = true;
+            const { sent, response } = this.request(p.method, p.params, ctx.id);
+            void sent.then((ok) => {
+              if (!ok) p.delivered = false; // stream gone: deliver on the next tasks/result
+            });
+            response.then(
+              (r) => {
+                const i = t.inputQueue.indexOf(p);
+                if (i >= 0) t.inputQueue.splice(i, 1);
+                p.resolve(r);
+              },
+              () => undefined,
+            );
+          }
+        } catch (e) {
+          done();
+          reject(e);
+        }
+      };
+      t.listeners.add(check);
+      this.waitingResults.add(onClose);
+      check();
+    });
+  }
+
+  private tasksList(params: Params, ctx: RequestCtx): Reply {
+    const f = this.core.faults;
+    const store = this.core.store;
+    const owner = f.has('no-isolation') ? null : ctx.owner;
+    // list-own-only: only the requestor's tasks, in creation order.
+    let all = store.list(owner);
+    if (f.has('list-omits-task')) all = all.slice(1);
+    let after = 0;
+    if (params.cursor !== undefined) {
+      try {
+        after = store.decodeCursor(owner, params.cursor); // error-invalid-cursor
+      } catch (e) {
+        if (!f.has('bad-cursor-ignored')) throw e;
+      }
+    }
+    const rest = all.filter((t) => t.seq > after);
+    const page = rest.slice(0, this.core.pageSize);
+    const result: Record<string, unknown> = { tasks: page.map((t) => this.wireTask(t)) };
+    // list-next-cursor: present iff more remain.
+    if (rest.length > page.length && !f.has('no-next-cursor')) result.nextCursor = store.encodeCursor(owner, page[page.length - 1]!.seq);
+    if (f.has('related-task-on-get') && page[0]) result._meta = this.relatedMeta(page[0]);
+    return { result };
+  }
+
+  private tasksCancel(params: Params, ctx: RequestCtx): Reply {
+    const f = this.core.faults;
+    const t = this.lookup(params, ctx);
+    if (isTerminal(t.status)) {
+      // cancel-reject-terminal
+      if (f.has('cancel-terminal-ok')) return { result: this.plainTaskResult(t) };
+      throw new RpcError(ErrorCode.InvalidParams, `Cannot cancel task: already in terminal status '${t.status}'`);
+    }
+    this.core.audit('task.cancel-requested', { task: t.taskId, requestor: ctx.auth ?? ctx.sessionLabel });
+    if (f.has('cancel-after-response')) {
+      const snapshot = this.plainTaskResult(t);
+      return { result: snapshot, after: () => setImmediate(() => this.cancelNow(t)) };
+    }
+    // cancel-transition-before-response
+    this.cancelNow(t);
+    return { result: this.plainTaskResult(t) };
+  }
+
+  private cancelNow(t: StoredTask): void {
+    if (t.deleted || isTerminal(t.status)) return;
+    const store = this.core.store;
+    store.settle(t, { kind: 'result', result: cancelledResult() });
+    store.transition(t, 'cancelled', CANCELLED_STATUS_MESSAGE);
+    for (const p of t.inputQueue.splice(0)) p.reject(new Error('task cancelled'));
+    // cancel-stop-work (SHOULD): stop the work, unless the fault keeps it running.
+    if (!this.core.faults.has('cancelled-resurrects')) t.abort.abort(new Error('task cancelled'));
+    this.core.audit('task.cancelled', { task: t.taskId });
+  }
+
+  // --- teardown --------------------------------------------------------------------------------
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    for (const c of this.inflight.values()) c.abort(new Error('connection closed'));
+    this.inflight.clear();
+    for (const p of this.pendingOut.values()) p.reject(new Error('connection closed'));
+    this.pendingOut.clear();
+    for (const w of [...this.waitingResults]) w();
+    this.core.sessionClosed(this);
+  }
+}
+
+export function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason ?? new Error('aborted'));
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal.reason ?? new Error('aborted'));
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    timer.unref?.();
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+function raceAbort<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason ?? new Error('aborted'));
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason ?? new Error('aborted'));
+    signal.addEventListener('abort', onAbort, { once: true });
+    p.then(
+      (v) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(v);
+      },
+      (e) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(e);
+      },
+    );
+  });
+}

@@ -1,0 +1,288 @@
+// Task store of the reference receiver: ids, ownership, status transitions (through the one table in
+// model.ts), TTL expiry with prompt cleanup, per-requestor limits, opaque list cursors.
+import { createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { canTransition, ErrorCode, INITIAL_STATUS, isTerminal, type TaskStatus } from '../model.ts';
+
+/** A JSON-RPC error raised by a handler; the session turns it into an error response. */
+export class RpcError extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+    readonly data?: unknown,
+  ) {
+    super(message);
+    this.name = 'RpcError';
+  }
+  toJSON(): { code: number; message: string; data?: unknown } {
+    return this.data === undefined ? { code: this.code, message: this.message } : { code: this.code, message: this.message, data: this.data };
+  }
+}
+
+/** Thrown when code asks for a transition the table in model.ts does not allow (lifecycle-valid-paths). */
+export class IllegalTransitionError extends Error {
+  constructor(
+    readonly from: TaskStatus,
+    readonly to: TaskStatus,
+    readonly taskId: string,
+  ) {
+    super(`illegal task transition ${from} → ${to} (task ${taskId})`);
+    this.name = 'IllegalTransitionError';
+  }
+}
+
+/** Server error code (JSON-RPC implementation-defined range) for "limit reached". Documented in RECEIVER.md. */
+export const LIMIT_ERROR_CODE = -32000;
+
+export type JsonRpcErrorObject = { code: number; message: string; data?: unknown };
+
+/** The final answer of the underlying request: a result or a JSON-RPC error. */
+export type Outcome = { kind: 'result'; result: Record<string, unknown> } | { kind: 'error'; error: JsonRpcErrorObject };
+
+/** An input request (e.g. elicitation/create) the task needs delivered to the requestor via tasks/result. */
+export interface PendingInput {
+  method: string;
+  params: Record<string, unknown>;
+  resolve(response: { result?: unknown; error?: JsonRpcErrorObject }): void;
+  reject(err: Error): void;
+  delivered: boolean;
+}
+
+export interface StoredTask {
+  readonly taskId: string;
+  readonly owner: string;
+  readonly seq: number;
+  readonly createdAtMs: number;
+  readonly toolName: string;
+  status: TaskStatus;
+  statusMessage?: string;
+  lastUpdatedAtMs: number;
+  readonly ttl: number | null;
+  readonly expiresAt: number | null;
+  timer?: NodeJS.Timeout;
+  outcome?: Outcome;
+  /** Aborted on cancel, expiry or deletion: stops the work. */
+  readonly abort: AbortController;
+  /** Called on every change (status, outcome, queued input). */
+  readonly listeners: Set<() => void>;
+  readonly inputQueue: PendingInput[];
+  /** Opaque tag of the creating connection (status notifications go there). */
+  readonly origin: unknown;
+  deleted: boolean;
+}
+
+export interface StoreOptions {
+  /** Upper bound for a task's ttl in ms (requests above are capped). */
+  maxTtl: number;
+  /** ttl in ms when the request does not ask for one; null = unlimited (still capped by maxTtl when maxTtl is finite). */
+  defaultTtl: number;
+  /** Max non-terminal tasks per requestor. */
+  maxConcurrentTasks: number;
+  /** Max tasks (any status) retained per requestor; oldest terminal tasks are evicted first. */
+  maxRetainedTasks: number;
+  /** Predictable "1", "2", … ids (fault sequential-ids). */
+  sequentialIds?: boolean;
+  /** Called after each status change. */
+  onStatusChange?: (t: StoredTask, from: TaskStatus) => void;
+  /** Called when a task is deleted (expiry, eviction, session end). */
+  onDelete?: (t: StoredTask, reason: 'expired' | 'evicted' | 'session-closed' | 'shutdown') => void;
+}
+
+const EXPIRED_MEMORY = 10_000;
+
+export class TaskStore {
+  private readonly tasks = new Map<string, StoredTask>();
+  private readonly byOwner = new Map<string, StoredTask[]>();
+  /** Ids of tasks deleted by expiry (bounded), so lookups can say "has expired". */
+  private readonly expired = new Map<string, string>();
+  private seq = 0;
+  private readonly cursorKey = randomBytes(32);
+
+  constructor(readonly opts: StoreOptions) {}
+
+  /** Effective ttl for a requested one: honoured up to maxTtl (ttl-override-allowed, resource-max-ttl). */
+  effectiveTtl(requested: number | undefined): number {
+    const want = requested === undefined ? this.opts.defaultTtl : requested;
+    return Math.min(Math.max(0, Math.floor(want)), this.opts.maxTtl);
+  }
+
+  /** Creates a task in `working` (lifecycle-begin-working), enforcing per-requestor limits. */
+  create(args: { owner: string; requestedTtl?: number; toolName: string; origin: unknown; initialStatus?: TaskStatus }): StoredTask {
+    const mine = this.byOwner.get(args.owner) ?? [];
+    const active = mine.filter((t) => !isTerminal(t.status)).length;
+    if (active >= this.opts.maxConcurrentTasks) {
+      // resource-concurrency-limit: a server error, not a protocol misuse by the requestor.
+      throw new RpcError(LIMIT_ERROR_CODE, `Too many concurrent tasks: limit is ${this.opts.maxConcurrentTasks} non-terminal tasks per requestor`);
+    }
+    while (mine.length >= this.opts.maxRetainedTasks) {
+      const victim = mine.find((t) => isTerminal(t.status));
+      if (!victim) throw new RpcError(LIMIT_ERROR_CODE, `Too many retained tasks: limit is ${this.opts.maxRetainedTasks} tasks per requestor`);
+      this.delete(victim, 'evicted');
+    }
+    const now = Date.now();
+    const ttl = this.effectiveTtl(args.requestedTtl);
+    const seq = ++this.seq;
+    const task: StoredTask = {
+      // taskid-unguessable: 122 bits of crypto randomness (UUID v4) unless the fault asks otherwise.
+      taskId: this.opts.sequentialIds ? String(seq) : randomUUID(),
+      owner: args.owner,
+      seq,
+      createdAtMs: now,
+      toolName: args.toolName,
+      status: args.initialStatus ?? INITIAL_STATUS,
+      lastUpdatedAtMs: now,
+      ttl,
+      expiresAt: now + ttl,
+      abort: new AbortController(),
+      listeners: new Set(),
+      inputQueue: [],
+      origin: args.origin,
+      deleted: false,
+    };
+    // resource-cleanup-prompt: a timer per task (unref'd: never keeps the process alive).
+    task.timer = setTimeout(() => this.delete(task, 'expired'), ttl);
+    task.timer.unref?.();
+    this.tasks.set(task.taskId, task);
+    mine.push(task);
+    this.byOwner.set(args.owner, mine);
+    return task;
+  }
+
+  /**
+   * Finds a task for a requestor. Unknown, expired and other requestors' tasks all give -32602
+   * (error-invalid-taskid; security-context-binding: other owners' tasks are indistinguishable from unknown ones).
+   */
+  lookup(owner: string | null, taskId: unknown, code: number = ErrorCode.InvalidParams): StoredTask {
+    if (typeof taskId !== 'string' || taskId.length === 0) {
+      throw new RpcError(code, 'Failed to retrieve task: taskId must be a non-empty string');
+    }
+    const t = this.tasks.get(taskId);
+    if (t && !t.deleted && (owner === null || t.owner === owner)) {
+      if (t.expiresAt !== null && Date.now() >= t.expiresAt) {
+        this.delete(t, 'expired');
+        throw new RpcError(code, 'Failed to retrieve task: Task has expired');
+      }
+      return t;
+    }
+    const expiredOwner = this.expired.get(taskId);
+    if (expiredOwner !== undefined && (owner === null || expiredOwner === owner)) {
+      throw new RpcError(code, 'Failed to retrieve task: Task has expired');
+    }
+    throw new RpcError(code, 'Failed to retrieve task: Task not found');
+  }
+
+  /** The requestor's live tasks in creation order (owner null = everyone's). */
+  list(owner: string | null): StoredTask[] {
+    const now = Date.now();
+    const all = owner === null ? [...this.tasks.values()] : [...(this.byOwner.get(owner) ?? [])];
+    const live: StoredTask[] = [];
+    for (const t of all) {
+      if (t.expiresAt !== null && now >= t.expiresAt) this.delete(t, 'expired');
+      else if (!t.deleted) live.push(t);
+    }
+    return live.sort((a, b) => a.seq - b.seq);
+  }
+
+  /**
+   * Moves a task to `to`, only along the table in model.ts (lifecycle-valid-paths, lifecycle-terminal-sticky).
+   * Staying in the same status is a no-op (lastUpdatedAt unchanged). `unchecked` exists only for named faults.
+   * Returns true when the status changed.
+   */
+  transition(t: StoredTask, to: TaskStatus, statusMessage?: string, opts: { unchecked?: boolean } = {}): boolean {
+    if (t.deleted) return false;
+    const from = t.status;
+    if (from === to) {
+      if (statusMessage !== undefined && statusMessage !== t.statusMessage) {
+        t.statusMessage = statusMessage;
+        this.fire(t);
+      }
+      return false;
+    }
+    if (!opts.unchecked && !canTransition(from, to)) throw new IllegalTransitionError(from, to, t.taskId);
+    t.status = to;
+    if (statusMessage !== undefined) t.statusMessage = statusMessage;
+    else delete t.statusMessage;
+    t.lastUpdatedAtMs = Math.max(Date.now(), t.lastUpdatedAtMs);
+    this.opts.onStatusChange?.(t, from);
+    this.fire(t);
+    return true;
+  }
+
+  /** Records the final answer of the underlying request (first one wins) and wakes waiters. */
+  settle(t: StoredTask, outcome: Outcome): void {
+    if (t.outcome) return;
+    t.outcome = outcome;
+    this.fire(t);
+  }
+
+  fire(t: StoredTask): void {
+    for (const l of [...t.listeners]) {
+      try {
+        l();
+      } catch {
+        /* a listener's failure is its own */
+      }
+    }
+  }
+
+  delete(t: StoredTask, reason: 'expired' | 'evicted' | 'session-closed' | 'shutdown'): void {
+    if (t.deleted) return;
+    t.deleted = true;
+    if (t.timer) clearTimeout(t.timer);
+    t.abort.abort(new Error(`task ${reason}`));
+    this.tasks.delete(t.taskId);
+    const mine = this.byOwner.get(t.owner);
+    if (mine) {
+      const i = mine.indexOf(t);
+      if (i >= 0) mine.splice(i, 1);
+      if (mine.length === 0) this.byOwner.delete(t.owner);
+    }
+    if (reason === 'expired') {
+      this.expired.set(t.taskId, t.owner);
+      if (this.expired.size > EXPIRED_MEMORY) this.expired.delete(this.expired.keys().next().value!);
+    }
+    for (const p of t.inputQueue.splice(0)) p.reject(new Error(`task ${reason}`));
+    this.opts.onDelete?.(t, reason);
+    this.fire(t);
+  }
+
+  /** Deletes every task of an owner (session end for session-bound requestors). */
+  deleteOwner(owner: string, reason: 'session-closed'): void {
+    for (const t of [...(this.byOwner.get(owner) ?? [])]) this.delete(t, reason);
+  }
+
+  clear(): void {
+    for (const t of [...this.tasks.values()]) this.delete(t, 'shutdown');
+  }
+
+  get size(): number {
+    return this.tasks.size;
+  }
+
+  // --- opaque cursors (list-pagination): "<seq>.<hmac(owner|seq)>", base64url ---------------
+  encodeCursor(owner: string | null, afterSeq: number): string {
+    const payload = Buffer.from(String(afterSeq)).toString('base64url');
+    return `${payload}.${this.mac(owner, afterSeq)}`;
+  }
+
+  /** Returns the position encoded in a cursor, or throws -32602 (error-invalid-cursor). */
+  decodeCursor(owner: string | null, cursor: unknown): number {
+    const bad = () => new RpcError(ErrorCode.InvalidParams, 'Invalid cursor: not a cursor issued by this receiver for this requestor');
+    if (typeof cursor !== 'string' || cursor.length > 200) throw bad();
+    const [payload, mac, extra] = cursor.split('.');
+    if (!payload || !mac || extra !== undefined) throw bad();
+    const text = Buffer.from(payload, 'base64url').toString('utf8');
+    if (!/^\d{1,15}$/.test(text)) throw bad();
+    const seq = Number(text);
+    const want = Buffer.from(this.mac(owner, seq));
+    const got = Buffer.from(mac);
+    if (want.length !== got.length || !timingSafeEqual(want, got)) throw bad();
+    return seq;
+  }
+
+  private mac(owner: string | null, seq: number): string {
+    return createHmac('sha256', this.cursorKey)
+      .update(`${owner ?? '*'}|${seq}`)
+      .digest('base64url')
+      .slice(0, 22);
+  }
+}
