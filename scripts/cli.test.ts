@@ -1,0 +1,112 @@
+// The command line as a user runs it: arguments, reports, baseline, exit codes.
+import { describe, expect, it } from 'vitest';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseServerArgs, UsageError } from './cli.ts';
+import { buildReport, exitCode, formatConsole, loadBaseline } from './report.ts';
+import type { CheckResult } from '../suites/engine.ts';
+
+const tmp = mkdtempSync(join(tmpdir(), 'mtc-cli-'));
+
+function result(id: string, status: CheckResult['status'], level: CheckResult['level'] = 'MUST'): CheckResult {
+  return { id, title: id, section: 'S', requirements: ['r'], level, status, message: status, durationMs: 1, transcript: [] };
+}
+
+/** Runs the CLI as a user would (bin → tsx → cli.ts); bounded. */
+function cli(args: string[], timeoutMs = 120_000): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, ['scripts/bin.mjs', ...args], { timeout: timeoutMs, maxBuffer: 16 << 20 }, (err, stdout, stderr) => {
+      resolve({ code: err ? ((err as { code?: number }).code ?? null) : 0, stdout, stderr });
+    });
+  });
+}
+
+describe('argument parsing', () => {
+  it('needs exactly one target', () => {
+    expect(() => parseServerArgs([])).toThrow(UsageError);
+    expect(() => parseServerArgs(['--stdio', 'x', '--url', 'http://a'])).toThrow(/exactly one target/);
+  });
+  it('rejects bad values with a clear message', () => {
+    expect(() => parseServerArgs(['--url', 'ftp://x'])).toThrow(/not an http/);
+    expect(() => parseServerArgs(['--stdio', 'x', '--timeout', 'soon'])).toThrow(/--timeout takes a positive whole number/);
+    expect(() => parseServerArgs(['--url', 'http://a', '--header', 'nocolon'])).toThrow(/Name: value/);
+    expect(() => parseServerArgs(['--stdio', 'x', '--only', 'no.such.check'])).toThrow(/no check matches/);
+    expect(() => parseServerArgs(['--stdio', 'x', '--header', 'A: b'])).toThrow(/--url targets only/);
+  });
+  it('keeps every header, identity and selector it is given', () => {
+    const a = parseServerArgs(['--url', 'http://h/mcp', '--header', 'Authorization: Bearer A', '--header', 'X-T: 1', '--secondary-header', 'Authorization: Bearer B']);
+    if (a.help) throw new Error('unexpected help');
+    expect(a.config.target).toEqual({ kind: 'http', url: 'http://h/mcp', headers: { Authorization: 'Bearer A', 'X-T': '1' }, secondaryHeaders: { Authorization: 'Bearer B' } });
+  });
+});
+
+describe('baseline and exit codes', () => {
+  it('reads JSON and YAML lists', () => {
+    const j = join(tmp, 'b.json');
+    writeFileSync(j, JSON.stringify({ expectedFailures: ['a.b'] }));
+    expect(loadBaseline(j)).toEqual(['a.b']);
+    const y = join(tmp, 'b.yaml');
+    writeFileSync(y, '# known\nexpectedFailures:\n  - a.b\n  - "c.d"\n');
+    expect(loadBaseline(y)).toEqual(['a.b', 'c.d']);
+    writeFileSync(y, 'a.b\n');
+    expect(() => loadBaseline(y)).toThrow(/expected "- <check id>"/);
+  });
+  it('fails on a failure, passes when the baseline expects it, fails on a stale entry', () => {
+    const started = new Date();
+    const rs = [result('a', 'fail'), result('b', 'pass'), result('c', 'warn', 'SHOULD')];
+    expect(exitCode(buildReport(rs, 't', started), false)).toBe(1);
+    expect(exitCode(buildReport(rs, 't', started, ['a']), false)).toBe(0);
+    expect(exitCode(buildReport(rs, 't', started, ['a']), true)).toBe(1); // --strict: the warning fails
+    const stale = buildReport(rs, 't', started, ['a', 'b']);
+    expect(stale.summary.staleBaseline).toEqual(['b']);
+    expect(exitCode(stale, false)).toBe(1);
+    expect(formatConsole(stale)).toMatch(/stale baseline entries.*b/);
+  });
+});
+
+describe('end to end (the bin, as a user runs it)', () => {
+  it('exits 2 with a clear message for usage errors and unreachable targets', async () => {
+    const usage = await cli(['server']);
+    expect(usage.code).toBe(2);
+    expect(usage.stderr).toMatch(/exactly one target/);
+    expect(usage.stderr).not.toMatch(/\n\s+at /); // no stack trace
+    const down = await cli(['server', '--url', 'http://127.0.0.1:9/mcp', '--timeout', '2000']);
+    expect(down.code).toBe(2);
+    expect(down.stderr).toMatch(/cannot connect/);
+    const nocmd = await cli(['server', '--stdio', 'definitely-not-a-command-xyz', '--timeout', '2000']);
+    expect(nocmd.code).toBe(2);
+    expect(nocmd.stderr).toMatch(/cannot connect/);
+  });
+
+  it('grades the reference receiver: exit 0, JSON and JUnit written, every check passes', async () => {
+    const json = join(tmp, 'ref.json');
+    const junit = join(tmp, 'ref.xml');
+    const r = await cli(['server', '--stdio', `${process.execPath} --import tsx mocks/main.ts --stdio`, '--json', json, '--junit', junit]);
+    expect(r.stderr + r.stdout).toMatch(/checks: \d+ passed, 0 failed/);
+    expect(r.code).toBe(0);
+    const report = JSON.parse(readFileSync(json, 'utf8'));
+    expect(report.specVersion).toBe('2025-11-25');
+    expect(report.checks.length).toBeGreaterThan(0);
+    for (const c of report.checks) {
+      expect(c).toHaveProperty('requirements');
+      expect(Array.isArray(c.transcript)).toBe(true);
+    }
+    expect(report.summary.fail).toBe(0);
+    expect(existsSync(junit) && readFileSync(junit, 'utf8')).toMatch(/<testsuites[\s\S]*<testcase/);
+  });
+
+  it('exits 1 when the target breaks a MUST, and 0 when the baseline expects exactly that', async () => {
+    const json = join(tmp, 'fault.json');
+    const target = `${process.execPath} --import tsx mocks/main.ts --stdio --fault cancel-terminal-ok`;
+    const r = await cli(['server', '--stdio', target, '--only', 'cancel', '--json', json]);
+    expect(r.code).toBe(1);
+    const failed = JSON.parse(readFileSync(json, 'utf8')).checks.filter((c: any) => c.status === 'fail').map((c: any) => c.id);
+    expect(failed.length).toBeGreaterThan(0);
+    const base = join(tmp, 'baseline.json');
+    writeFileSync(base, JSON.stringify(failed));
+    const again = await cli(['server', '--stdio', target, '--only', 'cancel', '--baseline', base]);
+    expect(again.code).toBe(0);
+  });
+});
