@@ -167,8 +167,13 @@ export class ReceiverSession {
     return { sent, response };
   }
 
+  /**
+   * Sends a response. `id` null (the request's id could not be read): the `id` member is omitted, as the
+   * MCP schema's JSONRPCErrorResponse has `id?: RequestId` (JSON-RPC 2.0 would write null, which MCP
+   * clients such as the SDK reject as an invalid message).
+   */
   private reply(id: string | number | null, body: { result: unknown } | { error: JsonRpcErrorObject }): Promise<void> {
-    return this.sendRaw({ jsonrpc: '2.0', id, ...body }).catch(() => undefined);
+    return this.sendRaw(id === null ? { jsonrpc: '2.0', ...body } : { jsonrpc: '2.0', id, ...body }).catch(() => undefined);
   }
 
   private onTransportError(e: Error): void {
