@@ -117,7 +117,7 @@ export class ReceiverSession {
   }
 
   /**
-   * Ownership key (security-context-binding): the bearer token's hash when an authorization context
+   * Ownership key (security-bind-context): the bearer token's hash when an authorization context
    * is present, else the session. Two sessions presenting the same token share the context.
    */
   ownerFor(extra: MessageExtraInfo | undefined): { owner: string; auth: string | undefined } {
@@ -270,7 +270,7 @@ export class ReceiverSession {
   private initialize(params: Params): Record<string, unknown> {
     if (isObject(params.capabilities)) this.clientCapabilities = params.capabilities;
     const capabilities: Record<string, unknown> = { tools: {} };
-    // capability-declare: the tasks capability, with list, cancel and task-augmented tools/call.
+    // caps-declare: the tasks capability, with list, cancel and task-augmented tools/call.
     if (this.core.tasksCapability) capabilities.tasks = { list: {}, cancel: {}, requests: { tools: { call: {} } } };
     return {
       protocolVersion: PROTOCOL_VERSION,
@@ -301,7 +301,7 @@ export class ReceiverSession {
     if (!isObject(args)) throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: "arguments" must be an object');
     const tool = this.core.tools.get(params.name);
     if (!tool) throw new RpcError(ErrorCode.InvalidParams, `Unknown tool: ${params.name}`);
-    // task-unsupported-ignore: without the tasks capability, `task` is ignored and the request processed normally.
+    // support-undeclared-process-normally: without the tasks capability, `task` is ignored and the request processed normally.
     const task = this.core.tasksCapability ? params.task : undefined;
     const support = tool.taskSupport ?? 'forbidden';
     if (task !== undefined) {
@@ -309,13 +309,13 @@ export class ReceiverSession {
       if (task.ttl !== undefined && (typeof task.ttl !== 'number' || !Number.isFinite(task.ttl) || task.ttl < 0)) {
         throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: "task.ttl" must be a non-negative number of milliseconds');
       }
-      // tool-forbidden-task-32601: never run a forbidden tool as a task.
+      // tool-forbidden-should-32601: never run a forbidden tool as a task.
       if (support === 'forbidden' && !f.has('forbidden-runs-as-task')) {
         throw new RpcError(ErrorCode.MethodNotFound, `Method not found: tool "${tool.name}" does not support task-augmented execution (taskSupport "forbidden")`);
       }
       return this.createTask(tool, args, task.ttl as number | undefined, ctx);
     }
-    // tool-required-task-32601
+    // tool-required-must-32601
     if (support === 'required' && this.core.tasksCapability && !f.has('required-runs-without-task')) {
       throw new RpcError(ErrorCode.MethodNotFound, `Method not found: tool "${tool.name}" requires task-augmented execution (taskSupport "required")`);
     }
@@ -362,10 +362,10 @@ export class ReceiverSession {
     const f = this.core.faults;
     const out: Record<string, unknown> = { taskId: t.taskId, status: t.status };
     if (t.statusMessage !== undefined) out.statusMessage = t.statusMessage;
-    // task-created-at / task-timestamps-iso8601
-    if (!f.has('missing-created-at')) out.createdAt = f.has('bad-timestamp') ? new Date(t.createdAtMs).toString() : new Date(t.createdAtMs).toISOString();
-    out.lastUpdatedAt = new Date(t.lastUpdatedAtMs).toISOString();
-    out.ttl = t.ttl; // get-includes-ttl (null would mean unlimited; this receiver always has a finite ttl)
+    // ttl-created-at / ttl-last-updated-at (RFC 3339 / ISO 8601)
+    if (!f.has('missing-created-at')) out.createdAt = new Date(t.createdAtMs).toISOString();
+    out.lastUpdatedAt = f.has('bad-timestamp') ? new Date(t.lastUpdatedAtMs).toString() : new Date(t.lastUpdatedAtMs).toISOString();
+    out.ttl = t.ttl; // ttl-actual-in-get (null would mean unlimited; this receiver always has a finite ttl)
     out.pollInterval = this.core.pollInterval;
     return out as unknown as Task;
   }
@@ -374,7 +374,7 @@ export class ReceiverSession {
     return { [RELATED_TASK_META]: { taskId: t.taskId } };
   }
 
-  /** Adds related-task meta only under the fault (meta-not-on-get-list-cancel: SHOULD NOT). */
+  /** Adds related-task meta only under the fault (related-task-get-list-cancel-should-not: SHOULD NOT). */
   private plainTaskResult(t: StoredTask, extra: Record<string, unknown> = {}): Record<string, unknown> {
     const r: Record<string, unknown> = { ...this.wireTask(t), ...extra };
     if (this.core.faults.has('related-task-on-get')) r._meta = this.relatedMeta(t);
@@ -394,7 +394,7 @@ export class ReceiverSession {
     this.core.audit('task.created', { task: t.taskId, tool: tool.name, ttl: t.ttl, requestor: ctx.auth ?? ctx.sessionLabel });
     this.bump(tool);
     const work = this.runTask(t, tool, args, ctx.progressToken);
-    // create-task-result-promptly: answer at once; the work continues in the background.
+    // create-asap: answer at once; the work continues in the background.
     if (f.has('slow-create')) await work;
     return {
       result: {
@@ -440,7 +440,7 @@ export class ReceiverSession {
             progress,
             ...(total !== undefined ? { total } : {}),
             ...(message ? { message } : {}),
-            _meta: this.relatedMeta(t), // related-task-meta on task-related notifications
+            _meta: this.relatedMeta(t), // related-task-all-messages
           },
         });
       },
@@ -471,13 +471,13 @@ export class ReceiverSession {
       to = 'failed';
       message = `Request failed: ${outcome.error.message}`;
     } else if (outcome.result.isError === true && !f.has('is-error-completes')) {
-      // tool-iserror-failed
+      // lowercase "should" (RULINGS #6): isError → failed
       to = 'failed';
       const content = outcome.result.content as { type?: string; text?: string }[] | undefined;
       const first = Array.isArray(content) ? content.find((c) => c?.type === 'text')?.text : undefined;
       message = first ? String(first) : 'Tool execution failed';
     }
-    if (to === 'failed' && f.has('no-status-message-on-failure')) message = undefined; // failed-status-message
+    if (to === 'failed' && f.has('no-status-message-on-failure')) message = undefined; // exec-failed-status-message
     store.settle(t, outcome);
     store.transition(t, to, message);
     this.core.audit(`task.${to}`, { task: t.taskId, tool: t.toolName, requestor: t.owner.startsWith('bearer:') ? `bearer:sha256:${t.owner.slice(7, 19)}` : t.owner });
@@ -493,7 +493,7 @@ export class ReceiverSession {
     if (t.abort.signal.aborted || t.deleted) throw new Error('task is no longer active');
     const withMeta = this.core.faults.has('input-no-related-task')
       ? params
-      : { ...params, _meta: { ...(isObject(params._meta) ? params._meta : {}), ...this.relatedMeta(t) } }; // input-related-task-meta
+      : { ...params, _meta: { ...(isObject(params._meta) ? params._meta : {}), ...this.relatedMeta(t) } }; // input-required-related-task
     const answer = new Promise<{ result?: unknown; error?: JsonRpcErrorObject }>((resolve, reject) => {
       const p: PendingInput = { method, params: withMeta, resolve, reject, delivered: false };
       t.inputQueue.push(p);
@@ -515,7 +515,7 @@ export class ReceiverSession {
       const m = isObject(params._meta) && isObject(params._meta[RELATED_TASK_META]) ? (params._meta[RELATED_TASK_META] as Params).taskId : undefined;
       if (typeof m === 'string') taskId = m;
     }
-    // taskid-param-source-of-truth: params.taskId only; related-task _meta in the request is ignored.
+    // related-task-taskid-source-of-truth: params.taskId only; related-task _meta in the request is ignored.
     const code = f.has('unknown-task-32603') ? ErrorCode.InternalError : ErrorCode.InvalidParams;
     try {
       return this.core.store.lookup(f.has('no-isolation') ? null : ctx.owner, taskId, code);
@@ -535,7 +535,7 @@ export class ReceiverSession {
   private resultOf(t: StoredTask): Record<string, unknown> {
     const f = this.core.faults;
     const o = t.outcome!;
-    // result-exact-underlying: the same JSON-RPC error the plain call would give.
+    // result-exact-error: the same JSON-RPC error the plain call would give.
     if (o.kind === 'error') throw new RpcError(o.error.code, o.error.message, o.error.data);
     let result = o.result;
     if (f.has('result-differs')) {
@@ -543,7 +543,7 @@ export class ReceiverSession {
       result = { ...result, content: [...content, { type: 'text', text: '(delivered via tasks/result)' }] };
     }
     if (f.has('result-no-related-task')) return result;
-    // result-related-task-meta
+    // related-task-result-must
     return { ...result, _meta: { ...(isObject(result._meta) ? result._meta : {}), ...this.relatedMeta(t) } };
   }
 
@@ -616,13 +616,13 @@ export class ReceiverSession {
     const f = this.core.faults;
     const store = this.core.store;
     const owner = f.has('no-isolation') ? null : ctx.owner;
-    // list-own-only: only the requestor's tasks, in creation order.
+    // security-list-own-context: only the requestor's tasks, in creation order.
     let all = store.list(owner);
     if (f.has('list-omits-task')) all = all.slice(1);
     let after = 0;
     if (params.cursor !== undefined) {
       try {
-        after = store.decodeCursor(owner, params.cursor); // error-invalid-cursor
+        after = store.decodeCursor(owner, params.cursor); // errors-invalid-cursor-32602
       } catch (e) {
         if (!f.has('bad-cursor-ignored')) throw e;
       }
@@ -640,7 +640,7 @@ export class ReceiverSession {
     const f = this.core.faults;
     const t = this.lookup(params, ctx);
     if (isTerminal(t.status)) {
-      // cancel-reject-terminal
+      // cancel-terminal-32602
       if (f.has('cancel-terminal-ok')) return { result: this.plainTaskResult(t) };
       throw new RpcError(ErrorCode.InvalidParams, `Cannot cancel task: already in terminal status '${t.status}'`);
     }
@@ -660,7 +660,7 @@ export class ReceiverSession {
     store.settle(t, { kind: 'result', result: cancelledResult() });
     store.transition(t, 'cancelled', CANCELLED_STATUS_MESSAGE);
     for (const p of t.inputQueue.splice(0)) p.reject(new Error('task cancelled'));
-    // cancel-stop-work (SHOULD): stop the work, unless the fault keeps it running.
+    // cancel-attempt-stop (SHOULD): stop the work, unless the fault keeps it running.
     if (!this.core.faults.has('cancelled-resurrects')) t.abort.abort(new Error('task cancelled'));
     this.core.audit('task.cancelled', { task: t.taskId });
   }

@@ -99,7 +99,7 @@ export class TaskStore {
 
   constructor(readonly opts: StoreOptions) {}
 
-  /** Effective ttl for a requested one: honoured up to maxTtl (ttl-override-allowed, resource-max-ttl). */
+  /** Effective ttl for a requested one: honoured up to maxTtl (ttl-override-may, resource-max-ttl). */
   effectiveTtl(requested: number | undefined): number {
     const want = requested === undefined ? this.opts.defaultTtl : requested;
     return Math.min(Math.max(0, Math.floor(want)), this.opts.maxTtl);
@@ -122,7 +122,7 @@ export class TaskStore {
     const ttl = this.effectiveTtl(args.requestedTtl);
     const seq = ++this.seq;
     const task: StoredTask = {
-      // taskid-unguessable: 122 bits of crypto randomness (UUID v4) unless the fault asks otherwise.
+      // security-crypto-ids: 122 bits of crypto randomness (UUID v4) unless the fault asks otherwise.
       taskId: this.opts.sequentialIds ? String(seq) : randomUUID(),
       owner: args.owner,
       seq,
@@ -138,7 +138,7 @@ export class TaskStore {
       origin: args.origin,
       deleted: false,
     };
-    // resource-cleanup-prompt: a timer per task (unref'd: never keeps the process alive).
+    // resource-cleanup-expired: a timer per task (unref'd: never keeps the process alive).
     task.timer = setTimeout(() => this.delete(task, 'expired'), ttl);
     task.timer.unref?.();
     this.tasks.set(task.taskId, task);
@@ -149,7 +149,7 @@ export class TaskStore {
 
   /**
    * Finds a task for a requestor. Unknown, expired and other requestors' tasks all give -32602
-   * (error-invalid-taskid; security-context-binding: other owners' tasks are indistinguishable from unknown ones).
+   * (errors-invalid-taskid-32602; security-reject-foreign-context: other owners' tasks are indistinguishable from unknown ones).
    */
   lookup(owner: string | null, taskId: unknown, code: number = ErrorCode.InvalidParams): StoredTask {
     if (typeof taskId !== 'string' || taskId.length === 0) {
@@ -258,13 +258,13 @@ export class TaskStore {
     return this.tasks.size;
   }
 
-  // --- opaque cursors (list-pagination): "<seq>.<hmac(owner|seq)>", base64url ---------------
+  // --- opaque cursors (list-paginate): "<seq>.<hmac(owner|seq)>", base64url ---------------
   encodeCursor(owner: string | null, afterSeq: number): string {
     const payload = Buffer.from(String(afterSeq)).toString('base64url');
     return `${payload}.${this.mac(owner, afterSeq)}`;
   }
 
-  /** Returns the position encoded in a cursor, or throws -32602 (error-invalid-cursor). */
+  /** Returns the position encoded in a cursor, or throws -32602 (errors-invalid-cursor-32602). */
   decodeCursor(owner: string | null, cursor: unknown): number {
     const bad = () => new RpcError(ErrorCode.InvalidParams, 'Invalid cursor: not a cursor issued by this receiver for this requestor');
     if (typeof cursor !== 'string' || cursor.length > 200) throw bad();
