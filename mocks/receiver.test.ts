@@ -362,6 +362,27 @@ describe('in-process', () => {
     }
   });
 
+  it('retention limit evicts the oldest terminal task; audit log names the requestor', async () => {
+    const lines: string[] = [];
+    const h = await harness('memory', { maxRetainedTasks: 2, log: (l: string) => lines.push(l) });
+    try {
+      const p = await h.peer({ identity: { authToken: 'secret-token' } });
+      const a = await createTask(p, 'complete', { ms: 0 });
+      ok(await p.request('tasks/result', { taskId: a.taskId }));
+      const b = await createTask(p, 'complete', { ms: 0 });
+      ok(await p.request('tasks/result', { taskId: b.taskId }));
+      const c = await createTask(p, 'complete', { ms: 0 });
+      expect((await p.request('tasks/get', { taskId: a.taskId })).error?.code).toBe(-32602);
+      expect(ok(await p.request('tasks/list', {})).tasks.map((t: any) => t.taskId)).toEqual([b.taskId, c.taskId]);
+      expect(lines.some((l) => l.includes('task.created') && l.includes(a.taskId) && l.includes('requestor=bearer:sha256:'))).toBe(true);
+      expect(lines.some((l) => l.includes('task.completed') && l.includes(a.taskId))).toBe(true);
+      expect(lines.some((l) => l.includes('task.result-requested'))).toBe(true);
+      expect(lines.join('\n')).not.toContain('secret-token');
+    } finally {
+      await h.close();
+    }
+  });
+
   it('the store refuses transitions outside the model table', async () => {
     const h = await harness('memory');
     try {
