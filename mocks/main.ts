@@ -29,38 +29,81 @@ function num(v: string | undefined, name: string): number | undefined {
   return n;
 }
 
+const OPTIONS = {
+  stdio: { type: 'boolean' },
+  http: { type: 'string' },
+  host: { type: 'string' },
+  fault: { type: 'string', multiple: true },
+  'page-size': { type: 'string' },
+  'max-ttl': { type: 'string' },
+  'default-ttl': { type: 'string' },
+  'poll-interval': { type: 'string' },
+  'max-tasks': { type: 'string' },
+  'max-retained': { type: 'string' },
+  'completes-ms': { type: 'string' },
+  'slow-ms': { type: 'string' },
+  'status-notifications': { type: 'boolean' },
+  'no-tasks-capability': { type: 'boolean' },
+  log: { type: 'boolean' },
+  'list-faults': { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+export class MockUsageError extends Error {}
+
+/** Parses mock options (also used for the in-process reference target: `{ kind: 'reference', args }`). Throws MockUsageError. */
+export function parseMockArgs(argv: string[]) {
+  let values;
+  try {
+    ({ values } = parseArgs({ args: argv, strict: true, allowPositionals: false, options: OPTIONS }));
+  } catch (e) {
+    throw new MockUsageError(e instanceof Error ? e.message : String(e));
+  }
+  const faults = values.fault ?? [];
+  const unknown = faults.filter((f) => !isFaultName(f));
+  if (unknown.length) throw new MockUsageError(`unknown fault(s): ${unknown.join(', ')} (see --list-faults)`);
+  let port = 0;
+  try {
+    if (values.http !== undefined) port = num(values.http, 'http')!;
+    if (port > 65535) throw new Error('--http port must be 0 … 65535');
+    const completesMs = num(values['completes-ms'], 'completes-ms');
+    const slowMs = num(values['slow-ms'], 'slow-ms');
+    const options: ReceiverOptions = {
+      faults,
+      pageSize: num(values['page-size'], 'page-size'),
+      maxTtl: num(values['max-ttl'], 'max-ttl'),
+      defaultTtl: num(values['default-ttl'], 'default-ttl'),
+      pollInterval: num(values['poll-interval'], 'poll-interval'),
+      maxTasks: num(values['max-tasks'], 'max-tasks'),
+      maxRetainedTasks: num(values['max-retained'], 'max-retained'),
+      statusNotifications: !!values['status-notifications'],
+      tasksCapability: !values['no-tasks-capability'],
+      timings: { ...(completesMs !== undefined ? { completesMs } : {}), ...(slowMs !== undefined ? { slowMs } : {}) },
+      log: !!values.log,
+    };
+    if (options.pageSize === 0) throw new Error('--page-size must be ≥ 1');
+    if (options.maxTasks === 0) throw new Error('--max-tasks must be ≥ 1');
+    return { values, port, faults, options };
+  } catch (e) {
+    throw new MockUsageError(e instanceof Error ? e.message : String(e));
+  }
+}
+
+/** The reference receiver configured by mock options, for in-process use. */
+export function createReferenceReceiverFromArgs(argv: string[]) {
+  return createReferenceReceiver(parseMockArgs(argv).options);
+}
+
 /** Runs the mock. Returns an exit code when it is done at once (usage error: 2, --list-faults/--help: 0); void while serving. */
 export async function runMock(argv: string[]): Promise<number | void> {
-  let values: Record<string, string | boolean | string[] | undefined>;
+  let parsed: ReturnType<typeof parseMockArgs>;
   try {
-    ({ values } = parseArgs({
-      args: argv,
-      strict: true,
-      allowPositionals: false,
-      options: {
-        stdio: { type: 'boolean' },
-        http: { type: 'string' },
-        host: { type: 'string' },
-        fault: { type: 'string', multiple: true },
-        'page-size': { type: 'string' },
-        'max-ttl': { type: 'string' },
-        'default-ttl': { type: 'string' },
-        'poll-interval': { type: 'string' },
-        'max-tasks': { type: 'string' },
-        'max-retained': { type: 'string' },
-        'completes-ms': { type: 'string' },
-        'slow-ms': { type: 'string' },
-        'status-notifications': { type: 'boolean' },
-        'no-tasks-capability': { type: 'boolean' },
-        log: { type: 'boolean' },
-        'list-faults': { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    }));
+    parsed = parseMockArgs(argv);
   } catch (e) {
     process.stderr.write(`${e instanceof Error ? e.message : String(e)}\n${USAGE}\n`);
     return 2;
   }
+  const { values, port, faults, options } = parsed;
   if (values.help) {
     process.stderr.write(USAGE + '\n');
     return 0;
@@ -69,40 +112,8 @@ export async function runMock(argv: string[]): Promise<number | void> {
     for (const f of FAULTS) process.stderr.write(`${f.name}\t${f.requirement}\t${f.description}\n`);
     return 0;
   }
-  const faults = (values.fault as string[] | undefined) ?? [];
-  const unknown = faults.filter((f) => !isFaultName(f));
-  if (unknown.length) {
-    process.stderr.write(`unknown fault(s): ${unknown.join(', ')} (see --list-faults)\n`);
-    return 2;
-  }
   if (!!values.stdio === (values.http !== undefined)) {
     process.stderr.write(`choose exactly one of --stdio or --http <port>\n${USAGE}\n`);
-    return 2;
-  }
-  let options: ReceiverOptions;
-  let port = 0;
-  try {
-    if (values.http !== undefined) port = num(values.http as string, 'http')!;
-    if (port > 65535) throw new Error('--http port must be 0 … 65535');
-    const completesMs = num(values['completes-ms'] as string | undefined, 'completes-ms');
-    const slowMs = num(values['slow-ms'] as string | undefined, 'slow-ms');
-    options = {
-      faults,
-      pageSize: num(values['page-size'] as string | undefined, 'page-size'),
-      maxTtl: num(values['max-ttl'] as string | undefined, 'max-ttl'),
-      defaultTtl: num(values['default-ttl'] as string | undefined, 'default-ttl'),
-      pollInterval: num(values['poll-interval'] as string | undefined, 'poll-interval'),
-      maxTasks: num(values['max-tasks'] as string | undefined, 'max-tasks'),
-      maxRetainedTasks: num(values['max-retained'] as string | undefined, 'max-retained'),
-      statusNotifications: !!values['status-notifications'],
-      tasksCapability: !values['no-tasks-capability'],
-      timings: { ...(completesMs !== undefined ? { completesMs } : {}), ...(slowMs !== undefined ? { slowMs } : {}) },
-      log: !!values.log,
-    };
-    if (options.pageSize === 0) throw new Error('--page-size must be ≥ 1');
-    if (options.maxTasks === 0) throw new Error('--max-tasks must be ≥ 1');
-  } catch (e) {
-    process.stderr.write(`${e instanceof Error ? e.message : String(e)}\n`);
     return 2;
   }
   const receiver = createReferenceReceiver(options);
@@ -121,7 +132,7 @@ export async function runMock(argv: string[]): Promise<number | void> {
     if (faults.length) process.stderr.write(`reference receiver (stdio) with faults: ${faults.join(', ')}\n`);
     return;
   }
-  const host = (values.host as string | undefined) ?? '127.0.0.1';
+  const host = values.host ?? '127.0.0.1';
   try {
     const { url } = await receiver.listenHttp(port, host);
     process.stderr.write(`reference receiver listening on ${url}${faults.length ? ` (faults: ${faults.join(', ')})` : ''}\n`);

@@ -380,6 +380,7 @@ export class Scope {
   private idCounter = 0;
   private readonly mine = new WeakSet<object>();
   private rawPending = false;
+  private rawOutstanding = 0;
 
   constructor(
     readonly peer: Peer,
@@ -414,8 +415,9 @@ export class Scope {
     } else if ('id' in m && this.ids.has(idKey(m.id))) {
       this.transcript.push(e);
       this.learnTaskIds(m);
-    } else if ('id' in m && m.id === null && this.rawPending) {
-      this.transcript.push(e); // error answer to a message whose id could not be read
+    } else if ('id' in m && m.id === null && this.rawOutstanding > 0) {
+      this.rawOutstanding--;
+      this.transcript.push(e); // error answer to a message of ours whose id could not be read
     }
   }
 
@@ -481,6 +483,7 @@ export class Scope {
   /** Raw text (malformed JSON and the like); recorded in this scope's transcript. */
   async sendBytes(text: string): Promise<void> {
     this.rawPending = true;
+    this.rawOutstanding++;
     try {
       await this.peer.sendBytes(text);
     } finally {

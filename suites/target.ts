@@ -52,7 +52,7 @@ export function connectorFor(spec: TargetSpec, requestTimeoutMs: number): Target
         label: `reference receiver (in process${spec.args?.length ? ' ' + spec.args.join(' ') : ''})`,
         hasSecondIdentity: false,
         async open(opts) {
-          receiver ??= import('../mocks/receiver/index.ts').then((m: any) => m.createReferenceReceiverFromArgs(spec.args ?? []));
+          receiver ??= import('../mocks/main.ts').then((m) => m.createReferenceReceiverFromArgs(spec.args ?? []));
           const r = await receiver;
           const peer = await connectInMemory((t) => void r.connect(t), { defaultTimeoutMs: requestTimeoutMs });
           return init(peer, opts?.capabilities);
