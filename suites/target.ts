@@ -46,15 +46,18 @@ export function connectorFor(spec: TargetSpec, requestTimeoutMs: number): Target
       };
     case 'reference': {
       // Loaded lazily so that the suite does not depend on the mock unless asked to.
-      let receiver: Promise<{ connect(t: unknown): unknown }> | undefined;
+      let receiver: Promise<{ connect(t: unknown, identity?: { authToken?: string; label?: string }): unknown }> | undefined;
       return {
         transport: 'in-process',
         label: `reference receiver (in process${spec.args?.length ? ' ' + spec.args.join(' ') : ''})`,
-        hasSecondIdentity: false,
+        // The secondary identity is a bearer context of its own (like a second token over HTTP); primary
+        // connections stay bound to their session, so every primary openSession() is still isolated.
+        hasSecondIdentity: true,
         async open(opts) {
           receiver ??= import('../mocks/main.ts').then((m) => m.createReferenceReceiverFromArgs(spec.args ?? []));
           const r = await receiver;
-          const peer = await connectInMemory((t) => void r.connect(t), { defaultTimeoutMs: requestTimeoutMs });
+          const identity = opts?.identity === 'secondary' ? { authToken: 'conformance-secondary-identity', label: 'secondary identity' } : undefined;
+          const peer = await connectInMemory((t) => void r.connect(t, identity), { defaultTimeoutMs: requestTimeoutMs });
           return init(peer, opts?.capabilities);
         },
       };
