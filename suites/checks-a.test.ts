@@ -1,0 +1,120 @@
+// Tests of the capability / creation / lifecycle / get / notification checks against the in-process
+// reference receiver: every check passes (or reports) on the faultless receiver, and each named fault
+// kills the check written for it.
+import { describe, expect, it } from 'vitest';
+import type { CheckDef, CheckResult, Status } from './engine.ts';
+import { openTargetSession, runChecks } from './session.ts';
+import { loadProfile } from './target.ts';
+import { checks as capabilities } from './capabilities.ts';
+import { checks as creation } from './creation.ts';
+import { checks as lifecycle } from './lifecycle.ts';
+import { checks as get } from './get.ts';
+import { checks as notifications } from './notifications.ts';
+import { estimateIdBits, predictability } from './creation.ts';
+
+const mine: CheckDef[] = [...capabilities, ...creation, ...lifecycle, ...get, ...notifications];
+const profile = loadProfile('fixtures/reference.profile.json');
+
+async function run(args: string[], ids?: string[]): Promise<Map<string, CheckResult>> {
+  const selected = ids ? mine.filter((c) => ids.includes(c.id)) : mine;
+  if (ids) expect(selected.map((c) => c.id).sort()).toEqual([...ids].sort());
+  const session = await openTargetSession({ target: { kind: 'reference', args }, profile });
+  try {
+    const results = await runChecks(selected, session);
+    return new Map(results.map((r) => [r.id, r]));
+  } finally {
+    await session.close();
+  }
+}
+
+function statusOf(results: Map<string, CheckResult>): Record<string, string> {
+  return Object.fromEntries([...results].map(([id, r]) => [id, r.status]));
+}
+
+function explain(results: Map<string, CheckResult>, want: Record<string, Status>): string {
+  return Object.keys(want)
+    .map((id) => results.get(id))
+    .filter((r): r is CheckResult => !!r && r.status !== want[r.id])
+    .map((r) => `${r.id}: ${r.status} — ${r.message}`)
+    .join('\n');
+}
+
+// Defaults: everything passes, MAY checks report (info). These are not exercised on the plain receiver.
+const baseline: Record<string, Status> = Object.fromEntries(mine.map((c) => [c.id, c.level === 'MAY' ? 'info' : 'pass']));
+
+describe.concurrent('checks-a against the reference receiver', () => {
+  it('plain receiver: all pass; the no-capability and notification checks are not exercised', async () => {
+    const results = await run([]);
+    const want: Record<string, Status> = {
+      ...baseline,
+      'capabilities.undeclared-processed-normally': 'skip',
+      'notifications.consistent-status': 'skip',
+      'notifications.no-related-task': 'skip',
+    };
+    expect(statusOf(results), explain(results, want)).toEqual(want);
+    expect(results.get('notifications.status-may')!.message).toMatch(/sent no notifications\/tasks\/status/);
+    expect(results.get('capabilities.undeclared-processed-normally')!.message).toMatch(/declares tasks\.requests\.tools\.call/);
+  });
+
+  it('--status-notifications: the notification checks run and pass', async () => {
+    const ids = ['notifications.status-may', 'notifications.consistent-status', 'notifications.no-related-task', 'get.created-at', 'get.last-updated-at', 'lifecycle.paths-fails'];
+    const results = await run(['--status-notifications'], ids);
+    const want = { 'notifications.status-may': 'info', 'notifications.consistent-status': 'pass', 'notifications.no-related-task': 'pass', 'get.created-at': 'pass', 'get.last-updated-at': 'pass', 'lifecycle.paths-fails': 'pass' } as const;
+    expect(statusOf(results), explain(results, want)).toEqual(want);
+    expect(results.get('notifications.status-may')!.message).toMatch(/^saw \d+ notifications/);
+    expect(results.get('get.created-at')!.message).toMatch(/notifications\/tasks\/status/);
+  });
+
+  it('--no-tasks-capability: task-augmented calls are processed normally; capability checks agree', async () => {
+    const ids = ['capabilities.undeclared-processed-normally', 'capabilities.declared-if-supported', 'capabilities.tasks-shape', 'capabilities.required-without-task', 'creation.create-task-result'];
+    const results = await run(['--no-tasks-capability'], ids);
+    const want = {
+      'capabilities.undeclared-processed-normally': 'pass',
+      'capabilities.declared-if-supported': 'pass',
+      'capabilities.tasks-shape': 'skip',
+      'capabilities.required-without-task': 'skip',
+      'creation.create-task-result': 'skip',
+    } as const;
+    expect(statusOf(results), explain(results, want)).toEqual(want);
+  });
+
+  // fault → checks it must kill (MUST → fail, SHOULD → warn, or the stated status)
+  const killed: [string[], Record<string, Status>][] = [
+    [['--fault', 'required-runs-without-task'], { 'capabilities.required-without-task': 'fail' }],
+    [['--fault', 'forbidden-runs-as-task'], { 'capabilities.forbidden-with-task': 'warn', 'capabilities.absent-with-task': 'warn' }],
+    [['--fault', 'slow-create'], { 'creation.prompt': 'warn' }],
+    [['--fault', 'starts-completed'], { 'creation.begin-working': 'fail' }],
+    [['--fault', 'sequential-ids'], { 'creation.id-entropy': 'fail' }],
+    [['--fault', 'missing-created-at'], { 'get.created-at': 'fail', 'creation.create-task-result': 'fail' }],
+    [['--fault', 'bad-timestamp'], { 'get.last-updated-at': 'fail' }],
+    [['--fault', 'ttl-missing'], { 'get.ttl': 'fail' }],
+    [['--fault', 'no-status-message-on-failure'], { 'get.failed-status-message': 'warn' }],
+    // RULINGS 6: a completed isError task is never failed or warned; the check reports it as not exercised.
+    [['--fault', 'is-error-completes'], { 'get.failed-status-message': 'skip' }],
+    [['--fault', 'illegal-transition'], { 'lifecycle.paths-fails': 'fail', 'lifecycle.terminal-sticky-failed': 'fail' }],
+    [['--fault', 'illegal-transition', '--status-notifications'], { 'notifications.consistent-status': 'fail' }],
+    [['--fault', 'cancelled-resurrects'], { 'lifecycle.terminal-sticky-cancelled': 'fail' }],
+    [['--fault', 'input-no-related-task'], { 'lifecycle.input-related-task': 'fail' }],
+  ];
+  for (const [args, want] of killed) {
+    it(`${args.join(' ')} kills ${Object.keys(want).join(', ')}`, async () => {
+      const results = await run(args, Object.keys(want));
+      expect(statusOf(results), explain(results, want)).toEqual(want);
+      if (args.includes('is-error-completes')) expect(results.get('get.failed-status-message')!.message).toMatch(/isError: true.*RULINGS 6/);
+    });
+  }
+});
+
+describe('task id entropy estimate', () => {
+  it('rates UUIDv4 ids at ~122+ bits and counters as guessable', () => {
+    const uuids = Array.from({ length: 8 }, () => crypto.randomUUID());
+    expect(estimateIdBits(uuids).bits).toBeGreaterThanOrEqual(120);
+    expect(predictability(uuids)).toBeNull();
+    const counter = ['17', '18', '21', '22', '30', '31', '33', '40'];
+    expect(estimateIdBits(counter).bits).toBeLessThan(64);
+    expect(predictability(counter)).toMatch(/small steps/);
+    const prefixed = Array.from({ length: 8 }, (_, i) => `task-000${100 + i}`);
+    expect(estimateIdBits(prefixed).bits).toBeLessThan(64);
+    expect(predictability(prefixed)).toMatch(/counter-like/);
+  });
+});
