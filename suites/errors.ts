@@ -4,7 +4,7 @@
 // -32603, informative messages, the MAY -32600, and hostile input.
 import { randomUUID } from 'node:crypto';
 import { defineCheck, type CheckContext, type CheckDef } from './engine.ts';
-import type { Message, Response, Scope } from '../mocks/wire.ts';
+import { WireClosedError, WireTimeoutError, type Message, type Response, type Scope } from '../mocks/wire.ts';
 import { callTool, short } from './helpers.ts';
 
 const SECTION = 'Error Handling';
@@ -77,6 +77,40 @@ export function isInformativeMessage(message: unknown): boolean {
   const letters = message.toLowerCase().replace(/[^a-z]/g, '');
   if (letters.length === 0) return false;
   return !GENERIC_MESSAGES.has(letters);
+}
+
+/**
+ * A request whose malformed shape the transport itself may refuse: over Streamable HTTP the server
+ * answers such a POST with an HTTP error carrying a JSON-RPC error (id null), which the SDK client
+ * surfaces as a send failure. That refusal counts as the error answer (its code read from the body).
+ */
+async function hostileRequest(s: Scope, method: string, params: unknown): Promise<Response> {
+  try {
+    return await s.request(method, params);
+  } catch (e) {
+    if (e instanceof WireTimeoutError || e instanceof WireClosedError) throw e;
+    const text = e instanceof Error ? e.message : String(e);
+    const code = /"code"\s*:\s*(-?\d+)/.exec(text);
+    return { id: null, error: { code: code ? Number(code[1]) : Number.NaN, message: `refused by the transport: ${text}` }, message: {}, elapsedMs: 0 };
+  }
+}
+
+/** Error answers that carry no usable id (JSON-RPC answers to messages whose id could not be read). */
+const isIdlessError = (m: Message) => !('method' in m) && 'error' in m && (m.id === null || !('id' in m));
+
+/**
+ * A request of an invalid shape (params not an object): the target may answer it by id, or (having
+ * rejected the whole message) with an id-less error, or not at all. Resolves with the answer, or
+ * undefined when none came within `waitMs`.
+ */
+async function shapeProbe(s: Scope, method: string, params: unknown, waitMs: number): Promise<Response | undefined> {
+  const req = hostileRequest(s, method, params);
+  req.catch(() => undefined); // may time out after the check moved on
+  const idless = s.waitFor(isIdlessError, waitMs, 'id-less error answer').then(
+    (m): Response => ({ id: null, error: m.error, message: m, elapsedMs: 0 }),
+    () => undefined,
+  );
+  return Promise.race([req.catch(() => undefined), idless]);
 }
 
 export const checks: CheckDef[] = [
@@ -153,7 +187,7 @@ export const checks: CheckDef[] = [
     async run(ctx: CheckContext) {
       const r = await callTool(ctx, 'requiresTask');
       const name = ctx.tool('requiresTask').name;
-      if (!r.error) return `non-task call of "${name}" (taskSupport ${short(ctx.taskSupport(name))}) was processed: ${short(r.result, 120)}`;
+      if (!r.error) return `non-task call of "${name}" (taskSupport ${short(ctx.taskSupport(name))}) answered a result, not a JSON-RPC error: ${short(r.result, 120)}`;
       if (r.error.code === -32600) return `non-task call of "${name}" → -32600 ${short(r.error.message)} (the MAY of Protocol Errors; for a "required" tool RULINGS.md #1 expects -32601)`;
       return `non-task call of "${name}" → ${r.error.code} ${short(r.error.message)}`;
     },
@@ -177,7 +211,8 @@ export const checks: CheckDef[] = [
       const s = await ctx.openSession();
       const problems: string[] = [];
       const seen: string[] = [];
-      const shortWait = Math.min(3_000, ctx.options.requestTimeoutMs);
+      // How long to wait for an answer that JSON-RPC 2.0 expects but the Tasks page does not require.
+      const shortWait = Math.min(1_500, ctx.options.requestTimeoutMs);
 
       // 1. Bytes that are not JSON, and JSON that is not JSON-RPC (only where the transport can send raw bytes).
       if (s.peer.canSendBytes) {
@@ -206,7 +241,7 @@ export const checks: CheckDef[] = [
         ['taskId null', { taskId: null }],
         ['taskId true', { taskId: true }],
       ] as const) {
-        const r = await s.request('tasks/get', params);
+        const r = await hostileRequest(s, 'tasks/get', params);
         seen.push(`tasks/get ${label} → ${r.error ? r.error.code : 'result'}`);
         if (r.error?.code !== -32602) problems.push(`tasks/get with ${label}: expected -32602, got ${describeAnswer(r)}`);
       }
@@ -214,14 +249,16 @@ export const checks: CheckDef[] = [
         ['params [] (array)', ['conformance']],
         ['params "x" (string)', 'x'],
       ] as const) {
-        const r = await s.request('tasks/get', params);
-        seen.push(`tasks/get ${label} → ${r.error ? r.error.code : 'result'}`);
-        if (!r.error) problems.push(`tasks/get with ${label}: expected a JSON-RPC error, got ${describeAnswer(r)}`);
+        const r = await shapeProbe(s, 'tasks/get', params, shortWait);
+        seen.push(`tasks/get ${label} → ${!r ? 'no answer' : r.error ? r.error.code : 'result'}`);
+        // An invalid JSON-RPC request left unanswered is a JSON-RPC 2.0 matter, not a Tasks rule: noted.
+        if (!r) ctx.note(`tasks/get with ${label}: no answer within ${shortWait} ms (JSON-RPC 2.0 expects an Invalid Request / Invalid params error)`);
+        else if (!r.error) problems.push(`tasks/get with ${label}: expected a JSON-RPC error, got ${describeAnswer(r)}`);
         else if (r.error.code !== -32602 && r.error.code !== -32600) ctx.note(`tasks/get with ${label} answered ${r.error.code} (expected -32602 or -32600)`);
       }
 
       // 3. tasks/list with a cursor of the wrong type.
-      const list = await s.request('tasks/list', { cursor: 42 });
+      const list = await hostileRequest(s, 'tasks/list', { cursor: 42 });
       seen.push(`tasks/list cursor 42 → ${list.error ? list.error.code : 'result'}`);
       if (ctx.info.serverCapabilities?.tasks?.list) {
         if (list.error?.code !== -32602) problems.push(`tasks/list with cursor 42: expected -32602, got ${describeAnswer(list)}`);
@@ -230,7 +267,7 @@ export const checks: CheckDef[] = [
       }
 
       // 4. An unknown method.
-      const unknown = await s.request('tasks/frobnicate', { taskId: 'x' });
+      const unknown = await hostileRequest(s, 'tasks/frobnicate', { taskId: 'x' });
       seen.push(`tasks/frobnicate → ${unknown.error ? unknown.error.code : 'result'}`);
       if (!unknown.error) problems.push(`unknown method tasks/frobnicate: expected a JSON-RPC error, got ${describeAnswer(unknown)}`);
       else if (unknown.error.code !== -32601) ctx.note(`unknown method answered ${unknown.error.code} (JSON-RPC 2.0 code is -32601)`);
