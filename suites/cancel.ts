@@ -1,12 +1,24 @@
 // Checks for tasks/cancel (tasks.md "Cancelling Tasks", Behavior Requirements > "Task Cancellation");
 // requirement ids from fixtures/requirements.json. tasks/cancel for an unknown id is in errors.ts.
 import { defineCheck, type CheckContext, type CheckDef } from './engine.ts';
-import { createTask, delay, expectError, getTask, pollDelay, short, type CreatedTask } from './helpers.ts';
-import { cancelAndSettle, settle } from './result.ts';
+import { delay, expectError, getTask, pollDelay, short, type CreatedTask } from './helpers.ts';
+import { cancelAndSettle, createTask, settle } from './result.ts';
 import type { Message, Response } from '../mocks/wire.ts';
 import { isTaskStatus, isTerminal, type ProfileRole } from '../mocks/model.ts';
 
 const SECTION = 'Task Cancellation';
+
+/** "a → a → a → b" as "a ×3 → b". */
+function runs(seen: string[]): string {
+  const out: string[] = [];
+  for (let i = 0; i < seen.length; ) {
+    let j = i;
+    while (j < seen.length && seen[j] === seen[i]) j++;
+    out.push(j - i > 1 ? `${seen[i]} ×${j - i}` : seen[i]!);
+    i = j;
+  }
+  return out.join(' → ');
+}
 
 /** Creates a task of `role` and makes sure it is still running (else skip: nothing to cancel). */
 async function runningTask(ctx: CheckContext, role: ProfileRole, meta?: Record<string, unknown>): Promise<CreatedTask> {
@@ -84,10 +96,10 @@ export const checks: CheckDef[] = [
       let last: any = a.task;
       for (;;) {
         const ga = await getTask(ctx, a.taskId);
-        if (ga.error) return `task deleted after cancellation (tasks/get ${ga.error.code}); seen ${seen.join(' → ') || 'nothing'} before`;
+        if (ga.error) return `task deleted after cancellation (tasks/get ${ga.error.code}); seen ${runs(seen) || 'nothing'} before`;
         last = ga.result;
         seen.push(String(last?.status));
-        ctx.expect(last?.status === 'cancelled', `cancelled task ${a.taskId} later shows status ${short(last?.status)} (seen ${seen.join(' → ')})`);
+        ctx.expect(last?.status === 'cancelled', `cancelled task ${a.taskId} later shows status ${short(last?.status)} (seen ${runs(seen)})`);
         if (bDoneAt === undefined) {
           const gb = await getTask(ctx, b.taskId);
           if (gb.error || (isTaskStatus(gb.result?.status) && isTerminal(gb.result.status))) bDoneAt = Date.now();
@@ -215,7 +227,7 @@ export const checks: CheckDef[] = [
         seen.push(String(last?.status));
         await delay(pollDelay(ctx, last));
       }
-      return `retained: tasks/get still shows ${seen.join(' → ')}`;
+      return `retained: tasks/get still shows ${runs(seen)}`;
     },
   }),
 ];

@@ -3,8 +3,8 @@
 // Every check lists on a connection of its own (ctx.openSession()), so that on a receiver that binds
 // tasks to sessions the list holds only the check's tasks; other tasks showing up are tolerated.
 import { defineCheck, type CheckContext, type CheckDef } from './engine.ts';
-import { createTask, expectError, getTask, short } from './helpers.ts';
-import { settle } from './result.ts';
+import { expectError, getTask, short } from './helpers.ts';
+import { createTask, settle } from './result.ts';
 import { isIso8601DateTime } from '../schema/validate.ts';
 import type { Response, Scope } from '../mocks/wire.ts';
 

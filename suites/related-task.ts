@@ -9,11 +9,10 @@
 //  - NOT tasks/get, tasks/list, tasks/cancel results and notifications/tasks/status: the page's
 //    specific SHOULD NOTs govern those (absence is never a failure; presence warns).
 import { defineCheck, type CheckContext, type CheckDef } from './engine.ts';
-import { createTask, getTask, hasRelatedTask, relatedTaskId, short } from './helpers.ts';
-import { cancelAndSettle, canonical, inputAnswer, settle, withoutMeta } from './result.ts';
+import { delay, getTask, hasRelatedTask, pollDelay, relatedTaskId, short } from './helpers.ts';
+import { cancelAndSettle, canonical, createTask, inputAnswer, settle, withoutMeta } from './result.ts';
 import { WireTimeoutError, type Message, type Response } from '../mocks/wire.ts';
 import { isTaskStatus, isTerminal, RELATED_TASK_META } from '../mocks/model.ts';
-import { delay, pollDelay } from './helpers.ts';
 
 const SECTION = 'Associating Task-Related Messages';
 
@@ -26,6 +25,19 @@ function expectResultMeta(ctx: CheckContext, r: Response, taskId: string, what: 
   ctx.expect(hasRelatedTask(r.result), `tasks/result response for the ${what} task ${taskId} has no _meta["${RELATED_TASK_META}"] (result _meta: ${short(r.result?._meta)})`);
   const got = relatedTaskId(r.result);
   ctx.expect(got === taskId, `tasks/result response for the ${what} task ${taskId} carries related-task taskId ${JSON.stringify(got)}`);
+}
+
+/**
+ * Sends a tasks/* request carrying related-task _meta that names another (or no) task. No answer is a
+ * violation: the metadata was not ignored (e.g. the reply was routed to the other task's queue).
+ */
+async function requestWithForeignMeta(ctx: CheckContext, method: string, params: Record<string, unknown>, what: string): Promise<Response> {
+  try {
+    return await ctx.peer.request(method, params);
+  } catch (e) {
+    if (e instanceof WireTimeoutError) ctx.violation(`${what}: no answer within ${ctx.peer.peer.defaultTimeoutMs} ms — the related-task _meta was not ignored (a reply about params.taskId must come)`);
+    throw e;
+  }
 }
 
 /** Fails (SHOULD NOT → warn) when a tasks/get|list|cancel result carries related-task metadata. */
@@ -106,7 +118,7 @@ export const checks: CheckDef[] = [
       const c = await createTask(ctx, 'needsInput', { peer: s });
       taskId = c.taskId;
       // tasks/result carries the input requests (input_required flow); re-sent if it answers while the task is not terminal.
-      const bound = Math.max(2_000, (ctx.def.timeoutMs ?? ctx.options.checkTimeoutMs) - 4_000);
+      const bound = Math.min(15_000, Math.max(2_000, (ctx.def.timeoutMs ?? ctx.options.checkTimeoutMs) - 4_000));
       const deadline = Date.now() + bound;
       let status: unknown = c.task.status;
       while (inputs.length === 0 && Date.now() < deadline) {
@@ -223,9 +235,10 @@ export const checks: CheckDef[] = [
       const a = await createTask(ctx, 'completes');
       const b = await createTask(ctx, 'completes');
       for (const [label, other] of [['another task of ours', b.taskId], ['a nonexistent task', bogusId()]] as const) {
-        const r = await ctx.peer.request('tasks/get', { taskId: a.taskId, _meta: metaFor(other) });
-        ctx.expect(!r.error, `tasks/get {taskId: ${a.taskId}} with related-task _meta naming ${label} (${other}) answered error ${r.error?.code} ${r.error?.message}`);
-        ctx.expect(r.result?.taskId === a.taskId, `tasks/get {taskId: ${a.taskId}} with related-task _meta naming ${label} (${other}) answered about task ${JSON.stringify(r.result?.taskId)}`);
+        const what = `tasks/get {taskId: ${a.taskId}} with related-task _meta naming ${label} (${other})`;
+        const r = await requestWithForeignMeta(ctx, 'tasks/get', { taskId: a.taskId, _meta: metaFor(other) }, what);
+        ctx.expect(!r.error, `${what} answered error ${r.error?.code} ${r.error?.message}`);
+        ctx.expect(r.result?.taskId === a.taskId, `${what} answered about task ${JSON.stringify(r.result?.taskId)}`);
       }
     },
   }),
@@ -247,8 +260,8 @@ export const checks: CheckDef[] = [
       const expected = await ctx.peer.request('tasks/result', { taskId: a.taskId });
       if (expected.error) ctx.skip(`tasks/result for task A answered error ${expected.error.code} ${expected.error.message} without any _meta`);
       for (const [label, other] of [['another task of ours', b.taskId], ['a nonexistent task', bogusId()]] as const) {
-        const r = await ctx.peer.request('tasks/result', { taskId: a.taskId, _meta: metaFor(other) });
         const what = `tasks/result {taskId: ${a.taskId}} with related-task _meta naming ${label} (${other})`;
+        const r = await requestWithForeignMeta(ctx, 'tasks/result', { taskId: a.taskId, _meta: metaFor(other) }, what);
         ctx.expect(!r.error, `${what} answered error ${r.error?.code} ${r.error?.message}`);
         const rel = relatedTaskId(r.result);
         ctx.expect(rel === undefined || rel === a.taskId, `${what} answered with related-task taskId ${JSON.stringify(rel)}`);
@@ -275,8 +288,8 @@ export const checks: CheckDef[] = [
       const a = await createTask(ctx, 'slow');
       const g = await getTask(ctx, a.taskId);
       if (g.error || !isTaskStatus(g.result?.status) || isTerminal(g.result.status)) ctx.skip(`the slow task is not running (tasks/get: ${short(g.error ?? g.result?.status)})`);
-      const r = await ctx.peer.request('tasks/cancel', { taskId: a.taskId, _meta: metaFor(b.taskId) });
       const what = `tasks/cancel {taskId: ${a.taskId}} (working) with related-task _meta naming task ${b.taskId} ("${bLast.status}")`;
+      const r = await requestWithForeignMeta(ctx, 'tasks/cancel', { taskId: a.taskId, _meta: metaFor(b.taskId) }, what);
       ctx.expect(!r.error, `${what} answered error ${r.error?.code} ${r.error?.message}`);
       ctx.expect(r.result?.taskId === a.taskId, `${what} answered about task ${JSON.stringify(r.result?.taskId)}`);
       const gb = await getTask(ctx, b.taskId);

@@ -1,14 +1,27 @@
 // Checks for tasks/result (tasks.md "Retrieving Task Results", Behavior Requirements > "Result
 // Retrieval", Error Handling > "Task Execution Errors"); requirement ids from fixtures/requirements.json.
 // Also exports small helpers shared by related-task.ts, list.ts and cancel.ts.
-import { defineCheck, type CheckContext, type CheckDef } from './engine.ts';
-import { callTool, createTask, delay, getTask, pollDelay, short } from './helpers.ts';
+import { defineCheck, Violation, type CheckContext, type CheckDef } from './engine.ts';
+import { callTool, createTask as createTaskOrFail, delay, getTask, pollDelay, short, type CreatedTask } from './helpers.ts';
 import { WireTimeoutError, type Message, type Response, type Scope } from '../mocks/wire.ts';
-import { isTaskStatus, isTerminal, RELATED_TASK_META, type TaskStatus } from '../mocks/model.ts';
+import { isTaskStatus, isTerminal, RELATED_TASK_META, type ProfileRole, type TaskStatus } from '../mocks/model.ts';
 
 const SECTION = 'Result Retrieval';
 
 // --- shared helpers (used by this file and by related-task.ts, list.ts, cancel.ts) -----------
+
+/**
+ * helpers.createTask, except that a target that does not create the task (error, no CreateTaskResult,
+ * no answer) skips the check: creation is judged by the creation checks, here it is a prerequisite.
+ */
+export async function createTask(ctx: CheckContext, role: ProfileRole, opts: Parameters<typeof createTaskOrFail>[2] = {}): Promise<CreatedTask> {
+  try {
+    return await createTaskOrFail(ctx, role, opts);
+  } catch (e) {
+    if (e instanceof Violation || e instanceof WireTimeoutError) ctx.skip(`could not create a ${role} task: ${e.message}`);
+    throw e;
+  }
+}
 
 /** JSON with object keys sorted, for order-insensitive comparison. */
 export function canonical(v: unknown): string {
