@@ -30,12 +30,13 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { FaultSet } from './faults.ts';
-import { ReceiverSession, type ReceiverCore, type SessionIdentity, type SessionOptions } from './session.ts';
+import { ReceiverSession, type ReceiverCore, type ScenarioHooks, type SessionIdentity, type SessionOptions } from './session.ts';
 import { TaskStore } from './store.ts';
 import { buildTools, DEFAULT_TIMINGS, type ToolDef, type ToolTimings } from './tools.ts';
 
 export { FAULTS, FAULT_NAMES, FaultSet, isFaultName, type FaultName, type FaultInfo } from './faults.ts';
-export { ReceiverSession, SERVER_NAME, SERVER_VERSION, cancelledResult, CANCELLED_STATUS_MESSAGE, type SessionIdentity, type SessionOptions } from './session.ts';
+export { ReceiverSession, SERVER_NAME, SERVER_VERSION, cancelledResult, CANCELLED_STATUS_MESSAGE, type SessionIdentity, type SessionOptions, type ScenarioHooks, type TapEvent } from './session.ts';
+export { buildTools, type ToolDef } from './tools.ts';
 export { RpcError, TaskStore, IllegalTransitionError, LIMIT_ERROR_CODE } from './store.ts';
 export { DEFAULT_TIMINGS, MAX_TOOL_MS, type ToolTimings } from './tools.ts';
 
@@ -64,6 +65,11 @@ export interface ReceiverOptions {
   log?: boolean | ((line: string) => void);
   /** Where internal errors go (default: stderr when `log` is on, else nowhere). */
   errorLog?: (line: string) => void;
+  // --- scenario hooks (client grading: mocks/receiver/scenarios.ts) ---
+  /** Replaces the tool set (default: the tools of tools.ts). */
+  tools?: ToolDef[];
+  /** Message tap and scenario behaviours (see ScenarioHooks in session.ts). */
+  scenario?: ScenarioHooks;
 }
 
 export const MAX_PAGE_SIZE = 1000;
@@ -104,6 +110,8 @@ export class ReferenceReceiver implements ReceiverCore {
   readonly store: TaskStore;
   readonly tools: ReadonlyMap<string, ToolDef>;
   readonly runs = new Map<string, number>();
+  /** Scenario hooks (client grading); undefined normally. */
+  readonly scenario: ScenarioHooks | undefined;
   private readonly sessions = new Set<ReceiverSession>();
   private readonly httpServers = new Set<{ close(): Promise<void> }>();
   private readonly logLine: ((line: string) => void) | undefined;
@@ -125,7 +133,8 @@ export class ReferenceReceiver implements ReceiverCore {
     this.faults = new FaultSet(opts.faults ?? []);
     this.logLine = opts.log === true ? (l) => process.stderr.write(l + '\n') : typeof opts.log === 'function' ? opts.log : undefined;
     this.errLine = opts.errorLog ?? (opts.log ? (l) => process.stderr.write(l + '\n') : undefined);
-    this.tools = new Map(buildTools(o.timings).map((t) => [t.name, t]));
+    this.tools = new Map((opts.tools ?? buildTools(o.timings)).map((t) => [t.name, t]));
+    this.scenario = opts.scenario;
     this.store = new TaskStore({
       maxTtl: o.maxTtl,
       defaultTtl: o.defaultTtl,
@@ -237,6 +246,14 @@ export class ReferenceReceiver implements ReceiverCore {
       const t = transports.get(sid);
       // transports.md: a terminated/unknown session → 404 Not Found.
       if (!t) return jsonError(res, 404, -32001, 'Session not found');
+      if (req.method === 'GET' && this.scenario) {
+        // scenario hook: note the standalone SSE stream (input-on-get-stream) in the session and its tap.
+        const s = [...this.sessions].find((x) => x.transport === t);
+        if (s) {
+          s.standaloneStreamOpen = true;
+          s.tap('event', undefined, 'http GET: standalone SSE stream opened');
+        }
+      }
       await t.handleRequest(req, res);
       return;
     }

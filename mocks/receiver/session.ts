@@ -36,6 +36,8 @@ export interface ReceiverCore {
   readonly pollInterval: number;
   /** How many times each tool's work started (tests: "the tool must not run"). */
   readonly runs: Map<string, number>;
+  /** Scenario hooks for client grading (optional; see ScenarioHooks). */
+  readonly scenario?: ScenarioHooks;
   audit(event: string, fields: Record<string, unknown>): void;
   logError(text: string): void;
   sessionClosed(s: ReceiverSession): void;
@@ -54,6 +56,36 @@ export interface SessionOptions {
   /** Answer transport parse errors with JSON-RPC errors (stdio: the transport reports bad lines via onerror). */
   answerTransportErrors?: boolean;
 }
+
+// --- scenario hooks (client grading: mocks/receiver/scenarios.ts, suites/requestor/) -------------
+// Everything here is off unless a scenario asks for it; the receiver's default behaviour is unchanged.
+
+/** One recorded message or fact of a session: `in` = the requestor sent it, `out` = the receiver sent it. */
+export interface TapEvent {
+  /** The session's localId. */
+  session: string;
+  dir: 'in' | 'out' | 'event';
+  message?: unknown;
+  note?: string;
+  /** Date.now() when recorded. */
+  time: number;
+}
+
+export interface ScenarioHooks {
+  /** Called with every message in both directions, and with session open/close (and HTTP GET) events. */
+  tap?: (e: TapEvent) => void;
+  /** Declare (and honour) `tasks.requests.tools.call` when the tasks capability is on. Default true; false: `task` on tools/call is ignored. */
+  toolsCallTasks?: boolean;
+  /** List `execution.taskSupport` even when task-augmented tools/call is not declared (tests "regardless of taskSupport"). */
+  listTaskSupportAlways?: boolean;
+  /** The first tasks/result for each non-terminal task answers -32603 (an interrupted result stream), before delivering input. */
+  failFirstResult?: boolean;
+  /** Deliver queued input requests on the standalone (HTTP GET) stream instead of the tasks/result stream, once the requestor opened one. */
+  inputOnStandaloneStream?: boolean;
+}
+
+const failedResultOnce = new WeakSet<object>();
+// --- end of scenario hooks -------------------------------------------------------------------
 
 type Params = Record<string, unknown>;
 type Msg = Record<string, any>;
@@ -99,6 +131,24 @@ export class ReceiverSession {
   private readonly pendingOut = new Map<string, { resolve(r: { result?: unknown; error?: JsonRpcErrorObject }): void; reject(e: Error): void }>();
   private readonly inflight = new Map<string, AbortController>();
   private readonly waitingResults = new Set<() => void>();
+  /** Scenario hook: the requestor opened the standalone GET SSE stream (set by the HTTP server). */
+  standaloneStreamOpen = false;
+
+  /** Scenario hook: whether task-augmented tools/call is declared (with the tasks capability). */
+  private get toolsCallTasks(): boolean {
+    return this.core.scenario?.toolsCallTasks ?? true;
+  }
+
+  /** Scenario hook: records into the tap, if any. */
+  tap(dir: TapEvent['dir'], message?: unknown, note?: string): void {
+    const tap = this.core.scenario?.tap;
+    if (!tap) return;
+    try {
+      tap({ session: this.localId, dir, ...(message !== undefined ? { message } : {}), ...(note !== undefined ? { note } : {}), time: Date.now() });
+    } catch {
+      /* a tap's failure is its own */
+    }
+  }
 
   constructor(
     private readonly core: ReceiverCore,
@@ -109,6 +159,7 @@ export class ReceiverSession {
     transport.onmessage = (m, extra) => this.onMessage(m as Msg, extra);
     transport.onerror = (e) => this.onTransportError(e);
     transport.onclose = () => this.close();
+    this.tap('event', undefined, 'session opened');
   }
 
   /** The session part of the ownership key: the HTTP session id, else this connection. */
@@ -133,6 +184,7 @@ export class ReceiverSession {
   // --- wire ----------------------------------------------------------------------------------
   private async sendRaw(message: Msg, relatedRequestId?: string | number): Promise<void> {
     if (this.closed) return;
+    this.tap('out', message, relatedRequestId !== undefined ? `related to request ${JSON.stringify(relatedRequestId)}` : undefined);
     try {
       await this.transport.send(message as JSONRPCMessage, relatedRequestId !== undefined ? { relatedRequestId } : undefined);
     } catch (e) {
@@ -187,6 +239,7 @@ export class ReceiverSession {
   }
 
   private onMessage(m: Msg, extra: MessageExtraInfo | undefined): void {
+    this.tap('in', m);
     try {
       if (!isObject(m)) return;
       const hasId = 'id' in m && (typeof m.id === 'string' || typeof m.id === 'number');
@@ -272,6 +325,7 @@ export class ReceiverSession {
     const capabilities: Record<string, unknown> = { tools: {} };
     // caps-declare: the tasks capability, with list, cancel and task-augmented tools/call.
     if (this.core.tasksCapability) capabilities.tasks = { list: {}, cancel: {}, requests: { tools: { call: {} } } };
+    if (this.core.tasksCapability && !this.toolsCallTasks) capabilities.tasks = { list: {}, cancel: {} }; // scenario hook
     return {
       protocolVersion: PROTOCOL_VERSION,
       capabilities,
@@ -288,7 +342,7 @@ export class ReceiverSession {
         description: t.description,
         inputSchema: t.inputSchema,
         // tool-level negotiation: execution.taskSupport (absent on `plain`, and when tasks are not declared).
-        ...(t.taskSupport && this.core.tasksCapability ? { execution: { taskSupport: t.taskSupport } } : {}),
+        ...(t.taskSupport && (this.core.tasksCapability || this.core.scenario?.listTaskSupportAlways) ? { execution: { taskSupport: t.taskSupport } } : {}),
       })),
     };
   }
@@ -302,7 +356,7 @@ export class ReceiverSession {
     const tool = this.core.tools.get(params.name);
     if (!tool) throw new RpcError(ErrorCode.InvalidParams, `Unknown tool: ${params.name}`);
     // support-undeclared-process-normally: without the tasks capability, `task` is ignored and the request processed normally.
-    const task = this.core.tasksCapability ? params.task : undefined;
+    const task = this.core.tasksCapability && this.toolsCallTasks ? params.task : undefined;
     const support = tool.taskSupport ?? 'forbidden';
     if (task !== undefined) {
       if (!isObject(task)) throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: "task" must be an object');
@@ -316,7 +370,7 @@ export class ReceiverSession {
       return this.createTask(tool, args, task.ttl as number | undefined, ctx);
     }
     // tool-required-must-32601
-    if (support === 'required' && this.core.tasksCapability && !f.has('required-runs-without-task')) {
+    if (support === 'required' && this.core.tasksCapability && this.toolsCallTasks && !f.has('required-runs-without-task')) {
       throw new RpcError(ErrorCode.MethodNotFound, `Method not found: tool "${tool.name}" requires task-augmented execution (taskSupport "required")`);
     }
     return this.runPlain(tool, args, ctx);
@@ -555,6 +609,11 @@ export class ReceiverSession {
     const t = this.lookup(params, ctx);
     this.core.audit('task.result-requested', { task: t.taskId, status: t.status, requestor: ctx.auth ?? ctx.sessionLabel });
     if (this.ready(t)) return { result: this.resultOf(t) };
+    if (this.core.scenario?.failFirstResult && !failedResultOnce.has(t)) {
+      // scenario hook result-error: one interrupted tasks/result per task (a -32603 internal error).
+      failedResultOnce.add(t);
+      throw new RpcError(ErrorCode.InternalError, 'Internal error: the result stream was interrupted (scenario result-error); keep polling tasks/get and call tasks/result again');
+    }
     if (this.core.faults.has('result-not-blocking')) {
       return { result: { content: [{ type: 'text', text: `not ready: task is ${t.status}` }], _meta: this.relatedMeta(t) } };
     }
@@ -588,7 +647,8 @@ export class ReceiverSession {
           for (const p of t.inputQueue) {
             if (p.delivered) continue;
             p.delivered = true;
-            const { sent, response } = this.request(p.method, p.params, ctx.id);
+            const standalone = this.core.scenario?.inputOnStandaloneStream === true && this.standaloneStreamOpen; // scenario hook
+            const { sent, response } = this.request(p.method, p.params, standalone ? undefined : ctx.id);
             void sent.then((ok) => {
               if (!ok) p.delivered = false; // stream gone: deliver on the next tasks/result
             });
@@ -668,6 +728,7 @@ export class ReceiverSession {
   // --- teardown --------------------------------------------------------------------------------
   close(): void {
     if (this.closed) return;
+    this.tap('event', undefined, 'session closed');
     this.closed = true;
     for (const c of this.inflight.values()) c.abort(new Error('connection closed'));
     this.inflight.clear();
