@@ -13,10 +13,19 @@ function declaresToolsCall(ctx: CheckContext): boolean {
   return hasPath(ctx.info.serverCapabilities, TOOLS_CALL);
 }
 
+/** An error message on one line, bounded (some targets put pretty-printed JSON in it). */
+function oneLine(text: unknown, max = 160): string {
+  const t = String(text).replace(/\s+/g, ' ').trim();
+  return t.length > max ? t.slice(0, max) + '…' : t;
+}
+
 function describe(r: Response): string {
-  if (r.error) return `error ${r.error.code} ${r.error.message}`;
+  if (r.error) return `error ${r.error.code} ${oneLine(r.error.message)}`;
   if (isObj(r.result?.task)) return `CreateTaskResult (task ${short(r.result.task.taskId)}, ${short(r.result.task.status)})`;
-  if (Array.isArray(r.result?.content)) return `CallToolResult${r.result.isError ? ' (isError)' : ''}`;
+  if (Array.isArray(r.result?.content)) {
+    const text = r.result.content.find((c: any) => c?.type === 'text')?.text;
+    return `CallToolResult${r.result.isError ? ' (isError)' : ''}${r.result.isError && typeof text === 'string' ? ` ${short(text, 120)}` : ''}`;
+  }
   return `result ${short(r.result)}`;
 }
 
@@ -32,7 +41,7 @@ function absentSupportTool(ctx: CheckContext): { name: string; arguments: Record
 async function expectForbidden(ctx: CheckContext, tool: { name: string; arguments: Record<string, unknown> }, kind: string): Promise<string> {
   const r = await ctx.peer.request('tools/call', { name: tool.name, arguments: tool.arguments, task: { ttl: TTL_MS } });
   if (r.error?.code === -32601) return `task-augmented call of "${tool.name}" (${kind}) → -32601 ${r.error.message}`;
-  if (r.error) ctx.violation(`task-augmented call of "${tool.name}" (${kind}) answered ${r.error.code} ${r.error.message}, expected -32601 (Method not found)`);
+  if (r.error) ctx.violation(`task-augmented call of "${tool.name}" (${kind}) answered ${r.error.code} ${oneLine(r.error.message)}, expected -32601 (Method not found)`);
   const task = r.result?.task;
   if (isObj(task) && typeof task.taskId === 'string') {
     await cancelQuietly(ctx, task.taskId);
@@ -228,9 +237,11 @@ export const checks: CheckDef[] = [
     async run(ctx: CheckContext) {
       const seen: string[] = [];
       const odd: string[] = [];
+      const done = new Set<string>();
       for (const role of ['completes', 'requiresTask'] as const) {
         const t = ctx.info.profile.tools[role];
-        if (!t) continue;
+        if (!t || done.has(t.name)) continue;
+        done.add(t.name);
         const r = await callTool(ctx, role);
         const support = ctx.taskSupport(t.name) ?? 'absent';
         seen.push(`"${t.name}" (${support}) without task → ${describe(r)}`);

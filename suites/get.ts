@@ -6,7 +6,7 @@ import { listAll, short } from './helpers.ts';
 import { isIso8601DateTime } from '../schema/validate.ts';
 import { isTerminal, type TaskStatus } from '../mocks/model.ts';
 import type { Scope } from '../mocks/wire.ts';
-import { isObj, mustCreate, observe, seqText, statusNotifications, terminalBound, toTerminalAndBeyond, TTL_MS } from './lifecycle.ts';
+import { awaitResult, isObj, mustCreate, observe, seqText, statusNotifications, terminalBound, toTerminalAndBeyond, TTL_MS } from './lifecycle.ts';
 
 const SECTION = 'Getting Tasks';
 
@@ -109,6 +109,7 @@ export const checks: CheckDef[] = [
     section: SECTION,
     requirements: ['ttl-last-updated-at'],
     level: 'MUST',
+    needsCapabilities: ['tasks.requests.tools.call'],
     needs: ['completes'],
     async run(ctx: CheckContext) {
       const c = await mustCreate(ctx, 'completes');
@@ -140,6 +141,7 @@ export const checks: CheckDef[] = [
     section: SECTION,
     requirements: ['ttl-actual-in-get'],
     level: 'MUST',
+    needsCapabilities: ['tasks.requests.tools.call'],
     needs: ['completes'],
     async run(ctx: CheckContext) {
       const c = await mustCreate(ctx, 'completes');
@@ -161,6 +163,7 @@ export const checks: CheckDef[] = [
     section: SECTION,
     requirements: ['ttl-poll-interval-may'],
     level: 'MAY',
+    needsCapabilities: ['tasks.requests.tools.call'],
     needs: ['completes'],
     async run(ctx: CheckContext) {
       const c = await mustCreate(ctx, 'completes');
@@ -178,11 +181,15 @@ export const checks: CheckDef[] = [
     section: SECTION,
     requirements: ['exec-failed-status-message'],
     level: 'SHOULD',
+    needsCapabilities: ['tasks.requests.tools.call'],
     needs: ['fails'],
     async run(ctx: CheckContext) {
       const c = await mustCreate(ctx, 'fails');
       const seq: TaskStatus[] = [];
-      const { terminal } = await toTerminalAndBeyond(ctx, c.taskId, seq, 0);
+      await awaitResult(ctx, c.taskId);
+      const o = await observe(ctx, c.taskId, (t) => isTerminal(t.status), { boundMs: terminalBound(ctx), into: seq });
+      if (o.timedOut) ctx.violation(`task ${c.taskId} did not reach a terminal status within ${o.elapsedMs} ms (${seqText(seq)})`);
+      const terminal = o.last.status as TaskStatus;
       if (terminal !== 'failed') {
         const r = await ctx.peer.request('tasks/result', { taskId: c.taskId }).catch(() => undefined);
         const isError = r?.result?.isError === true;
@@ -190,9 +197,8 @@ export const checks: CheckDef[] = [
           `the fails-role task ended ${terminal}, not failed${isError ? ' although its CallToolResult has isError: true (the page says it "should reach failed", lowercase: not normative, RULINGS 6)' : ''} — no failed task to inspect`,
         );
       }
-      const last = await ctx.peer.request('tasks/get', { taskId: c.taskId });
-      const msg = last.result?.statusMessage;
-      ctx.expect(typeof msg === 'string' && msg.trim().length > 0, `tasks/get of failed task ${c.taskId} has statusMessage ${short(msg)}; expected diagnostic text (got ${short(last.result ?? last.error)})`);
+      const msg = o.last.statusMessage;
+      ctx.expect(typeof msg === 'string' && msg.trim().length > 0, `tasks/get of failed task ${c.taskId} has statusMessage ${short(msg)}; expected diagnostic text (got ${short(o.last)})`);
       return `failed task statusMessage: ${short(msg, 100)}`;
     },
   }),

@@ -19,11 +19,11 @@ export function isObj(v: unknown): v is Record<string, any> {
 }
 
 /** A task-augmented tools/call for a role, answered as is (no verdict). */
-export function requestTask(ctx: CheckContext, role: ProfileRole, opts: { peer?: Scope; task?: Record<string, unknown>; meta?: Record<string, unknown> } = {}): Promise<Response> {
+export function requestTask(ctx: CheckContext, role: ProfileRole, opts: { peer?: Scope; task?: Record<string, unknown>; meta?: Record<string, unknown>; timeoutMs?: number } = {}): Promise<Response> {
   const tool = ctx.tool(role);
   const params: Record<string, unknown> = { name: tool.name, arguments: tool.arguments ?? {}, task: opts.task ?? { ttl: TTL_MS } };
   if (opts.meta) params._meta = opts.meta;
-  return (opts.peer ?? ctx.peer).request('tools/call', params);
+  return (opts.peer ?? ctx.peer).request('tools/call', params, opts.timeoutMs ? { timeoutMs: opts.timeoutMs } : {});
 }
 
 /** Creates a task for a role; violation (naming the requirement's precondition) when no CreateTaskResult comes back. */
@@ -234,6 +234,7 @@ export const checks: CheckDef[] = [
       section: SECTION,
       requirements: ['lifecycle-valid-paths'],
       level: 'MUST',
+      needsCapabilities: ['tasks.requests.tools.call'],
       needs: [role],
       async run(ctx: CheckContext) {
         const c = await mustCreate(ctx, role);
@@ -256,7 +257,7 @@ export const checks: CheckDef[] = [
     requirements: ['lifecycle-valid-paths'],
     level: 'MUST',
     needs: ['slow'],
-    needsCapabilities: ['tasks.cancel'],
+    needsCapabilities: ['tasks.requests.tools.call', 'tasks.cancel'],
     async run(ctx: CheckContext) {
       const c = await mustCreate(ctx, 'slow');
       const seq: TaskStatus[] = isTaskStatus(c.task.status) ? [c.task.status] : [];
@@ -279,15 +280,24 @@ export const checks: CheckDef[] = [
     section: SECTION,
     requirements: ['lifecycle-valid-paths'],
     level: 'MUST',
+    needsCapabilities: ['tasks.requests.tools.call'],
     needs: ['needsInput'],
     timeoutMs: INPUT_TIMEOUT_MS,
     async run(ctx: CheckContext) {
       const run = await startInputTask(ctx);
+      let o: Observation;
       try {
-        await awaitInputRequired(ctx, run, INPUT_WAIT_MS);
+        o = await awaitInputRequired(ctx, run, INPUT_WAIT_MS);
         await awaitInputRequest(ctx, run, 5_000);
       } finally {
         run.release();
+      }
+      if (run.requests.length === 0 && !isTerminal(o.last.status)) {
+        // Without its input the task cannot go on: judge the path so far, and say the rest was not seen.
+        const sofar = pathMessage(run.statuses, 'CreateTaskResult + tasks/get polls');
+        ctx.expect(!sofar, sofar ?? '');
+        await cancelQuietly(ctx, run.taskId, run.session);
+        ctx.skip(`no input request arrived (tasks/result ${run.result ? 'sent' : 'not sent'}); path seen so far is valid but incomplete: ${seqText(run.statuses)}`);
       }
       const { terminal } = await toTerminalAndBeyond(ctx, run.taskId, run.statuses, 1, run.session);
       const bad = pathMessage(run.statuses, 'CreateTaskResult + tasks/get polls');
@@ -306,6 +316,7 @@ export const checks: CheckDef[] = [
       section: SECTION,
       requirements: ['lifecycle-terminal-sticky'],
       level: 'MUST',
+      needsCapabilities: ['tasks.requests.tools.call'],
       needs: [role],
       async run(ctx: CheckContext) {
         const c = await mustCreate(ctx, role);
@@ -334,7 +345,7 @@ export const checks: CheckDef[] = [
     requirements: ['lifecycle-terminal-sticky'],
     level: 'MUST',
     needs: ['slow'],
-    needsCapabilities: ['tasks.cancel'],
+    needsCapabilities: ['tasks.requests.tools.call', 'tasks.cancel'],
     timeoutMs: 20_000,
     async run(ctx: CheckContext) {
       const created = Date.now();
@@ -370,6 +381,7 @@ export const checks: CheckDef[] = [
     section: SECTION,
     requirements: ['input-required-move'],
     level: 'SHOULD',
+    needsCapabilities: ['tasks.requests.tools.call'],
     needs: ['needsInput'],
     timeoutMs: INPUT_TIMEOUT_MS,
     async run(ctx: CheckContext) {
@@ -402,6 +414,7 @@ export const checks: CheckDef[] = [
     section: SECTION,
     requirements: ['input-required-related-task'],
     level: 'MUST',
+    needsCapabilities: ['tasks.requests.tools.call'],
     needs: ['needsInput'],
     timeoutMs: INPUT_TIMEOUT_MS,
     async run(ctx: CheckContext) {
@@ -427,6 +440,7 @@ export const checks: CheckDef[] = [
     section: SECTION,
     requirements: ['input-required-resume'],
     level: 'SHOULD',
+    needsCapabilities: ['tasks.requests.tools.call'],
     needs: ['needsInput'],
     timeoutMs: INPUT_TIMEOUT_MS,
     async run(ctx: CheckContext) {

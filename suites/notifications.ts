@@ -59,6 +59,7 @@ export const checks: CheckDef[] = [
     section: SECTION,
     requirements: ['notify-status-may'],
     level: 'MAY',
+    needsCapabilities: ['tasks.requests.tools.call'],
     needs: ['completes'],
     async run(ctx: CheckContext) {
       const runs = await runAndCollect(ctx, ['completes']);
@@ -77,6 +78,7 @@ export const checks: CheckDef[] = [
     section: SECTION,
     requirements: ['lifecycle-valid-paths'],
     level: 'MUST',
+    needsCapabilities: ['tasks.requests.tools.call'],
     async run(ctx: CheckContext) {
       const runs = await runAndCollect(ctx, ['completes', 'fails']);
       if (runs.every((r) => r.notes.length === 0)) ctx.skip(noneSent(runs));
@@ -104,6 +106,7 @@ export const checks: CheckDef[] = [
     section: SECTION,
     requirements: ['notify-status-no-related-task'],
     level: 'SHOULD',
+    needsCapabilities: ['tasks.requests.tools.call'],
     needs: ['completes'],
     async run(ctx: CheckContext) {
       const runs = await runAndCollect(ctx, ['completes']);
