@@ -6,7 +6,7 @@ import { listAll, short } from './helpers.ts';
 import { isIso8601DateTime } from '../schema/validate.ts';
 import { isTerminal, type TaskStatus } from '../mocks/model.ts';
 import type { Scope } from '../mocks/wire.ts';
-import { awaitResult, isObj, mustCreate, observe, seqText, statusNotifications, terminalBound, toTerminalAndBeyond, TTL_MS } from './lifecycle.ts';
+import { resultWake, isObj, mustCreate, observe, seqText, statusNotifications, terminalBound, toTerminalAndBeyond, TTL_MS } from './lifecycle.ts';
 
 const SECTION = 'Getting Tasks';
 
@@ -186,8 +186,7 @@ export const checks: CheckDef[] = [
     async run(ctx: CheckContext) {
       const c = await mustCreate(ctx, 'fails');
       const seq: TaskStatus[] = [];
-      await awaitResult(ctx, c.taskId);
-      const o = await observe(ctx, c.taskId, (t) => isTerminal(t.status), { boundMs: terminalBound(ctx), into: seq });
+      const o = await observe(ctx, c.taskId, (t) => isTerminal(t.status), { boundMs: terminalBound(ctx), into: seq, wake: resultWake(ctx, c.taskId) });
       if (o.timedOut) ctx.violation(`task ${c.taskId} did not reach a terminal status within ${o.elapsedMs} ms (${seqText(seq)})`);
       const terminal = o.last.status as TaskStatus;
       if (terminal !== 'failed') {

@@ -74,9 +74,10 @@ export async function observe(
   ctx: CheckContext,
   taskId: string,
   done: (last: any, polls: number, elapsedMs: number) => boolean,
-  opts: { boundMs: number; peer?: Scope; into?: TaskStatus[]; allowGone?: boolean; label?: string },
+  opts: { boundMs: number; peer?: Scope; into?: TaskStatus[]; allowGone?: boolean; label?: string; wake?: Promise<unknown> },
 ): Promise<Observation> {
   const started = Date.now();
+  let wake = opts.wake;
   const statuses = opts.into ?? [];
   const tasks: any[] = [];
   let last: any;
@@ -96,7 +97,10 @@ export async function observe(
     if (done(last, polls, elapsed)) return { statuses, tasks, last, timedOut: false, polls, elapsedMs: elapsed };
     const wait = pollDelay(ctx, last);
     if (elapsed + wait > opts.boundMs) return { statuses, tasks, last, timedOut: true, polls, elapsedMs: elapsed };
-    await delay(wait);
+    if (wake) {
+      // Poll at once when `wake` settles (e.g. tasks/result answered: the task has just become terminal).
+      if (await Promise.race([delay(wait).then(() => false), wake.then(() => true)])) wake = undefined;
+    } else await delay(wait);
   }
 }
 
@@ -118,15 +122,19 @@ export function seqText(seq: readonly unknown[]): string {
 }
 
 /**
- * Waits on tasks/result (which blocks until the task is terminal), ignoring what it returns: the
- * tasks/get right after then sees the terminal status at once, so a receiver that leaves it again
- * shortly afterwards is still caught (a plain poll could miss a terminal status that lasts < pollInterval).
+ * Sends tasks/result (which blocks until the task is terminal) and settles when it is answered, whatever
+ * the answer. Given to observe() as `wake`, the tasks/get right after the answer sees the terminal status
+ * at once, so a receiver that leaves it again shortly afterwards is still caught (plain polling could miss
+ * a terminal status that lasts less than pollInterval); polling meanwhile still sees every status on the way.
  */
-export async function awaitResult(ctx: CheckContext, taskId: string, peer: Scope = ctx.peer): Promise<void> {
-  await peer.request('tasks/result', { taskId }, { timeoutMs: terminalBound(ctx) }).catch(() => undefined);
+export function resultWake(ctx: CheckContext, taskId: string, peer: Scope = ctx.peer): Promise<void> {
+  return peer.request('tasks/result', { taskId }, { timeoutMs: terminalBound(ctx) }).then(
+    () => undefined,
+    () => undefined,
+  );
 }
 
-/** Polls until terminal (violation on timeout), then `extraPolls` more polls (tolerating deletion). With `viaResult`, tasks/result is awaited first. */
+/** Polls until terminal (violation on timeout), then `extraPolls` more polls (tolerating deletion). With `viaResult`, a tasks/result runs alongside (see resultWake). */
 export async function toTerminalAndBeyond(
   ctx: CheckContext,
   taskId: string,
@@ -135,8 +143,8 @@ export async function toTerminalAndBeyond(
   peer?: Scope,
   viaResult = false,
 ): Promise<{ terminal: TaskStatus; after: TaskStatus[]; gone?: JsonRpcError }> {
-  if (viaResult) await awaitResult(ctx, taskId, peer);
-  const o = await observe(ctx, taskId, (t) => isTerminal(t.status), { boundMs: terminalBound(ctx), peer, into, label: 'waiting for a terminal status' });
+  const wake = viaResult ? resultWake(ctx, taskId, peer) : undefined;
+  const o = await observe(ctx, taskId, (t) => isTerminal(t.status), { boundMs: terminalBound(ctx), peer, into, wake, label: 'waiting for a terminal status' });
   if (o.timedOut) ctx.violation(`task ${taskId} did not reach a terminal status within ${o.elapsedMs} ms (seen ${seqText(into)})`);
   const terminal = o.last.status as TaskStatus;
   const before = into.length;

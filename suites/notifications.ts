@@ -6,7 +6,7 @@ import { short } from './helpers.ts';
 import { validate } from '../schema/validate.ts';
 import { firstIllegalStep, isTaskStatus, isTerminal, RELATED_TASK_META, type ProfileRole, type TaskStatus } from '../mocks/model.ts';
 import type { Message } from '../mocks/wire.ts';
-import { awaitResult, mustCreate, observe, seqText, statusNotifications, terminalBound } from './lifecycle.ts';
+import { resultWake, mustCreate, observe, seqText, statusNotifications, terminalBound } from './lifecycle.ts';
 
 const SECTION = 'Task Status Notification';
 
@@ -27,7 +27,6 @@ async function runAndCollect(ctx: CheckContext, roles: ProfileRole[]): Promise<R
     available.map(async (role) => {
       const c = await mustCreate(ctx, role);
       const polled: TaskStatus[] = isTaskStatus(c.task.status) ? [c.task.status] : [];
-      await awaitResult(ctx, c.taskId);
       // Up to the terminal status, then a few polls more for late notifications; a timeout is judged by the caller.
       let terminalAt = -1;
       const done = (t: any, n: number) => {
@@ -38,6 +37,7 @@ async function runAndCollect(ctx: CheckContext, roles: ProfileRole[]): Promise<R
         boundMs: terminalBound(ctx),
         into: polled,
         allowGone: true,
+        wake: resultWake(ctx, c.taskId),
       });
       const terminal = polled.find((s) => isTerminal(s));
       if (o.timedOut && terminal === undefined) ctx.note(`${role} task ${c.taskId} did not reach a terminal status within ${o.elapsedMs} ms (${seqText(polled)})`);
