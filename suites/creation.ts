@@ -228,7 +228,7 @@ export const checks: CheckDef[] = [
         seen.push(`${t.what} → ${JSON.stringify(id)}`);
       }
       if (seen.length === 0) ctx.skip(`the target refused both requests carrying a requestor-chosen id (${refused.join('; ')})`);
-      if (refused.length) ctx.note(`refused: ${refused.join('; ')}`);
+      if (refused.length) ctx.note(`not usable: ${refused.join("; ")}`);
       return `offered ids not adopted (${seen.join('; ')})`;
     },
   }),

@@ -11,8 +11,8 @@ const SECTION = 'Task Status Lifecycle';
 
 /** ttl asked for by this file's tasks: short, so that a target keeps nothing of ours for long. */
 export const TTL_MS = 60_000;
-/** How long the cancelled `slow` task is watched after creation: past the ~3 s the reference `slow` runs. */
-export const SLOW_WATCH_MS = 4_500;
+/** Longest the cancelled `slow` task is watched (normally: until an uncancelled twin of it ends). */
+export const SLOW_WATCH_MAX_MS = 20_000;
 
 export function isObj(v: unknown): v is Record<string, any> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -354,30 +354,47 @@ export const checks: CheckDef[] = [
     level: 'MUST',
     needs: ['slow'],
     needsCapabilities: ['tasks.requests.tools.call', 'tasks.cancel'],
-    timeoutMs: 20_000,
+    timeoutMs: SLOW_WATCH_MAX_MS + 10_000,
     async run(ctx: CheckContext) {
       const created = Date.now();
-      const c = await mustCreate(ctx, 'slow');
-      const seq: TaskStatus[] = isTaskStatus(c.task.status) ? [c.task.status] : [];
-      const r = await ctx.peer.request('tasks/cancel', { taskId: c.taskId });
-      if (r.error) ctx.skip(`tasks/cancel of the fresh slow task answered ${r.error.code} ${r.error.message}; no cancelled task to watch`);
-      if (isTaskStatus(r.result?.status)) seq.push(r.result.status);
-      // Reach `cancelled` first (a late transition is another check's business), then watch.
-      const o = await observe(ctx, c.taskId, (t) => isTerminal(t.status), { boundMs: 5_000, into: seq, allowGone: true });
-      if (o.gone) ctx.skip(`the cancelled task was deleted at once (${o.gone.message}; allowed, RULINGS 9): nothing to watch`);
-      const terminal = o.last.status as TaskStatus;
-      if (terminal !== 'cancelled') ctx.skip(`after tasks/cancel the task reached ${terminal}, not cancelled (seen ${seqText(seq)}); cancel checks judge that`);
-      const before = seq.length;
-      const watch = await observe(ctx, c.taskId, (_t, n) => n >= 3 && Date.now() - created >= SLOW_WATCH_MS, {
-        boundMs: SLOW_WATCH_MS + 2_000,
-        into: seq,
-        allowGone: true,
-        label: 'watching the cancelled task',
-      });
-      const after = seq.slice(before);
-      const changed = after.find((s) => s !== 'cancelled');
-      ctx.expect(changed === undefined, `task ${c.taskId} was cancelled, then tasks/get reported ${changed} (seen ${seqText(seq)}, ${Date.now() - created} ms after creation)`);
-      return `cancelled stayed cancelled over ${after.length} poll(s) until ${Date.now() - created} ms after creation${watch.gone ? ` (then deleted: ${watch.gone.message})` : ''}`;
+      // A twin slow task, left to run, shows when the cancelled task's work would have ended.
+      const [c, twin] = await Promise.all([mustCreate(ctx, 'slow'), mustCreate(ctx, 'slow')]);
+      try {
+        const seq: TaskStatus[] = isTaskStatus(c.task.status) ? [c.task.status] : [];
+        const r = await ctx.peer.request('tasks/cancel', { taskId: c.taskId });
+        if (r.error) ctx.skip(`tasks/cancel of the fresh slow task answered ${r.error.code} ${r.error.message}; no cancelled task to watch`);
+        if (isTaskStatus(r.result?.status)) seq.push(r.result.status);
+        // Reach `cancelled` first (a late transition is the cancel checks' business), then watch.
+        const o = await observe(ctx, c.taskId, (t) => isTerminal(t.status), { boundMs: 5_000, into: seq, allowGone: true });
+        if (o.gone) ctx.skip(`the cancelled task was deleted at once (${o.gone.message}; allowed, RULINGS 9): nothing to watch`);
+        const terminal = o.last.status as TaskStatus;
+        if (terminal !== 'cancelled') ctx.skip(`after tasks/cancel the task reached ${terminal}, not cancelled (seen ${seqText(seq)}); cancel checks judge that`);
+        let twinEnd: { at: number; status: string } | undefined;
+        const twinWatch = observe(ctx, twin.taskId, (t) => isTerminal(t.status), { boundMs: SLOW_WATCH_MAX_MS, allowGone: true, label: 'timing the twin slow task' }).then((w) => {
+          twinEnd = { at: Date.now(), status: w.gone ? 'deleted' : w.timedOut ? 'still running' : w.last.status };
+        });
+        twinWatch.catch(() => undefined); // judged below; never an unhandled rejection if the watch ends the check first
+        const before = seq.length;
+        let pollsAtTwinEnd = -1;
+        const watch = await observe(
+          ctx,
+          c.taskId,
+          (_t, n) => {
+            if (twinEnd && pollsAtTwinEnd < 0) pollsAtTwinEnd = n;
+            return n >= 3 && pollsAtTwinEnd >= 0 && n - pollsAtTwinEnd >= 2;
+          },
+          { boundMs: SLOW_WATCH_MAX_MS + 3_000, into: seq, allowGone: true, label: 'watching the cancelled task' },
+        );
+        await twinWatch;
+        const after = seq.slice(before);
+        const changed = after.find((s) => s !== 'cancelled');
+        const span = Date.now() - created;
+        ctx.expect(changed === undefined, `task ${c.taskId} was cancelled, then tasks/get reported ${changed} (seen ${seqText(seq)}; ${span} ms after creation; the uncancelled twin ended ${twinEnd?.status} after ${twinEnd ? twinEnd.at - created : '?'} ms)`);
+        if (twinEnd?.status === 'still running') ctx.note(`the twin slow task was still running after ${SLOW_WATCH_MAX_MS} ms: watched only that long`);
+        return `cancelled stayed cancelled over ${after.length} poll(s) until ${span} ms after creation (its uncancelled twin ended ${twinEnd?.status} after ${twinEnd ? twinEnd.at - created : '?'} ms)${watch.gone ? ` (then deleted: ${watch.gone.message})` : ''}`;
+      } finally {
+        await cancelQuietly(ctx, twin.taskId);
+      }
     },
   }),
 
