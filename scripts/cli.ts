@@ -181,7 +181,10 @@ async function server(argv: string[]): Promise<number> {
     { logLevel: 'error' },
   );
   await vitest.close();
-  const report = buildReport(collector.results, target, started, args.baseline, collector.errors);
+  // Report in catalog order (sections as the spec has them), not completion order.
+  const order = new Map(allChecks.map((c, i) => [c.id, i]));
+  const results = [...collector.results].sort((a, b) => (order.get(a.id) ?? 1e9) - (order.get(b.id) ?? 1e9));
+  const report = buildReport(results, target, started, args.baseline, collector.errors);
   process.stdout.write(formatConsole(report, args.color) + '\n');
   if (args.json) writeJson(args.json, report);
   return exitCode(report, args.strict);
