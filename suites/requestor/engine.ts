@@ -1,0 +1,108 @@
+// Requestor checks: the same result shape, statuses and level mapping as the receiver checks
+// (suites/engine.ts), but a check judges recorded scenario transcripts instead of driving a target.
+// A check is judged once per scenario it applies to; the verdicts merge into one CheckResult:
+// any violation → fail (MUST) / warn (SHOULD) / info (MAY); else any judged scenario → pass (MAY: info);
+// else skip, with each scenario's reason.
+import { NotExercised, Violation, type CheckResult, type Level, type Status } from '../engine.ts';
+import type { Analysis } from './analysis.ts';
+import type { RecordedEntry } from './harness.ts';
+
+export interface JudgeContext {
+  violation(message: string): never;
+  expect(cond: unknown, message: string): asserts cond;
+  skip(reason: string): never;
+  note(line: string): void;
+}
+
+export interface RequestorCheckDef {
+  /** `requestor.<what>` */
+  id: string;
+  title: string;
+  section: string;
+  /** Requirement ids from fixtures/requirements.json. */
+  requirements: string[];
+  level: Level;
+  /** Scenarios whose transcripts this check judges. */
+  scenarios: readonly string[];
+  /** Judges one scenario. Return → fine (an observation); ctx.violation → fail/warn by level; ctx.skip → not exercised there. */
+  judge(run: Analysis, ctx: JudgeContext): string | void;
+}
+
+export function defineRequestorCheck(def: RequestorCheckDef): RequestorCheckDef {
+  return def;
+}
+
+const statusOnViolation: Record<Level, Status> = { MUST: 'fail', SHOULD: 'warn', MAY: 'info' };
+const TRANSCRIPT_LIMIT = 400;
+
+/** Why a scenario's evidence may be incomplete (the client crashed, hung or never started). */
+export function runNote(run: Analysis): string | undefined {
+  const x = run.exit;
+  if (x.startError) return `client could not be started: ${x.startError}`;
+  if (x.timedOut) return `client did not exit within ${run.scenario.timeoutMs} ms and was killed (graded on what was seen)`;
+  if (x.code !== 0) return `client exited with ${x.code ?? x.signal}${x.stderr.trim() ? ` (stderr: ${x.stderr.trim().slice(-300)})` : ''}`;
+  return undefined;
+}
+
+/** Judges a check over the scenario runs it applies to. Never throws. */
+export function gradeCheck(def: RequestorCheckDef, runs: readonly Analysis[]): CheckResult {
+  const started = Date.now();
+  const mine = runs.filter((r) => def.scenarios.includes(r.scenario.name));
+  const violations: string[] = [];
+  const passes: string[] = [];
+  const skips: string[] = [];
+  const transcript: RecordedEntry[] = [];
+  const tag = (r: Analysis) => (runs.some((o) => o !== r && o.scenario.name === r.scenario.name) ? `${r.scenario.name}/${r.transport}` : r.scenario.name);
+  for (const run of mine) {
+    const notes: string[] = [];
+    const ctx: JudgeContext = {
+      violation(message) {
+        throw new Violation(message);
+      },
+      expect(cond, message) {
+        if (!cond) throw new Violation(message);
+      },
+      skip(reason) {
+        throw new NotExercised(reason);
+      },
+      note(line) {
+        notes.push(line);
+      },
+    };
+    const extra = runNote(run);
+    const withNotes = (m: string) => [m, ...notes, ...(extra ? [extra] : [])].filter(Boolean).join('; ');
+    try {
+      if (run.exit.startError) throw new NotExercised(`client could not be started: ${run.exit.startError}`);
+      const observed = def.judge(run, ctx);
+      passes.push(`[${tag(run)}] ${withNotes(observed ?? 'ok')}`);
+    } catch (e) {
+      if (e instanceof Violation) violations.push(`[${tag(run)}] ${withNotes(e.message)}`);
+      else if (e instanceof NotExercised) skips.push(`[${tag(run)}] ${withNotes(e.message)}`);
+      else violations.push(`[${tag(run)}] check could not judge the transcript: ${e instanceof Error ? e.message : String(e)}`);
+    }
+    transcript.push(...run.entries.slice(0, TRANSCRIPT_LIMIT));
+  }
+  let status: Status;
+  let message: string;
+  if (violations.length) {
+    status = statusOnViolation[def.level];
+    message = violations.join(' | ');
+  } else if (passes.length) {
+    status = def.level === 'MAY' ? 'info' : 'pass';
+    message = passes.join(' | ');
+  } else {
+    status = 'skip';
+    message = `not exercised: ${skips.length ? skips.join(' | ') : `none of its scenarios was run (${def.scenarios.join(', ')})`}`;
+  }
+  return {
+    id: def.id,
+    title: def.title,
+    section: def.section,
+    requirements: def.requirements,
+    level: def.level,
+    status,
+    message,
+    durationMs: Date.now() - started,
+    transcript,
+  };
+}

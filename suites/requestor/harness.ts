@@ -1,0 +1,222 @@
+// Runs a client under test against one scenario: starts the reference receiver set up for the
+// scenario (Streamable HTTP on loopback, or stdio through a tiny bridge process the client spawns),
+// launches the client with the server URL / server command line as its last argument and
+// MCP_CONFORMANCE_SCENARIO=<name>, records every message of every receiver session (both directions,
+// timestamped) through the receiver's tap, waits (bounded) for the client to exit, kills it after the
+// timeout, and returns what was seen. It never throws for a misbehaving client.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer, type Server, type Socket } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { createReferenceReceiver, type TapEvent } from '../../mocks/receiver/index.ts';
+import { receiverOptionsFor, scenario as scenarioByName, type Scenario, type ScenarioTransport } from '../../mocks/receiver/scenarios.ts';
+import { splitCommand, type TranscriptEntry } from '../../mocks/wire.ts';
+
+/** A transcript entry of one receiver session: `in` = the client sent it, `out` = the receiver sent it. */
+export interface RecordedEntry extends TranscriptEntry {
+  session: string;
+}
+
+/** How to start the client under test. */
+export type ClientLauncher =
+  | { kind: 'command'; command: string; cwd?: string; env?: Record<string, string> }
+  /** In-process (tests): `run` must resolve with an exit code and honour `signal`. */
+  | { kind: 'function'; label: string; run(args: LaunchArgs): Promise<number> };
+
+export interface LaunchArgs {
+  /** The last argument: the server URL (http) or the server command line (stdio). */
+  serverArg: string;
+  scenario: string;
+  transport: ScenarioTransport;
+  env: Record<string, string>;
+  signal: AbortSignal;
+}
+
+export interface ClientExit {
+  /** Exit code (null when killed by a signal or never started). */
+  code: number | null;
+  signal: string | null;
+  /** The client did not exit within the scenario timeout and was killed. */
+  timedOut: boolean;
+  durationMs: number;
+  stdout: string;
+  stderr: string;
+  /** The client could not be started at all. */
+  startError?: string;
+}
+
+export interface ScenarioRun {
+  scenario: Scenario;
+  transport: ScenarioTransport;
+  serverArg: string;
+  startedAt: number;
+  entries: RecordedEntry[];
+  exit: ClientExit;
+}
+
+export const SCENARIO_ENV = 'MCP_CONFORMANCE_SCENARIO';
+
+const BRIDGE = fileURLToPath(new URL('./stdio-bridge.mjs', import.meta.url));
+const OUTPUT_LIMIT = 64 * 1024;
+
+function quote(s: string): string {
+  return /[\s"'\\]/.test(s) ? `"${s.replace(/(["\\])/g, '\\$1')}"` : s;
+}
+
+/** Loopback TCP server whose connections are receiver sessions (the stdio bridge pipes the client's stdio into one). */
+async function bridgeServer(onSocket: (s: Socket) => void): Promise<{ port: number; server: Server; sockets: Set<Socket> }> {
+  const sockets = new Set<Socket>();
+  const server = createServer((s) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+    onSocket(s);
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  const addr = server.address();
+  if (!addr || typeof addr === 'string') throw new Error('bridge server has no port');
+  return { port: addr.port, server, sockets };
+}
+
+export interface RunScenarioOptions {
+  transport?: ScenarioTransport;
+  /** Overrides the scenario's own bound for the client run (ms). */
+  timeoutMs?: number;
+  /** Progress lines (stderr in the CLI). */
+  log?: (line: string) => void;
+}
+
+/** Runs one scenario against a client; always resolves. */
+export async function runScenario(name: string | Scenario, launcher: ClientLauncher, opts: RunScenarioOptions = {}): Promise<ScenarioRun> {
+  const scenario = typeof name === 'string' ? scenarioByName(name) : name;
+  const transport = opts.transport ?? 'http';
+  const timeoutMs = opts.timeoutMs ?? scenario.timeoutMs;
+  const startedAt = Date.now();
+  const entries: RecordedEntry[] = [];
+  let seq = 0;
+  const tap = (e: TapEvent) => {
+    entries.push({
+      seq: seq++,
+      time: new Date(e.time).toISOString(),
+      ms: e.time - startedAt,
+      dir: e.dir,
+      session: e.session,
+      ...(e.message !== undefined ? { message: e.message } : {}),
+      ...(e.note !== undefined ? { note: e.note } : {}),
+    });
+  };
+  const receiver = createReferenceReceiver(receiverOptionsFor(scenario, tap));
+  let serverArg: string;
+  let closeServer: () => Promise<void>;
+  if (transport === 'http') {
+    const h = await receiver.listenHttp(0, '127.0.0.1');
+    serverArg = h.url;
+    closeServer = h.close;
+  } else {
+    const b = await bridgeServer((socket) => {
+      const t = new StdioServerTransport(socket, socket);
+      socket.on('close', () => void t.close());
+      socket.on('error', () => void t.close());
+      void receiver.connect(t, { label: 'stdio (bridge)' }, { answerTransportErrors: true });
+    });
+    serverArg = `${quote(process.execPath)} ${quote(BRIDGE)} ${b.port}`;
+    closeServer = async () => {
+      for (const s of b.sockets) s.destroy();
+      await new Promise<void>((r) => b.server.close(() => r()));
+    };
+  }
+  opts.log?.(`scenario ${scenario.name} (${transport}): starting client`);
+  const exit = await launch(launcher, { serverArg, scenario: scenario.name, transport }, timeoutMs);
+  opts.log?.(
+    `scenario ${scenario.name} (${transport}): client ${exit.startError ? `could not start: ${exit.startError}` : exit.timedOut ? `killed after ${timeoutMs} ms` : `exited ${exit.code ?? exit.signal}`} (${exit.durationMs} ms)`,
+  );
+  // Let messages already on their way arrive, then close everything (the tap records the session ends).
+  await new Promise((r) => setTimeout(r, 50));
+  await closeServer().catch(() => undefined);
+  await receiver.close().catch(() => undefined);
+  return { scenario, transport, serverArg, startedAt, entries, exit };
+}
+
+async function launch(launcher: ClientLauncher, a: { serverArg: string; scenario: string; transport: ScenarioTransport }, timeoutMs: number): Promise<ClientExit> {
+  const started = Date.now();
+  const env = { [SCENARIO_ENV]: a.scenario };
+  if (launcher.kind === 'function') {
+    const ac = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      ac.abort(new Error(`scenario timeout (${timeoutMs} ms)`));
+    }, timeoutMs);
+    try {
+      const run = launcher.run({ ...a, env, signal: ac.signal }).then(
+        (code) => ({ code, error: undefined as string | undefined }),
+        (e) => ({ code: 1, error: e instanceof Error ? e.message : String(e) }),
+      );
+      // After an abort the function gets a moment to wind down; then we stop waiting for it.
+      const r = await Promise.race([
+        run,
+        new Promise<{ code: null; error: string }>((resolve) =>
+          ac.signal.addEventListener('abort', () => setTimeout(() => resolve({ code: null, error: 'did not stop after the abort' }), 2000), { once: true }),
+        ),
+      ]);
+      return { code: timedOut ? null : r.code, signal: timedOut ? 'SIGKILL' : null, timedOut, durationMs: Date.now() - started, stdout: '', stderr: r.error ?? '' };
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+  let parts: { command: string; args: string[] };
+  try {
+    parts = splitCommand(launcher.command);
+  } catch (e) {
+    return { code: null, signal: null, timedOut: false, durationMs: 0, stdout: '', stderr: '', startError: e instanceof Error ? e.message : String(e) };
+  }
+  return new Promise<ClientExit>((resolve) => {
+    let stdout = '';
+    let stderr = '';
+    let timedOut = false;
+    let child: ChildProcess;
+    try {
+      child = spawn(parts.command, [...parts.args, a.serverArg], {
+        cwd: launcher.cwd,
+        env: { ...process.env, ...(launcher.env ?? {}), ...env },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+    } catch (e) {
+      resolve({ code: null, signal: null, timedOut: false, durationMs: 0, stdout: '', stderr: '', startError: e instanceof Error ? e.message : String(e) });
+      return;
+    }
+    child.stdout?.on('data', (c: Buffer) => (stdout = (stdout + c.toString('utf8')).slice(-OUTPUT_LIMIT)));
+    child.stderr?.on('data', (c: Buffer) => (stderr = (stderr + c.toString('utf8')).slice(-OUTPUT_LIMIT)));
+    let killTimer: NodeJS.Timeout | undefined;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      child.kill('SIGTERM');
+      killTimer = setTimeout(() => child.kill('SIGKILL'), 1000);
+    }, timeoutMs);
+    let startError: string | undefined;
+    child.once('error', (e) => {
+      startError = e.message;
+    });
+    child.once('close', (code, signal) => {
+      clearTimeout(timer);
+      clearTimeout(killTimer);
+      resolve({ code, signal, timedOut, durationMs: Date.now() - started, stdout, stderr, ...(startError ? { startError } : {}) });
+    });
+  });
+}
+
+/** Runs several scenarios with bounded concurrency; results in the order given. */
+export async function runScenarios(names: string[], launcher: ClientLauncher, opts: RunScenarioOptions & { concurrency?: number } = {}): Promise<ScenarioRun[]> {
+  const out: ScenarioRun[] = new Array(names.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < names.length) {
+      const i = next++;
+      out[i] = await runScenario(names[i]!, launcher, opts);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(opts.concurrency ?? 3, names.length)) }, worker));
+  return out;
+}
