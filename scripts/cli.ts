@@ -18,6 +18,8 @@ const HELP = `mcp-tasks-conformance — conformance suite for MCP Tasks (spec 20
 Usage:
   mcp-tasks-conformance server (--stdio "<command>" | --url <http-url> [--header "K: V"]…) [options]
   mcp-tasks-conformance mock (--stdio | --http <port>) [mock options]   (mock --help for its options)
+  mcp-tasks-conformance client --command "<client command>" [--scenario <name>]… [--transport http|stdio]
+                                          grade an MCP client as a task requestor (client --help; docs/CLIENTS.md)
   mcp-tasks-conformance checks            list every check with its requirement ids
 
 server options:
@@ -190,6 +192,12 @@ async function server(argv: string[]): Promise<number> {
   return exitCode(report, args.strict);
 }
 
+/** `client`: grade an MCP client as a task requestor (suites/requestor/command.ts, docs/CLIENTS.md). */
+async function client(argv: string[]): Promise<number> {
+  const { runClientCommand } = await import('../suites/requestor/command.ts');
+  return runClientCommand(argv, ROOT);
+}
+
 function listChecks(): number {
   for (const c of allChecks) process.stdout.write(`${c.id}\t${c.level}\t${c.requirements.join(',')}\t${c.title}\n`);
   return 0;
@@ -201,6 +209,8 @@ export async function main(argv: string[]): Promise<number> {
     switch (cmd) {
       case 'server':
         return await server(rest);
+      case 'client':
+        return await client(rest);
       case 'mock': {
         const { runMock } = await import('../mocks/main.ts');
         const code = await runMock(rest);

@@ -44,8 +44,8 @@ export function runNote(run: Analysis): string | undefined {
   return undefined;
 }
 
-/** Judges a check over the scenario runs it applies to. Never throws. */
-export function gradeCheck(def: RequestorCheckDef, runs: readonly Analysis[]): CheckResult {
+/** Judges a check over the scenario runs it applies to. Never throws. `notRun`: scenario → why it was not run. */
+export function gradeCheck(def: RequestorCheckDef, runs: readonly Analysis[], notRun: Readonly<Record<string, string>> = {}): CheckResult {
   const started = Date.now();
   const mine = runs.filter((r) => def.scenarios.includes(r.scenario.name));
   const violations: string[] = [];
@@ -92,7 +92,8 @@ export function gradeCheck(def: RequestorCheckDef, runs: readonly Analysis[]): C
     message = passes.join(' | ');
   } else {
     status = 'skip';
-    message = `not exercised: ${skips.length ? skips.join(' | ') : `none of its scenarios was run (${def.scenarios.join(', ')})`}`;
+    const why = def.scenarios.filter((n) => notRun[n]).map((n) => `[${n}] ${notRun[n]}`);
+    message = `not exercised: ${skips.length || why.length ? [...skips, ...why].join(' | ') : `none of its scenarios was run (${def.scenarios.join(', ')})`}`;
   }
   return {
     id: def.id,
