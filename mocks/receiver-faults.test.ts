@@ -156,7 +156,7 @@ const observations: Record<FaultName, (p: Peer, h: Harness) => Promise<void>> = 
   'slow-create': async (p) => {
     const r = await p.request('tools/call', { name: 'slow', arguments: { ms: 250 }, task: {} });
     expect(r.elapsedMs).toBeGreaterThanOrEqual(200);
-    expect(ok(r).task.status).toBe('completed');
+    expect(ok(await p.request('tasks/get', { taskId: ok(r).task.taskId })).status).toBe('completed');
   },
 };
 
@@ -190,6 +190,28 @@ describe('named faults', () => {
     }
     expect(failing.sort()).toEqual(FAULTS.map((f) => f.name).sort());
   }, 60_000);
+
+  it('no fault crashes the receiver: every tool runs to its end as a task, errors go to errorLog', async () => {
+    for (const f of FAULTS) {
+      const errors: string[] = [];
+      const h = await harness('memory', { faults: [f.name], errorLog: (l) => errors.push(l), ...(EXTRA[f.name] ?? {}) });
+      try {
+        const p = await h.peer();
+        p.onRequest((req) => (req.method === 'elicitation/create' ? { result: { action: 'accept', content: { answer: 'x' } } } : undefined));
+        const ids: string[] = [];
+        for (const name of ['complete', 'fail', 'ask', 'progress', 'echo']) {
+          const r = await p.request('tools/call', { name, arguments: { ms: 0 }, task: {}, _meta: { progressToken: `${name}-tok` } });
+          if (typeof r.result?.task?.taskId === 'string') ids.push(String(r.result.task.taskId));
+        }
+        await Promise.all(ids.map((taskId) => p.request('tasks/result', { taskId }, { timeoutMs: 3000 }).catch(() => undefined)));
+        await new Promise((r) => setTimeout(r, 50));
+        expect(ok(await p.request('ping')), f.name).toEqual({});
+        expect(errors.filter((l) => !/send failed/.test(l)), f.name).toEqual([]);
+      } finally {
+        await h.close();
+      }
+    }
+  }, 120_000);
 
   it('--fault reaches the receiver through the CLI (stdio)', async () => {
     const h = await harness('stdio', { faults: ['sequential-ids', 'ttl-missing'] });

@@ -290,7 +290,16 @@ export class ReceiverSession {
     }
     if (out === NO_REPLY) return;
     await this.reply(id, { result: out.result });
-    out.after?.();
+    if (out.after) this.guard(`after ${String(m.method)}`, out.after);
+  }
+
+  /** Runs background work (timers, post-response steps) so that an error is logged, never thrown. */
+  private guard(what: string, fn: () => void): void {
+    try {
+      fn();
+    } catch (e) {
+      this.core.logError(`${what} failed: ${e instanceof Error ? e.stack : String(e)}`);
+    }
   }
 
   private dispatch(method: string, params: Params, ctx: RequestCtx): Promise<Reply> | Reply {
@@ -447,12 +456,26 @@ export class ReceiverSession {
     });
     this.core.audit('task.created', { task: t.taskId, tool: tool.name, ttl: t.ttl, requestor: ctx.auth ?? ctx.sessionLabel });
     this.bump(tool);
-    const work = this.runTask(t, tool, args, ctx.progressToken);
+    // A background task must never take the receiver down: any error is logged (errorLog) and dropped.
+    const work = this.runTask(t, tool, args, ctx.progressToken).catch((e: unknown) => this.core.logError(`task ${t.taskId} (${tool.name}) failed in the background: ${e instanceof Error ? e.stack : String(e)}`));
     // create-asap: answer at once; the work continues in the background.
-    if (f.has('slow-create')) await work;
+    const task = this.wireTask(t);
+    if (f.has('slow-create')) {
+      // The CreateTaskResult (its task as at creation) only once the work has ended — or waits for input,
+      // which the requestor could never give without the task id.
+      let onChange = () => {};
+      const blocked = new Promise<void>((resolve) => {
+        onChange = () => {
+          if (t.inputQueue.length > 0 || t.deleted) resolve();
+        };
+        t.listeners.add(onChange);
+      });
+      await Promise.race([work, blocked]);
+      t.listeners.delete(onChange);
+    }
     return {
       result: {
-        task: this.wireTask(t),
+        task,
         _meta: { [MODEL_IMMEDIATE_RESPONSE_META]: `Started task ${t.taskId} for tool "${tool.name}"; the result will be available via tasks/result.` },
       },
     };
@@ -519,6 +542,12 @@ export class ReceiverSession {
       if (f.has('cancelled-resurrects')) store.transition(t, 'completed', undefined, { unchecked: true });
       return;
     }
+    if (isTerminal(t.status)) {
+      // Reachable only under a fault that made the task terminal before its work ended (starts-completed):
+      // terminal statuses are final, so the status stays; the outcome is kept for tasks/result.
+      store.settle(t, outcome);
+      return;
+    }
     let to: TaskStatus = 'completed';
     let message: string | undefined;
     if (outcome.kind === 'error') {
@@ -536,7 +565,7 @@ export class ReceiverSession {
     store.transition(t, to, message);
     this.core.audit(`task.${to}`, { task: t.taskId, tool: t.toolName, requestor: t.owner.startsWith('bearer:') ? `bearer:sha256:${t.owner.slice(7, 19)}` : t.owner });
     if (to === 'failed' && f.has('illegal-transition')) {
-      const timer = setTimeout(() => store.transition(t, 'working', 'Resumed', { unchecked: true }), 20);
+      const timer = setTimeout(() => this.guard('fault illegal-transition', () => store.transition(t, 'working', 'Resumed', { unchecked: true })), 20);
       timer.unref?.();
     }
   }
@@ -707,7 +736,7 @@ export class ReceiverSession {
     this.core.audit('task.cancel-requested', { task: t.taskId, requestor: ctx.auth ?? ctx.sessionLabel });
     if (f.has('cancel-after-response')) {
       const snapshot = this.plainTaskResult(t);
-      return { result: snapshot, after: () => setImmediate(() => this.cancelNow(t)) };
+      return { result: snapshot, after: () => setImmediate(() => this.guard('late cancel (fault cancel-after-response)', () => this.cancelNow(t))) };
     }
     // cancel-transition-before-response
     this.cancelNow(t);
