@@ -383,6 +383,19 @@ describe('in-process', () => {
     }
   });
 
+  it('a ttl beyond setTimeout\'s range (2^31-1 ms) does not expire the task at once', async () => {
+    const h = await harness('memory', { maxTtl: 400_000_000_000 });
+    try {
+      const p = await h.peer();
+      const t = await createTask(p, 'complete', { ms: 0 }, { ttl: 10 * 365 * 24 * 3600 * 1000 });
+      expect(t.ttl).toBe(10 * 365 * 24 * 3600 * 1000);
+      await new Promise((r) => setTimeout(r, 50));
+      expect(ok(await p.request('tasks/get', { taskId: t.taskId })).taskId).toBe(t.taskId);
+    } finally {
+      await h.close();
+    }
+  });
+
   it('the store refuses transitions outside the model table', async () => {
     const h = await harness('memory');
     try {

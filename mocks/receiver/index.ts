@@ -143,6 +143,7 @@ export class ReferenceReceiver implements ReceiverCore {
       sequentialIds: this.faults.has('sequential-ids'),
       onStatusChange: (t) => (t.origin as ReceiverSession).statusChanged(t),
       onDelete: (t, reason) => this.audit('task.deleted', { task: t.taskId, reason }),
+      onError: (text) => this.logError(text),
     });
   }
 

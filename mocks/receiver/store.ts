@@ -85,9 +85,13 @@ export interface StoreOptions {
   onStatusChange?: (t: StoredTask, from: TaskStatus) => void;
   /** Called when a task is deleted (expiry, eviction, session end). */
   onDelete?: (t: StoredTask, reason: 'expired' | 'evicted' | 'session-closed' | 'shutdown') => void;
+  /** Where errors of background work (expiry timers) are reported. */
+  onError?: (text: string) => void;
 }
 
 const EXPIRED_MEMORY = 10_000;
+/** Longest delay setTimeout honours (2^31-1 ms); larger ones overflow and fire at once. */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
 
 export class TaskStore {
   private readonly tasks = new Map<string, StoredTask>();
@@ -139,12 +143,30 @@ export class TaskStore {
       deleted: false,
     };
     // resource-cleanup-expired: a timer per task (unref'd: never keeps the process alive).
-    task.timer = setTimeout(() => this.delete(task, 'expired'), ttl);
-    task.timer.unref?.();
+    this.armExpiry(task);
     this.tasks.set(task.taskId, task);
     mine.push(task);
     this.byOwner.set(args.owner, mine);
     return task;
+  }
+
+  /**
+   * Sets the task's expiry timer. setTimeout takes at most 2^31-1 ms (~24.8 days; larger delays fire after
+   * 1 ms), so a longer ttl is waited for in steps: the timer re-arms until the expiry instant is near.
+   */
+  private armExpiry(task: StoredTask): void {
+    if (task.deleted || task.expiresAt === null) return;
+    const remaining = Math.max(0, task.expiresAt - Date.now());
+    const step = Math.min(remaining, MAX_TIMER_MS);
+    task.timer = setTimeout(() => {
+      try {
+        if (Date.now() >= task.expiresAt!) this.delete(task, 'expired');
+        else this.armExpiry(task);
+      } catch (e) {
+        this.opts.onError?.(`expiry of task ${task.taskId} failed: ${e instanceof Error ? e.stack : String(e)}`);
+      }
+    }, step);
+    task.timer.unref?.();
   }
 
   /**
