@@ -84,7 +84,13 @@ export const checks: CheckDef[] = [
       if (runs.every((r) => r.notes.length === 0)) ctx.skip(noneSent(runs));
       const problems: string[] = [];
       for (const r of runs) {
-        const st = r.notes.map((m) => m.params?.status);
+        // Over Streamable HTTP notifications may come on different SSE streams, so arrival order is not send
+        // order: order them by the sender's own lastUpdatedAt (stable, arrival order for ties).
+        const ordered = r.notes
+          .map((m, i) => ({ m, i, t: Date.parse(m.params?.lastUpdatedAt) }))
+          .sort((a, b) => (Number.isNaN(a.t) || Number.isNaN(b.t) ? 0 : a.t - b.t) || a.i - b.i)
+          .map((x) => x.m);
+        const st = ordered.map((m) => m.params?.status);
         if (!st.every(isTaskStatus)) {
           problems.push(`${r.role} task ${r.taskId}: notification status ${short(st.find((s) => !isTaskStatus(s)))} is not a task status`);
           continue;
