@@ -1,0 +1,33 @@
+// Launchers and helpers for the tests of client grading (suites/requestor*.test.ts).
+import { runReferenceClient } from '../../fixtures/clients/reference-client.ts';
+import { runSdkClient } from '../../fixtures/clients/sdk-client.ts';
+import type { CheckResult, Status } from '../engine.ts';
+import type { ClientLauncher } from './harness.ts';
+
+/** The reference client in this process (faults as with --fault). */
+export function referenceClient(faults: string[] = []): ClientLauncher {
+  return {
+    kind: 'function',
+    label: `reference client${faults.length ? ` (faults ${faults.join(', ')})` : ''}`,
+    run: (a) => runReferenceClient({ scenario: a.scenario, serverArg: a.serverArg, faults, signal: a.signal }),
+  };
+}
+
+/** The SDK-based client in this process. */
+export const sdkClient: ClientLauncher = {
+  kind: 'function',
+  label: 'SDK client',
+  run: (a) => runSdkClient({ scenario: a.scenario, serverArg: a.serverArg, signal: a.signal }),
+};
+
+export function statusMap(results: readonly CheckResult[]): Record<string, Status> {
+  return Object.fromEntries(results.map((r) => [r.id, r.status]));
+}
+
+/** Lines for the checks whose status differs from `want` (assertion messages). */
+export function explain(results: readonly CheckResult[], want: Record<string, Status>): string {
+  return results
+    .filter((r) => want[r.id] !== undefined && r.status !== want[r.id])
+    .map((r) => `${r.id}: ${r.status} (want ${want[r.id]}) — ${r.message}`)
+    .join('\n');
+}
