@@ -57,6 +57,12 @@ export interface TargetInfo {
   profile: Profile;
   /** Why each missing role is missing (for skip messages). */
   missingRoles: Partial<Record<ProfileRole, string>>;
+  /**
+   * Set only when the target is a client receiving task-augmented sampling/createMessage or
+   * elicitation/create (suites/requestor/client-receiver.ts): the request for a role, task-augmented
+   * when `task` is given. helpers.createTask / helpers.callTool send it instead of tools/call.
+   */
+  taskRequest?: (role: ProfileRole, task?: Record<string, unknown>) => { method: string; params: Record<string, unknown> };
 }
 
 export interface RunOptions {

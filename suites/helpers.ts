@@ -15,18 +15,23 @@ export async function createTask(ctx: CheckContext, role: ProfileRole, opts: { t
   const tool = ctx.tool(role);
   const task: Record<string, unknown> = {};
   if (opts.ttl !== undefined) task.ttl = opts.ttl;
-  const params: Record<string, unknown> = { name: tool.name, arguments: tool.arguments ?? {}, task };
-  if (opts.meta) params._meta = opts.meta;
-  const response = await (opts.peer ?? ctx.peer).request('tools/call', params);
-  if (response.error) ctx.violation(`task-augmented tools/call of "${tool.name}" answered error ${response.error.code} ${response.error.message}`);
+  // A client target receives sampling/createMessage or elicitation/create instead (TargetInfo.taskRequest).
+  const custom = ctx.info.taskRequest?.(role, task);
+  const params: Record<string, unknown> = custom ? { ...custom.params } : { name: tool.name, arguments: tool.arguments ?? {}, task };
+  if (opts.meta) params._meta = custom ? { ...((params._meta as object) ?? {}), ...opts.meta } : opts.meta;
+  const what = custom ? `task-augmented ${custom.method}` : `task-augmented tools/call of "${tool.name}"`;
+  const response = await (opts.peer ?? ctx.peer).request(custom?.method ?? 'tools/call', params);
+  if (response.error) ctx.violation(`${what} answered error ${response.error.code} ${response.error.message}`);
   const t = response.result?.task;
-  if (!t || typeof t.taskId !== 'string') ctx.violation(`task-augmented tools/call of "${tool.name}" did not return a CreateTaskResult with task.taskId (got ${short(response.result)})`);
+  if (!t || typeof t.taskId !== 'string') ctx.violation(`${what} did not return a CreateTaskResult with task.taskId (got ${short(response.result)})`);
   return { taskId: t.taskId, response, task: t };
 }
 
 /** Plain (non-task) tools/call for a role. */
 export function callTool(ctx: CheckContext, role: ProfileRole, peer: Scope = ctx.peer): Promise<Response> {
   const tool = ctx.tool(role);
+  const custom = ctx.info.taskRequest?.(role);
+  if (custom) return peer.request(custom.method, custom.params); // a client target: the same request without `task`
   return peer.request('tools/call', { name: tool.name, arguments: tool.arguments ?? {} });
 }
 
