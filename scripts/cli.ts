@@ -10,6 +10,7 @@ import { openTargetSession, selected, type RunConfig } from '../suites/session.t
 import { loadProfile, type TargetSpec } from '../suites/target.ts';
 import { DEFAULT_RUN_OPTIONS } from '../suites/engine.ts';
 import { CheckCollector, buildReport, exitCode, formatConsole, loadBaseline, writeJson } from './report.ts';
+import { formatPropertyFailure, parsePropertyArgs, runProperties } from '../suites/properties/run.ts'; // --properties (issue 4)
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -37,6 +38,11 @@ server options:
   --check-timeout <ms>       bound for one check (default ${DEFAULT_RUN_OPTIONS.checkTimeoutMs})
   --concurrency <n>          checks run at once (default 8)
   --no-color                 plain console output
+  --properties               also run the property-based tests (state machine, races, hostile input; suites/properties/README.md)
+  --runs <n>                 property runs (command sequences / race schedules; hostile inputs: n × 10 per category; default 100)
+  --seed <n>                 fast-check seed for the properties (default random; printed)
+  --path <token>             replay one printed counterexample (<property>/<path>[/<replayPath>]; needs --seed; skips the checks)
+  --properties-timeout <ms>  time limit per property (default 60000); an interrupted property is reported as skip, not pass
 `;
 
 export class UsageError extends Error {}
@@ -62,6 +68,12 @@ export function parseServerArgs(argv: string[]) {
       concurrency: { type: 'string' },
       'no-color': { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
+      // --properties (issue 4)
+      properties: { type: 'boolean', default: false },
+      runs: { type: 'string' },
+      seed: { type: 'string' },
+      path: { type: 'string' },
+      'properties-timeout': { type: 'string' },
     },
   });
   void positionals;
@@ -115,9 +127,16 @@ export function parseServerArgs(argv: string[]) {
       checkTimeoutMs: num('check-timeout', values['check-timeout'], Math.max(DEFAULT_RUN_OPTIONS.checkTimeoutMs, requestTimeoutMs * 3)),
     },
   };
+  let properties; // --properties (issue 4)
+  try {
+    properties = parsePropertyArgs(values, argv);
+  } catch (e) {
+    throw new UsageError(e instanceof Error ? e.message : String(e));
+  }
   return {
     help: false as const,
     config,
+    properties,
     json: values.json,
     junit: values.junit,
     baseline,
@@ -172,7 +191,7 @@ async function server(argv: string[]): Promise<number> {
       root: ROOT,
       config: false,
       watch: false,
-      include: ['suites/receiver.suite.ts'],
+      include: args.properties?.path ? [] : ['suites/receiver.suite.ts'], // --properties (issue 4): --path replays only
       reporters,
       provide: { conformance: args.config },
       maxConcurrency: args.concurrency,
@@ -183,6 +202,12 @@ async function server(argv: string[]): Promise<number> {
     { logLevel: 'error' },
   );
   await vitest.close();
+  // --properties (issue 4): the property-based tests run after the checks; their results join the report.
+  if (args.properties) {
+    const results = await runProperties(args.config, { ...args.properties, log: (l) => process.stderr.write(`  ${l}\n`) });
+    for (const r of results) if (r.status === 'fail' || r.status === 'warn') process.stderr.write(`\n${formatPropertyFailure(r)}`);
+    collector.results.push(...results);
+  }
   // Report in catalog order (sections as the spec has them), not completion order.
   const order = new Map(allChecks.map((c, i) => [c.id, i]));
   const results = [...collector.results].sort((a, b) => (order.get(a.id) ?? 1e9) - (order.get(b.id) ?? 1e9));

@@ -28,6 +28,12 @@ export interface HostileInput {
   codes: number[];
   /** The id the answer may carry (besides none/null) for raw inputs. */
   id?: string | number;
+  /**
+   * The request is not a valid JSON-RPC request (e.g. params not an object): a framing layer may
+   * answer it without an id, so where raw bytes can be sent it is sent as bytes and an id-less
+   * error counts as its answer.
+   */
+  envelopeLevel?: boolean;
 }
 
 export interface HostileCategory {
@@ -121,7 +127,7 @@ export const HOSTILE_CATEGORIES: HostileCategory[] = [
     title: 'JSON that is not a valid JSON-RPC message gets -32600 (invalid request) and the target keeps serving',
     requirements: [JSON_RPC, 'errors-internal-32603'],
     level: 'SHOULD',
-    unavailable: (env, bytes) => (bytes ? undefined : `the ${env.connector.transport} transport validates envelopes before the receiver sees them (raw bytes cannot be sent)`),
+    unavailable: (env, bytes) => (bytes ? undefined : `the ${env.connector.transport} transport cannot carry raw bytes (envelopes are checked by the framing layer, which an in-process connection bypasses)`),
     arbitrary: () =>
       fc
         .oneof(
@@ -169,7 +175,7 @@ export const HOSTILE_CATEGORIES: HostileCategory[] = [
       const paramsNotObject = fc.oneof(fc.integer(), fc.string({ maxLength: 10 }), fc.array(fc.string({ maxLength: 10 }), { maxLength: 2 }), fc.constant(null));
       return fc.oneof(
         { weight: 9, arbitrary: fc.tuple(fc.constantFrom(...methods), taskId).map(([method, id]) => ({ label: `${method} taskId ${id.present ? short(id.v, 80) : '(missing)'}`, request: { method, params: id.present ? { taskId: id.v } : {} }, codes: [-32602] })) },
-        { weight: 1, arbitrary: fc.tuple(fc.constantFrom(...methods), paramsNotObject).map(([method, params]) => ({ label: `${method} params ${short(params, 60)}`, request: { method, params }, codes: [-32602, -32600] })) },
+        { weight: 1, arbitrary: fc.tuple(fc.constantFrom(...methods), paramsNotObject).map(([method, params]) => ({ label: `${method} params ${short(params, 60)}`, request: { method, params }, codes: [-32602, -32600], envelopeLevel: true })) },
       );
     },
   },
@@ -233,10 +239,16 @@ export class HostileConnection {
   }
 }
 
+let rawCounter = 0;
+
 /** Sends one input and checks the answer and that the target still serves. */
 export async function runHostileInput(env: PropertyEnv, cat: HostileCategory, conn: HostileConnection, input: HostileInput, rec: HostileRecord): Promise<void> {
   const lease = await conn.get();
   const peer = lease.peer;
+  if (input.request && input.envelopeLevel && peer.canSendBytes) {
+    const id = `hostile-${++rawCounter}`;
+    input = { ...input, request: undefined, id, bytes: JSON.stringify({ jsonrpc: '2.0', id, method: input.request.method, params: input.request.params }) };
+  }
   rec.peer = peer;
   rec.start = peer.transcript.length;
   const wrong = (message: string) => new PropertyViolation(cat.requirements.filter((r) => r !== 'errors-internal-32603'), message, cat.level);

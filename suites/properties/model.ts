@@ -555,19 +555,15 @@ export function checkHistory(
     }
   }
 
-  // tasks/result answers: related-task meta, and all equal (one final result).
-  let first: { op: Op; key: string } | undefined;
+  // tasks/result answers: related-task meta; each shows the task terminal when it answered.
+  const finals: { op: Op; key: string }[] = [];
   for (const o of results) {
     const r = o.response!;
     if (r.error?.code === -32602 && (mayBeGone(o) || anyCancelSucceeded)) continue; // "not found" after a permitted deletion
     if (!r.error && relatedTaskId(r.result) !== task.taskId) {
       throw new PropertyViolation(['related-task-result-must'], `${o.label} answered without _meta["${RELATED_TASK_META}"].taskId = ${short(task.taskId)}: ${short(r.result)}`);
     }
-    const key = JSON.stringify(r.error ? { error: r.error } : { result: r.result });
-    if (!first) first = { op: o, key };
-    else if (first.key !== key) {
-      throw new PropertyViolation(['result-terminal-returns-final', 'result-exact'], `${first.op.label} answered ${short(JSON.parse(first.key), 200)} but ${o.label} answered ${short(JSON.parse(key), 200)}: a terminal task has one final result`);
-    }
+    finals.push({ op: o, key: JSON.stringify(r.error ? { error: r.error } : { result: r.result }) });
     witnesses.push({ op: o, shows: 'terminal', requirements: ['result-blocks-nonterminal'], what: `${o.label} answered (so the task was terminal when it answered)` });
   }
 
@@ -597,6 +593,15 @@ export function checkHistory(
           `${r.what} before ${c.op.label} was even sent, yet that cancel succeeded — so the task was not terminal when tasks/result answered: it must block until the task is terminal`,
         );
       }
+    }
+  }
+  // One final result: every answer of tasks/result is the same.
+  for (const f of finals.slice(1)) {
+    if (f.key !== finals[0]!.key) {
+      throw new PropertyViolation(
+        ['result-terminal-returns-final', 'result-exact'],
+        `${finals[0]!.op.label} answered ${short(JSON.parse(finals[0]!.key), 200)} but ${f.op.label} answered ${short(JSON.parse(f.key), 200)}: a terminal task has one final result`,
+      );
     }
   }
 }

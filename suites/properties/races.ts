@@ -27,6 +27,9 @@ export const RACES_REQUIREMENTS = [
   'create-returns-createtaskresult',
 ];
 
+/** How long the final phase keeps watching a task whose natural run time is unknown (ms). */
+const LINGER_MS = 250;
+
 export type ScenarioName = 'cancel-vs-completion' | 'cancel-vs-expiry' | 'result-blocked-vs-cancel' | 'input-vs-cancel' | 'burst';
 
 export interface Actor {
@@ -180,8 +183,10 @@ export async function runRace(env: PropertyEnv, scenario: Scenario, s: fc.Schedu
     for (const x of await all) if (x.status === 'rejected') throw x.reason;
 
     // Settle: poll until terminal (bounded), linger past the natural completion time, fetch the result.
-    const natural = env.timingsControllable && scenario.ms !== undefined ? createdSentAt + scenario.ms + 25 : 0;
-    const deadline = Date.now() + 2_500;
+    // Linger past the moment the work would have finished on its own (a resurrected or otherwise
+    // changed status shows then): known on the reference receiver; elsewhere a fixed margin.
+    const natural = env.timingsControllable && scenario.ms !== undefined ? createdSentAt + scenario.ms + 25 : Date.now() + LINGER_MS;
+    const deadline = Math.max(Date.now(), natural) + 2_500;
     let last: Op | undefined;
     for (let i = 1; ; i++) {
       last = await send('tasks/get', `final-get#${i}`, env.answerMs);

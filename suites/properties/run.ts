@@ -207,7 +207,7 @@ async function runSpec<T>(spec: PropertySpec<T>, target: TargetSpec, opts: Prope
   let details: fc.RunDetails<[T]>;
   try {
     details = await fc.check(prop, {
-      numRuns: spec.numRuns,
+      numRuns: replay ? 1 : spec.numRuns, // a replay runs exactly the value at the path
       ...(opts.seed !== undefined ? { seed: opts.seed } : {}),
       ...(replay ? { path: replay.fcPath, endOnFailure: true } : {}),
       plugins: [fc.interruptAfterTimeLimit(opts.timeoutMs)],
@@ -413,7 +413,7 @@ export function replayCommand(target: TargetSpec, opts: PropertyRunOptions, seed
   } else if (target.kind === 'stdio') args = ['--stdio', target.command];
   else if (target.kind === 'http') args = ['--url', target.url, ...Object.entries(target.headers ?? {}).flatMap(([k, v]) => ['--header', `${k}: ${v}`])];
   else args = ['--stdio', `npx tsx mocks/main.ts --stdio${target.args?.length ? ' ' + target.args.join(' ') : ''}`, '--profile', '<the profile of the run>'];
-  return ['npx mcp-tasks-conformance server', ...args.map(shellQuote), '--properties', '--seed', String(seed), '--path', shellQuote(token)].join(' ');
+  return ['npx mcp-tasks-conformance server', ...args.map(shellQuote), '--properties', `--seed=${seed}`, '--path', shellQuote(token)].join(' ');
 }
 
 /** A JSON-RPC transcript, one line per message (→ sent, ← received, · event). */
