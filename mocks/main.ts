@@ -18,6 +18,7 @@ options:
   --slow-ms MS             run time of "slow" (default 3000)
   --status-notifications   send notifications/tasks/status on every status change
   --no-tasks-capability    declare no tasks capability (task-augmented requests processed normally)
+  --sse-responses          HTTP: answer POSTs with SSE streams (default: JSON; task messages on the GET stream)
   --log                    audit log on stderr (task creation, completion, retrieval, with requestor)
   --list-faults            print the named faults and exit
   -h, --help               this text`;
@@ -44,6 +45,7 @@ const OPTIONS = {
   'slow-ms': { type: 'string' },
   'status-notifications': { type: 'boolean' },
   'no-tasks-capability': { type: 'boolean' },
+  'sse-responses': { type: 'boolean' },
   log: { type: 'boolean' },
   'list-faults': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
@@ -78,6 +80,7 @@ export function parseMockArgs(argv: string[]) {
       maxRetainedTasks: num(values['max-retained'], 'max-retained'),
       statusNotifications: !!values['status-notifications'],
       tasksCapability: !values['no-tasks-capability'],
+      sseResponses: !!values['sse-responses'],
       timings: { ...(completesMs !== undefined ? { completesMs } : {}), ...(slowMs !== undefined ? { slowMs } : {}) },
       log: !!values.log,
     };

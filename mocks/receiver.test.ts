@@ -306,6 +306,63 @@ describe('Streamable HTTP sessions and authorization context', () => {
   });
 });
 
+describe('Streamable HTTP responses', () => {
+  const base = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' };
+  /** A session of our own, opened with raw fetch (no GET stream unless the test opens one). */
+  async function rawSession(url: string): Promise<{ post(body: unknown): Promise<globalThis.Response>; headers: Record<string, string> }> {
+    const init = await fetch(url, { method: 'POST', headers: base, body: JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: { elicitation: { form: {} } }, clientInfo: { name: 'raw', version: '1' } } }) });
+    expect(init.headers.get('content-type')).toMatch(/^application\/json/);
+    await init.text();
+    const headers = { ...base, 'mcp-session-id': init.headers.get('mcp-session-id')! };
+    const post = (body: unknown) => fetch(url, { method: 'POST', headers, body: JSON.stringify(body) });
+    expect((await post({ jsonrpc: '2.0', method: 'notifications/initialized' })).status).toBe(202);
+    return { post, headers };
+  }
+
+  it('answers are application/json (tasks/get never upgraded to SSE); input requests wait for the GET stream and go out on it', async () => {
+    const h = await harness('http');
+    try {
+      const { post, headers } = await rawSession(h.url!);
+      const created = await post({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'ask', arguments: { ms: 0 }, task: {} } });
+      expect(created.headers.get('content-type')).toMatch(/^application\/json/);
+      const taskId = (await created.json()).result.task.taskId;
+      const get = await post({ jsonrpc: '2.0', id: 2, method: 'tasks/get', params: { taskId } });
+      expect(get.headers.get('content-type')).toMatch(/^application\/json/);
+      // tasks/result blocks (a JSON answer to come); its input request waits: no GET stream is open yet.
+      const result = post({ jsonrpc: '2.0', id: 3, method: 'tasks/result', params: { taskId } });
+      await new Promise((r) => setTimeout(r, 200));
+      // Now the GET stream: the queued elicitation/create arrives on it.
+      const ac = new AbortController();
+      const sse = await fetch(h.url!, { method: 'GET', headers: { ...headers, accept: 'text/event-stream' }, signal: ac.signal });
+      expect(sse.status).toBe(200);
+      const reader = sse.body!.getReader();
+      let text = '';
+      while (!text.includes('elicitation/create')) text += new TextDecoder().decode((await reader.read()).value);
+      const req = JSON.parse(/data: (.*)/.exec(text)![1]!);
+      expect(req.method).toBe('elicitation/create');
+      expect(req.params._meta[RELATED_TASK_META]).toEqual({ taskId });
+      expect((await post({ jsonrpc: '2.0', id: req.id, result: { action: 'accept', content: { answer: 'via GET' } } })).status).toBe(202);
+      const answered = await result;
+      expect(answered.headers.get('content-type')).toMatch(/^application\/json/);
+      expect((await answered.json()).result.content[0].text).toBe('answer: via GET');
+      ac.abort();
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('--sse-responses: every POST with requests is answered with an SSE stream', async () => {
+    const h = await harness('http', { sseResponses: true });
+    try {
+      const p = await h.peer();
+      const t = await createTask(p, 'complete', { ms: 0 });
+      expect((await p.request('tasks/get', { taskId: t.taskId })).httpContentType).toBe('text/event-stream');
+    } finally {
+      await h.close();
+    }
+  });
+});
+
 describe('stdio garbage', () => {
   let h: Harness;
   afterAll(async () => {

@@ -59,6 +59,13 @@ export interface ReceiverOptions {
   statusNotifications?: boolean;
   /** Declare the tasks capability (default true). false: `task` is ignored, tasks/* are -32601. */
   tasksCapability?: boolean;
+  /**
+   * Streamable HTTP: answer every POST carrying requests with an SSE stream (the SDK transport's
+   * default), task-related messages riding on the tasks/result stream. Default false: answers are
+   * application/json (tasks/get is never upgraded to SSE) and task-related messages go on the
+   * standalone GET stream.
+   */
+  sseResponses?: boolean;
   /** Tool run times. */
   timings?: Partial<ToolTimings>;
   /** Audit log: true → stderr; a function → called with each line. Default off. */
@@ -83,6 +90,7 @@ export interface ResolvedReceiverOptions {
   maxRetainedTasks: number;
   statusNotifications: boolean;
   tasksCapability: boolean;
+  sseResponses: boolean;
   timings: ToolTimings;
 }
 
@@ -95,6 +103,7 @@ export const DEFAULT_OPTIONS: ResolvedReceiverOptions = {
   maxRetainedTasks: 1000,
   statusNotifications: false,
   tasksCapability: true,
+  sseResponses: false,
   timings: DEFAULT_TIMINGS,
 };
 
@@ -127,6 +136,7 @@ export class ReferenceReceiver implements ReceiverCore {
       maxRetainedTasks: posInt(opts.maxRetainedTasks, DEFAULT_OPTIONS.maxRetainedTasks, 'maxRetainedTasks', 1),
       statusNotifications: opts.statusNotifications ?? false,
       tasksCapability: opts.tasksCapability ?? true,
+      sseResponses: opts.sseResponses ?? false,
       timings: { ...DEFAULT_TIMINGS, ...(opts.timings ?? {}) },
     };
     this.options = o;
@@ -247,13 +257,10 @@ export class ReferenceReceiver implements ReceiverCore {
       const t = transports.get(sid);
       // transports.md: a terminated/unknown session → 404 Not Found.
       if (!t) return jsonError(res, 404, -32001, 'Session not found');
-      if (req.method === 'GET' && this.scenario) {
-        // scenario hook: note the standalone SSE stream (input-on-get-stream) in the session and its tap.
+      if (req.method === 'GET') {
+        // The session learns when its standalone SSE stream is open (queued input requests go out on it).
         const s = [...this.sessions].find((x) => x.transport === t);
-        if (s) {
-          s.standaloneStreamOpen = true;
-          s.tap('event', undefined, 'http GET: standalone SSE stream opened');
-        }
+        if (s) watchStandaloneStream(s, res);
       }
       await t.handleRequest(req, res);
       return;
@@ -271,8 +278,11 @@ export class ReferenceReceiver implements ReceiverCore {
     const isInit = msgs.some((m) => m && typeof m === 'object' && (m as { method?: unknown }).method === 'initialize');
     // transports.md: requests without a session id other than initialization → 400.
     if (!isInit) return jsonError(res, 400, -32000, 'Bad Request: Mcp-Session-Id header is required');
+    const jsonResponses = !this.options.sseResponses;
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
+      // sse-get-no-upgrade: plain JSON answers (tasks/get above all); task messages use the GET stream.
+      enableJsonResponse: jsonResponses,
       onsessioninitialized: (id) => {
         transports.set(id, transport);
       },
@@ -280,7 +290,7 @@ export class ReferenceReceiver implements ReceiverCore {
         transports.delete(id);
       },
     });
-    const session = await this.connect(transport, undefined);
+    const session = await this.connect(transport, undefined, { relatedOnStandalone: jsonResponses });
     const prevClose = transport.onclose;
     transport.onclose = () => {
       if (transport.sessionId) transports.delete(transport.sessionId);
@@ -302,6 +312,32 @@ export class ReferenceReceiver implements ReceiverCore {
 
 export function createReferenceReceiver(options: ReceiverOptions = {}): ReferenceReceiver {
   return new ReferenceReceiver(options);
+}
+
+/**
+ * Tells the session when a standalone GET SSE stream is under way (the SDK transport accepted the GET:
+ * 200; a refused GET, e.g. a second one, 409, does not count) and when it ends.
+ */
+function watchStandaloneStream(s: ReceiverSession, res: ServerResponse): void {
+  let opened = false;
+  res.once('close', () => {
+    if (opened) s.standaloneStreamClosed();
+  });
+  let tries = 0;
+  const look = () => {
+    if (res.destroyed || res.writableEnded) return;
+    if (!res.headersSent) {
+      if (++tries < 1000) setTimeout(look, 2).unref?.();
+      return;
+    }
+    // The transport answers a GET with 200 only for the SSE stream (refusals are 4xx). Its headers go
+    // through writeHead(status, headers), so getHeader() cannot read the content type back.
+    if (res.statusCode === 200) {
+      opened = true;
+      s.standaloneStreamOpened();
+    }
+  };
+  setImmediate(look);
 }
 
 class BodyTooLarge extends Error {}

@@ -55,6 +55,14 @@ export interface SessionIdentity {
 export interface SessionOptions {
   /** Answer transport parse errors with JSON-RPC errors (stdio: the transport reports bad lines via onerror). */
   answerTransportErrors?: boolean;
+  /**
+   * Streamable HTTP with JSON responses: an `application/json` answer carries only the response, so
+   * messages that belong to a request (input requests, progress and status notifications) go on the
+   * standalone GET SSE stream instead ("clients SHOULD expect messages to be delivered on any SSE
+   * stream, including the HTTP GET stream", tasks.md). Requests wait in a queue until one is open;
+   * notifications sent while none is open are lost (as on any closed stream).
+   */
+  relatedOnStandalone?: boolean;
 }
 
 // --- scenario hooks (client grading: mocks/receiver/scenarios.ts, suites/requestor/) -------------
@@ -131,8 +139,11 @@ export class ReceiverSession {
   private readonly pendingOut = new Map<string, { resolve(r: { result?: unknown; error?: JsonRpcErrorObject }): void; reject(e: Error): void }>();
   private readonly inflight = new Map<string, AbortController>();
   private readonly waitingResults = new Set<() => void>();
-  /** Scenario hook: the requestor opened the standalone GET SSE stream (set by the HTTP server). */
+  /** The requestor has a standalone GET SSE stream open (HTTP; kept by the HTTP server). */
   standaloneStreamOpen = false;
+  private standaloneStreams = 0;
+  /** Requests waiting for a standalone stream (relatedOnStandalone). */
+  private readonly standaloneQueue: { message: Msg; done(ok: boolean): void }[] = [];
 
   /** Scenario hook: whether task-augmented tools/call is declared (with the tasks capability). */
   private get toolsCallTasks(): boolean {
@@ -181,9 +192,38 @@ export class ReceiverSession {
     return { owner: `session:${this.sessionKey}`, auth: undefined };
   }
 
+  /** HTTP: a standalone GET SSE stream of this session is under way; queued requests go out on it. */
+  standaloneStreamOpened(): void {
+    this.standaloneStreams++;
+    this.standaloneStreamOpen = true;
+    this.tap('event', undefined, 'http GET: standalone SSE stream opened');
+    for (const q of this.standaloneQueue.splice(0)) {
+      this.sendRaw(q.message).then(
+        () => q.done(true),
+        () => q.done(false),
+      );
+    }
+  }
+
+  /** HTTP: a standalone GET SSE stream of this session ended. */
+  standaloneStreamClosed(): void {
+    this.standaloneStreams = Math.max(0, this.standaloneStreams - 1);
+    this.standaloneStreamOpen = this.standaloneStreams > 0;
+    this.tap('event', undefined, 'http GET: standalone SSE stream closed');
+  }
+
   // --- wire ----------------------------------------------------------------------------------
   private async sendRaw(message: Msg, relatedRequestId?: string | number): Promise<void> {
     if (this.closed) return;
+    if (this.opts.relatedOnStandalone && typeof message.method === 'string') {
+      // JSON responses: a request-related message cannot ride on the answer; the GET stream takes it.
+      relatedRequestId = undefined;
+      if ('id' in message && !this.standaloneStreamOpen) {
+        return new Promise<void>((resolve, reject) => {
+          this.standaloneQueue.push({ message, done: (ok) => (ok ? resolve() : reject(new Error('could not send request'))) });
+        });
+      }
+    }
     this.tap('out', message, relatedRequestId !== undefined ? `related to request ${JSON.stringify(relatedRequestId)}` : undefined);
     try {
       await this.transport.send(message as JSONRPCMessage, relatedRequestId !== undefined ? { relatedRequestId } : undefined);
@@ -763,6 +803,7 @@ export class ReceiverSession {
     this.inflight.clear();
     for (const p of this.pendingOut.values()) p.reject(new Error('connection closed'));
     this.pendingOut.clear();
+    for (const q of this.standaloneQueue.splice(0)) q.done(false);
     for (const w of [...this.waitingResults]) w();
     this.core.sessionClosed(this);
   }

@@ -16,6 +16,7 @@ export function toArgs(o: ReceiverOptions): string[] {
   if (o.maxRetainedTasks !== undefined) a.push('--max-retained', String(o.maxRetainedTasks));
   if (o.statusNotifications) a.push('--status-notifications');
   if (o.tasksCapability === false) a.push('--no-tasks-capability');
+  if (o.sseResponses) a.push('--sse-responses');
   if (o.timings?.completesMs !== undefined) a.push('--completes-ms', String(o.timings.completesMs));
   if (o.timings?.slowMs !== undefined) a.push('--slow-ms', String(o.timings.slowMs));
   return a;
