@@ -8,5 +8,8 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // One test file at a time: several files drive real targets with timing checks, and on a 2-core
+    // machine two of them at once make slow answers (and flaky verdicts) out of load alone.
+    fileParallelism: false,
   },
 });
