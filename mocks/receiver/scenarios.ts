@@ -2,6 +2,9 @@
 // `mcp-tasks-conformance client` (docs/CLIENTS.md). The client under test learns the scenario from
 // MCP_CONFORMANCE_SCENARIO and does what `ask` says; suites/requestor/checks.ts grades the messages.
 //
+// Over Streamable HTTP the receiver answers with plain JSON (its default), except in the input
+// scenarios, which use SSE answers so that the stream carrying the input request is the scenario's choice.
+//
 // Every scenario shares one contract (the "generic client"): connect, initialize (declaring
 // elicitation form support), list tools (following nextCursor), then call every listed tool once
 // with `{}` arguments, in listed order, task-augmenting exactly as tool-level negotiation allows;
@@ -85,14 +88,16 @@ export const SCENARIOS: readonly Scenario[] = [
     name: 'input-required',
     title: 'A task that needs input (input_required → elicitation)',
     ask: 'Call `ask_task` (required) as a task. It moves to input_required; call tasks/result, answer its elicitation/create (form, one string field "answer") with action "accept", then finish the task.',
-    receiver: { tools: [tool('ask', { name: 'ask_task', taskSupport: 'required' })] },
+    // SSE answers: the input request rides on the tasks/result stream (with JSON answers it would take the GET stream).
+    receiver: { tools: [tool('ask', { name: 'ask_task', taskSupport: 'required' })], sseResponses: true },
     timeoutMs: 20_000,
   },
   {
     name: 'input-on-get-stream',
     title: 'Input request delivered on the HTTP GET stream (Streamable HTTP only)',
     ask: 'As input-required, but the server sends the elicitation/create on the standalone GET SSE stream, not on the tasks/result stream: answer it all the same.',
-    receiver: { tools: [tool('ask', { name: 'ask_task', taskSupport: 'required' })], scenario: { inputOnStandaloneStream: true } },
+    // SSE answers, but the input request goes on the GET stream when the client has one open (else on the tasks/result stream).
+    receiver: { tools: [tool('ask', { name: 'ask_task', taskSupport: 'required' })], sseResponses: true, scenario: { inputOnStandaloneStream: true } },
     transports: ['http'],
     timeoutMs: 20_000,
   },
@@ -100,7 +105,7 @@ export const SCENARIOS: readonly Scenario[] = [
     name: 'result-error',
     title: 'An interrupted tasks/result',
     ask: 'As input-required, but the first tasks/result answers -32603 (the result stream was interrupted). Keep polling tasks/get and call tasks/result again.',
-    receiver: { tools: [tool('ask', { name: 'ask_task', taskSupport: 'required' })], scenario: { failFirstResult: true } },
+    receiver: { tools: [tool('ask', { name: 'ask_task', taskSupport: 'required' })], sseResponses: true, scenario: { failFirstResult: true } },
     timeoutMs: 20_000,
   },
   {

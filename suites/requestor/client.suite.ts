@@ -6,7 +6,9 @@ import type { CheckResult } from '../engine.ts';
 import type { Analysis } from './analysis.ts';
 import { requestorChecks } from './checks.ts';
 import { gradeCheck, runNote } from './engine.ts';
-import { commandLauncher, runClientScenarios, type ClientRunConfig } from './run.ts';
+import { commandLauncher, runClientScenarios, wantsTaskReceiver, type ClientRunConfig } from './run.ts';
+import { allChecks } from '../index.ts';
+import { REQUEST_TYPE_NAMES, REQUEST_TYPES, runClientReceiverChecks, type ClientReceiverRun, type RequestType } from './client-receiver.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -52,4 +54,35 @@ for (const section of sections) {
       });
     }
   });
+}
+
+// The client as task receiver: the receiver checks, once per request type (one run each, on first use).
+if (wantsTaskReceiver(config.scenarios)) {
+  const receiverRuns = new Map<RequestType, Promise<ClientReceiverRun>>();
+  const receiverRun = (type: RequestType) => {
+    let p = receiverRuns.get(type);
+    if (!p) {
+      log(`task-receiver: running the receiver checks with ${REQUEST_TYPES[type].method}`);
+      p = runClientReceiverChecks(commandLauncher(config), config.transport, type);
+      receiverRuns.set(type, p);
+    }
+    return p;
+  };
+  for (const type of REQUEST_TYPE_NAMES) {
+    const sections = [...new Set(allChecks.map((c) => c.section))];
+    for (const section of sections) {
+      describe(`Client as receiver (${REQUEST_TYPES[type].method}): ${section}`, () => {
+        for (const check of allChecks.filter((c) => c.section === section)) {
+          test(`${check.id}@${type}`, async ({ task, skip }) => {
+            const run = await receiverRun(type);
+            const result = run.results.find((r) => r.id === `${check.id}@${type}`);
+            if (!result) throw new Error(`no result for ${check.id}@${type}`);
+            task.meta.check = result;
+            if (result.status === 'fail') throw new Error(`[${result.requirements.join(', ')}] ${result.message}`);
+            if (result.status === 'skip') skip(result.message);
+          });
+        }
+      });
+    }
+  }
 }

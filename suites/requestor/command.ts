@@ -9,7 +9,9 @@ import { splitCommand } from '../../mocks/wire.ts';
 import { buildReport, CheckCollector, exitCode, formatConsole, loadBaseline, writeJson } from '../../scripts/report.ts';
 import { requestorChecks } from './checks.ts';
 import { SCENARIO_ENV } from './harness.ts';
-import { DEFAULT_CLIENT_CONCURRENCY, planScenarios, type ClientRunConfig } from './run.ts';
+import { DEFAULT_CLIENT_CONCURRENCY, planScenarios, TASK_RECEIVER, wantsTaskReceiver, type ClientRunConfig } from './run.ts';
+import { allChecks } from '../index.ts';
+import { REQUEST_TYPE_NAMES } from './client-receiver.ts';
 
 export const CLIENT_HELP = `mcp-tasks-conformance client — grade an MCP client as a task requestor (spec 2025-11-25)
 
@@ -25,7 +27,8 @@ a client that does not exit within the scenario's timeout is killed and graded o
 
 options:
   --command "<cmd>"          the client under test (required)
-  --scenario <name>          run only these scenarios (repeatable or comma-separated; default: all)
+  --scenario <name>          run only these scenarios (repeatable or comma-separated; default: all);
+                             "${TASK_RECEIVER}" = the receiver checks against the client (sampling/elicitation tasks)
   --transport http|stdio     how the client reaches the receiver (default http)
   --json <file>              write the JSON report
   --junit <file>             write JUnit XML (one testcase per check)
@@ -79,10 +82,10 @@ export function parseClientArgs(argv: string[]) {
   const transport = values.transport ?? 'http';
   if (transport !== 'http' && transport !== 'stdio') throw new ClientUsageError(`--transport takes http or stdio, got "${transport}"`);
   const scenarios = (values.scenario ?? []).flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean);
-  const unknown = scenarios.filter((s) => !SCENARIO_NAMES.includes(s));
-  if (unknown.length) throw new ClientUsageError(`--scenario: unknown ${unknown.join(', ')} (scenarios: ${SCENARIO_NAMES.join(', ')})`);
+  const unknown = scenarios.filter((s) => !SCENARIO_NAMES.includes(s) && s !== TASK_RECEIVER);
+  if (unknown.length) throw new ClientUsageError(`--scenario: unknown ${unknown.join(', ')} (scenarios: ${[...SCENARIO_NAMES, TASK_RECEIVER].join(', ')})`);
   const plan = planScenarios(transport, scenarios);
-  if (plan.run.length === 0) throw new ClientUsageError(`no scenario to run: ${Object.entries(plan.notRun).filter(([n]) => scenarios.includes(n)).map(([n, why]) => `${n}: ${why}`).join('; ')}`);
+  if (plan.run.length === 0 && !wantsTaskReceiver(scenarios)) throw new ClientUsageError(`no scenario to run: ${Object.entries(plan.notRun).filter(([n]) => scenarios.includes(n)).map(([n, why]) => `${n}: ${why}`).join('; ')}`);
   const num = (name: string, v: string | undefined): number | undefined => {
     if (v === undefined) return undefined;
     const n = Number(v);
@@ -95,7 +98,8 @@ export function parseClientArgs(argv: string[]) {
   } catch (e) {
     throw new ClientUsageError(`--baseline: ${e instanceof Error ? e.message : String(e)}`);
   }
-  const unknownBaseline = baseline.filter((id) => !requestorChecks.some((c) => c.id === id));
+  const known = new Set(allCheckIds());
+  const unknownBaseline = baseline.filter((id) => !known.has(id));
   if (unknownBaseline.length) throw new ClientUsageError(`--baseline lists unknown check ids: ${unknownBaseline.join(', ')}`);
   const timeoutMs = num('timeout', values.timeout);
   const config: ClientRunConfig = {
@@ -114,6 +118,11 @@ export function parseClientArgs(argv: string[]) {
     strict: values.strict!,
     color: !values['no-color'] && process.stdout.isTTY === true,
   };
+}
+
+/** Every check id the client command reports: requestor checks, then receiver checks per request type. */
+export function allCheckIds(): string[] {
+  return [...requestorChecks.map((c) => c.id), ...REQUEST_TYPE_NAMES.flatMap((t) => allChecks.map((c) => `${c.id}@${t}`))];
 }
 
 /** Whether the executable of a command line can be found (pre-flight: a client that cannot start is exit 2). */
@@ -154,6 +163,7 @@ export async function runClientCommand(argv: string[], root: string): Promise<nu
   }
   if ('listScenarios' in args) {
     for (const s of SCENARIOS) process.stdout.write(`${s.name}\t${s.transports ? s.transports.join('/') : 'http/stdio'}\t${s.title}\n`);
+    process.stdout.write(`${TASK_RECEIVER}\thttp/stdio\tThe client as task receiver: the receiver checks, with task-augmented sampling/createMessage and elicitation/create\n`);
     return 0;
   }
   const { config } = args;
@@ -164,13 +174,14 @@ export async function runClientCommand(argv: string[], root: string): Promise<nu
   const started = new Date();
   const target = `client: ${config.command} (${config.transport})`;
   const plan = planScenarios(config.transport, config.scenarios);
-  process.stderr.write(`${target}\nscenarios: ${plan.run.join(', ')}\n`);
+  const scenarioList = [...plan.run, ...(wantsTaskReceiver(config.scenarios) ? [TASK_RECEIVER] : [])];
+  process.stderr.write(`${target}\nscenarios: ${scenarioList.join(', ')}\n`);
 
   const collector = new CheckCollector((line) => process.stderr.write(`  ${line}\n`));
   const { startVitest } = await import('vitest/node');
   const reporters: any[] = [collector];
   if (args.junit) reporters.push(['junit', { outputFile: resolve(args.junit), suiteName: 'mcp-tasks-conformance client' }]);
-  const longest = Math.max(...plan.run.map((n) => config.timeoutMs ?? SCENARIOS.find((s) => s.name === n)!.timeoutMs));
+  const longest = Math.max(20_000, ...plan.run.map((n) => config.timeoutMs ?? SCENARIOS.find((s) => s.name === n)!.timeoutMs));
   const vitest = await startVitest(
     'test',
     [],
@@ -186,12 +197,13 @@ export async function runClientCommand(argv: string[], root: string): Promise<nu
       passWithNoTests: true,
       // Every scenario runs in beforeAll: allow them all (bounded by their own timeouts), plus margin.
       hookTimeout: Math.ceil(plan.run.length / Math.max(1, config.concurrency)) * (longest + 5_000) + 30_000,
-      testTimeout: 30_000,
+      // The first receiver check of a request type waits for all of that type's checks (client-receiver.ts).
+      testTimeout: 600_000,
     } as any,
     { logLevel: 'error' },
   );
   await vitest.close();
-  const order = new Map(requestorChecks.map((c, i) => [c.id, i]));
+  const order = new Map(allCheckIds().map((id, i) => [id, i]));
   const results = [...collector.results].sort((a, b) => (order.get(a.id) ?? 1e9) - (order.get(b.id) ?? 1e9));
   const report = buildReport(results, target, started, args.baseline, collector.errors);
   process.stdout.write(formatConsole(report, args.color) + '\n');

@@ -56,7 +56,7 @@ export interface ScenarioRun {
 
 export const SCENARIO_ENV = 'MCP_CONFORMANCE_SCENARIO';
 
-const BRIDGE = fileURLToPath(new URL('./stdio-bridge.mjs', import.meta.url));
+const BRIDGE = fileURLToPath(new URL('../../mocks/requestor/stdio-bridge.mjs', import.meta.url));
 const OUTPUT_LIMIT = 64 * 1024;
 
 function quote(s: string): string {
@@ -139,72 +139,101 @@ export async function runScenario(name: string | Scenario, launcher: ClientLaunc
   return { scenario, transport, serverArg, startedAt, entries, exit };
 }
 
-async function launch(launcher: ClientLauncher, a: { serverArg: string; scenario: string; transport: ScenarioTransport }, timeoutMs: number): Promise<ClientExit> {
+/** A started client: `stop()` ends it (abort / SIGTERM, then SIGKILL after 1 s); `exited` always resolves. */
+export interface ClientHandle {
+  exited: Promise<ClientExit>;
+  stop(): void;
+}
+
+/** Starts the client with `serverArg` as its last argument and the scenario in its environment. */
+export function startClient(launcher: ClientLauncher, a: { serverArg: string; scenario: string; transport: ScenarioTransport }): ClientHandle {
   const started = Date.now();
   const env = { [SCENARIO_ENV]: a.scenario };
+  let stopped = false;
   if (launcher.kind === 'function') {
     const ac = new AbortController();
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      ac.abort(new Error(`scenario timeout (${timeoutMs} ms)`));
-    }, timeoutMs);
-    try {
-      const run = launcher.run({ ...a, env, signal: ac.signal }).then(
-        (code) => ({ code, error: undefined as string | undefined }),
-        (e) => ({ code: 1, error: e instanceof Error ? e.message : String(e) }),
-      );
-      // After an abort the function gets a moment to wind down; then we stop waiting for it.
-      const r = await Promise.race([
-        run,
-        new Promise<{ code: null; error: string }>((resolve) =>
-          ac.signal.addEventListener('abort', () => setTimeout(() => resolve({ code: null, error: 'did not stop after the abort' }), 2000), { once: true }),
-        ),
-      ]);
-      return { code: timedOut ? null : r.code, signal: timedOut ? 'SIGKILL' : null, timedOut, durationMs: Date.now() - started, stdout: '', stderr: r.error ?? '' };
-    } finally {
-      clearTimeout(timer);
-    }
+    const run = launcher.run({ ...a, env, signal: ac.signal }).then(
+      (code) => ({ code: code as number | null, error: undefined as string | undefined }),
+      (e) => ({ code: 1 as number | null, error: e instanceof Error ? e.message : String(e) }),
+    );
+    // After an abort the function gets a moment to wind down; then we stop waiting for it.
+    const gaveUp = new Promise<{ code: null; error: string }>((resolve) =>
+      ac.signal.addEventListener('abort', () => setTimeout(() => resolve({ code: null, error: 'did not stop after the abort' }), 2000).unref(), { once: true }),
+    );
+    const exited = Promise.race([run, gaveUp]).then((r) => ({
+      code: stopped ? null : r.code,
+      signal: stopped ? 'SIGKILL' : null,
+      timedOut: false,
+      durationMs: Date.now() - started,
+      stdout: '',
+      stderr: r.error ?? '',
+    }));
+    return {
+      exited,
+      stop() {
+        stopped = true;
+        ac.abort(new Error('stopped by the harness'));
+      },
+    };
   }
   let parts: { command: string; args: string[] };
   try {
     parts = splitCommand(launcher.command);
   } catch (e) {
-    return { code: null, signal: null, timedOut: false, durationMs: 0, stdout: '', stderr: '', startError: e instanceof Error ? e.message : String(e) };
+    const exit: ClientExit = { code: null, signal: null, timedOut: false, durationMs: 0, stdout: '', stderr: '', startError: e instanceof Error ? e.message : String(e) };
+    return { exited: Promise.resolve(exit), stop() {} };
   }
-  return new Promise<ClientExit>((resolve) => {
-    let stdout = '';
-    let stderr = '';
-    let timedOut = false;
-    let child: ChildProcess;
-    try {
-      child = spawn(parts.command, [...parts.args, a.serverArg], {
-        cwd: launcher.cwd,
-        env: { ...process.env, ...(launcher.env ?? {}), ...env },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-    } catch (e) {
-      resolve({ code: null, signal: null, timedOut: false, durationMs: 0, stdout: '', stderr: '', startError: e instanceof Error ? e.message : String(e) });
-      return;
-    }
-    child.stdout?.on('data', (c: Buffer) => (stdout = (stdout + c.toString('utf8')).slice(-OUTPUT_LIMIT)));
-    child.stderr?.on('data', (c: Buffer) => (stderr = (stderr + c.toString('utf8')).slice(-OUTPUT_LIMIT)));
-    let killTimer: NodeJS.Timeout | undefined;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      child.kill('SIGTERM');
-      killTimer = setTimeout(() => child.kill('SIGKILL'), 1000);
-    }, timeoutMs);
-    let startError: string | undefined;
-    child.once('error', (e) => {
-      startError = e.message;
+  let child: ChildProcess;
+  try {
+    child = spawn(parts.command, [...parts.args, a.serverArg], {
+      cwd: launcher.cwd,
+      env: { ...process.env, ...(launcher.env ?? {}), ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
     });
+  } catch (e) {
+    const exit: ClientExit = { code: null, signal: null, timedOut: false, durationMs: 0, stdout: '', stderr: '', startError: e instanceof Error ? e.message : String(e) };
+    return { exited: Promise.resolve(exit), stop() {} };
+  }
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.on('data', (c: Buffer) => (stdout = (stdout + c.toString('utf8')).slice(-OUTPUT_LIMIT)));
+  child.stderr?.on('data', (c: Buffer) => (stderr = (stderr + c.toString('utf8')).slice(-OUTPUT_LIMIT)));
+  let startError: string | undefined;
+  child.once('error', (e) => {
+    startError = e.message;
+  });
+  let killTimer: NodeJS.Timeout | undefined;
+  const exited = new Promise<ClientExit>((resolve) => {
     child.once('close', (code, signal) => {
-      clearTimeout(timer);
       clearTimeout(killTimer);
-      resolve({ code, signal, timedOut, durationMs: Date.now() - started, stdout, stderr, ...(startError ? { startError } : {}) });
+      resolve({ code, signal, timedOut: false, durationMs: Date.now() - started, stdout, stderr, ...(startError ? { startError } : {}) });
     });
   });
+  return {
+    exited,
+    stop() {
+      if (stopped || child.exitCode !== null || child.signalCode !== null) return;
+      stopped = true;
+      child.kill('SIGTERM');
+      killTimer = setTimeout(() => child.kill('SIGKILL'), 1000);
+      killTimer.unref();
+    },
+  };
+}
+
+async function launch(launcher: ClientLauncher, a: { serverArg: string; scenario: string; transport: ScenarioTransport }, timeoutMs: number): Promise<ClientExit> {
+  const h = startClient(launcher, a);
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    h.stop();
+  }, timeoutMs);
+  try {
+    const exit = await h.exited;
+    return { ...exit, timedOut };
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** Runs several scenarios with bounded concurrency; results in the order given. */

@@ -22,6 +22,14 @@ export interface ClientRunConfig {
 
 export const DEFAULT_CLIENT_CONCURRENCY = 3;
 
+/** Scenario name of the client-as-receiver part (suites/requestor/client-receiver.ts). */
+export const TASK_RECEIVER = 'task-receiver';
+
+/** Whether the receiver checks run against the client (scenario task-receiver selected, or no selection). */
+export function wantsTaskReceiver(scenarios: readonly string[]): boolean {
+  return scenarios.length === 0 || scenarios.includes(TASK_RECEIVER);
+}
+
 /** The scenarios to run, and why the others are not run. */
 export function planScenarios(transport: ScenarioTransport, wanted: string[] = []): { run: string[]; notRun: Record<string, string> } {
   const run: string[] = [];

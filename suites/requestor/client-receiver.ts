@@ -1,0 +1,220 @@
+// The client as task RECEIVER: the reference requestor (mocks/requestor/, the server end) sends
+// task-augmented sampling/createMessage or elicitation/create to a client that declares
+// tasks.requests.sampling.createMessage / tasks.requests.elicitation.create, and the receiver checks
+// of the `server` command (suites/index.ts) run against the client, once per request type.
+//
+// How: a TargetConnector whose open() starts a client process in scenario `task-receiver` and returns
+// the server end of its connection; TargetInfo.taskRequest makes helpers.createTask/callTool send the
+// request type (with the role contract below) instead of tools/call. Checks that are specific to
+// tools/call (tool-level negotiation, the tools.call capability, profile tools, progress, input, the
+// schema check that expects CallToolResult payloads) are reported as skipped with the reason.
+import { listenForClient } from '../../mocks/requestor/index.ts';
+import type { ProfileRole } from '../../mocks/model.ts';
+import type { Peer } from '../../mocks/wire.ts';
+import { DEFAULT_RUN_OPTIONS, hasPath, type CheckDef, type CheckResult, type RunOptions, type TargetConnector, type TargetInfo } from '../engine.ts';
+import { allChecks } from '../index.ts';
+import { runChecks, type TargetSession } from '../session.ts';
+import { startClient, type ClientLauncher } from './harness.ts';
+
+export const TASK_RECEIVER_SCENARIO = 'task-receiver';
+
+export const REQUEST_TYPES = {
+  sampling: { method: 'sampling/createMessage', capability: 'tasks.requests.sampling.createMessage' },
+  elicitation: { method: 'elicitation/create', capability: 'tasks.requests.elicitation.create' },
+} as const;
+export type RequestType = keyof typeof REQUEST_TYPES;
+export const REQUEST_TYPE_NAMES = Object.keys(REQUEST_TYPES) as RequestType[];
+
+/** The role contract: the word in the request's text tells the client how to behave (docs/CLIENTS.md). */
+const ROLE_WORD: Partial<Record<ProfileRole, string>> = { completes: 'complete', slow: 'slow', fails: 'fail' };
+
+export function roleRequest(type: RequestType, role: ProfileRole, task?: Record<string, unknown>): { method: string; params: Record<string, unknown> } {
+  const text = `conformance: ${ROLE_WORD[role] ?? 'complete'}`;
+  const params: Record<string, unknown> =
+    type === 'sampling'
+      ? { messages: [{ role: 'user', content: { type: 'text', text } }], maxTokens: 32 }
+      : { mode: 'form', message: text, requestedSchema: { type: 'object', properties: { answer: { type: 'string', title: 'Answer' } } } };
+  if (task) params.task = task;
+  return { method: REQUEST_TYPES[type].method, params };
+}
+
+/**
+ * Receiver checks that run against a client receiver: they create tasks only through
+ * helpers.createTask / result.createTask (or send only tasks/* requests) and need no tools. Every
+ * other receiver check is reported as skipped (see skipReason).
+ */
+export const CLIENT_RECEIVER_CHECKS: readonly string[] = [
+  'result.blocks-while-working',
+  'result.failed-returns-result',
+  'result.cancelled-answers',
+  'result.exact-success',
+  'result.exact-fails',
+  'related-task.result-completed',
+  'related-task.result-failed',
+  'related-task.result-cancelled',
+  'related-task.absent-on-get',
+  'related-task.absent-on-list',
+  'related-task.absent-on-cancel',
+  'related-task.param-wins-get',
+  'related-task.param-wins-result',
+  'related-task.param-wins-cancel',
+  'list.get-implies-list',
+  'list.next-cursor',
+  'list.paginate',
+  'list.invalid-cursor',
+  'list.tampered-cursor',
+  'list.entries-are-tasks',
+  'cancel.cancelled-before-response',
+  'cancel.stays-cancelled',
+  'cancel.completed-rejected',
+  'cancel.failed-rejected',
+  'cancel.cancelled-rejected',
+  'cancel.delete-may',
+  'ttl.override-reported',
+  'ttl.expired-deleted',
+  'ttl.expired-cleaned-up',
+  'ttl.expired-error-code',
+  'errors.get-invalid-taskid',
+  'errors.result-invalid-taskid',
+  'errors.cancel-invalid-taskid',
+  'errors.invalid-params-not-32603',
+  'errors.informative-message',
+];
+
+/** Vetted receiver checks that do not apply to a client receiver, with the reason. */
+const NOT_FOR_CLIENTS: Readonly<Record<string, string>> = {
+  'result.completed-returns-result': 'judges the tasks/result payload as a CallToolResult (tools/call); result.exact-success compares the client\'s payload with its plain answer instead',
+  'schema.messages-valid': 'validates tasks/result payloads as CallToolResult (the suite creates tasks through tools/call only)',
+  'ttl.max-enforced': 'sends a task-augmented tools/call directly',
+  'security.task-flood-reported': 'sends task-augmented tools/call directly',
+  'security.list-without-identity': 'about servers without an authorization context (erratum 7b5513e1); a client receiver has exactly one requestor, its server',
+  'transport.get-no-sse-upgrade': 'about the Streamable HTTP server answering tasks/get; a client answers on its own POST',
+  'errors.malformed-input-survives': 'sends raw malformed bytes from the client side of a connection',
+  'security.foreign-context-rejected': 'every connection is a client process of its own, so isolation between two of them is trivially true and says nothing about context binding',
+  'security.list-own-context': 'every connection is a client process of its own, so isolation between two of them is trivially true and says nothing about context binding',
+};
+
+function skipReason(check: CheckDef): string {
+  if (NOT_FOR_CLIENTS[check.id]) return `${NOT_FOR_CLIENTS[check.id]}: not applicable to a client receiver`;
+  if (check.needsCapabilities?.some((c) => c.startsWith('tasks.requests.tools'))) return 'tools/call-specific (needs tasks.requests.tools.call): not applicable to a client receiver';
+  if (check.id.startsWith('capabilities.')) return 'tool-level negotiation / tools/call capability: not applicable to a client receiver';
+  if (check.needs?.some((r) => !(r in ROLE_WORD))) return `needs a ${check.needs.filter((r) => !(r in ROLE_WORD)).join('/')} role, which a client receiver does not have in this suite`;
+  return 'sends tools/call or reads server-only behaviour: not (yet) vetted for client receivers';
+}
+
+function skipped(check: CheckDef, type: RequestType, reason: string): CheckResult {
+  return { ...clientResultBase(check, type), status: 'skip', message: `not exercised: ${reason}`, durationMs: 0, transcript: [] };
+}
+
+function clientResultBase(check: CheckDef, type: RequestType) {
+  return {
+    id: `${check.id}@${type}`,
+    title: `${check.title} (client receiving ${REQUEST_TYPES[type].method})`,
+    section: `Client as receiver (${REQUEST_TYPES[type].method}): ${check.section}`,
+    requirements: check.requirements,
+    level: check.level,
+  };
+}
+
+/** The client's connections, by server-end peer (capabilities seen in its initialize). */
+const connections = new WeakMap<Peer, { clientCapabilities: any; clientInfo: any; protocolVersion: unknown }>();
+
+/** Opens connections to the client under test: each one is a new client process in scenario task-receiver. */
+export function clientReceiverConnector(launcher: ClientLauncher, transport: 'http' | 'stdio', requestTimeoutMs: number): TargetConnector {
+  const label = launcher.kind === 'command' ? launcher.command : launcher.label;
+  return {
+    transport,
+    label: `client ${label} (${transport})`,
+    hasSecondIdentity: false,
+    async open() {
+      const ep = await listenForClient(transport, { requestTimeoutMs });
+      const h = startClient(launcher, { serverArg: ep.serverArg, scenario: TASK_RECEIVER_SCENARIO, transport });
+      try {
+        const exitedEarly = h.exited.then((x) => {
+          throw new Error(`the client exited (${x.startError ?? x.code ?? x.signal}) before it was ready${x.stderr.trim() ? `: ${x.stderr.trim().slice(-300)}` : ''}`);
+        });
+        const c = await Promise.race([ep.connection(Math.max(10_000, requestTimeoutMs)), exitedEarly]);
+        exitedEarly.catch(() => undefined);
+        connections.set(c.peer, { clientCapabilities: c.clientCapabilities, clientInfo: c.clientInfo, protocolVersion: c.initializeParams?.protocolVersion });
+        const close = c.peer.close.bind(c.peer);
+        let closing: Promise<void> | undefined;
+        c.peer.close = () =>
+          (closing ??= (async () => {
+            await close();
+            h.stop();
+            // (ep.close() closes its peers again, i.e. calls this: not awaited, or the two would wait on each other.)
+            void ep.close().catch(() => undefined);
+          })());
+        return c.peer;
+      } catch (e) {
+        h.stop();
+        await ep.close().catch(() => undefined);
+        throw e;
+      }
+    },
+  };
+}
+
+export interface ClientReceiverRun {
+  results: CheckResult[];
+  /** Set when the client could not be reached at all. */
+  error?: string;
+  /** The capabilities the client declared. */
+  clientCapabilities?: any;
+}
+
+/** Runs the receiver checks against the client for one request type. Never throws. */
+export async function runClientReceiverChecks(
+  launcher: ClientLauncher,
+  transport: 'http' | 'stdio',
+  type: RequestType,
+  opts: { options?: Partial<RunOptions>; only?: readonly string[]; concurrency?: number } = {},
+): Promise<ClientReceiverRun> {
+  const options: RunOptions = { ...DEFAULT_RUN_OPTIONS, ...opts.options };
+  const wanted = allChecks.filter((c) => !opts.only || opts.only.includes(c.id));
+  const runnable = wanted.filter((c) => CLIENT_RECEIVER_CHECKS.includes(c.id));
+  const skippedChecks = (reason: (c: CheckDef) => string) => wanted.map((c) => skipped(c, type, reason(c)));
+  const connector = clientReceiverConnector(launcher, transport, options.requestTimeoutMs);
+  let shared: Peer;
+  try {
+    shared = await connector.open();
+  } catch (e) {
+    const error = `could not connect the client as a task receiver: ${e instanceof Error ? e.message : String(e)}`;
+    return { results: skippedChecks(() => error), error };
+  }
+  const c = connections.get(shared)!;
+  const cap = REQUEST_TYPES[type].capability;
+  if (!hasPath(c.clientCapabilities, cap)) {
+    await shared.close();
+    return { results: skippedChecks(() => `the client does not declare ${cap}`), clientCapabilities: c.clientCapabilities };
+  }
+  const method = REQUEST_TYPES[type].method;
+  const info: TargetInfo = {
+    label: connector.label,
+    transport,
+    initializeResult: { protocolVersion: c.protocolVersion, capabilities: c.clientCapabilities, clientInfo: c.clientInfo },
+    serverCapabilities: c.clientCapabilities,
+    // One pseudo-tool per role: the request type, which may be sent with or without a task.
+    tools: [{ name: method, execution: { taskSupport: 'optional' } }],
+    profile: { tools: { completes: { name: method }, slow: { name: method }, fails: { name: method } } },
+    missingRoles: {
+      needsInput: 'a client receiver has no input_required flow in this suite',
+      progress: 'progress of client tasks is not exercised in this suite',
+      requiresTask: 'tool-level negotiation does not apply to sampling/elicitation',
+      forbidsTask: 'tool-level negotiation does not apply to sampling/elicitation',
+    },
+    taskRequest: (role, task) => roleRequest(type, role, task),
+  };
+  const session: TargetSession = { connector, shared, info, options, results: [], close: () => shared.close() };
+  try {
+    const ran = await runChecks(runnable, session, opts.concurrency ?? 4);
+    const byId = new Map(ran.map((r) => [r.id, r]));
+    const results = wanted.map((check) => {
+      const r = byId.get(check.id);
+      return r ? { ...r, ...clientResultBase(check, type) } : skipped(check, type, skipReason(check));
+    });
+    return { results, clientCapabilities: c.clientCapabilities };
+  } finally {
+    await session.close();
+  }
+}
