@@ -1,0 +1,76 @@
+// The client as task receiver: the receiver checks of the `server` command run against a client that
+// receives task-augmented sampling/createMessage / elicitation/create from the reference requestor.
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { connectHttp, connectStdio, splitCommand } from '../mocks/wire.ts';
+import type { Status } from './engine.ts';
+import { allChecks } from './index.ts';
+import { CLIENT_RECEIVER_CHECKS, runClientReceiverChecks, type RequestType } from './requestor/client-receiver.ts';
+import type { ClientLauncher } from './requestor/harness.ts';
+import { explain, referenceClient, sdkClient, statusMap } from './requestor/test-helpers.ts';
+
+/** The reference client passes every applicable check; error outcomes leave no _meta to judge. */
+function referenceWant(type: RequestType): Record<string, Status> {
+  const want: Record<string, Status> = {};
+  for (const c of allChecks) {
+    const id = `${c.id}@${type}`;
+    want[id] = !CLIENT_RECEIVER_CHECKS.includes(c.id) ? 'skip' : c.level === 'MAY' ? 'info' : 'pass';
+  }
+  // The "fails" role ends in a JSON-RPC error (-1), cancelled tasks answer -32000: no result _meta to judge.
+  want[`related-task.result-failed@${type}`] = 'skip';
+  want[`related-task.result-cancelled@${type}`] = 'skip';
+  return want;
+}
+
+/** A client that connects but declares no task-receiving capability. */
+const plainClient: ClientLauncher = {
+  kind: 'function',
+  label: 'plain client',
+  async run(a) {
+    const peer = /^http/.test(a.serverArg) ? await connectHttp({ url: a.serverArg }) : await connectStdio(splitCommand(a.serverArg));
+    await peer.initialize({});
+    await new Promise((r) => a.signal.addEventListener('abort', r, { once: true }));
+    await peer.close();
+    return 0;
+  },
+};
+
+describe.concurrent('client as task receiver', () => {
+  for (const type of ['sampling', 'elicitation'] as const) {
+    it(`the reference client passes the applicable receiver checks (${type}, HTTP)`, async () => {
+      const { results, error } = await runClientReceiverChecks(referenceClient(), 'http', type, { concurrency: 8 });
+      expect(error).toBeUndefined();
+      const want = referenceWant(type);
+      expect(statusMap(results), explain(results, want)).toEqual(want);
+      expect(results.find((r) => r.id === `capabilities.required-without-task@${type}`)!.message).toMatch(/not applicable to a client receiver/);
+      expect(results.find((r) => r.id === `result.exact-success@${type}`)!.section).toMatch(/^Client as receiver \((sampling\/createMessage|elicitation\/create)\): /);
+    });
+  }
+
+  it('the reference client over stdio (sampling)', async () => {
+    const { results } = await runClientReceiverChecks(referenceClient(), 'stdio', 'sampling', { concurrency: 8, only: ['result.exact-success', 'cancel.cancelled-before-response', 'list.next-cursor', 'errors.get-invalid-taskid'] });
+    expect(statusMap(results)).toEqual({
+      'result.exact-success@sampling': 'pass',
+      'cancel.cancelled-before-response@sampling': 'pass',
+      'list.next-cursor@sampling': 'pass',
+      'errors.get-invalid-taskid@sampling': 'pass',
+    });
+  });
+
+  it('the SDK-based client matches its reviewed golden file (receiverChecks)', async () => {
+    const golden = JSON.parse(readFileSync('fixtures/golden/sdk-client.json', 'utf8')).receiverChecks as { requestTypes: RequestType[]; checks: Record<string, { status: Status }> };
+    expect(Object.keys(golden.checks).sort()).toEqual([...CLIENT_RECEIVER_CHECKS].sort());
+    for (const type of golden.requestTypes) {
+      const { results } = await runClientReceiverChecks(sdkClient, 'http', type, { concurrency: 8, only: [...CLIENT_RECEIVER_CHECKS] });
+      const want = Object.fromEntries(Object.entries(golden.checks).map(([id, c]) => [`${id}@${type}`, c.status]));
+      expect(statusMap(results), explain(results, want)).toEqual(want);
+    }
+  });
+
+  it('a client without the capability: every check is skipped with the reason', async () => {
+    const { results, clientCapabilities } = await runClientReceiverChecks(plainClient, 'http', 'elicitation');
+    expect(clientCapabilities).toEqual({});
+    expect(new Set(results.map((r) => r.status))).toEqual(new Set(['skip']));
+    expect(results[0]!.message).toMatch(/does not declare tasks\.requests\.elicitation\.create/);
+  });
+});
