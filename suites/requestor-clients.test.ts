@@ -77,6 +77,10 @@ describe.concurrent('client grading', () => {
     expect(() => parseClientArgs(['--command', 'x', '--transport', 'stdio', '--scenario', 'input-on-get-stream'])).toThrow(/no scenario to run/);
     const a = parseClientArgs(['--command', 'node c.js', '--scenario', 'cancel,list-pages', '--timeout', '5000']);
     expect(a.help === false && a.config).toEqual({ command: 'node c.js', transport: 'http', scenarios: ['cancel', 'list-pages'], timeoutMs: 5000, concurrency: 3 });
+    expect(parseClientArgs(['--serve', 'cancel', '--port', '0'])).toEqual({ serve: 'cancel', port: 0 });
+    expect(() => parseClientArgs(['--serve', 'nope'])).toThrow(/unknown scenario/);
+    const r = parseClientArgs(['--command', 'x', '--scenario', 'task-receiver']);
+    expect(r.help === false && r.config.scenarios).toEqual(['task-receiver']);
   });
 
   it('the client command: console report, JSON, JUnit, baseline and exit codes', async () => {

@@ -37,6 +37,9 @@ options:
   --timeout <ms>             bound for the client's run in each scenario (default: the scenario's own, 20–30 s)
   --concurrency <n>          scenarios run at once (default ${DEFAULT_CLIENT_CONCURRENCY})
   --list-scenarios           print the scenarios and exit
+  --serve <scenario> [--port N]
+                             serve the reference receiver set up for one scenario on http://127.0.0.1:N/mcp
+                             and print every message (by hand: point your client at it; no grading)
   --no-color                 plain console output
 
 Scenarios and what is graded: docs/CLIENTS.md.
@@ -63,6 +66,8 @@ export function parseClientArgs(argv: string[]) {
         timeout: { type: 'string' },
         concurrency: { type: 'string' },
         'list-scenarios': { type: 'boolean', default: false },
+        serve: { type: 'string' },
+        port: { type: 'string' },
         'no-color': { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
@@ -72,6 +77,13 @@ export function parseClientArgs(argv: string[]) {
   }
   if (values.help) return { help: true as const };
   if (values['list-scenarios']) return { listScenarios: true as const };
+  const serve = values.serve;
+  if (serve !== undefined) {
+    if (!SCENARIO_NAMES.includes(serve)) throw new ClientUsageError(`--serve: unknown scenario ${serve} (scenarios: ${SCENARIO_NAMES.join(', ')})`);
+    const port = values.port === undefined ? 0 : Number(values.port);
+    if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ClientUsageError(`--port takes 0 … 65535, got "${values.port}"`);
+    return { serve, port };
+  }
   const command = values.command?.trim();
   if (!command) throw new ClientUsageError('give the client under test: --command "<client command>"');
   try {
@@ -148,6 +160,25 @@ export function findExecutable(command: string, cwd = process.cwd()): string | u
   return undefined;
 }
 
+/** `client --serve <scenario>`: the scenario's reference receiver on HTTP, printing each message to stderr. Serves until killed. */
+async function serveScenario(name: string, port: number): Promise<number> {
+  const { createReferenceReceiver } = await import('../../mocks/receiver/index.ts');
+  const { receiverOptionsFor, scenario } = await import('../../mocks/receiver/scenarios.ts');
+  const s = scenario(name);
+  const t0 = Date.now();
+  const receiver = createReferenceReceiver(
+    receiverOptionsFor(s, (e) => {
+      const what = e.message !== undefined ? JSON.stringify(e.message) : (e.note ?? '');
+      process.stderr.write(`+${String(e.time - t0).padStart(6)} ms ${e.session.slice(0, 8)} ${e.dir === 'in' ? '→' : e.dir === 'out' ? '←' : '·'} ${what}\n`);
+    }),
+  );
+  const { url } = await receiver.listenHttp(port, '127.0.0.1');
+  process.stderr.write(`scenario ${s.name}: ${s.title}\n${s.ask}\nreference receiver listening on ${url}  (→ client to receiver, ← receiver to client)\n`);
+  process.once('SIGINT', () => void receiver.close().finally(() => process.exit(0)));
+  process.once('SIGTERM', () => void receiver.close().finally(() => process.exit(0)));
+  return -1; // keeps serving
+}
+
 export async function runClientCommand(argv: string[], root: string): Promise<number> {
   let args: ReturnType<typeof parseClientArgs>;
   try {
@@ -161,6 +192,7 @@ export async function runClientCommand(argv: string[], root: string): Promise<nu
     process.stdout.write(CLIENT_HELP);
     return 0;
   }
+  if ('serve' in args && typeof args.serve === 'string') return serveScenario(args.serve, Number(args.port ?? 0));
   if ('listScenarios' in args) {
     for (const s of SCENARIOS) process.stdout.write(`${s.name}\t${s.transports ? s.transports.join('/') : 'http/stdio'}\t${s.title}\n`);
     process.stdout.write(`${TASK_RECEIVER}\thttp/stdio\tThe client as task receiver: the receiver checks, with task-augmented sampling/createMessage and elicitation/create\n`);
