@@ -341,8 +341,9 @@ export class ReceiverModel {
       if (!t.finalAnswer) t.finalAnswer = { answer, via: 'tasks/result' };
       else if (JSON.stringify(t.finalAnswer.answer) !== JSON.stringify(answer)) {
         throw new PropertyViolation(
-          ['result-terminal-returns-final', 'result-exact'],
-          `tasks/result for task ${t.label} answered ${short(answer, 200)}, but earlier ${short(t.finalAnswer.answer, 200)}: a terminal task has one final result`,
+          ['result-terminal-returns-final', 'result-blocks-nonterminal', 'result-exact'],
+          `tasks/result for task ${t.label} answered ${short(answer, 200)}, but earlier ${short(t.finalAnswer.answer, 200)}: a task has one final result, ` +
+            `so one of the answers came before the task was terminal (tasks/result must block until then) or the final result changed`,
         );
       }
     }
@@ -599,8 +600,9 @@ export function checkHistory(
   for (const f of finals.slice(1)) {
     if (f.key !== finals[0]!.key) {
       throw new PropertyViolation(
-        ['result-terminal-returns-final', 'result-exact'],
-        `${finals[0]!.op.label} answered ${short(JSON.parse(finals[0]!.key), 200)} but ${f.op.label} answered ${short(JSON.parse(f.key), 200)}: a terminal task has one final result`,
+        ['result-terminal-returns-final', 'result-blocks-nonterminal', 'result-exact'],
+        `${finals[0]!.op.label} answered ${short(JSON.parse(finals[0]!.key), 200)} but ${f.op.label} answered ${short(JSON.parse(f.key), 200)}: a task has one final result, ` +
+          `so one of the answers came before the task was terminal (tasks/result must block until then) or the final result changed`,
       );
     }
   }

@@ -73,12 +73,12 @@ export function scenarioArbitraries(env: PropertyEnv): fc.Arbitrary<Scenario>[] 
   add('cancel-vs-expiry', (role) =>
     fc
       .tuple(fc.integer({ min: 0, max: 40 }), one('tasks/cancel', 50), gets(60), fc.option(one('tasks/result', 30), { nil: [] as Actor[] }))
-      .map(([ttl, c, g, r]) => ({ name: 'cancel-vs-expiry' as const, role, ms: 150, ttl, actors: [...c, ...g, ...r] })),
+      .map(([ttl, c, g, r]) => ({ name: 'cancel-vs-expiry' as const, role, ms: 90, ttl, actors: [...c, ...g, ...r] })),
   );
   add('result-blocked-vs-cancel', (role) =>
     fc
       .tuple(one('tasks/result', 10), one('tasks/cancel', 60), gets(80))
-      .map(([r, c, g]) => ({ name: 'result-blocked-vs-cancel' as const, role, ms: 150, actors: [...r, ...c, ...g] })),
+      .map(([r, c, g]) => ({ name: 'result-blocked-vs-cancel' as const, role, ms: 100, actors: [...r, ...c, ...g] })),
   );
   add('input-vs-cancel', (role) =>
     fc

@@ -159,8 +159,15 @@ export async function runProperties(config: RunConfig, opts: PropertyRunOptions)
   try {
     for (const name of PROPERTY_NAMES) {
       if (!selected.has(name)) continue;
-      const spec: PropertySpec<any> | string =
-        name === 'state-machine' ? stateMachineSpec(env, opts.runs) : name === 'races' ? racesSpec(env, opts.runs) : hostileSpec(env, name, hostileRuns);
+      const spec: PropertySpec<any> | string = !hasPath(info.serverCapabilities, 'tasks')
+        ? 'the target declares no tasks capability'
+        : name === 'state-machine' || name === 'races'
+          ? !hasPath(info.serverCapabilities, 'tasks.requests.tools.call')
+            ? 'the target does not declare task-augmented tools/call (tasks.requests.tools.call)'
+            : name === 'state-machine'
+              ? stateMachineSpec(env, opts.runs)
+              : racesSpec(env, opts.runs)
+          : hostileSpec(env, name, hostileRuns);
       const r = typeof spec === 'string' ? skipped(name, spec) : await runSpec(spec, config.target, opts, replay?.name === name ? replay : undefined);
       opts.log?.(`${r.status.toUpperCase().padEnd(4)} ${r.id} — ${r.message.split('\n')[0]}`);
       results.push(r);
@@ -352,7 +359,8 @@ function racesSpec(env: PropertyEnv, runs: number): PropertySpec<[import('./race
 
 function hostileSpec(env: PropertyEnv, name: PropertyName, runs: number): PropertySpec<import('./hostile.ts').HostileInput> | string {
   const cat = HOSTILE_CATEGORIES.find((c) => `hostile-input.${c.name}` === name)!;
-  const why = cat.unavailable(env, env.connector.transport !== 'in-process');
+  const bytes = env.connector.transport !== 'in-process';
+  const why = cat.unavailable(env, bytes);
   if (why) return why;
   const conn = new HostileConnection(env);
   titles[name] = cat.title;
@@ -363,7 +371,7 @@ function hostileSpec(env: PropertyEnv, name: PropertyName, runs: number): Proper
     requirements: cat.requirements,
     numRuns: runs,
     unit: 'inputs',
-    arbitrary: () => cat.arbitrary(env),
+    arbitrary: () => cat.arbitrary(env, bytes),
     async predicate(input, rec) {
       const hr: { log: string[]; peer?: import('../../mocks/wire.ts').Peer; start: number } = { log: rec.log, start: 0 };
       try {
