@@ -1,20 +1,40 @@
 // One test per named fault: a direct observation that the fault changes the behaviour it names
 // (the conformance checks prove it fully). In-process for speed; one test checks the CLI wiring.
 import { describe, expect, it } from 'vitest';
+import { parseMockArgs } from './main.ts';
 import { RELATED_TASK_META } from './model.ts';
-import { FAULTS, type FaultName } from './receiver/faults.ts';
+import { FAULTS, type FaultInfo, type FaultName } from './receiver/faults.ts';
 import type { ReceiverOptions } from './receiver/index.ts';
-import { createTask, harness, ISO_8601, ok, pollUntil, statusIs, type Harness } from './receiver/test-helpers.ts';
-import type { Peer } from './wire.ts';
+import { createTask, harness, ISO_8601, ok, pollUntil, statusIs, type Harness, type Kind } from './receiver/test-helpers.ts';
+import { WireTimeoutError, type Peer } from './wire.ts';
 
-async function withFault(fault: FaultName, body: (p: Peer, h: Harness) => Promise<void>, extra: ReceiverOptions = {}): Promise<void> {
-  const h = await harness('memory', { faults: [fault], ...extra });
+const info = (name: FaultName): FaultInfo => FAULTS.find((f) => f.name === name)!;
+
+/** Receiver options for a fault: its registry `args` (e.g. --page-size 2), with or without the fault itself. */
+function optionsFor(name: FaultName, withFault = true): ReceiverOptions {
+  return parseMockArgs([...(info(name).args ?? []), ...(withFault ? ['--fault', name] : [])]).options;
+}
+
+/** The fault's transport (HTTP-only faults), else in memory. */
+const kindOf = (name: FaultName): Kind => (info(name).transport === 'http' ? 'http' : 'memory');
+
+async function withFault(fault: FaultName, body: (p: Peer, h: Harness) => Promise<void>): Promise<void> {
+  const h = await harness(kindOf(fault), optionsFor(fault));
   try {
     await body(await h.peer(), h);
   } finally {
     await h.close();
   }
 }
+
+const delay = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const answerAll = (p: Peer, asked: any[] = []) =>
+  p.onRequest((req) => {
+    if (req.method !== 'elicitation/create') return undefined;
+    asked.push(req);
+    return { result: { action: 'accept', content: { answer: 'x' } } };
+  });
+const progressNotes = (p: Peer, token: string) => p.messages((m) => m.method === 'notifications/progress' && m.params?.progressToken === token);
 
 const observations: Record<FaultName, (p: Peer, h: Harness) => Promise<void>> = {
   'cancelled-resurrects': async (p) => {
@@ -27,8 +47,11 @@ const observations: Record<FaultName, (p: Peer, h: Harness) => Promise<void>> = 
   },
   'illegal-transition': async (p) => {
     const t = await createTask(p, 'fail', { ms: 0 });
-    await pollUntil(p, t.taskId, statusIs('failed'), 3000, 1);
-    await pollUntil(p, t.taskId, statusIs('working'), 1000);
+    await pollUntil(p, t.taskId, statusIs('failed'), 3000);
+    // The very next poll shows working; tasks/result and tasks/cancel still treat the task as failed.
+    expect(ok(await p.request('tasks/get', { taskId: t.taskId })).status).toBe('working');
+    expect(ok(await p.request('tasks/result', { taskId: t.taskId })).isError).toBe(true);
+    expect((await p.request('tasks/cancel', { taskId: t.taskId })).error?.code).toBe(-32602);
   },
   'cancel-after-response': async (p) => {
     const t = await createTask(p, 'slow', { ms: 5000 });
@@ -48,10 +71,9 @@ const observations: Record<FaultName, (p: Peer, h: Harness) => Promise<void>> = 
     expect(ok(await p.request('tasks/list', { cursor: 'garbage' })).tasks.length).toBe(1);
   },
   'no-next-cursor': async (p) => {
-    await createTask(p, 'complete', { ms: 0 });
-    await createTask(p, 'complete', { ms: 0 });
+    for (let i = 0; i < 3; i++) await createTask(p, 'complete', { ms: 0 });
     const r = ok(await p.request('tasks/list', {}));
-    expect(r.tasks.length).toBe(1);
+    expect(r.tasks.length).toBe(2);
     expect(r.nextCursor).toBeUndefined();
   },
   'list-omits-task': async (p) => {
@@ -142,12 +164,6 @@ const observations: Record<FaultName, (p: Peer, h: Harness) => Promise<void>> = 
     expect(asked).toHaveLength(1);
     expect(asked[0].params._meta?.[RELATED_TASK_META]).toBeUndefined();
   },
-  'is-error-completes': async (p) => {
-    const t = await createTask(p, 'fail', { ms: 0 });
-    const r = ok(await p.request('tasks/result', { taskId: t.taskId }));
-    expect(r.isError).toBe(true);
-    expect(ok(await p.request('tasks/get', { taskId: t.taskId })).status).toBe('completed');
-  },
   'no-status-message-on-failure': async (p) => {
     const t = await createTask(p, 'fail', { ms: 0 });
     const r = await pollUntil(p, t.taskId, statusIs('failed'));
@@ -158,9 +174,152 @@ const observations: Record<FaultName, (p: Peer, h: Harness) => Promise<void>> = 
     expect(r.elapsedMs).toBeGreaterThanOrEqual(200);
     expect(ok(await p.request('tasks/get', { taskId: ok(r).task.taskId })).status).toBe('completed');
   },
+  'result-returns-task': async (p) => {
+    const t = await createTask(p, 'complete', { ms: 0 });
+    const r = ok(await p.request('tasks/result', { taskId: t.taskId }));
+    expect(r.content).toBeUndefined();
+    expect(r.taskId).toBe(t.taskId);
+    expect(r.status).toBe('completed');
+    expect(r._meta?.[RELATED_TASK_META]).toEqual({ taskId: t.taskId });
+  },
+  'cancelled-result-hangs': async (p) => {
+    const t = await createTask(p, 'slow', { ms: 5000 });
+    ok(await p.request('tasks/cancel', { taskId: t.taskId }));
+    await expect(p.request('tasks/result', { taskId: t.taskId }, { timeoutMs: 300 })).rejects.toBeInstanceOf(WireTimeoutError);
+  },
+  'progress-no-related-task': async (p) => {
+    const t = await createTask(p, 'progress', { ms: 30 }, {}, { progressToken: 'tok-p' });
+    ok(await p.request('tasks/result', { taskId: t.taskId }));
+    await p.request('ping');
+    const notes = progressNotes(p, 'tok-p');
+    expect(notes.length).toBe(3);
+    for (const n of notes) expect(n.params._meta?.[RELATED_TASK_META]).toBeUndefined();
+  },
+  'cancel-keeps-running': async (p) => {
+    const t = await createTask(p, 'progress', { ms: 300 }, {}, { progressToken: 'tok-c' });
+    const c = await p.request('tasks/cancel', { taskId: t.taskId });
+    expect(ok(c).status).toBe('cancelled');
+    await delay(400);
+    const after = p.transcript.filter((e) => e.dir === 'in' && (e.message as any)?.method === 'notifications/progress' && e.seq > p.transcript.find((x) => x.message === c.message)!.seq);
+    expect(after.length).toBe(3);
+    expect(ok(await p.request('tasks/get', { taskId: t.taskId })).status).toBe('cancelled');
+  },
+  'progress-after-terminal': async (p) => {
+    const t = await createTask(p, 'progress', { ms: 30 }, {}, { progressToken: 'tok-l' });
+    await pollUntil(p, t.taskId, statusIs('completed'));
+    await p.request('ping');
+    const notes = progressNotes(p, 'tok-l');
+    expect(notes.length).toBe(4);
+    expect(notes[3]!.params.progress).toBe(4);
+  },
+  'expired-retained': async (p) => {
+    const t = await createTask(p, 'complete', { ms: 0 }, { ttl: 30 });
+    await delay(120);
+    expect(ok(await p.request('tasks/get', { taskId: t.taskId })).taskId).toBe(t.taskId);
+    expect(ok(await p.request('tasks/list', {})).tasks.map((x: any) => x.taskId)).toContain(t.taskId);
+  },
+  'generic-error-messages': async (p) => {
+    expect((await p.request('tasks/get', { taskId: 'nope' })).error).toEqual({ code: -32602, message: 'Invalid params' });
+    expect((await p.request('tasks/list', { cursor: 'nope' })).error).toEqual({ code: -32602, message: 'Invalid params' });
+    // The underlying request's own error is returned as is by tasks/result (result-exact-error).
+    const t = await createTask(p, 'complete', { ms: -1 });
+    expect((await p.request('tasks/result', { taskId: t.taskId })).error?.message).toMatch(/"ms"/);
+  },
+  'get-sse': async (p) => {
+    const t = await createTask(p, 'complete', { ms: 0 });
+    expect((await p.request('tasks/get', { taskId: t.taskId })).httpContentType).toBe('text/event-stream');
+  },
+  'ttl-uncapped': async (p) => {
+    const tenYears = 10 * 365 * 24 * 3600 * 1000;
+    expect((await createTask(p, 'complete', { ms: 0 }, { ttl: tenYears })).ttl).toBe(tenYears);
+  },
+  'caps-not-objects': async (_p, h) => {
+    const fresh = await h.peer({ initialize: false });
+    const init = ok(await fresh.request('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } }));
+    expect(init.capabilities.tasks).toEqual({ list: true, cancel: true, requests: { tools: { call: true } } });
+  },
+  'undeclared-creates-task': async (_p, h) => {
+    const fresh = await h.peer({ initialize: false });
+    const init = ok(await fresh.request('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } }));
+    expect(init.capabilities.tasks).toBeUndefined();
+    const t = await createTask(fresh, 'complete', { ms: 0 });
+    expect(t.status).toBe('working');
+    expect(ok(await fresh.request('tasks/result', { taskId: t.taskId })).content[0].text).toBe('done');
+  },
+  'ignores-task': async (p) => {
+    const r = ok(await p.request('tools/call', { name: 'complete', arguments: { ms: 0 }, task: {} }));
+    expect(r).toEqual({ content: [{ type: 'text', text: 'done' }] });
+  },
+  'numeric-task-id': async (p) => {
+    const t = await createTask(p, 'complete', { ms: 0 });
+    expect(typeof t.taskId).toBe('number');
+    expect(Number.isSafeInteger(t.taskId)).toBe(true);
+    expect(ok(await p.request('tasks/get', { taskId: t.taskId })).taskId).toBe(t.taskId);
+    expect(ok(await p.request('tasks/result', { taskId: t.taskId }))._meta[RELATED_TASK_META].taskId).toBe(t.taskId);
+  },
+  'duplicate-ids': async (p) => {
+    const all = await Promise.all([1, 2, 3, 4].map(() => createTask(p, 'complete', { ms: 0 })));
+    expect(new Set(all.map((t) => t.taskId)).size).toBeLessThan(4);
+  },
+  'adopts-requestor-id': async (p) => {
+    expect((await createTask(p, 'complete', { ms: 0 }, { taskId: 'requestor-chosen-1' })).taskId).toBe('requestor-chosen-1');
+  },
+  'unknown-status': async (p) => {
+    const t = await createTask(p, 'slow', { ms: 5000 });
+    expect(t.status).toBe('working');
+    expect(ok(await p.request('tasks/get', { taskId: t.taskId })).status).toBe('running');
+  },
+  'completed-resumes': async (p) => {
+    const t = await createTask(p, 'complete', { ms: 0 });
+    await pollUntil(p, t.taskId, statusIs('completed'));
+    expect(ok(await p.request('tasks/get', { taskId: t.taskId })).status).toBe('completed');
+    expect(ok(await p.request('tasks/get', { taskId: t.taskId })).status).toBe('working');
+    expect(ok(await p.request('tasks/result', { taskId: t.taskId })).content[0].text).toBe('done');
+  },
+  'no-input-required': async (p) => {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const asked: any[] = [];
+    p.onRequest(async (req) => {
+      if (req.method !== 'elicitation/create') return undefined;
+      asked.push(req);
+      await gate;
+      return { result: { action: 'accept', content: { answer: 'x' } } };
+    });
+    const t = await createTask(p, 'ask', { ms: 0 });
+    const result = p.request('tasks/result', { taskId: t.taskId });
+    while (asked.length === 0) await delay(10);
+    expect(ok(await p.request('tasks/get', { taskId: t.taskId })).status).toBe('working');
+    release();
+    ok(await result);
+  },
+  'input-stuck': async (p) => {
+    const asked: any[] = [];
+    answerAll(p, asked);
+    const t = await createTask(p, 'ask', { ms: 0 });
+    void p.request('tasks/result', { taskId: t.taskId }, { timeoutMs: 15_000 }).catch(() => undefined);
+    while (asked.length === 0) await delay(10);
+    await delay(300);
+    expect(ok(await p.request('tasks/get', { taskId: t.taskId })).status).toBe('input_required');
+    await p.request('tasks/cancel', { taskId: t.taskId });
+  },
+  'last-updated-backwards': async (p) => {
+    const t = await createTask(p, 'complete', { ms: 0 });
+    expect(t.lastUpdatedAt).toMatch(ISO_8601);
+    expect(Date.parse(t.lastUpdatedAt)).toBeLessThan(Date.parse(t.createdAt));
+  },
+  'status-notification-related-task': async (p) => {
+    const t = await createTask(p, 'complete', { ms: 0 });
+    const n = await p.waitFor((m) => m.method === 'notifications/tasks/status' && m.params?.taskId === t.taskId, 3000, 'status notification', true);
+    expect(n.params._meta?.[RELATED_TASK_META]).toEqual({ taskId: t.taskId });
+  },
+  'status-notification-wrong-status': async (p) => {
+    const t = await createTask(p, 'fail', { ms: 0 });
+    const n = await p.waitFor((m) => m.method === 'notifications/tasks/status' && m.params?.taskId === t.taskId, 3000, 'status notification', true);
+    expect(n.params.status).toBe('completed');
+    expect(ok(await p.request('tasks/get', { taskId: t.taskId })).status).toBe('failed');
+  },
 };
-
-const EXTRA: Partial<Record<FaultName, ReceiverOptions>> = { 'no-next-cursor': { pageSize: 1 } };
 
 describe('named faults', () => {
   it('every registered fault has an observation here, and the registry is well-formed', () => {
@@ -173,13 +332,13 @@ describe('named faults', () => {
   });
 
   it.each(FAULTS.map((f) => f.name))('%s changes the behaviour it names', async (name) => {
-    await withFault(name, observations[name], EXTRA[name]);
+    await withFault(name, observations[name]);
   });
 
   it('the same observations fail against the faultless receiver (each fault is a real change)', async () => {
     const failing: string[] = [];
     for (const f of FAULTS) {
-      const h = await harness('memory', EXTRA[f.name] ?? {});
+      const h = await harness(kindOf(f.name), optionsFor(f.name, false));
       try {
         await observations[f.name](await h.peer(), h);
       } catch {
@@ -194,7 +353,7 @@ describe('named faults', () => {
   it('no fault crashes the receiver: every tool runs to its end as a task, errors go to errorLog', async () => {
     for (const f of FAULTS) {
       const errors: string[] = [];
-      const h = await harness('memory', { faults: [f.name], errorLog: (l) => errors.push(l), ...(EXTRA[f.name] ?? {}) });
+      const h = await harness('memory', { ...optionsFor(f.name), errorLog: (l) => errors.push(l) });
       try {
         const p = await h.peer();
         p.onRequest((req) => (req.method === 'elicitation/create' ? { result: { action: 'accept', content: { answer: 'x' } } } : undefined));

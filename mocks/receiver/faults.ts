@@ -7,18 +7,22 @@ export interface FaultInfo {
   name: string;
   requirement: string;
   description: string;
+  /** Receiver options the fault needs to be observable (mock CLI flags, e.g. ['--page-size', '2']). */
+  args?: readonly string[];
+  /** The only transport on which the fault shows (default: any, including in process). */
+  transport?: 'http';
 }
 
 export const FAULTS = [
   { name: 'cancelled-resurrects', requirement: 'cancel-sticky', description: 'tasks/cancel does not stop the work; when the work finishes the cancelled task becomes completed' },
   { name: 'starts-completed', requirement: 'lifecycle-begin-working', description: 'a new task starts in status "completed" instead of "working"' },
-  { name: 'illegal-transition', requirement: 'lifecycle-valid-paths', description: 'a failed task is reported as "working" again shortly after failing' },
+  { name: 'illegal-transition', requirement: 'lifecycle-valid-paths', description: 'a failed task is reported as "working" again once a tasks/get has shown it failed (polling alone sees failed → working; the task stays failed inside: tasks/result and tasks/cancel treat it as failed)' },
   { name: 'cancel-after-response', requirement: 'cancel-transition-before-response', description: 'tasks/cancel answers with the task still "working" and moves it to "cancelled" only after the response' },
   { name: 'cancel-terminal-ok', requirement: 'cancel-terminal-32602', description: 'cancelling a task in a terminal status succeeds (returns the task) instead of -32602' },
   { name: 'unknown-task-32603', requirement: 'errors-invalid-taskid-32602', description: 'an unknown/invalid taskId in tasks/get, tasks/result, tasks/cancel gives -32603 instead of -32602' },
-  { name: 'bad-cursor-ignored', requirement: 'errors-invalid-cursor-32602', description: 'an invalid tasks/list cursor returns the first page instead of -32602' },
-  { name: 'no-next-cursor', requirement: 'list-next-cursor', description: 'tasks/list omits nextCursor although more tasks remain' },
-  { name: 'list-omits-task', requirement: 'list-get-implies-list', description: 'the requestor\'s first task is retrievable via tasks/get but missing from tasks/list' },
+  { name: 'bad-cursor-ignored', requirement: 'errors-invalid-cursor-32602', description: 'an invalid tasks/list cursor returns the first page instead of -32602', args: ['--page-size', '2'] },
+  { name: 'no-next-cursor', requirement: 'list-next-cursor', description: 'tasks/list omits nextCursor although more tasks remain', args: ['--page-size', '2'] },
+  { name: 'list-omits-task', requirement: 'list-get-implies-list', description: 'the requestor\'s first task is retrievable via tasks/get but missing from tasks/list', args: ['--page-size', '2'] },
   { name: 'result-no-related-task', requirement: 'related-task-result-must', description: 'tasks/result responses lack _meta["io.modelcontextprotocol/related-task"]' },
   { name: 'result-not-blocking', requirement: 'result-blocks-nonterminal', description: 'tasks/result on a non-terminal task answers at once (a "not ready" CallToolResult) instead of blocking' },
   { name: 'result-differs', requirement: 'result-exact-success', description: 'tasks/result returns a result different from what the non-task call returns' },
@@ -33,9 +37,30 @@ export const FAULTS = [
   { name: 'progress-new-token', requirement: 'progress-same-token', description: 'progress notifications after CreateTaskResult use a different progressToken' },
   { name: 'meta-taskid-wins', requirement: 'related-task-receiver-ignore', description: 'tasks/get, tasks/result, tasks/cancel use the related-task _meta taskId over params.taskId' },
   { name: 'input-no-related-task', requirement: 'input-required-related-task', description: 'the elicitation/create request of an input_required task lacks related-task _meta' },
-  { name: 'is-error-completes', requirement: 'info-iserror-failed', description: 'a tool result with isError: true moves the task to "completed" instead of "failed" (lowercase "should" in tasks.md: not in the catalog, RULINGS.md #6 — info only)' },
   { name: 'no-status-message-on-failure', requirement: 'exec-failed-status-message', description: 'a failed task has no statusMessage' },
-  { name: 'slow-create', requirement: 'create-asap', description: 'CreateTaskResult is sent only after the work has finished' },
+  { name: 'slow-create', requirement: 'create-asap', description: 'CreateTaskResult (with the task as created) is sent only after the work has finished, or once it waits for input' },
+  { name: 'result-returns-task', requirement: 'result-terminal-returns-final', description: 'tasks/result for a terminal task returns the Task object (with related-task _meta) instead of the final result of the underlying request' },
+  { name: 'cancelled-result-hangs', requirement: 'result-terminal-returns-final', description: 'tasks/result for a cancelled task never answers' },
+  { name: 'progress-no-related-task', requirement: 'related-task-all-messages', description: 'notifications/progress for a task lack related-task _meta' },
+  { name: 'cancel-keeps-running', requirement: 'cancel-attempt-stop', description: 'after tasks/cancel the work keeps running and keeps sending notifications/progress (the status stays cancelled)' },
+  { name: 'progress-after-terminal', requirement: 'progress-stop-after-terminal', description: 'one more notifications/progress with the task\'s token after a tasks/get has shown the task completed' },
+  { name: 'expired-retained', requirement: 'resource-cleanup-expired', description: 'expired tasks are never deleted (tasks/get keeps answering after the ttl)' },
+  { name: 'generic-error-messages', requirement: 'errors-informative-message', description: 'every protocol error of tasks/* has only the generic message of its code ("Invalid params", "Internal error", …)' },
+  { name: 'get-sse', requirement: 'sse-get-no-upgrade', description: 'over Streamable HTTP every POST with requests, tasks/get included, is answered with an SSE stream (as --sse-responses)', transport: 'http' },
+  { name: 'ttl-uncapped', requirement: 'resource-max-ttl', description: 'no maximum ttl: any requested ttl is granted (ten years included)' },
+  { name: 'caps-not-objects', requirement: 'caps-declare', description: 'the tasks capability is declared with booleans: tasks: { list: true, cancel: true, requests: { tools: { call: true } } }' },
+  { name: 'undeclared-creates-task', requirement: 'support-undeclared-process-normally', description: 'with --no-tasks-capability, a tools/call carrying `task` still creates a task (CreateTaskResult; tasks/* answer as usual)', args: ['--no-tasks-capability'] },
+  { name: 'ignores-task', requirement: 'create-returns-createtaskresult', description: 'a task-augmented tools/call of an "optional" tool is processed normally: the plain CallToolResult, no task' },
+  { name: 'numeric-task-id', requirement: 'id-string', description: 'task ids travel as JSON numbers (random 53-bit integers) in CreateTaskResult, tasks/get and every Task; numeric ids are accepted back' },
+  { name: 'duplicate-ids', requirement: 'id-unique', description: 'tasks created by one requestor in the same millisecond with the same request share one task id' },
+  { name: 'adopts-requestor-id', requirement: 'id-receiver-generated', description: 'params.task.taskId, when the requestor sends one, becomes the task id' },
+  { name: 'unknown-status', requirement: 'lifecycle-valid-paths', description: 'tasks/get reports the status "running" (not a task status) while a task is working' },
+  { name: 'completed-resumes', requirement: 'lifecycle-terminal-sticky', description: 'a completed task is reported "working" once two tasks/get have shown it completed (the task stays completed inside)' },
+  { name: 'no-input-required', requirement: 'input-required-move', description: 'a task stays "working" while its input request (elicitation/create) waits for the answer' },
+  { name: 'input-stuck', requirement: 'input-required-resume', description: 'after its input arrives the task stays input_required for 11.5 s, then completes' },
+  { name: 'last-updated-backwards', requirement: 'ttl-last-updated-at', description: 'lastUpdatedAt is one second before createdAt' },
+  { name: 'status-notification-related-task', requirement: 'notify-status-no-related-task', description: 'notifications/tasks/status carry related-task _meta', args: ['--status-notifications'] },
+  { name: 'status-notification-wrong-status', requirement: 'lifecycle-valid-paths', description: 'the notifications/tasks/status of a task that fails says "completed"', args: ['--status-notifications'] },
 ] as const satisfies readonly FaultInfo[];
 
 export type FaultName = (typeof FAULTS)[number]['name'];

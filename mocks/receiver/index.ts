@@ -151,6 +151,8 @@ export class ReferenceReceiver implements ReceiverCore {
       maxConcurrentTasks: o.maxTasks,
       maxRetainedTasks: Math.max(o.maxRetainedTasks, 1),
       sequentialIds: this.faults.has('sequential-ids'),
+      neverExpire: this.faults.has('expired-retained'),
+      uncappedTtl: this.faults.has('ttl-uncapped'),
       onStatusChange: (t) => (t.origin as ReceiverSession).statusChanged(t),
       onDelete: (t, reason) => this.audit('task.deleted', { task: t.taskId, reason }),
       onError: (text) => this.logError(text),
@@ -278,7 +280,7 @@ export class ReferenceReceiver implements ReceiverCore {
     const isInit = msgs.some((m) => m && typeof m === 'object' && (m as { method?: unknown }).method === 'initialize');
     // transports.md: requests without a session id other than initialization → 400.
     if (!isInit) return jsonError(res, 400, -32000, 'Bad Request: Mcp-Session-Id header is required');
-    const jsonResponses = !this.options.sseResponses;
+    const jsonResponses = !this.options.sseResponses && !this.faults.has('get-sse'); // get-sse: SSE answers, tasks/get included
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       // sse-get-no-upgrade: plain JSON answers (tasks/get above all); task messages use the GET stream.

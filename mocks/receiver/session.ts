@@ -1,6 +1,6 @@
 // JSON-RPC dispatch for one connection of the reference receiver (our own code: no SDK Server/Protocol).
 // Short requirement ids in comments refer to tasks.md rules (catalog: fixtures/requirements.json).
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage, MessageExtraInfo } from '@modelcontextprotocol/sdk/types.js';
 import {
@@ -94,6 +94,26 @@ export interface ScenarioHooks {
 
 const failedResultOnce = new WeakSet<object>();
 // --- end of scenario hooks -------------------------------------------------------------------
+
+// --- state of named faults (per task, or per store = per receiver) ---------------------------
+/** Status a fault reports instead of the real one (illegal-transition, completed-resumes); the store keeps the real one. */
+const reportedAs = new WeakMap<StoredTask, { status: TaskStatus; atMs: number }>();
+/** How many tasks/get have shown the task in a terminal status. */
+const terminalGets = new WeakMap<StoredTask, number>();
+/** The progressToken of a task and the last progress value sent (progress-after-terminal). */
+const progressOf = new WeakMap<StoredTask, { token: unknown; last: number; total?: number }>();
+/** The last task creation of a receiver (duplicate-ids). */
+const lastCreation = new WeakMap<TaskStore, { owner: string; key: string; ms: number; taskId: string }>();
+/** Generic messages by code (generic-error-messages). */
+const GENERIC_MESSAGES: Record<number, string> = {
+  [ErrorCode.ParseError]: 'Parse error',
+  [ErrorCode.InvalidRequest]: 'Invalid request',
+  [ErrorCode.MethodNotFound]: 'Method not found',
+  [ErrorCode.InvalidParams]: 'Invalid params',
+  [ErrorCode.InternalError]: 'Internal error',
+};
+/** The error of the underlying request, returned by tasks/result as is (not a protocol error of tasks/result). */
+class UnderlyingRequestError extends RpcError {}
 
 type Params = Record<string, unknown>;
 type Msg = Record<string, any>;
@@ -321,7 +341,11 @@ export class ReceiverSession {
       out = await this.dispatch(m.method as string, (params ?? {}) as Params, ctx);
     } catch (e) {
       if (e instanceof RpcError) {
-        await this.reply(id, { error: e.toJSON() });
+        let error = e.toJSON();
+        if (this.core.faults.has('generic-error-messages') && String(m.method).startsWith('tasks/') && !(e instanceof UnderlyingRequestError)) {
+          error = { code: error.code, message: GENERIC_MESSAGES[error.code] ?? 'Internal error' }; // errors-informative-message
+        }
+        await this.reply(id, { error });
       } else {
         this.core.logError(`internal error in ${String(m.method)}: ${e instanceof Error ? e.stack : String(e)}`);
         await this.reply(id, { error: { code: ErrorCode.InternalError, message: `Internal error: ${e instanceof Error ? e.message : String(e)}` } });
@@ -353,7 +377,7 @@ export class ReceiverSession {
       case 'tools/call':
         return this.toolsCall(params, ctx);
     }
-    if (this.core.tasksCapability) {
+    if (this.core.tasksCapability || this.core.faults.has('undeclared-creates-task')) {
       switch (method) {
         case 'tasks/get':
           return this.tasksGet(params, ctx);
@@ -375,6 +399,7 @@ export class ReceiverSession {
     // caps-declare: the tasks capability, with list, cancel and task-augmented tools/call.
     if (this.core.tasksCapability) capabilities.tasks = { list: {}, cancel: {}, requests: { tools: { call: {} } } };
     if (this.core.tasksCapability && !this.toolsCallTasks) capabilities.tasks = { list: {}, cancel: {} }; // scenario hook
+    if (this.core.tasksCapability && this.core.faults.has('caps-not-objects')) capabilities.tasks = { list: true, cancel: true, requests: { tools: { call: true } } };
     return {
       protocolVersion: PROTOCOL_VERSION,
       capabilities,
@@ -405,7 +430,8 @@ export class ReceiverSession {
     const tool = this.core.tools.get(params.name);
     if (!tool) throw new RpcError(ErrorCode.InvalidParams, `Unknown tool: ${params.name}`);
     // support-undeclared-process-normally: without the tasks capability, `task` is ignored and the request processed normally.
-    const task = this.core.tasksCapability && this.toolsCallTasks ? params.task : undefined;
+    const tasksOn = this.core.tasksCapability || f.has('undeclared-creates-task'); // the fault creates tasks undeclared
+    const task = tasksOn && this.toolsCallTasks ? params.task : undefined;
     const support = tool.taskSupport ?? 'forbidden';
     if (task !== undefined) {
       if (!isObject(task)) throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: "task" must be an object');
@@ -416,7 +442,9 @@ export class ReceiverSession {
       if (support === 'forbidden' && !f.has('forbidden-runs-as-task')) {
         throw new RpcError(ErrorCode.MethodNotFound, `Method not found: tool "${tool.name}" does not support task-augmented execution (taskSupport "forbidden")`);
       }
-      return this.createTask(tool, args, task.ttl as number | undefined, ctx);
+      // create-returns-createtaskresult
+      if (support === 'optional' && f.has('ignores-task')) return this.runPlain(tool, args, ctx);
+      return this.createTask(tool, args, task, ctx);
     }
     // tool-required-must-32601
     if (support === 'required' && this.core.tasksCapability && this.toolsCallTasks && !f.has('required-runs-without-task')) {
@@ -463,18 +491,27 @@ export class ReceiverSession {
   /** The Task as it travels (faults may spoil timestamps). */
   wireTask(t: StoredTask): Task {
     const f = this.core.faults;
-    const out: Record<string, unknown> = { taskId: t.taskId, status: t.status };
-    if (t.statusMessage !== undefined) out.statusMessage = t.statusMessage;
+    const reported = reportedAs.get(t);
+    // id-string: a string, unless the fault sends it as a number.
+    const out: Record<string, unknown> = { taskId: this.wireId(t), status: reported?.status ?? t.status };
+    if (reported) out.statusMessage = 'Resumed';
+    else if (t.statusMessage !== undefined) out.statusMessage = t.statusMessage;
     // ttl-created-at / ttl-last-updated-at (RFC 3339 / ISO 8601)
     if (!f.has('missing-created-at')) out.createdAt = new Date(t.createdAtMs).toISOString();
-    out.lastUpdatedAt = f.has('bad-timestamp') ? new Date(t.lastUpdatedAtMs).toString() : new Date(t.lastUpdatedAtMs).toISOString();
+    let updated = Math.max(t.lastUpdatedAtMs, reported?.atMs ?? 0);
+    if (f.has('last-updated-backwards')) updated = t.createdAtMs - 1000;
+    out.lastUpdatedAt = f.has('bad-timestamp') ? new Date(updated).toString() : new Date(updated).toISOString();
     out.ttl = t.ttl; // ttl-actual-in-get (null would mean unlimited; this receiver always has a finite ttl)
     out.pollInterval = this.core.pollInterval;
     return out as unknown as Task;
   }
 
+  private wireId(t: StoredTask): string | number {
+    return this.core.faults.has('numeric-task-id') ? Number(t.taskId) : t.taskId;
+  }
+
   private relatedMeta(t: StoredTask): Record<string, unknown> {
-    return { [RELATED_TASK_META]: { taskId: t.taskId } };
+    return { [RELATED_TASK_META]: { taskId: this.wireId(t) } };
   }
 
   /** Adds related-task meta only under the fault (related-task-get-list-cancel-should-not: SHOULD NOT). */
@@ -484,11 +521,13 @@ export class ReceiverSession {
     return r;
   }
 
-  private async createTask(tool: ToolDef, args: Params, ttl: number | undefined, ctx: RequestCtx): Promise<Reply> {
+  private async createTask(tool: ToolDef, args: Params, taskParam: Params, ctx: RequestCtx): Promise<Reply> {
     const f = this.core.faults;
+    const ttl = taskParam.ttl as number | undefined;
     const t = this.core.store.create({
       owner: ctx.owner,
       requestedTtl: ttl,
+      taskId: this.faultyTaskId(tool, args, taskParam, ctx),
       toolName: tool.name,
       origin: this,
       // lifecycle-begin-working
@@ -521,6 +560,25 @@ export class ReceiverSession {
     };
   }
 
+  /** A task id chosen by a fault (id-string, id-unique, id-receiver-generated); undefined: the store's UUID. */
+  private faultyTaskId(tool: ToolDef, args: Params, taskParam: Params, ctx: RequestCtx): string | undefined {
+    const f = this.core.faults;
+    const store = this.core.store;
+    if (f.has('adopts-requestor-id') && typeof taskParam.taskId === 'string' && taskParam.taskId.length > 0) return taskParam.taskId;
+    if (f.has('duplicate-ids')) {
+      const key = JSON.stringify([tool.name, args, taskParam, ctx.progressToken ?? null]); // the same request
+      const now = Date.now();
+      const last = lastCreation.get(store);
+      if (last && last.owner === ctx.owner && last.key === key && last.ms === now) return last.taskId;
+      const taskId = randomUUID();
+      lastCreation.set(store, { owner: ctx.owner, key, ms: now, taskId });
+      return taskId;
+    }
+    // 53 random bits: a safe integer, sent as a JSON number.
+    if (f.has('numeric-task-id')) return String(Number(randomBytes(8).readBigUInt64BE() >> 11n) || 1);
+    return undefined;
+  }
+
   /** Sends a task-related message on an open tasks/result stream of the task if any, else on the creating connection. */
   private sendForTask(t: StoredTask, message: { method: string; params: Params }): void {
     const streams = resultStreams.get(t);
@@ -535,7 +593,11 @@ export class ReceiverSession {
   /** notifications/tasks/status on every status change (optional; no related-task meta). */
   statusChanged(t: StoredTask): void {
     if (!this.core.statusNotifications) return;
-    this.sendForTask(t, { method: 'notifications/tasks/status', params: this.wireTask(t) as unknown as Params });
+    const f = this.core.faults;
+    const params = this.wireTask(t) as unknown as Params;
+    if (f.has('status-notification-wrong-status') && params.status === 'failed') params.status = 'completed'; // lifecycle-valid-paths
+    if (f.has('status-notification-related-task')) params._meta = this.relatedMeta(t); // notify-status-no-related-task
+    this.sendForTask(t, { method: 'notifications/tasks/status', params });
   }
 
   private async runTask(t: StoredTask, tool: ToolDef, args: Params, progressToken: unknown): Promise<void> {
@@ -547,19 +609,12 @@ export class ReceiverSession {
       signal,
       sleep: (ms) => abortableSleep(ms, signal),
       progress: (progress, total, message) => {
-        // progress-same-token; progress-stop-after-terminal
-        if (progressToken === undefined || isTerminal(t.status) || t.deleted) return;
+        // progress-same-token; progress-stop-after-terminal (cancel-keeps-running: the work goes on after the cancel)
+        if (progressToken === undefined || t.deleted) return;
+        if (isTerminal(t.status) && !(t.status === 'cancelled' && f.has('cancel-keeps-running'))) return;
+        progressOf.set(t, { token: progressToken, last: progress, ...(total !== undefined ? { total } : {}) });
         const token = f.has('progress-new-token') ? `${String(progressToken)}-task-${t.taskId}` : progressToken;
-        this.sendForTask(t, {
-          method: 'notifications/progress',
-          params: {
-            progressToken: token,
-            progress,
-            ...(total !== undefined ? { total } : {}),
-            ...(message ? { message } : {}),
-            _meta: this.relatedMeta(t), // related-task-all-messages
-          },
-        });
+        this.sendProgress(t, { progressToken: token, progress, ...(total !== undefined ? { total } : {}), ...(message ? { message } : {}) });
       },
       requestInput: (method, params) => this.requestTaskInput(t, method, params),
     };
@@ -571,6 +626,12 @@ export class ReceiverSession {
       outcome = e instanceof RpcError ? { kind: 'error', error: e.toJSON() } : { kind: 'error', error: { code: ErrorCode.InternalError, message: `Internal error: ${e instanceof Error ? e.message : String(e)}` } };
     }
     this.finishTask(t, outcome);
+  }
+
+  /** notifications/progress for a task: related-task _meta (related-task-all-messages) unless the fault drops it. */
+  private sendProgress(t: StoredTask, params: Params): void {
+    const meta = this.core.faults.has('progress-no-related-task') ? {} : { _meta: this.relatedMeta(t) };
+    this.sendForTask(t, { method: 'notifications/progress', params: { ...params, ...meta } });
   }
 
   private finishTask(t: StoredTask, outcome: Outcome): void {
@@ -593,7 +654,7 @@ export class ReceiverSession {
     if (outcome.kind === 'error') {
       to = 'failed';
       message = `Request failed: ${outcome.error.message}`;
-    } else if (outcome.result.isError === true && !f.has('is-error-completes')) {
+    } else if (outcome.result.isError === true) {
       // lowercase "should" (RULINGS #6): isError → failed
       to = 'failed';
       const content = outcome.result.content as { type?: string; text?: string }[] | undefined;
@@ -604,10 +665,6 @@ export class ReceiverSession {
     store.settle(t, outcome);
     store.transition(t, to, message);
     this.core.audit(`task.${to}`, { task: t.taskId, tool: t.toolName, requestor: t.owner.startsWith('bearer:') ? `bearer:sha256:${t.owner.slice(7, 19)}` : t.owner });
-    if (to === 'failed' && f.has('illegal-transition')) {
-      const timer = setTimeout(() => this.guard('fault illegal-transition', () => store.transition(t, 'working', 'Resumed', { unchecked: true })), 20);
-      timer.unref?.();
-    }
   }
 
   /** input-required flow: queue the request, move to input_required, deliver through tasks/result. */
@@ -622,10 +679,14 @@ export class ReceiverSession {
       t.inputQueue.push(p);
     });
     answer.catch(() => undefined);
-    if (t.status === 'working') store.transition(t, 'input_required', `Waiting for input: ${method}`);
+    // input-required-move (the fault leaves the task working)
+    if (t.status === 'working' && !this.core.faults.has('no-input-required')) store.transition(t, 'input_required', `Waiting for input: ${method}`);
     store.fire(t); // wake any open tasks/result to deliver it
     try {
-      return await raceAbort(answer, t.abort.signal);
+      const r = await raceAbort(answer, t.abort.signal);
+      // input-required-resume: the fault keeps the task input_required long after the answer.
+      if (this.core.faults.has('input-stuck')) await abortableSleep(INPUT_STUCK_MS, t.abort.signal);
+      return r;
     } finally {
       if (!t.deleted && t.status === 'input_required' && t.inputQueue.length === 0) store.transition(t, 'working');
     }
@@ -634,9 +695,10 @@ export class ReceiverSession {
   private lookup(params: Params, ctx: RequestCtx): StoredTask {
     const f = this.core.faults;
     let taskId = params.taskId;
+    if (f.has('numeric-task-id') && typeof taskId === 'number') taskId = String(taskId); // numeric ids are accepted back
     if (f.has('meta-taskid-wins')) {
       const m = isObject(params._meta) && isObject(params._meta[RELATED_TASK_META]) ? (params._meta[RELATED_TASK_META] as Params).taskId : undefined;
-      if (typeof m === 'string') taskId = m;
+      if (typeof m === 'string' || (typeof m === 'number' && f.has('numeric-task-id'))) taskId = String(m);
     }
     // related-task-taskid-source-of-truth: params.taskId only; related-task _meta in the request is ignored.
     const code = f.has('unknown-task-32603') ? ErrorCode.InternalError : ErrorCode.InvalidParams;
@@ -649,17 +711,43 @@ export class ReceiverSession {
   }
 
   private tasksGet(params: Params, ctx: RequestCtx): Reply {
+    const f = this.core.faults;
     const t = this.lookup(params, ctx);
     const r = this.plainTaskResult(t);
-    if (this.core.faults.has('ttl-missing')) delete r.ttl;
-    return { result: r };
+    if (f.has('ttl-missing')) delete r.ttl;
+    if (f.has('unknown-status') && r.status === 'working') r.status = 'running'; // lifecycle-valid-paths
+    const shown = r.status as TaskStatus;
+    if (!isTerminal(shown) || !isTerminal(t.status)) return { result: r };
+    // Faults that act once a tasks/get has shown the task terminal (after the answer went out).
+    const n = (terminalGets.get(t) ?? 0) + 1;
+    terminalGets.set(t, n);
+    const after: (() => void)[] = [];
+    // The reported status changes now (this answer is already made), so the next poll sees it; its status
+    // notification follows the answer.
+    const flip = () => {
+      reportedAs.set(t, { status: 'working', atMs: Date.now() });
+      after.push(() => this.statusChanged(t));
+    };
+    // lifecycle-valid-paths (illegal-transition): failed → working, seen by the next poll.
+    if (f.has('illegal-transition') && shown === 'failed' && n === 1) flip();
+    // lifecycle-terminal-sticky (completed-resumes): completed → working after two polls showed completed.
+    if (f.has('completed-resumes') && shown === 'completed' && n === 2) flip();
+    // progress-stop-after-terminal (progress-after-terminal): one more progress after the completed task was seen.
+    const p = progressOf.get(t);
+    if (f.has('progress-after-terminal') && shown === 'completed' && n === 1 && p) {
+      after.push(() => this.sendProgress(t, { progressToken: p.token, progress: p.last + 1, ...(p.total !== undefined ? { total: p.total + 1 } : {}), message: 'late progress' }));
+    }
+    return after.length ? { result: r, after: () => after.forEach((a) => a()) } : { result: r };
   }
+
 
   private resultOf(t: StoredTask): Record<string, unknown> {
     const f = this.core.faults;
     const o = t.outcome!;
+    // result-terminal-returns-final (the fault answers with the Task instead)
+    if (f.has('result-returns-task')) return { ...this.wireTask(t), _meta: this.relatedMeta(t) };
     // result-exact-error: the same JSON-RPC error the plain call would give.
-    if (o.kind === 'error') throw new RpcError(o.error.code, o.error.message, o.error.data);
+    if (o.kind === 'error') throw new UnderlyingRequestError(o.error.code, o.error.message, o.error.data);
     let result = o.result;
     if (f.has('result-differs')) {
       const content = Array.isArray(result.content) ? result.content : [];
@@ -674,10 +762,15 @@ export class ReceiverSession {
     return t.outcome !== undefined && isTerminal(t.status);
   }
 
+  /** result-terminal-returns-final (cancelled-result-hangs): tasks/result of a cancelled task is never answered. */
+  private hangs(t: StoredTask): boolean {
+    return t.status === 'cancelled' && this.core.faults.has('cancelled-result-hangs');
+  }
+
   private tasksResult(params: Params, ctx: RequestCtx): Reply | Promise<Reply> {
     const t = this.lookup(params, ctx);
     this.core.audit('task.result-requested', { task: t.taskId, status: t.status, requestor: ctx.auth ?? ctx.sessionLabel });
-    if (this.ready(t)) return { result: this.resultOf(t) };
+    if (this.ready(t) && !this.hangs(t)) return { result: this.resultOf(t) };
     if (this.core.scenario?.failFirstResult && !failedResultOnce.has(t)) {
       // scenario hook result-error: one interrupted tasks/result per task (a -32603 internal error).
       failedResultOnce.add(t);
@@ -703,6 +796,10 @@ export class ReceiverSession {
       };
       const check = () => {
         try {
+          if (this.ready(t) && this.hangs(t)) {
+            t.listeners.delete(check); // never answered (until the session ends)
+            return;
+          }
           if (this.ready(t)) {
             done();
             resolve({ result: this.resultOf(t) });
@@ -790,7 +887,7 @@ export class ReceiverSession {
     store.transition(t, 'cancelled', CANCELLED_STATUS_MESSAGE);
     for (const p of t.inputQueue.splice(0)) p.reject(new Error('task cancelled'));
     // cancel-attempt-stop (SHOULD): stop the work, unless the fault keeps it running.
-    if (!this.core.faults.has('cancelled-resurrects')) t.abort.abort(new Error('task cancelled'));
+    if (!this.core.faults.has('cancelled-resurrects') && !this.core.faults.has('cancel-keeps-running')) t.abort.abort(new Error('task cancelled'));
     this.core.audit('task.cancelled', { task: t.taskId });
   }
 
@@ -808,6 +905,9 @@ export class ReceiverSession {
     this.core.sessionClosed(this);
   }
 }
+
+/** How long the fault input-stuck keeps a task input_required after its input arrived (the check allows 10 s). */
+export const INPUT_STUCK_MS = 11_500;
 
 export function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {

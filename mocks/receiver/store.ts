@@ -87,6 +87,10 @@ export interface StoreOptions {
   onDelete?: (t: StoredTask, reason: 'expired' | 'evicted' | 'session-closed' | 'shutdown') => void;
   /** Where errors of background work (expiry timers) are reported. */
   onError?: (text: string) => void;
+  /** Never delete expired tasks (fault expired-retained). */
+  neverExpire?: boolean;
+  /** Grant any requested ttl, ignoring maxTtl (fault ttl-uncapped). */
+  uncappedTtl?: boolean;
 }
 
 const EXPIRED_MEMORY = 10_000;
@@ -106,11 +110,11 @@ export class TaskStore {
   /** Effective ttl for a requested one: honoured up to maxTtl (ttl-override-may, resource-max-ttl). */
   effectiveTtl(requested: number | undefined): number {
     const want = requested === undefined ? this.opts.defaultTtl : requested;
-    return Math.min(Math.max(0, Math.floor(want)), this.opts.maxTtl);
+    return this.opts.uncappedTtl ? Math.max(0, Math.floor(want)) : Math.min(Math.max(0, Math.floor(want)), this.opts.maxTtl);
   }
 
   /** Creates a task in `working` (lifecycle-begin-working), enforcing per-requestor limits. */
-  create(args: { owner: string; requestedTtl?: number; toolName: string; origin: unknown; initialStatus?: TaskStatus }): StoredTask {
+  create(args: { owner: string; requestedTtl?: number; toolName: string; origin: unknown; initialStatus?: TaskStatus; /** Only named faults choose the id. */ taskId?: string }): StoredTask {
     const mine = this.byOwner.get(args.owner) ?? [];
     const active = mine.filter((t) => !isTerminal(t.status)).length;
     if (active >= this.opts.maxConcurrentTasks) {
@@ -127,7 +131,7 @@ export class TaskStore {
     const seq = ++this.seq;
     const task: StoredTask = {
       // security-crypto-ids: 122 bits of crypto randomness (UUID v4) unless the fault asks otherwise.
-      taskId: this.opts.sequentialIds ? String(seq) : randomUUID(),
+      taskId: args.taskId ?? (this.opts.sequentialIds ? String(seq) : randomUUID()),
       owner: args.owner,
       seq,
       createdAtMs: now,
@@ -155,7 +159,7 @@ export class TaskStore {
    * 1 ms), so a longer ttl is waited for in steps: the timer re-arms until the expiry instant is near.
    */
   private armExpiry(task: StoredTask): void {
-    if (task.deleted || task.expiresAt === null) return;
+    if (task.deleted || task.expiresAt === null || this.opts.neverExpire) return;
     const remaining = Math.max(0, task.expiresAt - Date.now());
     const step = Math.min(remaining, MAX_TIMER_MS);
     task.timer = setTimeout(() => {
@@ -179,7 +183,7 @@ export class TaskStore {
     }
     const t = this.tasks.get(taskId);
     if (t && !t.deleted && (owner === null || t.owner === owner)) {
-      if (t.expiresAt !== null && Date.now() >= t.expiresAt) {
+      if (t.expiresAt !== null && Date.now() >= t.expiresAt && !this.opts.neverExpire) {
         this.delete(t, 'expired');
         throw new RpcError(code, 'Failed to retrieve task: Task has expired');
       }
@@ -198,7 +202,7 @@ export class TaskStore {
     const all = owner === null ? [...this.tasks.values()] : [...(this.byOwner.get(owner) ?? [])];
     const live: StoredTask[] = [];
     for (const t of all) {
-      if (t.expiresAt !== null && now >= t.expiresAt) this.delete(t, 'expired');
+      if (t.expiresAt !== null && now >= t.expiresAt && !this.opts.neverExpire) this.delete(t, 'expired');
       else if (!t.deleted) live.push(t);
     }
     return live.sort((a, b) => a.seq - b.seq);
@@ -251,7 +255,8 @@ export class TaskStore {
     t.deleted = true;
     if (t.timer) clearTimeout(t.timer);
     t.abort.abort(new Error(`task ${reason}`));
-    this.tasks.delete(t.taskId);
+    // Two tasks share an id only under a fault (duplicate-ids, adopts-requestor-id): keep the other's entry.
+    if (this.tasks.get(t.taskId) === t) this.tasks.delete(t.taskId);
     const mine = this.byOwner.get(t.owner);
     if (mine) {
       const i = mine.indexOf(t);
@@ -273,7 +278,7 @@ export class TaskStore {
   }
 
   clear(): void {
-    for (const t of [...this.tasks.values()]) this.delete(t, 'shutdown');
+    for (const t of [...this.byOwner.values()].flat()) this.delete(t, 'shutdown');
   }
 
   get size(): number {
