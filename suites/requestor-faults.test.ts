@@ -3,6 +3,8 @@
 // every other check stays pass/info/skip.
 import { describe, expect, it } from 'vitest';
 import { CLIENT_FAULTS } from '../fixtures/clients/faults.ts';
+import { coverage, requirement } from '../fixtures/catalog.ts';
+import { allChecks } from './index.ts';
 import { requestorChecks } from './requestor/checks.ts';
 import { gradeClient } from './requestor/run.ts';
 import { referenceClient } from './requestor/test-helpers.ts';
@@ -14,6 +16,14 @@ describe('the fault table', () => {
     const killed = new Set(CLIENT_FAULTS.flatMap((f) => Object.keys(f.kills)));
     const mayOnly = requestorChecks.filter((c) => c.level === 'MAY').map((c) => c.id);
     expect(requestorChecks.map((c) => c.id).filter((id) => !killed.has(id) && !mayOnly.includes(id))).toEqual([]);
+  });
+});
+
+describe('requirement coverage', () => {
+  it('every observable requestor MUST/SHOULD of the catalog is cited by a requestor check (ids exist)', () => {
+    const cov = coverage([...allChecks, ...requestorChecks]);
+    expect(coverage(requestorChecks).unknownIds).toEqual([]);
+    expect(cov.uncovered.filter((id) => requirement(id).role === 'requestor')).toEqual([]);
   });
 });
 
