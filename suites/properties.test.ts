@@ -29,7 +29,41 @@ function run(args: string[], only: PropertyName[], opts: Partial<PropertyRunOpti
 
 const explain = (rs: PropertyCheckResult[]) => rs.map((r) => `${r.id}: ${r.status}\n${r.message}`).join('\n\n');
 
-describe('the properties hold for the reference receiver', () => {
+describe.concurrent('command line', () => {
+  it('parses and checks the property flags', () => {
+    expect(parsePropertyArgs({})).toBeUndefined();
+    expect(() => parsePropertyArgs({ runs: '5' })).toThrow(/--runs needs --properties/);
+    expect(parsePropertyArgs({ properties: true, runs: '7', seed: '-12' })).toMatchObject({ runs: 7, seed: -12 });
+    expect(() => parsePropertyArgs({ properties: true, runs: '0' })).toThrow(/positive whole number/);
+    expect(() => parsePropertyArgs({ properties: true, path: 'state-machine/1:2' })).toThrow(/needs the --seed/);
+    expect(() => parsePropertyArgs({ properties: true, seed: '1', path: 'nope/1' })).toThrow(/expected <property>/);
+    expect(parsePropertyArgs({ properties: true, seed: '1', path: 'state-machine/3:1:0/Am:C' })?.path).toBe('state-machine/3:1:0/Am:C');
+  });
+
+  it.concurrent('server --properties against a faulty stdio receiver exits 1 and reports a properties.* failure with a replay command', { timeout: 120_000 }, async () => {
+    const out = join(mkdtempSync(join(tmpdir(), 'mtc-props-')), 'out.json');
+    const target = `${process.execPath} --import tsx mocks/main.ts --stdio --fault cancelled-resurrects --slow-ms 400`;
+    const r = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
+      execFile(process.execPath, ['scripts/bin.mjs', 'server', '--stdio', target, '--only', 'capabilities.tasks-shape', '--properties', '--runs', '30', '--json', out], { timeout: 110_000, maxBuffer: 32 << 20 }, (err, _stdout, stderr) =>
+        resolve({ code: err ? ((err as { code?: number }).code ?? null) : 0, stderr }),
+      );
+    });
+    expect(r.code, r.stderr.slice(-3000)).toBe(1);
+    const report = JSON.parse(readFileSync(out, 'utf8'));
+    const props = report.checks.filter((c: any) => c.id.startsWith('properties.'));
+    expect(props.length).toBeGreaterThan(0);
+    const failed = props.filter((c: any) => c.status === 'fail');
+    expect(failed.length, JSON.stringify(props.map((c: any) => [c.id, c.status, c.message.split('\n')[0]]))).toBeGreaterThan(0);
+    for (const f of failed) {
+      expect(f.requirements.length).toBeGreaterThan(0);
+      expect(f.message).toMatch(/replay: npx mcp-tasks-conformance server --stdio .* --properties --seed=-?\d+ --path [a-z.-]+\//);
+      expect(f.transcript.length).toBeGreaterThan(0);
+    }
+    expect(r.stderr).toMatch(/JSON-RPC transcript of the shrunk counterexample/);
+  });
+});
+
+describe.concurrent('the properties hold for the reference receiver', () => {
   it.concurrent('state machine: random command sequences agree with the model', { timeout: 60_000 }, async () => {
     const [r] = await run([], ['state-machine'], { runs: 150 });
     expect(r!.status, explain([r!])).toBe('pass');
@@ -77,7 +111,7 @@ const STATE_MACHINE_FAULTS: [string, string[]][] = [
   ['input-no-related-task', []],
 ];
 
-describe('runProperties alone finds every fault of the state machine and list consistency', () => {
+describe.concurrent('runProperties alone finds every fault of the state machine and list consistency', () => {
   it.concurrent.each(STATE_MACHINE_FAULTS)('%s', { timeout: 60_000 }, async (fault, extra) => {
     const requirement = FAULTS.find((f) => f.name === fault)!.requirement;
     const [r] = await run(['--fault', fault, ...extra], ['state-machine'], { runs: 400, timeoutMs: 40_000 });
@@ -103,7 +137,7 @@ describe('runProperties alone finds every fault of the state machine and list co
   });
 });
 
-describe('shrinking and replay', () => {
+describe.concurrent('shrinking and replay', () => {
   it('cancelled-resurrects: the failure shrinks to a few steps, and the printed seed/path replays it', { timeout: 60_000 }, async () => {
     const [r] = await run(['--fault', 'cancelled-resurrects'], ['state-machine'], { runs: 400 });
     expect(r!.status, explain([r!])).toBe('fail');
@@ -131,39 +165,5 @@ describe('shrinking and replay', () => {
     const [r] = await run([], ['state-machine'], { runs: 100_000, timeoutMs: 1_500 });
     expect(r!.status).toBe('skip');
     expect(r!.message).toMatch(/^interrupted: after \d+ of 100000 command sequences .*not a pass/);
-  });
-});
-
-describe('command line', () => {
-  it('parses and checks the property flags', () => {
-    expect(parsePropertyArgs({})).toBeUndefined();
-    expect(() => parsePropertyArgs({ runs: '5' })).toThrow(/--runs needs --properties/);
-    expect(parsePropertyArgs({ properties: true, runs: '7', seed: '-12' })).toMatchObject({ runs: 7, seed: -12 });
-    expect(() => parsePropertyArgs({ properties: true, runs: '0' })).toThrow(/positive whole number/);
-    expect(() => parsePropertyArgs({ properties: true, path: 'state-machine/1:2' })).toThrow(/needs the --seed/);
-    expect(() => parsePropertyArgs({ properties: true, seed: '1', path: 'nope/1' })).toThrow(/expected <property>/);
-    expect(parsePropertyArgs({ properties: true, seed: '1', path: 'state-machine/3:1:0/Am:C' })?.path).toBe('state-machine/3:1:0/Am:C');
-  });
-
-  it.concurrent('server --properties against a faulty stdio receiver exits 1 and reports a properties.* failure with a replay command', { timeout: 120_000 }, async () => {
-    const out = join(mkdtempSync(join(tmpdir(), 'mtc-props-')), 'out.json');
-    const target = `${process.execPath} --import tsx mocks/main.ts --stdio --fault cancelled-resurrects --slow-ms 400`;
-    const r = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
-      execFile(process.execPath, ['scripts/bin.mjs', 'server', '--stdio', target, '--only', 'capabilities.tasks-shape', '--properties', '--runs', '30', '--json', out], { timeout: 110_000, maxBuffer: 32 << 20 }, (err, _stdout, stderr) =>
-        resolve({ code: err ? ((err as { code?: number }).code ?? null) : 0, stderr }),
-      );
-    });
-    expect(r.code, r.stderr.slice(-3000)).toBe(1);
-    const report = JSON.parse(readFileSync(out, 'utf8'));
-    const props = report.checks.filter((c: any) => c.id.startsWith('properties.'));
-    expect(props.length).toBeGreaterThan(0);
-    const failed = props.filter((c: any) => c.status === 'fail');
-    expect(failed.length, JSON.stringify(props.map((c: any) => [c.id, c.status, c.message.split('\n')[0]]))).toBeGreaterThan(0);
-    for (const f of failed) {
-      expect(f.requirements.length).toBeGreaterThan(0);
-      expect(f.message).toMatch(/replay: npx mcp-tasks-conformance server --stdio .* --properties --seed=-?\d+ --path [a-z.-]+\//);
-      expect(f.transcript.length).toBeGreaterThan(0);
-    }
-    expect(r.stderr).toMatch(/JSON-RPC transcript of the shrunk counterexample/);
   });
 });
