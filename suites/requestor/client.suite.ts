@@ -35,6 +35,10 @@ beforeAll(async () => {
       const n = runNote(r);
       if (n) log(`scenario ${r.scenario.name}: ${n}`);
     }
+    // A client that never reached the receiver in any scenario is an error of the run, not a list of skips.
+    if (runs.length && runs.every((r) => r.sessions.length === 0)) {
+      failure = new Error(`the client never connected to the reference receiver in any scenario (${runs.map((r) => `${r.scenario.name}: ${runNote(r) ?? `exited ${r.exit.code}`}`).join('; ')})`);
+    }
   } catch (e) {
     failure = e;
   }
@@ -46,7 +50,7 @@ for (const section of sections) {
   describe(section, () => {
     for (const check of requestorChecks.filter((c) => c.section === section)) {
       test(check.id, async ({ task, skip }) => {
-        if (failure) throw new Error(`could not run the client scenarios: ${failure instanceof Error ? failure.message : String(failure)}`);
+        if (failure) throw new Error(`could not grade the client: ${failure instanceof Error ? failure.message : String(failure)}`);
         const result = gradeCheck(check, runs, notRun);
         task.meta.check = result;
         if (result.status === 'fail') throw new Error(`[${result.requirements.join(', ')}] ${result.message}`);

@@ -39,7 +39,7 @@ const TRANSCRIPT_LIMIT = 400;
 export function runNote(run: Analysis): string | undefined {
   const x = run.exit;
   if (x.startError) return `client could not be started: ${x.startError}`;
-  if (x.timedOut) return `client did not exit within ${run.scenario.timeoutMs} ms and was killed (graded on what was seen)`;
+  if (x.timedOut) return `client did not exit within ${run.timeoutMs} ms and was killed (graded on what was seen)`;
   if (x.code !== 0) return `client exited with ${x.code ?? x.signal}${x.stderr.trim() ? ` (stderr: ${x.stderr.trim().slice(-300)})` : ''}`;
   return undefined;
 }

@@ -50,6 +50,8 @@ export interface ScenarioRun {
   transport: ScenarioTransport;
   serverArg: string;
   startedAt: number;
+  /** The bound the client had (ms). */
+  timeoutMs: number;
   entries: RecordedEntry[];
   exit: ClientExit;
 }
@@ -136,7 +138,7 @@ export async function runScenario(name: string | Scenario, launcher: ClientLaunc
   await new Promise((r) => setTimeout(r, 50));
   await closeServer().catch(() => undefined);
   await receiver.close().catch(() => undefined);
-  return { scenario, transport, serverArg, startedAt, entries, exit };
+  return { scenario, transport, serverArg, startedAt, timeoutMs, entries, exit };
 }
 
 /** A started client: `stop()` ends it (abort / SIGTERM, then SIGKILL after 1 s); `exited` always resolves. */
