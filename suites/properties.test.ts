@@ -109,9 +109,13 @@ const STATE_MACHINE_FAULTS: [string, string[]][] = [
   ['result-not-blocking', []],
   ['result-no-related-task', []],
   ['input-no-related-task', []],
+  ['meta-taskid-wins', []],
+  ['ttl-missing', []],
+  ['missing-created-at', []],
+  ['bad-timestamp', []],
 ];
 
-describe.concurrent('runProperties alone finds every fault of the state machine and list consistency', () => {
+describe.concurrent('runProperties alone finds every fault of the state machine, list consistency and task fields', () => {
   it.concurrent.each(STATE_MACHINE_FAULTS)('%s', { timeout: 60_000 }, async (fault, extra) => {
     const requirement = FAULTS.find((f) => f.name === fault)!.requirement;
     const [r] = await run(['--fault', fault, ...extra], ['state-machine'], { runs: 400, timeoutMs: 40_000 });

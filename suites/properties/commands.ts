@@ -31,7 +31,10 @@ export const STATE_MACHINE_REQUIREMENTS = [
   'result-terminal-returns-final',
   'result-exact',
   'ttl-actual-in-get',
+  'ttl-created-at',
+  'ttl-last-updated-at',
   'ttl-delete-after-expiry-may',
+  'related-task-receiver-ignore',
 ];
 
 /** The live side of a run: the connection, the elicitation handler, a log of what each command did. */
@@ -124,6 +127,40 @@ class GetCmd implements Cmd {
   }
   toString() {
     return `get(${this.i})`;
+  }
+}
+
+/**
+ * tasks/get whose request carries related-task `_meta` naming another task (or none that exists):
+ * params.taskId must win (related-task-receiver-ignore, related-task-taskid-source-of-truth).
+ */
+class GetWithForeignMetaCmd implements Cmd {
+  constructor(
+    readonly i: number,
+    readonly j: number,
+    readonly fallbackId: string,
+  ) {}
+  check(m: Readonly<ReceiverModel>) {
+    return m.tasks.length > 0;
+  }
+  async run(m: ReceiverModel, real: Real) {
+    const t = m.taskAt(this.i);
+    const others = m.tasks.filter((x) => x !== t);
+    const other = others.length ? others[this.j % others.length]!.taskId : this.fallbackId;
+    const params = { taskId: t.taskId, _meta: { [RELATED_TASK_META]: { taskId: other } } };
+    const { r, at } = await real.must('tasks/get', params, ['ttl-actual-in-get']);
+    real.log.push(`get(#${t.index}) with related-task _meta naming ${others.length ? `task #${m.byId(other)!.index}` : 'no task'} → ${r.error ? describeAnswer(r) : `${r.result?.taskId === t.taskId ? '' : `taskId ${short(r.result?.taskId)}, `}${r.result?.status}`}`);
+    const reqs = ['related-task-receiver-ignore', 'related-task-taskid-source-of-truth'];
+    if (r.error && !(r.error.code === -32602 && t.mayBeGone(at, m.slackMs))) {
+      throw new PropertyViolation(reqs, `tasks/get for task ${t.label} with related-task _meta naming ${short(other)} answered ${describeAnswer(r)}: the receiver must ignore that _meta in favour of params.taskId`);
+    }
+    if (!r.error && r.result?.taskId !== t.taskId) {
+      throw new PropertyViolation(reqs, `tasks/get for taskId ${short(t.taskId)} with related-task _meta naming ${short(other)} answered task ${short(r.result?.taskId)}: params.taskId is the source of truth`);
+    }
+    m.onGet(t, r, at, 'tasks/get (with foreign related-task _meta)');
+  }
+  toString() {
+    return `getWithForeignMeta(${this.i}, ${this.j})`;
   }
 }
 
@@ -371,6 +408,7 @@ export function stateMachineCommands(env: PropertyEnv): fc.Arbitrary<Cmd>[] {
       fc.oneof(fc.uuid(), fc.string({ minLength: 1, maxLength: 24 }).map((s) => `no-such-task-${s}`)),
     )
     .map(([m, id]) => new UnknownIdCmd(m, id) as Cmd);
+  const foreignMeta = fc.tuple(idx, idx, fc.uuid()).map(([i, j, id]) => new GetWithForeignMetaCmd(i, j, id) as Cmd);
   const wait = fc.constantFrom(120, 60, 25, 5).map((ms) => new WaitCmd(ms) as Cmd);
   const watch = fc.tuple(idx, fc.constantFrom(500, 150, 50)).map(([i, w]) => new WatchCmd(i, w) as Cmd);
   const weighted: [fc.Arbitrary<Cmd>, number][] = [
@@ -381,6 +419,7 @@ export function stateMachineCommands(env: PropertyEnv): fc.Arbitrary<Cmd>[] {
     [list, env.caps.list ? 2 : 0],
     [badCursor, env.caps.list ? 1 : 0],
     [unknownId, 1],
+    [foreignMeta, 1],
     [wait, 2],
     [watch, 1],
     [answer, env.roles.includes('needsInput') ? 1 : 0],

@@ -27,6 +27,7 @@ import {
   type TaskStatus,
 } from '../../mocks/model.ts';
 import type { Response } from '../../mocks/wire.ts';
+import { isIso8601DateTime } from '../../schema/validate.ts';
 
 // --- findings ------------------------------------------------------------------------------------
 
@@ -119,6 +120,26 @@ export function short(v: unknown, max = 160): string {
 
 export function describeAnswer(r: Response): string {
   return r.error ? `error ${r.error.code} ${short(r.error.message, 100)}` : `result ${short(r.result)}`;
+}
+
+/**
+ * The fields every Task on the wire carries: createdAt / lastUpdatedAt as RFC 3339 date-times
+ * (ttl-created-at, ttl-last-updated-at; RULINGS.md #12) and, in tasks/get results, the actual ttl
+ * (a non-negative integer, or null for unlimited: ttl-actual-in-get, RULINGS.md #2).
+ */
+export function checkTaskFields(task: any, via: string, inGet: boolean): void {
+  for (const [key, req] of [['createdAt', 'ttl-created-at'], ['lastUpdatedAt', 'ttl-last-updated-at']] as const) {
+    const v = task?.[key];
+    if (typeof v !== 'string' || !isIso8601DateTime(v)) {
+      throw new PropertyViolation([req], `${via}: the task's ${key} is ${v === undefined ? 'missing' : short(v)}, not an ISO 8601 / RFC 3339 date-time`);
+    }
+  }
+  if (inGet) {
+    const ttl = task?.ttl;
+    if (!(ttl === null || (typeof ttl === 'number' && Number.isInteger(ttl) && ttl >= 0))) {
+      throw new PropertyViolation(['ttl-actual-in-get'], `${via}: the task's ttl is ${ttl === undefined ? 'missing' : short(ttl)}; a tasks/get result must carry the actual ttl (milliseconds, or null for unlimited)`);
+    }
+  }
 }
 
 // --- one task ----------------------------------------------------------------------------------
@@ -268,6 +289,7 @@ export class ReceiverModel {
     if (task.status !== 'working') {
       throw new PropertyViolation(['lifecycle-begin-working'], `the CreateTaskResult of a new "${toolName}" task (role ${role}) shows status ${short(task.status)}, not "working"`);
     }
+    checkTaskFields(task, `the CreateTaskResult of a new "${toolName}" task`, false);
     const ttl = typeof task.ttl === 'number' ? task.ttl : task.ttl === null ? null : undefined;
     const t = new ModelTask(this.tasks.length, task.taskId, role, sentAt, ttl);
     t.observe('working', 'CreateTaskResult');
@@ -305,6 +327,7 @@ export class ReceiverModel {
     }
     if (hasRelatedTask(res)) this.findings.add(['related-task-get-list-cancel-should-not'], `the tasks/get result carries _meta["${RELATED_TASK_META}"] (SHOULD NOT: the taskId is already in the result)`);
     t.observe(res.status, via);
+    checkTaskFields(res, `${via} for task ${t.label}`, true);
   }
 
   /**
@@ -406,6 +429,7 @@ export class ReceiverModel {
       );
     }
     t.observe('cancelled', 'tasks/cancel');
+    checkTaskFields(res, `tasks/cancel result for task ${t.label}`, false);
     t.cancelled = true;
     t.narrow({ kind: 'cancelled', allowed: new Set(['cancelled']), requirements: ['cancel-sticky'], because: 'tasks/cancel answered "cancelled", and a cancelled task stays cancelled' });
   }
@@ -428,7 +452,10 @@ export class ReceiverModel {
       }
       seenIds.set(id, page);
       const t = this.byId(id);
-      if (t) t.observe(entry.status, `tasks/list page ${page + 1}`);
+      if (t) {
+        t.observe(entry.status, `tasks/list page ${page + 1}`);
+        checkTaskFields(entry, `tasks/list page ${page + 1}, task ${t.label}`, false);
+      }
     }
     for (const t of this.tasks) {
       if (t.gone || seenIds.has(t.taskId)) continue;
