@@ -3,7 +3,7 @@
 // everything else goes to stderr. See mocks/RECEIVER.md.
 import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
-import { createReferenceReceiver, FAULTS, isFaultName, type ReceiverOptions } from './receiver/index.ts';
+import { createReferenceReceiver, FAULTS, isFaultName, type FaultInfo, type ReceiverOptions } from './receiver/index.ts';
 
 const USAGE = `usage: mcp-tasks-conformance mock (--stdio | --http <port> [--host <host>]) [options]
 options:
@@ -112,7 +112,10 @@ export async function runMock(argv: string[]): Promise<number | void> {
     return 0;
   }
   if (values['list-faults']) {
-    for (const f of FAULTS) process.stderr.write(`${f.name}\t${f.requirement}\t${f.description}\n`);
+    for (const f of FAULTS as readonly FaultInfo[]) {
+      const needs = [...(f.args?.length ? [`needs ${f.args.join(' ')}`] : []), ...(f.transport ? [`${f.transport.toUpperCase()} only`] : [])];
+      process.stderr.write(`${f.name}\t${f.requirement}\t${f.description}${needs.length ? ` (${needs.join('; ')})` : ''}\n`);
+    }
     return 0;
   }
   if (!!values.stdio === (values.http !== undefined)) {
