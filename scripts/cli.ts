@@ -10,7 +10,7 @@ import { openTargetSession, selected, type RunConfig } from '../suites/session.t
 import { loadProfile, type TargetSpec } from '../suites/target.ts';
 import { DEFAULT_RUN_OPTIONS } from '../suites/engine.ts';
 import { CheckCollector, buildReport, exitCode, formatConsole, loadBaseline, writeJson } from './report.ts';
-import { formatPropertyFailure, parsePropertyArgs, runProperties } from '../suites/properties/run.ts'; // --properties (issue 4)
+import { PROPERTY_NAMES, formatPropertyFailure, parsePropertyArgs, runProperties } from '../suites/properties/run.ts'; // --properties (issue 4)
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -115,7 +115,8 @@ export function parseServerArgs(argv: string[]) {
   } catch (e) {
     throw new UsageError(`--baseline: ${e instanceof Error ? e.message : String(e)}`);
   }
-  const unknownBaseline = baseline.filter((id) => !allChecks.some((c) => c.id === id));
+  // Property results (--properties) are checks too, named properties.<name>.
+  const unknownBaseline = baseline.filter((id) => !allChecks.some((c) => c.id === id) && !PROPERTY_NAMES.some((p) => id === `properties.${p}`));
   if (unknownBaseline.length) throw new UsageError(`--baseline lists unknown check ids: ${unknownBaseline.join(', ')}`);
   const requestTimeoutMs = num('timeout', values.timeout, DEFAULT_RUN_OPTIONS.requestTimeoutMs);
   const config: RunConfig = {
