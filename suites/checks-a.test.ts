@@ -86,8 +86,6 @@ describe.concurrent('checks-a against the reference receiver', () => {
     [['--fault', 'bad-timestamp'], { 'get.last-updated-at': ['fail', /lastUpdatedAt ".*" is not an ISO 8601/] }],
     [['--fault', 'ttl-missing'], { 'get.ttl': ['fail', /has no ttl/] }],
     [['--fault', 'no-status-message-on-failure'], { 'get.failed-status-message': ['warn', /statusMessage undefined/] }],
-    // RULINGS 6: a completed isError task is never failed or warned; the check reports it as not exercised.
-    [['--fault', 'is-error-completes'], { 'get.failed-status-message': ['skip', /isError: true.*RULINGS 6/] }],
     [['--fault', 'illegal-transition'], { 'lifecycle.paths-fails': ['fail', /illegal transition failed → working/], 'lifecycle.terminal-sticky-failed': ['fail', /reached failed, then tasks\/get reported working/] }],
     [['--fault', 'illegal-transition', '--status-notifications'], { 'notifications.consistent-status': ['fail', /notifications went failed → working/] }],
     [['--fault', 'cancelled-resurrects'], { 'lifecycle.terminal-sticky-cancelled': ['fail', /was cancelled, then tasks\/get reported completed/] }],

@@ -48,10 +48,8 @@ const KILLS: [string, string[], string[]][] = [
 
 /**
  * Faults of other requirements: none of these checks may fail under them (skips are fine).
- * Left out: starts-completed, which crashes the reference receiver once a `fail` task ends
- * (IllegalTransitionError completed → failed in finishTask, an unhandled rejection).
  */
-const OTHERS = ['illegal-transition', 'unknown-task-32603', 'ttl-missing', 'sequential-ids', 'no-isolation', 'progress-new-token', 'is-error-completes', 'no-status-message-on-failure', 'slow-create', 'required-runs-without-task', 'forbidden-runs-as-task'];
+const OTHERS = ['illegal-transition', 'unknown-task-32603', 'ttl-missing', 'sequential-ids', 'no-isolation', 'progress-new-token', 'starts-completed', 'no-status-message-on-failure', 'slow-create', 'required-runs-without-task', 'forbidden-runs-as-task'];
 
 describe('checks-b metadata', () => {
   it('cite known catalog ids, have unique ids and a matching level', () => {

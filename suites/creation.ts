@@ -182,7 +182,8 @@ export const checks: CheckDef[] = [
     async run(ctx: CheckContext) {
       const seq = await createMany(ctx, 'completes', 4, false);
       const par = await createMany(ctx, 'completes', 6, true);
-      const ids = [...seq.ids, ...par.ids];
+      // Answers without a task id (e.g. a plain CallToolResult) are not ids: id-string / create-returns-createtaskresult judge those.
+      const ids = [...seq.ids, ...par.ids].filter((id) => id !== undefined && id !== null);
       const errors = [...seq.errors, ...par.errors];
       if (ids.length < 2) ctx.skip(`fewer than two tasks could be created (errors: ${errors.join('; ')})`);
       const seen = new Map<string, number>();

@@ -175,7 +175,7 @@ export const checks: CheckDef[] = [
     },
   }),
   defineCheck({
-    // Killed by `no-status-message-on-failure`. Under `is-error-completes` it is not exercised (RULINGS 6: info only).
+    // Killed by `no-status-message-on-failure`. A completed isError task is not exercised (RULINGS 6: info only).
     id: 'get.failed-status-message',
     title: 'a failed task carries a statusMessage in tasks/get',
     section: SECTION,

@@ -1,5 +1,5 @@
 // Task operations shared by the checks: create, poll (following pollInterval, bounded), fetch results, walk lists.
-import type { CheckContext } from './engine.ts';
+import { hasPath, type CheckContext } from './engine.ts';
 import type { Response, Scope } from '../mocks/wire.ts';
 import { isTaskStatus, isTerminal, RELATED_TASK_META, type ProfileRole, type TaskStatus } from '../mocks/model.ts';
 
@@ -17,6 +17,9 @@ export async function createTask(ctx: CheckContext, role: ProfileRole, opts: { t
   if (opts.ttl !== undefined) task.ttl = opts.ttl;
   // A client target receives sampling/createMessage or elicitation/create instead (TargetInfo.taskRequest).
   const custom = ctx.info.taskRequest?.(role, task);
+  // A receiver that does not declare task support for tools/call processes `task` normally (support-undeclared-process-normally):
+  // no task to observe, so whatever needs one is not exercised.
+  if (!custom && !hasPath(ctx.info.serverCapabilities, 'tasks.requests.tools.call')) ctx.skip('target does not declare tasks.requests.tools.call, so no task can be created');
   const params: Record<string, unknown> = custom ? { ...custom.params } : { name: tool.name, arguments: tool.arguments ?? {}, task };
   if (opts.meta) params._meta = custom ? { ...((params._meta as object) ?? {}), ...opts.meta } : opts.meta;
   const what = custom ? `task-augmented ${custom.method}` : `task-augmented tools/call of "${tool.name}"`;

@@ -316,7 +316,7 @@ export const checks: CheckDef[] = [
 
   // --- terminal states are final (lifecycle-terminal-sticky) -----------------------------------
   // completes: killed by a "completed-resumes" fault (needed: a completed task later reported working);
-  // fails: killed by `illegal-transition` (failed → working 20 ms after failing).
+  // fails: killed by `illegal-transition` (reports working after the first tasks/get that showed failed).
   ...(['completes', 'fails'] as const).map((role) =>
     defineCheck({
       id: `lifecycle.terminal-sticky-${role === 'completes' ? 'completed' : 'failed'}`,

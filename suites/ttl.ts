@@ -103,6 +103,7 @@ export const checks: CheckDef[] = [
     requirements: ['resource-max-ttl'],
     level: 'SHOULD',
     needs: ['completes'],
+    needsCapabilities: ['tasks.requests.tools.call'],
     async run(ctx: CheckContext) {
       const tool = ctx.tool('completes');
       const problems: string[] = [];
