@@ -152,7 +152,7 @@ export class Peer implements Recorder {
     if (this.closed) return Promise.reject(new WireClosedError(this.closed));
     const key = idKey(message.id);
     const sentAt = Date.now();
-    return new Promise<Response>((resolve, reject) => {
+    const p = new Promise<Response>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.pending.delete(key);
         this.record({ dir: 'event', note: `timeout: no response to ${String(message.method)} id=${key} within ${timeoutMs} ms` });
@@ -181,6 +181,10 @@ export class Peer implements Recorder {
         }
       });
     });
+    // A request abandoned by its caller (e.g. a check that ended early) must not become an unhandled
+    // rejection when the connection closes: awaiting callers still get the error.
+    p.catch(() => undefined);
+    return p;
   }
 
   /** Sends one message without waiting for anything (notifications, responses, invalid shapes). */

@@ -46,9 +46,17 @@ export async function cancelQuietly(ctx: CheckContext, taskId: string, peer: Sco
   }
 }
 
-/** notifications/tasks/status received on this connection for a task, in wire order. */
+/**
+ * notifications/tasks/status received on this connection for a task, in the sender's order: by their own
+ * lastUpdatedAt (stable; arrival order for ties or unreadable stamps). Over Streamable HTTP notifications
+ * may come on different SSE streams, so arrival order alone is not send order.
+ */
 export function statusNotifications(peer: Scope, taskId: string): Message[] {
-  return peer.peer.messages((m) => m.method === 'notifications/tasks/status' && m.params?.taskId === taskId);
+  return peer.peer
+    .messages((m) => m.method === 'notifications/tasks/status' && m.params?.taskId === taskId)
+    .map((m, i) => ({ m, i, t: Date.parse(m.params?.lastUpdatedAt) }))
+    .sort((a, b) => (Number.isNaN(a.t) || Number.isNaN(b.t) ? 0 : a.t - b.t) || a.i - b.i)
+    .map((x) => x.m);
 }
 
 export interface Observation {
