@@ -99,7 +99,37 @@ export class NotExercised extends Error {
   }
 }
 
-export interface CheckContext {
+/** The verdict half of a check's context: shared by receiver checks and requestor checks. */
+export interface Verdicts {
+  /** Records a violation of the check's requirement and ends the check. */
+  violation(message: string): never;
+  /** Violation unless `cond`. */
+  expect(cond: unknown, message: string): asserts cond;
+  /** Ends the check as not exercised. */
+  skip(reason: string): never;
+  /** Adds a line to the check's message (observations worth reporting even on pass). */
+  note(line: string): void;
+}
+
+/** Verdict methods that throw Violation / NotExercised and collect notes into `notes`. */
+export function verdicts(notes: string[]): Verdicts {
+  return {
+    violation(message) {
+      throw new Violation(message);
+    },
+    expect(cond, message) {
+      if (!cond) throw new Violation(message);
+    },
+    skip(reason) {
+      throw new NotExercised(reason);
+    },
+    note(line) {
+      notes.push(line);
+    },
+  };
+}
+
+export interface CheckContext extends Verdicts {
   readonly def: CheckDef;
   readonly info: TargetInfo;
   readonly options: RunOptions;
@@ -112,14 +142,6 @@ export interface CheckContext {
   tool(role: ProfileRole): ProfileTool;
   /** `execution.taskSupport` of a tool as listed (absent → undefined). */
   taskSupport(name: string): TaskSupport | undefined;
-  /** Records a violation of the check's requirement and ends the check. */
-  violation(message: string): never;
-  /** Violation unless `cond`. */
-  expect(cond: unknown, message: string): asserts cond;
-  /** Ends the check as not exercised. */
-  skip(reason: string): never;
-  /** Adds a line to the check's message (observations worth reporting even on pass). */
-  note(line: string): void;
   /** Results of the checks that finished before this one (the schema check reads their transcripts). */
   history(): readonly CheckResult[];
 }
@@ -181,18 +203,7 @@ export async function runCheck(
       const t = info.tools.find((x) => x?.name === name);
       return t?.execution?.taskSupport;
     },
-    violation(message) {
-      throw new Violation(message);
-    },
-    expect(cond, message) {
-      if (!cond) throw new Violation(message);
-    },
-    skip(reason) {
-      throw new NotExercised(reason);
-    },
-    note(line) {
-      notes.push(line);
-    },
+    ...verdicts(notes),
     history,
   };
 

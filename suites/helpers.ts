@@ -143,3 +143,15 @@ export function expectError(ctx: CheckContext, r: Response, code: number, what: 
   ctx.expect(r.error.code === code, `${what}: expected error code ${code}, got ${r.error.code} (${r.error.message})`);
   return r.error;
 }
+
+/**
+ * notifications/tasks/status in the sender's order: by their own lastUpdatedAt (stable; arrival order for
+ * ties or unreadable stamps). Over Streamable HTTP notifications may come on different SSE streams, so
+ * arrival order alone is not send order.
+ */
+export function inSenderOrder<M extends { params?: any }>(notes: readonly M[]): M[] {
+  return notes
+    .map((m, i) => ({ m, i, t: Date.parse(m.params?.lastUpdatedAt) }))
+    .sort((a, b) => (Number.isNaN(a.t) || Number.isNaN(b.t) ? 0 : a.t - b.t) || a.i - b.i)
+    .map((x) => x.m);
+}

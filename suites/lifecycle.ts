@@ -3,7 +3,7 @@
 // creation.ts, get.ts and notifications.ts share (polling that records every status, the
 // input_required flow, status-notification collection).
 import { defineCheck, hasPath, type CheckContext, type CheckDef } from './engine.ts';
-import { delay, getTask, pollDelay, short } from './helpers.ts';
+import { delay, getTask, inSenderOrder, pollDelay, short } from './helpers.ts';
 import type { JsonRpcError, Message, Response, Scope } from '../mocks/wire.ts';
 import { firstIllegalStep, isTaskStatus, isTerminal, RELATED_TASK_META, type ProfileRole, type TaskStatus } from '../mocks/model.ts';
 
@@ -46,17 +46,9 @@ export async function cancelQuietly(ctx: CheckContext, taskId: string, peer: Sco
   }
 }
 
-/**
- * notifications/tasks/status received on this connection for a task, in the sender's order: by their own
- * lastUpdatedAt (stable; arrival order for ties or unreadable stamps). Over Streamable HTTP notifications
- * may come on different SSE streams, so arrival order alone is not send order.
- */
+/** notifications/tasks/status received on this connection for a task, in the sender's order (see inSenderOrder). */
 export function statusNotifications(peer: Scope, taskId: string): Message[] {
-  return peer.peer
-    .messages((m) => m.method === 'notifications/tasks/status' && m.params?.taskId === taskId)
-    .map((m, i) => ({ m, i, t: Date.parse(m.params?.lastUpdatedAt) }))
-    .sort((a, b) => (Number.isNaN(a.t) || Number.isNaN(b.t) ? 0 : a.t - b.t) || a.i - b.i)
-    .map((x) => x.m);
+  return inSenderOrder(peer.peer.messages((m) => m.method === 'notifications/tasks/status' && m.params?.taskId === taskId));
 }
 
 export interface Observation {

@@ -2,7 +2,7 @@
 // fixtures/requirements.json (ruling on related-task _meta: fixtures/RULINGS.md 4). The reference
 // receiver sends notifications/tasks/status only with --status-notifications.
 import { defineCheck, type CheckContext, type CheckDef } from './engine.ts';
-import { short } from './helpers.ts';
+import { inSenderOrder, short } from './helpers.ts';
 import { validate } from '../schema/validate.ts';
 import { firstIllegalStep, isTaskStatus, isTerminal, RELATED_TASK_META, type ProfileRole, type TaskStatus } from '../mocks/model.ts';
 import type { Message } from '../mocks/wire.ts';
@@ -84,13 +84,7 @@ export const checks: CheckDef[] = [
       if (runs.every((r) => r.notes.length === 0)) ctx.skip(noneSent(runs));
       const problems: string[] = [];
       for (const r of runs) {
-        // Over Streamable HTTP notifications may come on different SSE streams, so arrival order is not send
-        // order: order them by the sender's own lastUpdatedAt (stable, arrival order for ties).
-        const ordered = r.notes
-          .map((m, i) => ({ m, i, t: Date.parse(m.params?.lastUpdatedAt) }))
-          .sort((a, b) => (Number.isNaN(a.t) || Number.isNaN(b.t) ? 0 : a.t - b.t) || a.i - b.i)
-          .map((x) => x.m);
-        const st = ordered.map((m) => m.params?.status);
+        const st = inSenderOrder(r.notes).map((m) => m.params?.status);
         if (!st.every(isTaskStatus)) {
           problems.push(`${r.role} task ${r.taskId}: notification status ${short(st.find((s) => !isTaskStatus(s)))} is not a task status`);
           continue;

@@ -3,16 +3,11 @@
 // A check is judged once per scenario it applies to; the verdicts merge into one CheckResult:
 // any violation → fail (MUST) / warn (SHOULD) / info (MAY); else any judged scenario → pass (MAY: info);
 // else skip, with each scenario's reason.
-import { NotExercised, Violation, type CheckResult, type Level, type Status } from '../engine.ts';
+import { NotExercised, Violation, verdicts, type CheckResult, type Level, type Status, type Verdicts } from '../engine.ts';
 import type { Analysis } from './analysis.ts';
 import type { RecordedEntry } from './harness.ts';
 
-export interface JudgeContext {
-  violation(message: string): never;
-  expect(cond: unknown, message: string): asserts cond;
-  skip(reason: string): never;
-  note(line: string): void;
-}
+export type JudgeContext = Verdicts;
 
 export interface RequestorCheckDef {
   /** `requestor.<what>` */
@@ -55,20 +50,7 @@ export function gradeCheck(def: RequestorCheckDef, runs: readonly Analysis[], no
   const tag = (r: Analysis) => (runs.some((o) => o !== r && o.scenario.name === r.scenario.name) ? `${r.scenario.name}/${r.transport}` : r.scenario.name);
   for (const run of mine) {
     const notes: string[] = [];
-    const ctx: JudgeContext = {
-      violation(message) {
-        throw new Violation(message);
-      },
-      expect(cond, message) {
-        if (!cond) throw new Violation(message);
-      },
-      skip(reason) {
-        throw new NotExercised(reason);
-      },
-      note(line) {
-        notes.push(line);
-      },
-    };
+    const ctx: JudgeContext = verdicts(notes);
     const extra = runNote(run);
     const withNotes = (m: string) => [m, ...notes, ...(extra ? [extra] : [])].filter(Boolean).join('; ');
     try {
