@@ -1,0 +1,204 @@
+// Section 1: wall time of the `server` suite against the reference receiver (the real CLI, over stdio
+// and over Streamable HTTP), against the unavoidable waits on its critical path.
+//
+// Critical path. The checks run concurrently, so with unbounded parallelism and a free transport the
+// run cannot end before its longest check, and a check cannot end before the timers it waits for:
+// the tool run times and ttls it depends on. Those waits are known from the profile and the check
+// code (KNOWN_WAITS); the critical path is the largest of them. The in-process floor (every check at
+// once against the reference receiver in this process: no spawning, no vitest, no sockets) measures
+// the same thing empirically, polling granularity included.
+import { readFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { allChecks } from '../../suites/index.ts';
+import { openTargetSession, runChecks, selected } from '../../suites/session.ts';
+import { loadProfile } from '../../suites/target.ts';
+import { SHORT_TTL_MS } from '../../suites/ttl.ts';
+import { DEFAULT_TIMINGS } from '../../mocks/receiver/index.ts';
+import { BenchClient } from './client.ts';
+import { round, run, series, startServer, type Series } from './stats.ts';
+
+export const PROFILE_PATH = 'fixtures/reference.profile.json';
+/** A check that takes a few ms: `--only` it to measure the CLI's fixed cost (the schema check runs too: it always runs last). */
+export const TRIVIAL_CHECK = 'capabilities.declared-if-supported';
+
+export interface KnownWait {
+  check: string;
+  ms: number;
+  what: string;
+}
+
+/** The timer waits of the longest checks, for the reference receiver with the given profile. */
+export function knownWaits(slowMs: number, pollMs: number): KnownWait[] {
+  return [
+    {
+      check: 'cancel.stays-cancelled',
+      ms: slowMs + 500,
+      what: `its uncancelled twin "slow" task runs ${slowMs} ms; the check then polls the cancelled one ≥ 500 ms more (suites/cancel.ts)`,
+    },
+    {
+      check: 'lifecycle.terminal-sticky-cancelled',
+      ms: slowMs + 2 * pollMs,
+      what: `twin "slow" task (${slowMs} ms), then 2 more polls at the pollInterval (${pollMs} ms)`,
+    },
+    {
+      check: 'ttl.expired-deleted',
+      ms: SHORT_TTL_MS,
+      what: `ttl ${SHORT_TTL_MS} ms must elapse (the reference deletes on time: the 1500 ms grace for late deletion is not used)`,
+    },
+    { check: 'ttl.expired-cleaned-up', ms: SHORT_TTL_MS, what: `ttl ${SHORT_TTL_MS} ms` },
+    { check: 'ttl.expired-error-code', ms: SHORT_TTL_MS, what: `ttl ${SHORT_TTL_MS} ms` },
+    { check: 'progress.cancelled-notification-not-for-tasks', ms: 1_000, what: 'watches the task for 1000 ms after notifications/cancelled' },
+  ];
+}
+
+export interface CliRun {
+  wallMs: number;
+  exitCode: number | null;
+  /** From the JSON report. */
+  checks: number;
+  failed: number;
+  /** Target connections opened by the run (initialize requests in the report; over stdio each is a process), plus the pre-flight probe. */
+  connections: number;
+  error?: string;
+}
+
+export interface SuiteSection {
+  selection: 'all' | string[];
+  checks: number;
+  profile: string;
+  criticalPath: {
+    knownMs: number;
+    waits: KnownWait[];
+    inProcessFloorMs: Series;
+    longestCheckInProcess: { id: string; ms: number };
+  };
+  stdio: { command: string; runs: CliRun[]; wallMs: Series };
+  http: { runs: CliRun[]; wallMs: Series };
+  overhead: {
+    /** CLI over stdio with --only one trivial check: tsx, pre-flight, vitest start-up, shared session, schema check. */
+    cliFixedStdioMs: Series;
+    /** Spawning `node --import tsx mocks/main.ts --stdio` until it answers initialize. */
+    spawnInitMs: Series;
+  };
+  ratios: { stdio: number; http: number };
+}
+
+export interface SuiteOptions {
+  root: string;
+  repeats: number;
+  /** Check selection (quick mode); default all. */
+  only?: string[];
+  cliTimeoutMs: number;
+  log(line: string): void;
+}
+
+const quote = (s: string) => (/^[\w@%+=:,./-]+$/.test(s) ? s : `"${s.replace(/(["\\])/g, '\\$1')}"`);
+
+export async function benchSuite(o: SuiteOptions): Promise<SuiteSection> {
+  const profile = loadProfile(join(o.root, PROFILE_PATH));
+  const slowMs = Number(profile.tools.slow?.arguments?.ms ?? DEFAULT_TIMINGS.slowMs);
+  const checks = allChecks.filter((c) => c.runsLast || selected(c, o.only));
+  const ids = new Set(checks.map((c) => c.id));
+  const waits = knownWaits(slowMs, 100).filter((w) => ids.has(w.check));
+  const knownMs = Math.max(0, ...waits.map((w) => w.ms));
+  const onlyArgs = (o.only ?? []).flatMap((id) => ['--only', id]);
+  const stdioCommand = `${quote(process.execPath)} --import tsx mocks/main.ts --stdio`;
+  const tmp = mkdtempSync(join(tmpdir(), 'mtc-bench-'));
+
+  const cli = async (target: string[], only: string[]): Promise<CliRun> => {
+    const json = join(tmp, `report-${Date.now()}-${Math.random().toString(36).slice(2)}.json`);
+    const r = await run(process.execPath, ['scripts/bin.mjs', 'server', ...target, '--profile', PROFILE_PATH, '--json', json, '--no-color', ...only], { cwd: o.root, timeoutMs: o.cliTimeoutMs });
+    const out: CliRun = { wallMs: round(r.wallMs, 0), exitCode: r.code, checks: 0, failed: 0, connections: 0 };
+    try {
+      const report = JSON.parse(readFileSync(json, 'utf8'));
+      out.checks = report.checks.length;
+      out.failed = report.summary.fail;
+      let inits = 0;
+      for (const c of report.checks) for (const e of c.transcript ?? []) if (e.dir === 'out' && e.message?.method === 'initialize') inits++;
+      // + the pre-flight probe and the shared connection (their initialize is in no check's transcript)
+      out.connections = inits + 2;
+    } catch (e) {
+      out.error = `no JSON report (${r.timedOut ? `killed after ${o.cliTimeoutMs} ms` : `exit ${r.code ?? r.signal}`}): ${r.stderr.slice(-400)}`;
+    }
+    if (r.code !== 0 && !out.error) out.error = `exit ${r.code}: ${out.failed} check(s) failed`;
+    return out;
+  };
+
+  const stdioRuns: CliRun[] = [];
+  const httpRuns: CliRun[] = [];
+  const fixed: number[] = [];
+  const floors: number[] = [];
+  let longest = { id: '', ms: 0 };
+  try {
+    for (let i = 0; i < o.repeats; i++) {
+      // In-process floor: every selected check at once, in this process.
+      const session = await openTargetSession({ target: { kind: 'reference', args: [] }, profile });
+      const t0 = performance.now();
+      const results = await runChecks(checks, session, checks.length);
+      floors.push(performance.now() - t0);
+      await session.close();
+      for (const r of results) if (r.durationMs > longest.ms) longest = { id: r.id, ms: r.durationMs };
+      const bad = results.filter((r) => r.status === 'fail');
+      if (bad.length) o.log(`  in process: ${bad.length} check(s) failed: ${bad.map((r) => r.id).join(', ')}`);
+      o.log(`  suite in process (all checks at once): ${Math.round(floors[floors.length - 1]!)} ms`);
+
+      const s = await cli(['--stdio', stdioCommand], onlyArgs);
+      stdioRuns.push(s);
+      o.log(`  suite over stdio: ${s.wallMs} ms${s.error ? ` (${s.error})` : ''}`);
+
+      const server = await startServer(process.execPath, ['--import', 'tsx', 'mocks/main.ts', '--http', '0'], /listening on (http:\/\/\S+\/mcp)/, { cwd: o.root, timeoutMs: 30_000 });
+      try {
+        const h = await cli(['--url', server.match[1]!], onlyArgs);
+        httpRuns.push(h);
+        o.log(`  suite over HTTP: ${h.wallMs} ms${h.error ? ` (${h.error})` : ''}`);
+      } finally {
+        await server.stop();
+      }
+
+      if (o.only === undefined) {
+        const f = await cli(['--stdio', stdioCommand], ['--only', TRIVIAL_CHECK]);
+        fixed.push(f.wallMs);
+        o.log(`  CLI fixed cost (--only ${TRIVIAL_CHECK}, stdio): ${f.wallMs} ms`);
+      }
+    }
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+  // In quick mode the selection is a trivial check already: its runs are the fixed cost.
+  if (o.only !== undefined) fixed.push(...stdioRuns.map((r) => r.wallMs));
+
+  const spawns: number[] = [];
+  for (let i = 0; i < Math.max(3, o.repeats); i++) spawns.push(await spawnInit(o.root));
+
+  const stdioWall = series(stdioRuns.map((r) => r.wallMs), 0);
+  const httpWall = series(httpRuns.map((r) => r.wallMs), 0);
+  return {
+    selection: o.only ?? 'all',
+    checks: checks.length,
+    profile: PROFILE_PATH,
+    criticalPath: { knownMs, waits, inProcessFloorMs: series(floors, 0), longestCheckInProcess: longest },
+    stdio: { command: stdioCommand, runs: stdioRuns, wallMs: stdioWall },
+    http: { runs: httpRuns, wallMs: httpWall },
+    overhead: { cliFixedStdioMs: series(fixed, 0), spawnInitMs: series(spawns, 0) },
+    ratios: {
+      stdio: knownMs > 0 ? round(stdioWall.median / knownMs, 2) : NaN,
+      http: knownMs > 0 ? round(httpWall.median / knownMs, 2) : NaN,
+    },
+  };
+}
+
+/** ms from spawning the reference receiver over stdio to its initialize response. */
+async function spawnInit(root: string): Promise<number> {
+  const t0 = performance.now();
+  const client = new BenchClient(new StdioClientTransport({ command: process.execPath, args: ['--import', 'tsx', 'mocks/main.ts', '--stdio'], cwd: root, stderr: 'ignore' }), 30_000);
+  try {
+    await client.start();
+    await client.initialize();
+    return performance.now() - t0;
+  } finally {
+    await client.close();
+  }
+}
+
