@@ -140,7 +140,7 @@ export class Peer implements Recorder {
 
   // --- sending -----------------------------------------------------------------------------
   /** Sends a request and waits (bounded) for its response. */
-  async request(method: string, params?: unknown, options: RequestOptions = {}): Promise<Response> {
+  request(method: string, params?: unknown, options: RequestOptions = {}): Promise<Response> {
     const id = options.id !== undefined ? options.id : this.nextId++;
     const message: Message = { jsonrpc: '2.0', id, method };
     if (params !== undefined) message.params = params;

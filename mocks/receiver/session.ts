@@ -843,6 +843,23 @@ export class ReceiverSession {
     const store = this.core.store;
     const owner = f.has('no-isolation') ? null : ctx.owner;
     // security-list-own-context: only the requestor's tasks, in creation order.
+    if (owner !== null && !f.has('list-omits-task')) {
+      let after = 0;
+      if (params.cursor !== undefined) {
+        try {
+          after = store.decodeCursor(owner, params.cursor); // errors-invalid-cursor-32602
+        } catch (e) {
+          if (!f.has('bad-cursor-ignored')) throw e;
+        }
+      }
+      const { tasks: page, more } = store.page(owner, after, this.core.pageSize);
+      const result: Record<string, unknown> = { tasks: page.map((t) => this.wireTask(t)) };
+      // list-next-cursor: present iff more remain.
+      if (more && !f.has('no-next-cursor')) result.nextCursor = store.encodeCursor(owner, page[page.length - 1]!.seq);
+      if (f.has('related-task-on-get') && page[0]) result._meta = this.relatedMeta(page[0]);
+      return { result };
+    }
+    // Faults no-isolation (everyone's tasks) and list-omits-task: the whole list, then the page.
     let all = store.list(owner);
     if (f.has('list-omits-task')) all = all.slice(1);
     let after = 0;

@@ -94,12 +94,21 @@ export interface StoreOptions {
 }
 
 const EXPIRED_MEMORY = 10_000;
+/** Abort reasons, one per deletion reason: a new Error per deleted task costs a stack capture each. */
+const ABORT_REASONS = {
+  expired: new Error('task expired'),
+  evicted: new Error('task evicted'),
+  'session-closed': new Error('task session-closed'),
+  shutdown: new Error('task shutdown'),
+} as const;
 /** Longest delay setTimeout honours (2^31-1 ms); larger ones overflow and fire at once. */
 export const MAX_TIMER_MS = 2 ** 31 - 1;
 
 export class TaskStore {
   private readonly tasks = new Map<string, StoredTask>();
   private readonly byOwner = new Map<string, StoredTask[]>();
+  /** Non-terminal tasks per owner (kept by create, transition and delete: the only places a status is set). */
+  private readonly activeByOwner = new Map<string, number>();
   /** Ids of tasks deleted by expiry (bounded), so lookups can say "has expired". */
   private readonly expired = new Map<string, string>();
   private seq = 0;
@@ -116,7 +125,7 @@ export class TaskStore {
   /** Creates a task in `working` (lifecycle-begin-working), enforcing per-requestor limits. */
   create(args: { owner: string; requestedTtl?: number; toolName: string; origin: unknown; initialStatus?: TaskStatus; /** Only named faults choose the id. */ taskId?: string }): StoredTask {
     const mine = this.byOwner.get(args.owner) ?? [];
-    const active = mine.filter((t) => !isTerminal(t.status)).length;
+    const active = this.activeByOwner.get(args.owner) ?? 0;
     if (active >= this.opts.maxConcurrentTasks) {
       // resource-concurrency-limit: a server error, not a protocol misuse by the requestor.
       throw new RpcError(LIMIT_ERROR_CODE, `Too many concurrent tasks: limit is ${this.opts.maxConcurrentTasks} non-terminal tasks per requestor`);
@@ -151,6 +160,7 @@ export class TaskStore {
     this.tasks.set(task.taskId, task);
     mine.push(task);
     this.byOwner.set(args.owner, mine);
+    if (!isTerminal(task.status)) this.countActive(task.owner, 1);
     return task;
   }
 
@@ -225,6 +235,7 @@ export class TaskStore {
     }
     if (!opts.unchecked && !canTransition(from, to)) throw new IllegalTransitionError(from, to, t.taskId);
     t.status = to;
+    if (isTerminal(from) !== isTerminal(to)) this.countActive(t.owner, isTerminal(to) ? -1 : 1);
     if (statusMessage !== undefined) t.statusMessage = statusMessage;
     else delete t.statusMessage;
     t.lastUpdatedAtMs = Math.max(Date.now(), t.lastUpdatedAtMs);
@@ -254,13 +265,15 @@ export class TaskStore {
     if (t.deleted) return;
     t.deleted = true;
     if (t.timer) clearTimeout(t.timer);
-    t.abort.abort(new Error(`task ${reason}`));
+    if (!isTerminal(t.status)) this.countActive(t.owner, -1);
+    t.abort.abort(ABORT_REASONS[reason]);
     // Two tasks share an id only under a fault (duplicate-ids, adopts-requestor-id): keep the other's entry.
     if (this.tasks.get(t.taskId) === t) this.tasks.delete(t.taskId);
     const mine = this.byOwner.get(t.owner);
     if (mine) {
       const i = mine.indexOf(t);
-      if (i >= 0) mine.splice(i, 1);
+      if (i === 0) mine.shift(); // the oldest (expiry, eviction): O(1), where splice(0, 1) moves every element
+      else if (i > 0) mine.splice(i, 1);
       if (mine.length === 0) this.byOwner.delete(t.owner);
     }
     if (reason === 'expired') {
@@ -270,6 +283,45 @@ export class TaskStore {
     for (const p of t.inputQueue.splice(0)) p.reject(new Error(`task ${reason}`));
     this.opts.onDelete?.(t, reason);
     this.fire(t);
+  }
+
+  private countActive(owner: string, delta: number): void {
+    const n = (this.activeByOwner.get(owner) ?? 0) + delta;
+    if (n > 0) this.activeByOwner.set(owner, n);
+    else this.activeByOwner.delete(owner);
+  }
+
+  /**
+   * One tasks/list page: the owner's live tasks created after position `after` (a cursor's seq), at most
+   * `size`, and whether live ones remain beyond. byOwner keeps each owner's tasks in creation order
+   * (appended on create, never reordered), so this is a binary search plus the page: O(log n + size),
+   * where list() + filter is O(n log n) per page and a full walk O(n² / size).
+   */
+  page(owner: string, after: number, size: number): { tasks: StoredTask[]; more: boolean } {
+    const mine = this.byOwner.get(owner) ?? [];
+    let lo = 0;
+    let hi = mine.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (mine[mid]!.seq <= after) lo = mid + 1;
+      else hi = mid;
+    }
+    const now = Date.now();
+    const gone: StoredTask[] = [];
+    const tasks: StoredTask[] = [];
+    let more = false;
+    for (let i = lo; i < mine.length; i++) {
+      const t = mine[i]!;
+      if (t.expiresAt !== null && now >= t.expiresAt && !this.opts.neverExpire) gone.push(t);
+      else if (t.deleted) continue;
+      else if (tasks.length < size) tasks.push(t);
+      else {
+        more = true;
+        break;
+      }
+    }
+    for (const t of gone) this.delete(t, 'expired');
+    return { tasks, more };
   }
 
   /** Deletes every task of an owner (session end for session-bound requestors). */
