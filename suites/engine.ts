@@ -222,7 +222,10 @@ export async function runCheck(
     if (e instanceof Violation) return finish(statusOnViolation[def.level], e.message);
     // The target hung, closed or answered garbage: a finding against the requirement under check.
     const stderr = shared.stderr ? ` — target stderr (tail): ${shared.stderr.slice(-500).trim()}` : '';
-    if (e instanceof WireTimeoutError) return finish(statusOnViolation[def.level], `target did not answer: ${e.message}`);
+    // What the transport saw meanwhile (e.g. output that is not JSON-RPC) explains many a missing answer.
+    const transportErrors = [...new Set(scope.transcript.filter((t) => t.note?.startsWith('transport error')).map((t) => t.note))].slice(-3);
+    const seen = transportErrors.length ? ` — meanwhile: ${transportErrors.join('; ')}` : '';
+    if (e instanceof WireTimeoutError) return finish(statusOnViolation[def.level], `target did not answer: ${e.message}${seen}${stderr}`);
     if (e instanceof WireClosedError) return finish(statusOnViolation[def.level], `${e.message}${stderr}`);
     return finish(statusOnViolation[def.level], `check could not complete: ${e instanceof Error ? e.message : String(e)}${stderr}`);
   } finally {
