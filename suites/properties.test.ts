@@ -24,8 +24,14 @@ const PROFILE: Profile = {
 };
 const FAST = ['--completes-ms', '30', '--slow-ms', '400', '--poll-interval', '20'];
 
+// A fixed seed keeps `npm test` repeatable; PROPERTY_SEED=random (or a number) explores further.
+const SEED = process.env.PROPERTY_SEED === 'random' ? undefined : Number(process.env.PROPERTY_SEED ?? 20251125);
+
 function run(args: string[], only: PropertyName[], opts: Partial<PropertyRunOptions> = {}): Promise<PropertyCheckResult[]> {
-  return runProperties({ target: { kind: 'reference', args: [...FAST, ...args] }, profile: PROFILE, options: { requestTimeoutMs: 5_000 } }, { runs: 100, timeoutMs: 30_000, only, ...opts });
+  return runProperties(
+    { target: { kind: 'reference', args: [...FAST, ...args] }, profile: PROFILE, options: { requestTimeoutMs: 5_000 } },
+    { runs: 100, timeoutMs: 30_000, only, ...(SEED !== undefined ? { seed: SEED } : {}), ...opts },
+  );
 }
 
 const explain = (rs: PropertyCheckResult[]) => rs.map((r) => `${r.id}: ${r.status}\n${r.message}`).join('\n\n');

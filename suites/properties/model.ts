@@ -315,6 +315,13 @@ export class ReceiverModel {
           `a task may be deleted only after its ttl (ttl-delete-after-expiry-may), so the ttl the receiver reported is not the task's actual lifetime. Observed so far: ${t.history()}`,
       );
     }
+    // Possibly deleted (ttl elapsed or cancelled): then the only right error is -32602 (errors-invalid-taskid-32602).
+    if (t.mayBeGone(receivedAt, this.slackMs)) {
+      throw new PropertyViolation(
+        ['errors-invalid-taskid-32602'],
+        `${via} for task ${t.label} (${age} ms old, ttl ${t.ttl} ms: it may have been deleted) answered ${describeAnswer(r)}; a task that is gone must be answered -32602. Observed so far: ${t.history()}`,
+      );
+    }
     throw new PropertyViolation(requirementIfAlive, `${via} for task ${t.label} (live, ${age} ms old) answered ${describeAnswer(r)}. Observed so far: ${t.history()}`);
   }
 
