@@ -2,6 +2,7 @@
 // requirement ids from fixtures/requirements.json. Also exports the small observation helpers that
 // creation.ts, get.ts and notifications.ts share (polling that records every status, the
 // input_required flow, status-notification collection).
+import { elicitationContent } from '../mocks/elicitation.ts';
 import { defineCheck, hasPath, type CheckContext, type CheckDef } from './engine.ts';
 import { delay, getTask, inSenderOrder, pollDelay, short } from './helpers.ts';
 import type { JsonRpcError, Message, Response, Scope } from '../mocks/wire.ts';
@@ -163,21 +164,6 @@ function pathMessage(seq: TaskStatus[], where: string): string | null {
   return `illegal transition ${bad.from} → ${bad.to} in ${where} (step ${bad.index} of ${seqText(seq)})`;
 }
 
-/** The answer given to an elicitation/create: one value per property of its requestedSchema. */
-export function elicitContent(schema: any): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  const props = isObj(schema?.properties) ? schema.properties : {};
-  for (const [k, p] of Object.entries<any>(props)) {
-    if (Array.isArray(p?.oneOf) && p.oneOf[0]?.const !== undefined) out[k] = p.oneOf[0].const;
-    else if (Array.isArray(p?.enum) && p.enum.length) out[k] = p.enum[0];
-    else if (p?.type === 'number' || p?.type === 'integer') out[k] = typeof p.minimum === 'number' ? p.minimum : 1;
-    else if (p?.type === 'boolean') out[k] = true;
-    else if (p?.type === 'array') out[k] = Array.isArray(p.items?.enum) ? p.items.enum.slice(0, 1) : Array.isArray(p.items?.anyOf) ? p.items.anyOf.slice(0, 1).map((x: any) => x?.const) : [];
-    else out[k] = 'conformance';
-  }
-  return out;
-}
-
 /** A needsInput task on its own connection, with the input requests it sends held until released. */
 export interface InputRun {
   session: Scope;
@@ -202,11 +188,22 @@ export async function startInputTask(ctx: CheckContext): Promise<InputRun> {
     if (req.method !== 'elicitation/create') return undefined;
     requests.push(req);
     await gate;
-    return { result: { action: 'accept', content: elicitContent(req.params?.requestedSchema) } };
+    return { result: { action: 'accept', content: elicitationContent(req.params, 'conformance') } };
   });
   const c = await mustCreate(ctx, 'needsInput', session);
   const statuses: TaskStatus[] = isTaskStatus(c.task.status) ? [c.task.status] : [];
   return { session, taskId: c.taskId, created: c.task, statuses, requests, release };
+}
+
+/** Runs `body` on a fresh needsInput task; afterwards its input is released and the task cancelled. */
+async function withInputTask(ctx: CheckContext, body: (run: InputRun) => Promise<string>): Promise<string> {
+  const run = await startInputTask(ctx);
+  try {
+    return await body(run);
+  } finally {
+    run.release();
+    await cancelQuietly(ctx, run.taskId, run.session);
+  }
 }
 
 /** Polls until the task leaves `working` (or an input request arrives), bounded. */
@@ -410,26 +407,22 @@ export const checks: CheckDef[] = [
     needs: ['needsInput'],
     timeoutMs: INPUT_TIMEOUT_MS,
     async run(ctx: CheckContext) {
-      const run = await startInputTask(ctx);
-      try {
-        const o = await awaitInputRequired(ctx, run, INPUT_WAIT_MS);
-        if (o.last.status === 'input_required') return `reached input_required after ${o.elapsedMs} ms (${seqText(run.statuses)})`;
-        if (isTerminal(o.last.status) && run.requests.length === 0) {
-          ctx.skip(`the needsInput task ended ${o.last.status} without asking for input (${seqText(run.statuses)})`);
-        }
-        // Still working (or an input request came while working): ask for the input through tasks/result.
-        const req = await awaitInputRequest(ctx, run, 5_000);
-        if (!req) ctx.skip(`no input request arrived (status stayed ${o.last.status} for ${o.elapsedMs} ms, and none came on tasks/result within 5 s)`);
-        const held = await getTask(ctx, run.taskId, run.session);
-        const st = held.result?.status;
-        if (isTaskStatus(st)) run.statuses.push(st);
-        run.statusWhileHeld = st;
-        ctx.expect(st === 'input_required', `the receiver sent ${req.method} for task ${run.taskId} and waits for the answer, but the task is ${short(st)}, not input_required (seen ${seqText(run.statuses)})`);
-        return `input_required while the ${req.method} was pending (${seqText(run.statuses)})`;
-      } finally {
-        run.release();
-        await cancelQuietly(ctx, run.taskId, run.session);
+      return withInputTask(ctx, async (run) => {
+      const o = await awaitInputRequired(ctx, run, INPUT_WAIT_MS);
+      if (o.last.status === 'input_required') return `reached input_required after ${o.elapsedMs} ms (${seqText(run.statuses)})`;
+      if (isTerminal(o.last.status) && run.requests.length === 0) {
+        ctx.skip(`the needsInput task ended ${o.last.status} without asking for input (${seqText(run.statuses)})`);
       }
+      // Still working (or an input request came while working): ask for the input through tasks/result.
+      const req = await awaitInputRequest(ctx, run, 5_000);
+      if (!req) ctx.skip(`no input request arrived (status stayed ${o.last.status} for ${o.elapsedMs} ms, and none came on tasks/result within 5 s)`);
+      const held = await getTask(ctx, run.taskId, run.session);
+      const st = held.result?.status;
+      if (isTaskStatus(st)) run.statuses.push(st);
+      run.statusWhileHeld = st;
+      ctx.expect(st === 'input_required', `the receiver sent ${req.method} for task ${run.taskId} and waits for the answer, but the task is ${short(st)}, not input_required (seen ${seqText(run.statuses)})`);
+      return `input_required while the ${req.method} was pending (${seqText(run.statuses)})`;
+      });
     },
   }),
   defineCheck({
@@ -443,19 +436,15 @@ export const checks: CheckDef[] = [
     needs: ['needsInput'],
     timeoutMs: INPUT_TIMEOUT_MS,
     async run(ctx: CheckContext) {
-      const run = await startInputTask(ctx);
-      try {
-        await awaitInputRequired(ctx, run, INPUT_WAIT_MS);
-        const req = await awaitInputRequest(ctx, run, 5_000);
-        if (!req) ctx.skip(`the needsInput task sent no input request (statuses ${seqText(run.statuses)})`);
-        const meta = req.params?._meta?.[RELATED_TASK_META];
-        ctx.expect(meta !== undefined, `${req.method} for task ${run.taskId} has no _meta["${RELATED_TASK_META}"] (params._meta: ${short(req.params?._meta)})`);
-        ctx.expect(meta?.taskId === run.taskId, `${req.method} carries related-task taskId ${short(meta?.taskId)}, expected ${JSON.stringify(run.taskId)}`);
-        return `${req.method} carried related-task taskId ${run.taskId}`;
-      } finally {
-        run.release();
-        await cancelQuietly(ctx, run.taskId, run.session);
-      }
+      return withInputTask(ctx, async (run) => {
+      await awaitInputRequired(ctx, run, INPUT_WAIT_MS);
+      const req = await awaitInputRequest(ctx, run, 5_000);
+      if (!req) ctx.skip(`the needsInput task sent no input request (statuses ${seqText(run.statuses)})`);
+      const meta = req.params?._meta?.[RELATED_TASK_META];
+      ctx.expect(meta !== undefined, `${req.method} for task ${run.taskId} has no _meta["${RELATED_TASK_META}"] (params._meta: ${short(req.params?._meta)})`);
+      ctx.expect(meta?.taskId === run.taskId, `${req.method} carries related-task taskId ${short(meta?.taskId)}, expected ${JSON.stringify(run.taskId)}`);
+      return `${req.method} carried related-task taskId ${run.taskId}`;
+      });
     },
   }),
   defineCheck({
@@ -469,25 +458,21 @@ export const checks: CheckDef[] = [
     needs: ['needsInput'],
     timeoutMs: INPUT_TIMEOUT_MS,
     async run(ctx: CheckContext) {
-      const run = await startInputTask(ctx);
-      try {
-        const o = await awaitInputRequired(ctx, run, INPUT_WAIT_MS);
-        const req = await awaitInputRequest(ctx, run, 5_000);
-        if (!req) ctx.skip(`the needsInput task sent no input request (statuses ${seqText(run.statuses)})`);
-        const held = await getTask(ctx, run.taskId, run.session);
-        if (isTaskStatus(held.result?.status)) run.statuses.push(held.result.status);
-        if (held.result?.status !== 'input_required' && o.last.status !== 'input_required') {
-          ctx.skip(`the task never showed input_required (${seqText(run.statuses)}); lifecycle.input-required-reached judges that`);
-        }
-        run.release();
-        const answered = Date.now();
-        const left = await observe(ctx, run.taskId, (t) => t.status !== 'input_required', { boundMs: 10_000, peer: run.session, into: run.statuses, allowGone: true, label: 'waiting to leave input_required' });
-        ctx.expect(!left.timedOut, `the input request was answered, yet the task stayed input_required for ${Date.now() - answered} ms (${seqText(run.statuses)})`);
-        return `left input_required ${Date.now() - answered} ms after the answer, to ${left.gone ? '(deleted)' : left.last.status} (${seqText(run.statuses)})`;
-      } finally {
-        run.release();
-        await cancelQuietly(ctx, run.taskId, run.session);
+      return withInputTask(ctx, async (run) => {
+      const o = await awaitInputRequired(ctx, run, INPUT_WAIT_MS);
+      const req = await awaitInputRequest(ctx, run, 5_000);
+      if (!req) ctx.skip(`the needsInput task sent no input request (statuses ${seqText(run.statuses)})`);
+      const held = await getTask(ctx, run.taskId, run.session);
+      if (isTaskStatus(held.result?.status)) run.statuses.push(held.result.status);
+      if (held.result?.status !== 'input_required' && o.last.status !== 'input_required') {
+        ctx.skip(`the task never showed input_required (${seqText(run.statuses)}); lifecycle.input-required-reached judges that`);
       }
+      run.release();
+      const answered = Date.now();
+      const left = await observe(ctx, run.taskId, (t) => t.status !== 'input_required', { boundMs: 10_000, peer: run.session, into: run.statuses, allowGone: true, label: 'waiting to leave input_required' });
+      ctx.expect(!left.timedOut, `the input request was answered, yet the task stayed input_required for ${Date.now() - answered} ms (${seqText(run.statuses)})`);
+      return `left input_required ${Date.now() - answered} ms after the answer, to ${left.gone ? '(deleted)' : left.last.status} (${seqText(run.statuses)})`;
+      });
     },
   }),
 ];

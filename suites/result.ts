@@ -5,6 +5,7 @@ import { defineCheck, Violation, type CheckContext, type CheckDef } from './engi
 import { callTool, createTask as createTaskOrFail, delay, getTask, pollDelay, short, type CreatedTask } from './helpers.ts';
 import { WireTimeoutError, type Message, type Response, type Scope } from '../mocks/wire.ts';
 import { isTaskStatus, isTerminal, RELATED_TASK_META, type ProfileRole, type TaskStatus } from '../mocks/model.ts';
+import { elicitationContent } from '../mocks/elicitation.ts';
 
 const SECTION = 'Result Retrieval';
 
@@ -61,27 +62,12 @@ export function outcomeDifference(plain: Response, viaTask: Response): string | 
   return a === b ? undefined : `different results (compared without _meta): without a task ${short(withoutMeta(plain.result), 400)}; via tasks/result ${short(withoutMeta(viaTask.result), 400)}`;
 }
 
-/** Content for an elicitation/create answer that satisfies its requestedSchema (first enum/oneOf choice, else a plain value). */
-export function elicitationContent(req: Message): Record<string, unknown> {
-  const props = req.params?.requestedSchema?.properties;
-  const out: Record<string, unknown> = {};
-  if (!props || typeof props !== 'object') return out;
-  for (const [k, p] of Object.entries(props as Record<string, any>)) {
-    if (Array.isArray(p?.enum) && p.enum.length) out[k] = p.enum[0];
-    else if (Array.isArray(p?.oneOf) && p.oneOf[0]?.const !== undefined) out[k] = p.oneOf[0].const;
-    else if (p?.type === 'number' || p?.type === 'integer') out[k] = typeof p.minimum === 'number' ? p.minimum : 1;
-    else if (p?.type === 'boolean') out[k] = true;
-    else out[k] = 'conformance';
-  }
-  return out;
-}
-
 /** The answer a well-behaved requestor gives to an input request for `taskId` (carries related-task, related-task-all-messages). */
 export function inputAnswer(req: Message, taskId: string | undefined): { result: unknown } | undefined {
   const meta = taskId ? { _meta: { [RELATED_TASK_META]: { taskId } } } : {};
   if (req.method !== 'elicitation/create') return undefined; // not ours: the peer's default answer applies
   if (req.params?.mode === 'url') return { result: { action: 'accept', ...meta } };
-  return { result: { action: 'accept', content: elicitationContent(req), ...meta } };
+  return { result: { action: 'accept', content: elicitationContent(req.params, 'conformance'), ...meta } };
 }
 
 /**
@@ -152,6 +138,22 @@ function statusOf(r: Response): string {
 }
 
 /** tasks/result answer for a terminal task, with a clear message when it does not come. */
+/**
+ * The role's tool called without a task and as a task: tasks/result must return exactly the same outcome
+ * (result-exact). The profile's tools are meant to be deterministic: a difference is reported with both values.
+ */
+async function expectSameOutcome(ctx: CheckContext, role: 'completes' | 'fails'): Promise<{ plain: Response; last: any }> {
+  const name = requireOptional(ctx, role);
+  const plain = await callTool(ctx, role);
+  if (!plain.error && plain.result?.task) ctx.skip(`tools/call of "${name}" without a task returned a CreateTaskResult`);
+  const c = await createTask(ctx, role);
+  const last = await settle(ctx, c.taskId, { initial: c.task });
+  const viaTask = await resultOfTerminal(ctx, c.taskId, last?.status ?? 'terminal');
+  const diff = outcomeDifference(plain, viaTask);
+  ctx.expect(diff === undefined, `tool "${name}": ${diff}`);
+  return { plain, last };
+}
+
 async function resultOfTerminal(ctx: CheckContext, taskId: string, status: string): Promise<Response> {
   try {
     return await ctx.peer.request('tasks/result', { taskId });
@@ -344,15 +346,7 @@ export const checks: CheckDef[] = [
     level: 'MUST',
     needs: ['completes'],
     async run(ctx: CheckContext) {
-      const name = requireOptional(ctx, 'completes');
-      const plain = await callTool(ctx, 'completes');
-      if (!plain.error && plain.result?.task) ctx.skip(`tools/call of "${name}" without a task returned a CreateTaskResult`);
-      const c = await createTask(ctx, 'completes');
-      await settle(ctx, c.taskId, { initial: c.task });
-      const viaTask = await resultOfTerminal(ctx, c.taskId, 'terminal');
-      const diff = outcomeDifference(plain, viaTask);
-      // The profile's tools are meant to be deterministic: a difference is reported, with both values.
-      ctx.expect(diff === undefined, `tool "${name}": ${diff}`);
+      await expectSameOutcome(ctx, 'completes');
     },
   }),
 
@@ -365,14 +359,7 @@ export const checks: CheckDef[] = [
     level: 'MUST',
     needs: ['fails'],
     async run(ctx: CheckContext) {
-      const name = requireOptional(ctx, 'fails');
-      const plain = await callTool(ctx, 'fails');
-      if (!plain.error && plain.result?.task) ctx.skip(`tools/call of "${name}" without a task returned a CreateTaskResult`);
-      const c = await createTask(ctx, 'fails');
-      const last = await settle(ctx, c.taskId, { initial: c.task });
-      const viaTask = await resultOfTerminal(ctx, c.taskId, last.status);
-      const diff = outcomeDifference(plain, viaTask);
-      ctx.expect(diff === undefined, `tool "${name}": ${diff}`);
+      const { plain, last } = await expectSameOutcome(ctx, 'fails');
       if (!plain.error && plain.result?.isError !== true) ctx.note(`the fails tool's plain result has isError ${JSON.stringify(plain.result?.isError)}`);
       if (last.status !== 'failed') ctx.note(`the task ended "${last.status}" (expected "failed" for a tool error; lowercase "should", RULINGS.md 6)`);
       return plain.error ? `compared JSON-RPC errors (result-exact-error): ${plain.error.code}` : 'compared isError results';
