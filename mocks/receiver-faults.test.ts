@@ -1,12 +1,12 @@
 // One test per named fault: a direct observation that the fault changes the behaviour it names
 // (the conformance checks prove it fully). In-process for speed; one test checks the CLI wiring.
 import { describe, expect, it } from 'vitest';
-import { parseMockArgs } from './main.ts';
-import { RELATED_TASK_META } from './model.ts';
+import { parseMockArgs } from '../scripts/mock.ts';
+import { RELATED_TASK_META } from '../schema/protocol.ts';
 import { FAULTS, type FaultInfo, type FaultName } from './receiver/faults.ts';
 import type { ReceiverOptions } from './receiver/index.ts';
 import { createTask, harness, ISO_8601, ok, pollUntil, statusIs, type Harness, type Kind } from './receiver/test-helpers.ts';
-import { WireTimeoutError, type Peer } from './wire.ts';
+import { WireTimeoutError, type Peer } from '../suites/harness/wire.ts';
 
 const info = (name: FaultName): FaultInfo => FAULTS.find((f) => f.name === name)!;
 

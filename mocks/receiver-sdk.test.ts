@@ -1,4 +1,4 @@
-// `tsx mocks/main.ts --stdio` serves a real client: the SDK's own Client runs task-augmented tools/call
+// `tsx scripts/mock.ts --stdio` serves a real client: the SDK's own Client runs task-augmented tools/call
 // end to end through its experimental tasks API (and an elicitation through tasks/result).
 import { afterEach, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';

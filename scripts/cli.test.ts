@@ -83,7 +83,7 @@ describe('end to end (the bin, as a user runs it)', () => {
   it('grades the reference receiver: exit 0, JSON and JUnit written, every check passes', async () => {
     const json = join(tmp, 'ref.json');
     const junit = join(tmp, 'ref.xml');
-    const r = await cli(['server', '--stdio', `${process.execPath} --import tsx mocks/main.ts --stdio --status-notifications`, '--profile', 'fixtures/reference.profile.json', '--json', json, '--junit', junit]);
+    const r = await cli(['server', '--stdio', `${process.execPath} --import tsx scripts/mock.ts --stdio --status-notifications`, '--profile', 'fixtures/reference.profile.json', '--json', json, '--junit', junit]);
     expect(r.stderr + r.stdout).toMatch(/checks: \d+ passed, 0 failed/);
     expect(r.code).toBe(0);
     const report = JSON.parse(readFileSync(json, 'utf8'));
@@ -99,7 +99,7 @@ describe('end to end (the bin, as a user runs it)', () => {
 
   it('exits 1 when the target breaks a MUST, and 0 when the baseline expects exactly that', async () => {
     const json = join(tmp, 'fault.json');
-    const target = `${process.execPath} --import tsx mocks/main.ts --stdio --fault cancel-terminal-ok`;
+    const target = `${process.execPath} --import tsx scripts/mock.ts --stdio --fault cancel-terminal-ok`;
     const r = await cli(['server', '--stdio', target, '--profile', 'fixtures/reference.profile.json', '--only', 'cancel', '--json', json]);
     expect(r.code).toBe(1);
     const failed = JSON.parse(readFileSync(json, 'utf8')).checks.filter((c: any) => c.status === 'fail').map((c: any) => c.id);

@@ -6,8 +6,8 @@ import { parseArgs } from 'node:util';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { allChecks } from '../suites/index.ts';
-import { openTargetSession, selected, type RunConfig } from '../suites/session.ts';
-import { loadProfile, type TargetSpec } from '../suites/target.ts';
+import { openTargetSession, selected, type RunConfig } from '../suites/harness/session.ts';
+import { loadProfile, type TargetSpec } from '../suites/harness/target.ts';
 import { DEFAULT_RUN_OPTIONS } from '../suites/engine.ts';
 import { CheckCollector, buildReport, exitCode, formatConsole, loadBaseline, writeJson } from './report.ts';
 import { PROPERTY_NAMES, formatPropertyFailure, parsePropertyArgs, runProperties } from '../suites/properties/run.ts'; // --properties (issue 4)
@@ -218,9 +218,9 @@ async function server(argv: string[]): Promise<number> {
   return exitCode(report, args.strict);
 }
 
-/** `client`: grade an MCP client as a task requestor (suites/requestor/command.ts, docs/CLIENTS.md). */
+/** `client`: grade an MCP client as a task requestor (scripts/client.ts, docs/CLIENTS.md). */
 async function client(argv: string[]): Promise<number> {
-  const { runClientCommand } = await import('../suites/requestor/command.ts');
+  const { runClientCommand } = await import('./client.ts');
   return runClientCommand(argv, ROOT);
 }
 
@@ -238,7 +238,7 @@ export async function main(argv: string[]): Promise<number> {
       case 'client':
         return await client(rest);
       case 'mock': {
-        const { runMock } = await import('../mocks/main.ts');
+        const { runMock } = await import('./mock.ts');
         const code = await runMock(rest);
         return typeof code === 'number' ? code : -1;
       }

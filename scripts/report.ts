@@ -4,7 +4,7 @@ import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Reporter, TestCase, TestModule } from 'vitest/node';
 import type { CheckResult, Status } from '../suites/engine.ts';
-import { PROTOCOL_VERSION } from '../mocks/model.ts';
+import { PROTOCOL_VERSION } from '../schema/protocol.ts';
 
 export const STATUSES: Status[] = ['pass', 'fail', 'warn', 'info', 'skip'];
 const MARK: Record<Status, string> = { pass: 'PASS', fail: 'FAIL', warn: 'WARN', info: 'INFO', skip: 'SKIP' };

@@ -4,27 +4,30 @@
 //
 //   npx tsx scripts/sync-schema.ts [--spec-dir <dir>] [--check]      (also: npm run schema:sync)
 //
-// --spec-dir defaults to ../shared/spec/2025-11-25 relative to the repo root.
-// --check writes nothing and exits 1 if the committed file differs from what would be generated.
+// Reads the vendored pages in schema/spec/<revision>/. With --spec-dir <dir> (a folder holding fresh
+// upstream copies of the same revision, with LICENSE and README.md one level up), first refreshes the
+// vendored copies from it. --check writes nothing and exits 1 if the committed file differs from what
+// would be generated.
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { SPEC_REVISION, VENDORED_FILES, VENDORED_SPEC_DIR } from '../schema/spec.ts';
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 type Obj = { [k: string]: Json };
 export type Defs = Record<string, Obj>;
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-export const DEFAULT_SPEC_DIR = resolve(REPO_ROOT, '../shared/spec/2025-11-25');
-export const OUTPUT_FILE = resolve(REPO_ROOT, 'schema/tasks-2025-11-25.schema.json');
+export const DEFAULT_SPEC_DIR = VENDORED_SPEC_DIR;
+export const OUTPUT_FILE = resolve(REPO_ROOT, `schema/tasks-${SPEC_REVISION}.schema.json`);
 const DRAFT_2020_12 = 'https://json-schema.org/draft/2020-12/schema';
 
-/** Provenance of the input files (see shared/spec/README.md). */
+/** Provenance of the input files (see schema/spec/README.md). */
 export const PROVENANCE = {
   sourceRepository: 'https://github.com/modelcontextprotocol/modelcontextprotocol',
-  sourcePath: 'schema/2025-11-25/schema.json',
-  tag: '2025-11-25',
+  sourcePath: `schema/${SPEC_REVISION}/schema.json`,
+  tag: SPEC_REVISION,
   commit: '38c84e9f93ad191d9eb26d92b945d17bd0efcaf3',
 };
 export const ERRATA_COMMIT = 'b0f60ba5409db7a6582440a7b473cc0398890f15';
@@ -87,7 +90,7 @@ export const ERRATA: Patch[] = [
   },
   {
     id: 'modelcontextprotocol#3139',
-    source: 'upstream PR #3139 (schema/2025-11-25/schema.json hunk @@ -2107 of errata-since-tag.diff; not listed in shared/spec/README.md)',
+    source: 'upstream PR #3139 (schema/2025-11-25/schema.json hunk @@ -2107 of errata-since-tag.diff; not listed in schema/spec/README.md)',
     what: 'NumberSchema.minimum/maximum/default: "type": "integer" -> "number" (schema.ts declares them `number`)',
     apply: (d) => ['default', 'maximum', 'minimum'].map((p) =>
       set(d, ['NumberSchema', 'properties', p, 'type'], 'integer', 'number')),
@@ -169,7 +172,7 @@ export function generate(opts: GenerateOptions = {}): Obj {
       sourceDialect: dialect,
       sourceSha256: sha256,
       errataUpToCommit: ERRATA_COMMIT,
-      errataDiff: 'shared/spec/2025-11-25/errata-since-tag.diff (tag..' + ERRATA_COMMIT.slice(0, 8) + ')',
+      errataDiff: `schema/spec/${SPEC_REVISION}/errata-since-tag.diff (tag..${ERRATA_COMMIT.slice(0, 8)})`,
       license: { spdx: 'MIT', notice: license.trim() },
       generator: 'npx tsx scripts/sync-schema.ts [--spec-dir <dir>] [--check]  (npm run schema:sync)',
       roots: [...ROOTS],
@@ -182,13 +185,32 @@ export function generate(opts: GenerateOptions = {}): Obj {
 
 export const serialize = (doc: Obj) => JSON.stringify(doc, null, 2) + '\n';
 
+/** Copies fresh upstream pages of SPEC_REVISION from `from` (with LICENSE and README.md one level up) over the vendored ones. */
+export function refreshVendored(from: string, to = VENDORED_SPEC_DIR): string[] {
+  const missing = VENDORED_FILES.filter((f) => !existsSync(resolve(from, f)));
+  if (missing.length) throw new Error(`${from} lacks ${missing.join(', ')}`);
+  for (const f of VENDORED_FILES) copyFileSync(resolve(from, f), resolve(to, f));
+  for (const f of ['LICENSE', 'README.md']) if (existsSync(resolve(from, '..', f))) copyFileSync(resolve(from, '..', f), resolve(to, '..', f));
+  return [...VENDORED_FILES];
+}
+
 function main(argv: string[]): number {
   const i = argv.indexOf('--spec-dir');
-  const specDir = i >= 0 ? resolve(argv[i + 1] ?? '') : DEFAULT_SPEC_DIR;
-  if (!existsSync(resolve(specDir, 'schema.json'))) { console.error(`no schema.json in ${specDir} (use --spec-dir <dir>)`); return 2; }
+  const check = argv.includes('--check');
+  if (i >= 0) {
+    const from = resolve(argv[i + 1] ?? '');
+    if (check) { console.error('--check reads the vendored copies only; drop --spec-dir'); return 2; }
+    try {
+      console.log(`refreshed schema/spec/${SPEC_REVISION}/: ${refreshVendored(from).join(', ')}`);
+    } catch (e) {
+      console.error(`--spec-dir: ${e instanceof Error ? e.message : String(e)}`);
+      return 2;
+    }
+  }
+  const specDir = DEFAULT_SPEC_DIR;
   const text = serialize(generate({ specDir }));
   const rel = relative(process.cwd(), OUTPUT_FILE);
-  if (argv.includes('--check')) {
+  if (check) {
     const current = existsSync(OUTPUT_FILE) ? readFileSync(OUTPUT_FILE, 'utf8') : '';
     if (current !== text) { console.error(`${rel} is out of date: run npm run schema:sync`); return 1; }
     console.log(`${rel} is up to date`);

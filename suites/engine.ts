@@ -1,9 +1,10 @@
 // The check object and how one check runs. Shaped after the official MCP conformance suite's
 // check (id, description, status, spec references, details with the messages exchanged) and
 // test262's one-requirement-one-small-test metadata.
-import type { Peer, Scope, TranscriptEntry } from '../mocks/wire.ts';
-import { WireClosedError, WireTimeoutError } from '../mocks/wire.ts';
-import type { Profile, ProfileRole, ProfileTool, TaskSupport } from '../mocks/model.ts';
+import type { Peer, Scope, TranscriptEntry } from './harness/wire.ts';
+import { WireClosedError, WireTimeoutError } from './harness/wire.ts';
+import type { TaskSupport } from '../schema/protocol.ts';
+import type { Profile, ProfileRole, ProfileTool } from './harness/profile.ts';
 
 /** Severity of a violation: MUST/MUST NOT → fail, SHOULD/SHOULD NOT → warn, MAY → info. */
 export type Level = 'MUST' | 'SHOULD' | 'MAY';
@@ -16,7 +17,7 @@ export interface CheckDef {
   title: string;
   /** Spec section (one suites/ file each), e.g. "Task Cancellation". */
   section: string;
-  /** Requirement ids from fixtures/requirements.json. */
+  /** Requirement ids from schema/requirements.json. */
   requirements: string[];
   level: Level;
   /** Profile roles the check needs; missing → skip ("not exercised") with the reason. */

@@ -1,20 +1,20 @@
 // Every receiver check, by spec section (one file each).
 import type { CheckDef } from './engine.ts';
-import { checks as capabilities } from './capabilities.ts';
-import { checks as creation } from './creation.ts';
-import { checks as lifecycle } from './lifecycle.ts';
-import { checks as get } from './get.ts';
-import { checks as result } from './result.ts';
-import { checks as relatedTask } from './related-task.ts';
-import { checks as list } from './list.ts';
-import { checks as cancel } from './cancel.ts';
-import { checks as ttl } from './ttl.ts';
-import { checks as errors } from './errors.ts';
-import { checks as progress } from './progress.ts';
-import { checks as notifications } from './notifications.ts';
-import { checks as security } from './security.ts';
-import { checks as transport } from './transport.ts';
-import { checks as schema } from './schema.ts';
+import { checks as capabilities } from './receiver/capabilities.ts';
+import { checks as creation } from './receiver/creation.ts';
+import { checks as lifecycle } from './receiver/lifecycle.ts';
+import { checks as get } from './receiver/get.ts';
+import { checks as result } from './receiver/result.ts';
+import { checks as relatedTask } from './receiver/related-task.ts';
+import { checks as list } from './receiver/list.ts';
+import { checks as cancel } from './receiver/cancel.ts';
+import { checks as ttl } from './receiver/ttl.ts';
+import { checks as errors } from './receiver/errors.ts';
+import { checks as progress } from './receiver/progress.ts';
+import { checks as notifications } from './receiver/notifications.ts';
+import { checks as security } from './receiver/security.ts';
+import { checks as transport } from './receiver/transport.ts';
+import { checks as schema } from './receiver/schema.ts';
 
 export const allChecks: CheckDef[] = [
   ...capabilities,

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FAULTS } from '../mocks/receiver/faults.ts';
 import { allChecks } from './index.ts';
-import type { Profile } from '../mocks/model.ts';
+import type { Profile } from './harness/profile.ts';
 import { runProperties, parseReplayToken, parsePropertyArgs, type PropertyCheckResult, type PropertyName, type PropertyRunOptions } from './properties/run.ts';
 
 /** The reference receiver's tools without run-time arguments, so the --*-ms options below apply. */
@@ -49,7 +49,7 @@ describe.concurrent('command line', () => {
 
   it.concurrent('server --properties against a faulty stdio receiver exits 1 and reports a properties.* failure with a replay command', { timeout: 120_000 }, async () => {
     const out = join(mkdtempSync(join(tmpdir(), 'mtc-props-')), 'out.json');
-    const target = `${process.execPath} --import tsx mocks/main.ts --stdio --fault cancelled-resurrects --slow-ms 400`;
+    const target = `${process.execPath} --import tsx scripts/mock.ts --stdio --fault cancelled-resurrects --slow-ms 400`;
     const small = (allChecks.find((c) => c.id === 'capabilities.tasks-shape') ?? allChecks[0]!).id; // one quick check
     const r = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
       execFile(process.execPath, ['scripts/bin.mjs', 'server', '--stdio', target, '--only', small, '--properties', '--runs', '30', '--json', out], { timeout: 110_000, maxBuffer: 32 << 20 }, (err, _stdout, stderr) =>
@@ -95,7 +95,7 @@ describe.concurrent('the properties hold for the reference receiver', () => {
 
   it.concurrent('hostile input over stdio: malformed JSON and bad envelopes too, and the receiver keeps serving', { timeout: 60_000 }, async () => {
     const rs = await runProperties(
-      { target: { kind: 'stdio', command: `${process.execPath} --import tsx mocks/main.ts --stdio ${FAST.join(' ')}` }, profile: PROFILE, options: { requestTimeoutMs: 5_000 } },
+      { target: { kind: 'stdio', command: `${process.execPath} --import tsx scripts/mock.ts --stdio ${FAST.join(' ')}` }, profile: PROFILE, options: { requestTimeoutMs: 5_000 } },
       { runs: 20, timeoutMs: 30_000, only: ['hostile-input.malformed-json', 'hostile-input.envelope', 'hostile-input.task-id', 'hostile-input.cursor'] },
     );
     expect(rs.map((r) => r.status), explain(rs)).toEqual(['pass', 'pass', 'pass', 'pass']);

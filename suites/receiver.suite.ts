@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, inject, test } from 'vitest';
 import { allChecks } from './index.ts';
 import type { CheckResult } from './engine.ts';
-import { openTargetSession, runInSession, selected, type RunConfig, type TargetSession } from './session.ts';
+import { openTargetSession, runInSession, selected, type RunConfig, type TargetSession } from './harness/session.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {

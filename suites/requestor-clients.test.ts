@@ -9,7 +9,7 @@ import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import type { Status } from './engine.ts';
 import { requestorChecks } from './requestor/checks.ts';
-import { parseClientArgs } from './requestor/command.ts';
+import { parseClientArgs } from '../scripts/client.ts';
 import { runScenario } from './requestor/harness.ts';
 import { analyse } from './requestor/analysis.ts';
 import { gradeCheck } from './requestor/engine.ts';
@@ -87,7 +87,7 @@ describe.concurrent('client grading', () => {
     const dir = mkdtempSync(join(tmpdir(), 'mcp-client-cli-'));
     const json = join(dir, 'r.json');
     const junit = join(dir, 'r.xml');
-    const client = `${process.execPath} --import tsx fixtures/clients/reference-client.ts`;
+    const client = `${process.execPath} --import tsx mocks/client/reference-client.ts`;
     const base = [process.execPath, '--import', 'tsx', 'scripts/cli.ts', 'client', '--command', client, '--scenario', 'cancel'];
     const ok = await run(base[0]!, [...base.slice(1), '--json', json, '--junit', junit, '--no-color']);
     expect(ok.stdout).toMatch(/PASS  requestor\.cancel-with-tasks-cancel/);

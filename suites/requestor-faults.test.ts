@@ -1,9 +1,9 @@
-// Every requestor check can fail: each faulty mode of the reference client (fixtures/clients/faults.ts)
+// Every requestor check can fail: each faulty mode of the reference client (mocks/client/faults.ts)
 // runs every scenario over Streamable HTTP and must turn exactly the checks it lists to fail/warn;
 // every other check stays pass/info/skip.
 import { describe, expect, it } from 'vitest';
-import { CLIENT_FAULTS } from '../fixtures/clients/faults.ts';
-import { coverage, requirement } from '../fixtures/catalog.ts';
+import { CLIENT_FAULTS } from '../mocks/client/faults.ts';
+import { coverage, requirement } from '../schema/catalog.ts';
 import { allChecks } from './index.ts';
 import { requestorChecks } from './requestor/checks.ts';
 import { gradeClient } from './requestor/run.ts';

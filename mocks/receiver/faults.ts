@@ -1,7 +1,7 @@
 // Named faults of the reference receiver. Each fault breaks exactly ONE requirement of the Tasks
 // page (tasks.md / progress.md), so that every conformance check can be shown to fail against a
 // receiver that is wrong in exactly the way the check is about. `requirement` is the catalog id
-// (fixtures/requirements.json).
+// (schema/requirements.json).
 
 export interface FaultInfo {
   name: string;

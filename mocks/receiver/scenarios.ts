@@ -11,7 +11,7 @@
 // for each task created, poll tasks/get (honouring pollInterval) until terminal or input_required,
 // call tasks/result on input_required (answering its elicitation/create) and on completion; then
 // do the scenario's extra step (if any) and exit 0.
-import type { TaskSupport } from '../model.ts';
+import type { TaskSupport } from '../../schema/protocol.ts';
 import type { ReceiverOptions } from './index.ts';
 import { buildTools, DEFAULT_TIMINGS, type ToolDef } from './tools.ts';
 

@@ -1,5 +1,5 @@
 // JSON-RPC dispatch for one connection of the reference receiver (our own code: no SDK Server/Protocol).
-// Short requirement ids in comments refer to tasks.md rules (catalog: fixtures/requirements.json).
+// Short requirement ids in comments refer to tasks.md rules (catalog: schema/requirements.json).
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage, MessageExtraInfo } from '@modelcontextprotocol/sdk/types.js';
@@ -11,7 +11,7 @@ import {
   RELATED_TASK_META,
   type Task,
   type TaskStatus,
-} from '../model.ts';
+} from '../../schema/protocol.ts';
 import type { FaultSet } from './faults.ts';
 import { RpcError, type JsonRpcErrorObject, type Outcome, type PendingInput, type StoredTask, type TaskStore } from './store.ts';
 import type { CallToolResult, ToolContext, ToolDef } from './tools.ts';

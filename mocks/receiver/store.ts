@@ -1,7 +1,7 @@
 // Task store of the reference receiver: ids, ownership, status transitions (through the one table in
 // model.ts), TTL expiry with prompt cleanup, per-requestor limits, opaque list cursors.
 import { createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
-import { canTransition, ErrorCode, INITIAL_STATUS, isTerminal, type TaskStatus } from '../model.ts';
+import { canTransition, ErrorCode, INITIAL_STATUS, isTerminal, type TaskStatus } from '../../schema/protocol.ts';
 
 /** A JSON-RPC error raised by a handler; the session turns it into an error response. */
 export class RpcError extends Error {

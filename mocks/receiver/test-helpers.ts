@@ -1,10 +1,10 @@
 // Helpers for the reference receiver's own tests (mocks/receiver*.test.ts).
-import { connectHttp, connectInMemory, connectStdio, type Peer, type Response } from '../wire.ts';
+import { connectHttp, connectInMemory, connectStdio, type Peer, type Response } from '../../suites/harness/wire.ts';
 import { createReferenceReceiver, type ReceiverOptions, type ReferenceReceiver, type SessionIdentity } from './index.ts';
 
 export type Kind = 'stdio' | 'http' | 'memory';
 
-/** ReceiverOptions → CLI flags of mocks/main.ts (the options the tests use). */
+/** ReceiverOptions → CLI flags of scripts/mock.ts (the options the tests use). */
 export function toArgs(o: ReceiverOptions): string[] {
   const a: string[] = [];
   for (const f of o.faults ?? []) a.push('--fault', f);
@@ -22,7 +22,7 @@ export function toArgs(o: ReceiverOptions): string[] {
   return a;
 }
 
-export const MAIN_ARGS = ['--import', 'tsx', 'mocks/main.ts', '--stdio'];
+export const MAIN_ARGS = ['--import', 'tsx', 'scripts/mock.ts', '--stdio'];
 
 export interface Harness {
   kind: Kind;

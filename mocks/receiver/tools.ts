@@ -1,8 +1,8 @@
 // Tool behaviours of the reference receiver. Each tool is deterministic given its arguments, so a
 // task-augmented call and a plain call of the same tool produce the same CallToolResult
 // (result-exact-error). Durations can be tuned per call with `{ "ms": N }` (0 … 60000).
-import type { TaskSupport } from '../model.ts';
-import { ErrorCode } from '../model.ts';
+import type { TaskSupport } from '../../schema/protocol.ts';
+import { ErrorCode } from '../../schema/protocol.ts';
 import { RpcError, type JsonRpcErrorObject } from './store.ts';
 
 export interface ToolTimings {

@@ -12,9 +12,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { allChecks } from '../../suites/index.ts';
-import { openTargetSession, runChecks, selected } from '../../suites/session.ts';
-import { loadProfile } from '../../suites/target.ts';
-import { SHORT_TTL_MS } from '../../suites/ttl.ts';
+import { openTargetSession, runChecks, selected } from '../../suites/harness/session.ts';
+import { loadProfile } from '../../suites/harness/target.ts';
+import { SHORT_TTL_MS } from '../../suites/receiver/ttl.ts';
 import { DEFAULT_TIMINGS } from '../../mocks/receiver/index.ts';
 import { BenchClient } from './client.ts';
 import { round, run, series, startServer, type Series } from './stats.ts';
@@ -35,7 +35,7 @@ export function knownWaits(slowMs: number, pollMs: number): KnownWait[] {
     {
       check: 'cancel.stays-cancelled',
       ms: slowMs + 500,
-      what: `its uncancelled twin "slow" task runs ${slowMs} ms; the check then polls the cancelled one ≥ 500 ms more (suites/cancel.ts)`,
+      what: `its uncancelled twin "slow" task runs ${slowMs} ms; the check then polls the cancelled one ≥ 500 ms more (suites/receiver/cancel.ts)`,
     },
     {
       check: 'lifecycle.terminal-sticky-cancelled',
@@ -79,7 +79,7 @@ export interface SuiteSection {
   overhead: {
     /** CLI over stdio with --only one trivial check: tsx, pre-flight, vitest start-up, shared session, schema check. */
     cliFixedStdioMs: Series;
-    /** Spawning `node --import tsx mocks/main.ts --stdio` until it answers initialize. */
+    /** Spawning `node --import tsx scripts/mock.ts --stdio` until it answers initialize. */
     spawnInitMs: Series;
   };
   ratios: { stdio: number; http: number };
@@ -104,7 +104,7 @@ export async function benchSuite(o: SuiteOptions): Promise<SuiteSection> {
   const waits = knownWaits(slowMs, 100).filter((w) => ids.has(w.check));
   const knownMs = Math.max(0, ...waits.map((w) => w.ms));
   const onlyArgs = (o.only ?? []).flatMap((id) => ['--only', id]);
-  const stdioCommand = `${quote(process.execPath)} --import tsx mocks/main.ts --stdio`;
+  const stdioCommand = `${quote(process.execPath)} --import tsx scripts/mock.ts --stdio`;
   const tmp = mkdtempSync(join(tmpdir(), 'mtc-bench-'));
 
   const cli = async (target: string[], only: string[]): Promise<CliRun> => {
@@ -148,7 +148,7 @@ export async function benchSuite(o: SuiteOptions): Promise<SuiteSection> {
       stdioRuns.push(s);
       o.log(`  suite over stdio: ${s.wallMs} ms${s.error ? ` (${s.error})` : ''}`);
 
-      const server = await startServer(process.execPath, ['--import', 'tsx', 'mocks/main.ts', '--http', '0'], /listening on (http:\/\/\S+\/mcp)/, { cwd: o.root, timeoutMs: 30_000 });
+      const server = await startServer(process.execPath, ['--import', 'tsx', 'scripts/mock.ts', '--http', '0'], /listening on (http:\/\/\S+\/mcp)/, { cwd: o.root, timeoutMs: 30_000 });
       try {
         const h = await cli(['--url', server.match[1]!], onlyArgs);
         httpRuns.push(h);
@@ -192,7 +192,7 @@ export async function benchSuite(o: SuiteOptions): Promise<SuiteSection> {
 /** ms from spawning the reference receiver over stdio to its initialize response. */
 async function spawnInit(root: string): Promise<number> {
   const t0 = performance.now();
-  const client = new BenchClient(new StdioClientTransport({ command: process.execPath, args: ['--import', 'tsx', 'mocks/main.ts', '--stdio'], cwd: root, stderr: 'ignore' }), 30_000);
+  const client = new BenchClient(new StdioClientTransport({ command: process.execPath, args: ['--import', 'tsx', 'scripts/mock.ts', '--stdio'], cwd: root, stderr: 'ignore' }), 30_000);
   try {
     await client.start();
     await client.initialize();

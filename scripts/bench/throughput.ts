@@ -123,7 +123,7 @@ export async function connect(
     return (u.user + u.system) / 1000;
   };
   if (mode === 'stdio') {
-    const script = kind === 'reference' ? 'mocks/main.ts' : 'fixtures/sdk-tasks-server.ts';
+    const script = kind === 'reference' ? 'scripts/mock.ts' : 'fixtures/sdk-tasks-server.ts';
     const transport = new StdioClientTransport({ command: process.execPath, args: ['--import', 'tsx', script, '--stdio'], cwd: root, stderr: 'ignore' });
     const c = new BenchClient(transport, timeoutMs);
     await c.start();

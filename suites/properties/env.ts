@@ -1,10 +1,10 @@
 // What the properties need from a target: connections (fresh per run where that is cheap), the
 // profile roles that create tasks, capabilities, bounds. Shared by the three properties.
-import type { Peer, Response } from '../../mocks/wire.ts';
-import { WireClosedError, WireTimeoutError } from '../../mocks/wire.ts';
-import type { ProfileRole, ProfileTool } from '../../mocks/model.ts';
+import type { Peer, Response } from '../harness/wire.ts';
+import { WireClosedError, WireTimeoutError } from '../harness/wire.ts';
+import type { ProfileRole, ProfileTool } from '../harness/profile.ts';
 import type { RunOptions, TargetConnector, TargetInfo } from '../engine.ts';
-import type { TargetSpec } from '../target.ts';
+import type { TargetSpec } from '../harness/target.ts';
 
 /** Roles whose tool is called as a task by the properties. */
 export const TASK_ROLES: readonly ProfileRole[] = ['completes', 'slow', 'fails', 'needsInput', 'requiresTask', 'progress'];

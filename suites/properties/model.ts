@@ -9,24 +9,15 @@
 //  * checkHistory — for concurrent operations (races property): a linearizability-lite oracle over a
 //    history of requests with their send and receive times.
 //
-// Transitions come from the one table in mocks/model.ts (TRANSITIONS / canTransition); nothing here
-// restates it. Every violation names the catalog requirement ids (fixtures/requirements.json) it
+// Transitions come from the one table in schema/protocol.ts (TRANSITIONS / canTransition); nothing here
+// restates it. Every violation names the catalog requirement ids (schema/requirements.json) it
 // enforces. Legitimate freedom is allowed for: timing (a task may finish at any moment), TTL overrides
 // (the granted ttl is the one that counts), deletion after the ttl (ttl-delete-after-expiry-may) and of
 // cancelled tasks at any time (cancel-delete-may), and receivers that choose what tasks/result returns
 // for a cancelled task (it must be the same every time).
-import {
-  canTransition,
-  isTaskStatus,
-  isTerminal,
-  RELATED_TASK_META,
-  TASK_STATUSES,
-  TERMINAL_STATUSES,
-  TRANSITIONS,
-  type ProfileRole,
-  type TaskStatus,
-} from '../../mocks/model.ts';
-import type { Response } from '../../mocks/wire.ts';
+import { canTransition, isTaskStatus, isTerminal, RELATED_TASK_META, TASK_STATUSES, TERMINAL_STATUSES, TRANSITIONS, type TaskStatus } from '../../schema/protocol.ts';
+import { type ProfileRole } from '../harness/profile.ts';
+import type { Response } from '../harness/wire.ts';
 import { isIso8601DateTime } from '../../schema/validate.ts';
 
 // --- findings ------------------------------------------------------------------------------------

@@ -11,10 +11,10 @@
 // A failure's message carries the shrunk steps as run, the seed, the path and the command that replays it;
 // its `transcript` is the JSON-RPC exchange of the shrunk counterexample. See README.md here.
 import fc from 'fast-check';
-import type { TranscriptEntry } from '../../mocks/wire.ts';
+import type { TranscriptEntry } from '../harness/wire.ts';
 import { hasPath, type CheckResult, type Level, type Status } from '../engine.ts';
-import { openTargetSession, type RunConfig } from '../session.ts';
-import type { TargetSpec } from '../target.ts';
+import { openTargetSession, type RunConfig } from '../harness/session.ts';
+import type { TargetSpec } from '../harness/target.ts';
 import { newModel, Real, stateMachineCommands, STATE_MACHINE_REQUIREMENTS } from './commands.ts';
 import { makePool, TASK_ROLES, type PropertyEnv } from './env.ts';
 import { HOSTILE_CATEGORIES, HostileConnection, runHostileInput, type HostileName } from './hostile.ts';
@@ -373,7 +373,7 @@ function hostileSpec(env: PropertyEnv, name: PropertyName, runs: number): Proper
     unit: 'inputs',
     arbitrary: () => cat.arbitrary(env, bytes),
     async predicate(input, rec) {
-      const hr: { log: string[]; peer?: import('../../mocks/wire.ts').Peer; start: number } = { log: rec.log, start: 0 };
+      const hr: { log: string[]; peer?: import('../harness/wire.ts').Peer; start: number } = { log: rec.log, start: 0 };
       try {
         await runHostileInput(env, cat, conn, input, hr);
       } finally {
@@ -420,7 +420,7 @@ export function replayCommand(target: TargetSpec, opts: PropertyRunOptions, seed
     }
   } else if (target.kind === 'stdio') args = ['--stdio', target.command];
   else if (target.kind === 'http') args = ['--url', target.url, ...Object.entries(target.headers ?? {}).flatMap(([k, v]) => ['--header', `${k}: ${v}`])];
-  else args = ['--stdio', `npx tsx mocks/main.ts --stdio${target.args?.length ? ' ' + target.args.join(' ') : ''}`, '--profile', '<the profile of the run>'];
+  else args = ['--stdio', `npx tsx scripts/mock.ts --stdio${target.args?.length ? ' ' + target.args.join(' ') : ''}`, '--profile', '<the profile of the run>'];
   return ['npx mcp-tasks-conformance server', ...args.map(shellQuote), '--properties', `--seed=${seed}`, '--path', shellQuote(token)].join(' ');
 }
 

@@ -2,8 +2,8 @@
 // the exchanges (requests with their responses, both directions), the receiver's declared
 // capabilities and tools, and per task: how it was created, every status shown to the client (with
 // its pollInterval and time), and the client's tasks/get, tasks/result, tasks/cancel for it.
-import { AUGMENTABLE_REQUESTS, isTaskStatus, isTerminal, RELATED_TASK_META, type TaskStatus } from '../../mocks/model.ts';
-import type { Message } from '../../mocks/wire.ts';
+import { AUGMENTABLE_REQUESTS, isTaskStatus, isTerminal, RELATED_TASK_META, type TaskStatus } from '../../schema/protocol.ts';
+import type { Message } from '../harness/wire.ts';
 import type { RecordedEntry, ScenarioRun } from './harness.ts';
 
 export interface Exchange {

@@ -1,17 +1,17 @@
 // Requestor checks (tasks.md / cancellation.md rules for the sender of task-augmented requests):
 // each judges the recorded transcripts of the scenarios it applies to (mocks/receiver/scenarios.ts).
-// Requirement ids from fixtures/requirements.json (role "requestor"); rulings: fixtures/RULINGS.md.
+// Requirement ids from schema/requirements.json (role "requestor"); rulings: schema/RULINGS.md.
 //
 // Not graded, with the reason:
 //  - progress tokens (progress.md 71-73): "the progressToken … MUST continue to be used for progress
 //    notifications throughout the task's lifetime" binds the sender of the notifications, i.e. the
-//    receiver (progress-same-token, checked by suites/progress.ts). The requestor only supplies the
+//    receiver (progress-same-token, checked by suites/receiver/progress.ts). The requestor only supplies the
 //    token; its one duty, uniqueness across active requests (progress.md line 20), is not a task rule
 //    and is not in the catalog.
 //  - cancel-no-retention-reliance, audit-requestor-*: not observable on the wire (catalog `why`).
 //  - sse-get-disconnect-may / sse-result-disconnect-may: MAYs about disconnecting, nothing to grade.
 import { SCENARIO_NAMES } from '../../mocks/receiver/scenarios.ts';
-import { RELATED_TASK_META } from '../../mocks/model.ts';
+import { RELATED_TASK_META } from '../../schema/protocol.ts';
 import {
   allTasks,
   at,

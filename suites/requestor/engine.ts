@@ -14,7 +14,7 @@ export interface RequestorCheckDef {
   id: string;
   title: string;
   section: string;
-  /** Requirement ids from fixtures/requirements.json. */
+  /** Requirement ids from schema/requirements.json. */
   requirements: string[];
   level: Level;
   /** Scenarios whose transcripts this check judges. */

@@ -1,6 +1,6 @@
 // Launchers and helpers for the tests of client grading (suites/requestor*.test.ts).
-import { runReferenceClient } from '../../fixtures/clients/reference-client.ts';
-import { runSdkClient } from '../../fixtures/clients/sdk-client.ts';
+import { runReferenceClient } from '../../mocks/client/reference-client.ts';
+import { runSdkClient } from '../../fixtures/sdk-client.ts';
 import type { CheckResult, Status } from '../engine.ts';
 import type { ClientLauncher } from './harness.ts';
 

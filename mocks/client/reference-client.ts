@@ -1,0 +1,488 @@
+// The reference client: a spec-exact MCP Tasks requestor written on raw JSON-RPC (suites/harness/wire.ts), that
+// implements the scenario contract of `mcp-tasks-conformance client` (docs/CLIENTS.md):
+//
+//   tsx mocks/client/reference-client.ts [--fault <name>]… <server URL | server command line>
+//   env: MCP_CONFORMANCE_SCENARIO=<scenario>   CLIENT_FAULT=<fault>[,<fault>…]
+//
+// The last argument is the Streamable HTTP URL, or (stdio) the server's command line, which the client
+// spawns. Exit code 0 when the scenario ran to its end. Faulty modes: mocks/client/faults.ts.
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { pathToFileURL } from 'node:url';
+import { ErrorCode, isTerminal, RELATED_TASK_META, type TaskStatus } from '../../schema/protocol.ts';
+import { elicitationContent } from '../../suites/harness/elicitation.ts';
+import { RpcError, TaskStore, type StoredTask } from '../receiver/store.ts';
+import { connectHttp, connectStdio, Peer, splitCommand, type JsonRpcError, type Message, type Response } from '../../suites/harness/wire.ts';
+
+type Answer = { result?: unknown; error?: JsonRpcError };
+import { CLIENT_FAULT_NAMES, isClientFault, type ClientFaultName } from './faults.ts';
+
+export const CLIENT_NAME = 'mcp-tasks-reference-client';
+export const CLIENT_VERSION = '0.1.0';
+
+export interface ReferenceClientOptions {
+  scenario: string;
+  /** Server URL (http/https) or server command line (stdio). */
+  serverArg: string;
+  faults?: readonly string[];
+  signal?: AbortSignal;
+  /** Diagnostics (stderr in the CLI). */
+  log?: (line: string) => void;
+}
+
+const REQUEST_TIMEOUT_MS = 15_000;
+const RESULT_TIMEOUT_MS = 20_000;
+
+class Aborted extends Error {}
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(new Aborted('aborted'));
+    const t = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(t);
+      reject(new Aborted('aborted'));
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+function has(obj: any, path: string): boolean {
+  let cur = obj;
+  for (const k of path.split('.')) {
+    if (cur === null || typeof cur !== 'object' || !(k in cur)) return false;
+    cur = cur[k];
+  }
+  return cur !== undefined && cur !== null && cur !== false;
+}
+
+async function connect(serverArg: string, faults: ReadonlySet<ClientFaultName>): Promise<Peer> {
+  if (/^https?:\/\//i.test(serverArg)) {
+    if (!faults.has('ignore-get-stream')) return connectHttp({ url: serverArg }, { label: 'reference client' });
+    // Fault ignore-get-stream: a fetch that refuses GET (the SDK transport then does without the standalone stream).
+    const noGet = async (url: string | URL, init?: RequestInit) =>
+      (init?.method ?? 'GET').toUpperCase() === 'GET' ? new globalThis.Response(null, { status: 405 }) : fetch(url, init);
+    const transport = new StreamableHTTPClientTransport(new URL(serverArg), { fetch: noGet });
+    const peer = new Peer(transport, { label: 'reference client (no GET stream)' });
+    await transport.start();
+    return peer;
+  }
+  const { command, args } = splitCommand(serverArg);
+  return connectStdio({ command, args }, { label: 'reference client' });
+}
+
+/** Runs one scenario; resolves with the exit code (0: ran to its end). */
+export async function runReferenceClient(o: ReferenceClientOptions): Promise<number> {
+  const log = o.log ?? (() => undefined);
+  const unknown = (o.faults ?? []).filter((f) => !isClientFault(f));
+  if (unknown.length) {
+    log(`unknown fault(s): ${unknown.join(', ')} (known: ${CLIENT_FAULT_NAMES.join(', ')})`);
+    return 2;
+  }
+  const faults = new Set(o.faults as ClientFaultName[]);
+  let peer: Peer;
+  try {
+    peer = await connect(o.serverArg, faults);
+  } catch (e) {
+    log(`cannot connect to ${o.serverArg}: ${e instanceof Error ? e.message : String(e)}`);
+    return 1;
+  }
+  const onAbort = () => void peer.close();
+  o.signal?.addEventListener('abort', onAbort, { once: true });
+  try {
+    if (o.scenario === TASK_RECEIVER_SCENARIO) await new ReferenceTaskReceiver(peer, o.signal, log).run();
+    else await new ReferenceRequestor(peer, faults, o.scenario, o.signal, log).run();
+    return 0;
+  } catch (e) {
+    log(`scenario ${o.scenario} failed: ${e instanceof Error ? e.message : String(e)}`);
+    return 1;
+  } finally {
+    o.signal?.removeEventListener('abort', onAbort);
+    await peer.close();
+  }
+}
+
+class ReferenceRequestor {
+  private caps: any = {};
+  private lastTaskId: string | undefined;
+
+  constructor(
+    private readonly peer: Peer,
+    private readonly faults: ReadonlySet<ClientFaultName>,
+    private readonly scenario: string,
+    private readonly signal: AbortSignal | undefined,
+    private readonly log: (line: string) => void,
+  ) {
+    // Input requests of a task (elicitation/create): accept, echoing the task's related-task _meta
+    // (related-task-all-messages: the response belongs to the task as much as the request).
+    peer.onRequest((req) => {
+      if (req.method !== 'elicitation/create') return undefined;
+      const result: Record<string, unknown> = { action: 'accept', content: elicitationContent(req.params, 'reference client') };
+      const rel = req.params?._meta?.[RELATED_TASK_META];
+      if (rel && typeof rel.taskId === 'string' && !faults.has('elicitation-no-related-task')) result._meta = { [RELATED_TASK_META]: { taskId: rel.taskId } };
+      return { result };
+    });
+  }
+
+  async run(): Promise<void> {
+    const init = await this.peer.initialize({ elicitation: { form: {} } }, { name: CLIENT_NAME, version: CLIENT_VERSION }, REQUEST_TIMEOUT_MS);
+    if (init.error) throw new Error(`initialize failed: ${init.error.code} ${init.error.message}`);
+    this.caps = init.result?.capabilities ?? {};
+    const tools = await this.listTools();
+    for (const tool of tools) await this.callTool(tool);
+    if (this.scenario === 'list-pages') await this.listTasks();
+  }
+
+  private ok(r: Response, what: string): any {
+    if (r.error) throw new Error(`${what}: error ${r.error.code} ${r.error.message}`);
+    return r.result;
+  }
+
+  private async listTools(): Promise<any[]> {
+    const tools: any[] = [];
+    let cursor: string | undefined;
+    for (let i = 0; i < 100; i++) {
+      const r = this.ok(await this.peer.request('tools/list', cursor === undefined ? {} : { cursor }, { timeoutMs: REQUEST_TIMEOUT_MS }), 'tools/list');
+      if (Array.isArray(r?.tools)) tools.push(...r.tools);
+      if (typeof r?.nextCursor !== 'string') break;
+      cursor = r.nextCursor;
+    }
+    return tools;
+  }
+
+  /** Tool-level negotiation (tasks.md "Tool-Level Negotiation"), bent only by the faults. */
+  private augments(tool: any): boolean {
+    const support = tool?.execution?.taskSupport;
+    const taskable = support === 'required' || support === 'optional';
+    const declared = has(this.caps, 'tasks.requests.tools.call');
+    const f = this.faults;
+    if (!declared) {
+      if (taskable && f.has('ignore-tasks-capability') && this.caps.tasks === undefined) return true;
+      if (taskable && f.has('ignore-tools-call-capability') && this.caps.tasks !== undefined) return true;
+      return false; // tool-no-cap-must-not-augment, caps-no-tasks-should-not-create
+    }
+    if (support === 'required') return !f.has('no-augment-required'); // tool-required-must-augment
+    if (support === 'optional') return true; // tool-optional-may: this client prefers tasks
+    return f.has('augment-forbidden'); // tool-forbidden-must-not-augment
+  }
+
+  private meta(taskId: string): Record<string, unknown> {
+    return { _meta: { [RELATED_TASK_META]: { taskId } } };
+  }
+
+  private taskRequestParams(taskId: string): Record<string, unknown> {
+    const p: Record<string, unknown> = { taskId };
+    if (this.faults.has('related-task-in-requests')) Object.assign(p, this.meta(taskId));
+    return p;
+  }
+
+  private get(taskId: string): Promise<Response> {
+    const p = this.taskRequestParams(taskId);
+    if (this.faults.has('augment-task-requests')) p.task = {};
+    return this.peer.request('tasks/get', p, { timeoutMs: REQUEST_TIMEOUT_MS });
+  }
+
+  private result(taskId: string): Promise<Response> {
+    const p = this.taskRequestParams(taskId);
+    if (this.faults.has('augment-task-requests')) p.task = {};
+    return this.peer.request('tasks/result', p, { timeoutMs: RESULT_TIMEOUT_MS });
+  }
+
+  private interval(task: any): number {
+    if (this.faults.has('fast-poll')) return 50;
+    const p = task?.pollInterval;
+    return typeof p === 'number' && Number.isFinite(p) && p >= 0 ? Math.min(p, 60_000) : 1000;
+  }
+
+  private async callTool(tool: any): Promise<void> {
+    const params: Record<string, unknown> = { name: tool.name, arguments: {} };
+    // create-ttl-may: ask for a one-minute ttl.
+    if (this.augments(tool)) params.task = { ttl: 60_000 };
+    const r = await this.peer.request('tools/call', params, { timeoutMs: REQUEST_TIMEOUT_MS });
+    const task = r.result?.task;
+    if (!params.task || !task || typeof task.taskId !== 'string') {
+      if (r.error) this.log(`tools/call ${tool.name}: error ${r.error.code} ${r.error.message}`);
+      return; // a normal result (or an error): nothing to follow
+    }
+    this.lastTaskId = task.taskId;
+    if (this.scenario === 'cancel') await this.cancel(task, r);
+    else await this.follow(task);
+  }
+
+  /** Polls until terminal (poll-until-terminal, poll-respect-interval); tasks/result on input_required and at the end. */
+  private async follow(task: any): Promise<void> {
+    const taskId: string = task.taskId;
+    let last = task;
+    let inputPolls = 0;
+    for (;;) {
+      const status = last?.status as TaskStatus;
+      if (isTerminal(status)) {
+        if (status !== 'cancelled') await this.result(taskId);
+        return;
+      }
+      if (status === 'input_required') {
+        if (this.faults.has('no-result-on-input-required')) {
+          if (++inputPolls > 10) return;
+        } else {
+          // input-required-call-result: tasks/result delivers the input requests and blocks until the end.
+          const r = await this.result(taskId);
+          if (!r.error) return;
+          this.log(`tasks/result for ${taskId} failed (${r.error.code} ${r.error.message}); polling again`);
+          // poll-not-stopped-by-result: no longer waiting on tasks/result, so poll again.
+          if (this.faults.has('no-poll-after-result-error')) return;
+        }
+      } else if (this.faults.has('stop-polling')) {
+        return;
+      }
+      await sleep(this.interval(last), this.signal);
+      const g = await this.get(taskId);
+      if (g.error) {
+        this.log(`tasks/get ${taskId}: error ${g.error.code} ${g.error.message}`);
+        return;
+      }
+      last = g.result;
+    }
+  }
+
+  /** Scenario cancel: one poll, tasks/cancel (cancellation-use-tasks-cancel), then confirm with tasks/get. */
+  private async cancel(task: any, created: Response): Promise<void> {
+    const taskId: string = task.taskId;
+    await sleep(this.interval(task), this.signal);
+    const g = await this.get(taskId);
+    if (!g.error && isTerminal(g.result?.status)) return;
+    if (this.faults.has('cancel-notification')) {
+      await this.peer.notify('notifications/cancelled', { requestId: created.id, reason: 'the user cancelled the task' });
+    } else {
+      const c = await this.peer.request('tasks/cancel', this.taskRequestParams(taskId), { timeoutMs: REQUEST_TIMEOUT_MS });
+      if (c.error) this.log(`tasks/cancel ${taskId}: error ${c.error.code} ${c.error.message}`);
+    }
+    await sleep(Math.min(this.interval(task), 200), this.signal);
+    await this.get(taskId);
+  }
+
+  /** Walks every page of tasks/list (list-cursor-opaque: cursors go back exactly as received). */
+  private async listTasks(): Promise<void> {
+    let cursor: string | undefined;
+    for (let page = 0; page < 100; page++) {
+      const params: Record<string, unknown> = cursor === undefined ? {} : { cursor };
+      if (this.faults.has('related-task-in-list') && this.lastTaskId) Object.assign(params, this.meta(this.lastTaskId));
+      const r = await this.peer.request('tasks/list', params, { timeoutMs: REQUEST_TIMEOUT_MS });
+      if (r.error) {
+        this.log(`tasks/list: error ${r.error.code} ${r.error.message}`);
+        return;
+      }
+      const next = r.result?.nextCursor;
+      if (typeof next !== 'string') return;
+      cursor = this.faults.has('modify-cursor') ? next.slice(0, -1) + (next.endsWith('A') ? 'B' : 'A') : next;
+    }
+  }
+}
+
+// --- scenario task-receiver: the client as a task receiver ---------------------------------------
+// Declares tasks.requests.sampling.createMessage and tasks.requests.elicitation.create (with list and
+// cancel) and serves until the connection closes. The role contract (docs/CLIENTS.md): a request whose
+// text (sampling: the first message; elicitation: `message`) contains "slow" takes 3 s, "fail" ends in
+// a JSON-RPC error (-1 "User rejected the request"), anything else completes at once. Results are
+// deterministic, so a task-augmented request and a plain one return the same thing.
+
+export const TASK_RECEIVER_SCENARIO = 'task-receiver';
+export const RECEIVER_POLL_INTERVAL_MS = 100;
+export const SLOW_MS = 3000;
+const RECEIVER_PAGE_SIZE = 10;
+const OWNER = 'server';
+const CANCELLED_ERROR = { code: -32000, message: 'Task cancelled: The task was cancelled by request.' };
+
+function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    const t = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(t);
+      reject(signal.reason);
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+class ReferenceTaskReceiver {
+  private readonly store = new TaskStore({ maxTtl: 3_600_000, defaultTtl: 300_000, maxConcurrentTasks: 100, maxRetainedTasks: 1000 });
+
+  constructor(
+    private readonly peer: Peer,
+    private readonly signal: AbortSignal | undefined,
+    private readonly log: (line: string) => void,
+  ) {
+    peer.onRequest(async (req) => {
+      try {
+        return await this.handle(req);
+      } catch (e) {
+        if (e instanceof RpcError) return { error: e.toJSON() };
+        throw e;
+      }
+    });
+  }
+
+  async run(): Promise<void> {
+    const capabilities = {
+      sampling: {},
+      elicitation: { form: {} },
+      tasks: { list: {}, cancel: {}, requests: { sampling: { createMessage: {} }, elicitation: { create: {} } } },
+    };
+    const init = await this.peer.initialize(capabilities, { name: CLIENT_NAME, version: CLIENT_VERSION }, REQUEST_TIMEOUT_MS);
+    if (init.error) throw new Error(`initialize failed: ${init.error.code} ${init.error.message}`);
+    // Serve until the connection closes or we are stopped.
+    await new Promise<void>((resolve) => {
+      this.signal?.addEventListener('abort', () => resolve(), { once: true });
+      const wait = () => void this.peer.waitClosed(3_600_000).then((closed) => (closed ? resolve() : wait()));
+      wait();
+    });
+    this.store.clear();
+  }
+
+  private handle(req: Message): Promise<Answer | undefined> | Answer | undefined {
+    const p = (req.params ?? {}) as Record<string, any>;
+    switch (req.method) {
+      case 'sampling/createMessage':
+      case 'elicitation/create':
+        return this.request(req.method, p);
+      case 'tasks/get':
+        return { result: this.wire(this.lookup(p)) };
+      case 'tasks/result':
+        return this.result(this.lookup(p));
+      case 'tasks/list':
+        return { result: this.list(p) };
+      case 'tasks/cancel':
+        return { result: this.cancel(this.lookup(p)) };
+      default:
+        return undefined;
+    }
+  }
+
+  /** The work of a request (deterministic given its text). */
+  private async work(method: string, p: Record<string, any>, signal: AbortSignal): Promise<Record<string, unknown>> {
+    const text = String(method === 'sampling/createMessage' ? (p.messages?.[0]?.content?.text ?? '') : (p.message ?? ''));
+    await abortableSleep(/slow/i.test(text) ? SLOW_MS : 20, signal);
+    if (/fail/i.test(text)) throw new RpcError(-1, 'User rejected the request');
+    if (method === 'elicitation/create') return { action: 'accept', content: elicitationContent(p, 'reference client') };
+    return { role: 'assistant', content: { type: 'text', text: `reference client reply to: ${text}` }, model: 'reference-client-model', stopReason: 'endTurn' };
+  }
+
+  private async request(method: string, p: Record<string, any>): Promise<Answer> {
+    if (p.task === undefined) {
+      try {
+        return { result: await this.work(method, p, new AbortController().signal) };
+      } catch (e) {
+        if (e instanceof RpcError) return { error: e.toJSON() };
+        throw e;
+      }
+    }
+    if (typeof p.task !== 'object' || p.task === null || Array.isArray(p.task)) throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: "task" must be an object');
+    const ttl = p.task.ttl;
+    if (ttl !== undefined && (typeof ttl !== 'number' || !Number.isFinite(ttl) || ttl < 0)) throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: "task.ttl" must be a non-negative number');
+    const t = this.store.create({ owner: OWNER, requestedTtl: ttl, toolName: method, origin: this });
+    void this.work(method, p, t.abort.signal).then(
+      (result) => this.finish(t, { kind: 'result', result }),
+      (e) => {
+        if (t.abort.signal.aborted || t.deleted) return;
+        const error = e instanceof RpcError ? e.toJSON() : { code: ErrorCode.InternalError, message: `Internal error: ${e instanceof Error ? e.message : String(e)}` };
+        this.finish(t, { kind: 'error', error });
+      },
+    );
+    return { result: { task: this.wire(t) } };
+  }
+
+  private finish(t: StoredTask, outcome: { kind: 'result'; result: Record<string, unknown> } | { kind: 'error'; error: { code: number; message: string } }): void {
+    if (t.deleted || isTerminal(t.status)) return;
+    this.store.settle(t, outcome);
+    this.store.transition(t, outcome.kind === 'result' ? 'completed' : 'failed', outcome.kind === 'error' ? `Request failed: ${outcome.error.message}` : undefined);
+  }
+
+  private lookup(p: Record<string, any>): StoredTask {
+    return this.store.lookup(OWNER, p.taskId);
+  }
+
+  private wire(t: StoredTask): Record<string, unknown> {
+    return {
+      taskId: t.taskId,
+      status: t.status,
+      ...(t.statusMessage !== undefined ? { statusMessage: t.statusMessage } : {}),
+      createdAt: new Date(t.createdAtMs).toISOString(),
+      lastUpdatedAt: new Date(t.lastUpdatedAtMs).toISOString(),
+      ttl: t.ttl,
+      pollInterval: RECEIVER_POLL_INTERVAL_MS,
+    };
+  }
+
+  /** Blocks until terminal; the underlying request's answer with related-task _meta (or its JSON-RPC error). */
+  private result(t: StoredTask): Promise<Answer> {
+    return new Promise((resolve) => {
+      const check = () => {
+        if (t.deleted) {
+          t.listeners.delete(check);
+          resolve({ error: { code: ErrorCode.InvalidParams, message: 'Failed to retrieve task: Task has expired' } });
+          return;
+        }
+        if (!t.outcome || !isTerminal(t.status)) return;
+        t.listeners.delete(check);
+        const o = t.outcome;
+        if (o.kind === 'error') resolve({ error: o.error });
+        else resolve({ result: { ...o.result, _meta: { ...((o.result._meta as object) ?? {}), [RELATED_TASK_META]: { taskId: t.taskId } } } });
+      };
+      t.listeners.add(check);
+      check();
+    });
+  }
+
+  private list(p: Record<string, any>): Record<string, unknown> {
+    const all = this.store.list(OWNER);
+    const after = p.cursor === undefined ? 0 : this.store.decodeCursor(OWNER, p.cursor);
+    const rest = all.filter((t) => t.seq > after);
+    const page = rest.slice(0, RECEIVER_PAGE_SIZE);
+    const out: Record<string, unknown> = { tasks: page.map((t) => this.wire(t)) };
+    if (rest.length > page.length) out.nextCursor = this.store.encodeCursor(OWNER, page[page.length - 1]!.seq);
+    return out;
+  }
+
+  private cancel(t: StoredTask): Record<string, unknown> {
+    if (isTerminal(t.status)) throw new RpcError(ErrorCode.InvalidParams, `Cannot cancel task: already in terminal status '${t.status}'`);
+    this.store.settle(t, { kind: 'error', error: CANCELLED_ERROR });
+    this.store.transition(t, 'cancelled', 'The task was cancelled by request.');
+    t.abort.abort(new Error('task cancelled'));
+    this.log(`task ${t.taskId} cancelled`);
+    return this.wire(t);
+  }
+}
+
+/** CLI: `[--fault <name>]… <server>`; faults also from CLIENT_FAULT (comma-separated). */
+export function parseClientArgv(argv: string[], env: NodeJS.ProcessEnv = process.env): { faults: string[]; serverArg: string | undefined; scenario: string | undefined } {
+  const faults = (env.CLIENT_FAULT ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  const rest: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === '--fault') faults.push(argv[++i] ?? '');
+    else if (argv[i]!.startsWith('--fault=')) faults.push(argv[i]!.slice(8));
+    else rest.push(argv[i]!);
+  }
+  return { faults, serverArg: rest[rest.length - 1], scenario: env.MCP_CONFORMANCE_SCENARIO };
+}
+
+export type { Message };
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const { faults, serverArg, scenario } = parseClientArgv(process.argv.slice(2));
+  if (!serverArg || !scenario) {
+    process.stderr.write('usage: MCP_CONFORMANCE_SCENARIO=<scenario> reference-client.ts [--fault <name>]… <server URL | server command line>\n');
+    process.exit(2);
+  }
+  runReferenceClient({ scenario, serverArg, faults, log: (l) => process.stderr.write(`reference-client: ${l}\n`) }).then(
+    (code) => process.exit(code),
+    (e) => {
+      process.stderr.write(`reference-client: ${e instanceof Error ? e.stack : String(e)}\n`);
+      process.exit(1);
+    },
+  );
+}

@@ -1,0 +1,82 @@
+// The MCP Tasks state machine and protocol constants (spec 2025-11-25, tasks.md), stated once.
+// Shared by the reference receiver, the receiver checks and the property model.
+
+export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
+
+export const TASK_STATUSES: readonly TaskStatus[] = ['working', 'input_required', 'completed', 'failed', 'cancelled'];
+
+/** Statuses a task may never leave (tasks.md "Task Status Lifecycle"). */
+export const TERMINAL_STATUSES: readonly TaskStatus[] = ['completed', 'failed', 'cancelled'];
+
+/** The one transition table: from → allowed next statuses (lifecycle-valid-paths, lifecycle-terminal-sticky). */
+export const TRANSITIONS: Readonly<Record<TaskStatus, readonly TaskStatus[]>> = {
+  working: ['input_required', 'completed', 'failed', 'cancelled'],
+  input_required: ['working', 'completed', 'failed', 'cancelled'],
+  completed: [],
+  failed: [],
+  cancelled: [],
+};
+
+/** Tasks begin in this status (lifecycle-begin-working). */
+export const INITIAL_STATUS: TaskStatus = 'working';
+
+export function isTaskStatus(s: unknown): s is TaskStatus {
+  return typeof s === 'string' && (TASK_STATUSES as readonly string[]).includes(s);
+}
+
+export function isTerminal(s: TaskStatus): boolean {
+  return TERMINAL_STATUSES.includes(s);
+}
+
+/** True when `from → to` is allowed; staying in the same status is not a transition and is always allowed. */
+export function canTransition(from: TaskStatus, to: TaskStatus): boolean {
+  return from === to || TRANSITIONS[from].includes(to);
+}
+
+/** Checks an observed sequence of statuses (in order seen); returns the first illegal step or null. */
+export function firstIllegalStep(seen: readonly TaskStatus[]): { from: TaskStatus; to: TaskStatus; index: number } | null {
+  for (let i = 1; i < seen.length; i++) {
+    const from = seen[i - 1]!;
+    const to = seen[i]!;
+    if (!canTransition(from, to)) return { from, to, index: i };
+  }
+  return null;
+}
+
+export const PROTOCOL_VERSION = '2025-11-25';
+
+/** `_meta` key associating messages with a task. */
+export const RELATED_TASK_META = 'io.modelcontextprotocol/related-task';
+export const MODEL_IMMEDIATE_RESPONSE_META = 'io.modelcontextprotocol/model-immediate-response';
+
+/** JSON-RPC error codes used by the Tasks page. */
+export const ErrorCode = {
+  ParseError: -32700,
+  InvalidRequest: -32600,
+  MethodNotFound: -32601,
+  InvalidParams: -32602,
+  InternalError: -32603,
+} as const;
+
+export const TASK_METHODS = ['tasks/get', 'tasks/result', 'tasks/list', 'tasks/cancel'] as const;
+export type TaskMethod = (typeof TASK_METHODS)[number];
+
+/** Request types that may be task-augmented, with their capability path under `capabilities.tasks.requests`. */
+export const AUGMENTABLE_REQUESTS = {
+  'tools/call': ['tools', 'call'],
+  'sampling/createMessage': ['sampling', 'createMessage'],
+  'elicitation/create': ['elicitation', 'create'],
+} as const;
+
+export type TaskSupport = 'required' | 'optional' | 'forbidden';
+
+/** The task object as it travels (schema `Task`; `ttl` nullable per upstream erratum 357adac4). */
+export interface Task {
+  taskId: string;
+  status: TaskStatus;
+  statusMessage?: string;
+  createdAt: string;
+  lastUpdatedAt: string;
+  ttl: number | null;
+  pollInterval?: number;
+}

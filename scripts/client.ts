@@ -1,0 +1,244 @@
+// `mcp-tasks-conformance client …` (wired in scripts/cli.ts): grade an MCP client as a task requestor.
+// Same reports, statuses, exit codes and baseline as the `server` command (scripts/report.ts); the
+// grading runs through vitest's Node API (suites/requestor/client.suite.ts) like the server command.
+import { accessSync, constants, existsSync } from 'node:fs';
+import { delimiter, isAbsolute, join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { SCENARIOS, SCENARIO_NAMES } from '../mocks/receiver/scenarios.ts';
+import { splitCommand } from '../suites/harness/wire.ts';
+import { buildReport, CheckCollector, exitCode, formatConsole, loadBaseline, writeJson } from './report.ts';
+import { requestorChecks } from '../suites/requestor/checks.ts';
+import { SCENARIO_ENV } from '../suites/requestor/harness.ts';
+import { DEFAULT_CLIENT_CONCURRENCY, planScenarios, TASK_RECEIVER, wantsTaskReceiver, type ClientRunConfig } from '../suites/requestor/run.ts';
+import { allChecks } from '../suites/index.ts';
+import { REQUEST_TYPE_NAMES } from '../suites/requestor/client-receiver.ts';
+
+export const CLIENT_HELP = `mcp-tasks-conformance client — grade an MCP client as a task requestor (spec 2025-11-25)
+
+Usage:
+  mcp-tasks-conformance client --command "<client command>" [--scenario <name>]… [options]
+
+The reference receiver is started for each scenario; the client is run as
+  <client command> <server>      with ${SCENARIO_ENV}=<scenario> in its environment
+where <server> is the receiver's Streamable HTTP URL (--transport http, the default), or, with
+--transport stdio, the command line of the server for the client to spawn (one argument, e.g.
+"/usr/bin/node /…/stdio-bridge.mjs 40123"; split it like a shell would). Every message is recorded;
+a client that does not exit within the scenario's timeout is killed and graded on what was seen.
+
+options:
+  --command "<cmd>"          the client under test (required)
+  --scenario <name>          run only these scenarios (repeatable or comma-separated; default: all);
+                             "${TASK_RECEIVER}" = the receiver checks against the client (sampling/elicitation tasks)
+  --transport http|stdio     how the client reaches the receiver (default http)
+  --json <file>              write the JSON report
+  --junit <file>             write JUnit XML (one testcase per check)
+  --baseline <file>          expected failures (JSON list or YAML "- id" list); a listed check that passes is stale
+  --strict                   warnings fail the run too
+  --timeout <ms>             bound for the client's run in each scenario (default: the scenario's own, 20–30 s)
+  --concurrency <n>          scenarios run at once (default ${DEFAULT_CLIENT_CONCURRENCY})
+  --list-scenarios           print the scenarios and exit
+  --serve <scenario> [--port N]
+                             serve the reference receiver set up for one scenario on http://127.0.0.1:N/mcp
+                             and print every message (by hand: point your client at it; no grading)
+  --no-color                 plain console output
+
+Scenarios and what is graded: docs/CLIENTS.md.
+Exit codes: 0 no check failed; 1 a check failed (or with --strict a warning, or the baseline is stale); 2 usage error or the client cannot be started.
+`;
+
+class ClientUsageError extends Error {}
+
+export function parseClientArgs(argv: string[]) {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      strict: true,
+      allowPositionals: false,
+      options: {
+        command: { type: 'string' },
+        scenario: { type: 'string', multiple: true },
+        transport: { type: 'string' },
+        json: { type: 'string' },
+        junit: { type: 'string' },
+        baseline: { type: 'string' },
+        strict: { type: 'boolean', default: false },
+        timeout: { type: 'string' },
+        concurrency: { type: 'string' },
+        'list-scenarios': { type: 'boolean', default: false },
+        serve: { type: 'string' },
+        port: { type: 'string' },
+        'no-color': { type: 'boolean', default: false },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    }));
+  } catch (e) {
+    throw new ClientUsageError(e instanceof Error ? e.message : String(e));
+  }
+  if (values.help) return { help: true as const };
+  if (values['list-scenarios']) return { listScenarios: true as const };
+  const serve = values.serve;
+  if (serve !== undefined) {
+    if (!SCENARIO_NAMES.includes(serve)) throw new ClientUsageError(`--serve: unknown scenario ${serve} (scenarios: ${SCENARIO_NAMES.join(', ')})`);
+    const port = values.port === undefined ? 0 : Number(values.port);
+    if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ClientUsageError(`--port takes 0 … 65535, got "${values.port}"`);
+    return { serve, port };
+  }
+  const command = values.command?.trim();
+  if (!command) throw new ClientUsageError('give the client under test: --command "<client command>"');
+  try {
+    splitCommand(command);
+  } catch (e) {
+    throw new ClientUsageError(`--command: ${e instanceof Error ? e.message : String(e)}`);
+  }
+  const transport = values.transport ?? 'http';
+  if (transport !== 'http' && transport !== 'stdio') throw new ClientUsageError(`--transport takes http or stdio, got "${transport}"`);
+  const scenarios = (values.scenario ?? []).flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean);
+  const unknown = scenarios.filter((s) => !SCENARIO_NAMES.includes(s) && s !== TASK_RECEIVER);
+  if (unknown.length) throw new ClientUsageError(`--scenario: unknown ${unknown.join(', ')} (scenarios: ${[...SCENARIO_NAMES, TASK_RECEIVER].join(', ')})`);
+  const plan = planScenarios(transport, scenarios);
+  if (plan.run.length === 0 && !wantsTaskReceiver(scenarios)) throw new ClientUsageError(`no scenario to run: ${Object.entries(plan.notRun).filter(([n]) => scenarios.includes(n)).map(([n, why]) => `${n}: ${why}`).join('; ')}`);
+  const num = (name: string, v: string | undefined): number | undefined => {
+    if (v === undefined) return undefined;
+    const n = Number(v);
+    if (!Number.isInteger(n) || n <= 0) throw new ClientUsageError(`--${name} takes a positive whole number, got "${v}"`);
+    return n;
+  };
+  let baseline: string[] = [];
+  try {
+    baseline = values.baseline ? loadBaseline(values.baseline) : [];
+  } catch (e) {
+    throw new ClientUsageError(`--baseline: ${e instanceof Error ? e.message : String(e)}`);
+  }
+  const known = new Set(allCheckIds());
+  const unknownBaseline = baseline.filter((id) => !known.has(id));
+  if (unknownBaseline.length) throw new ClientUsageError(`--baseline lists unknown check ids: ${unknownBaseline.join(', ')}`);
+  const timeoutMs = num('timeout', values.timeout);
+  const config: ClientRunConfig = {
+    command,
+    transport,
+    scenarios,
+    ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+    concurrency: num('concurrency', values.concurrency) ?? DEFAULT_CLIENT_CONCURRENCY,
+  };
+  return {
+    help: false as const,
+    config,
+    json: values.json,
+    junit: values.junit,
+    baseline,
+    strict: values.strict!,
+    color: !values['no-color'] && process.stdout.isTTY === true,
+  };
+}
+
+/** Every check id the client command reports: requestor checks, then receiver checks per request type. */
+export function allCheckIds(): string[] {
+  return [...requestorChecks.map((c) => c.id), ...REQUEST_TYPE_NAMES.flatMap((t) => allChecks.map((c) => `${c.id}@${t}`))];
+}
+
+/** Whether the executable of a command line can be found (pre-flight: a client that cannot start is exit 2). */
+export function findExecutable(command: string, cwd = process.cwd()): string | undefined {
+  const exe = splitCommand(command).command;
+  const runnable = (p: string) => {
+    try {
+      accessSync(p, constants.X_OK);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  if (exe.includes('/') || exe.includes('\\')) {
+    const p = isAbsolute(exe) ? exe : resolve(cwd, exe);
+    return existsSync(p) && runnable(p) ? p : undefined;
+  }
+  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
+    if (!dir) continue;
+    const p = join(dir, exe);
+    if (existsSync(p) && runnable(p)) return p;
+  }
+  return undefined;
+}
+
+/** `client --serve <scenario>`: the scenario's reference receiver on HTTP, printing each message to stderr. Serves until killed. */
+async function serveScenario(name: string, port: number): Promise<number> {
+  const { createReferenceReceiver } = await import('../mocks/receiver/index.ts');
+  const { receiverOptionsFor, scenario } = await import('../mocks/receiver/scenarios.ts');
+  const s = scenario(name);
+  const t0 = Date.now();
+  const receiver = createReferenceReceiver(
+    receiverOptionsFor(s, (e) => {
+      const what = e.message !== undefined ? JSON.stringify(e.message) : (e.note ?? '');
+      process.stderr.write(`+${String(e.time - t0).padStart(6)} ms ${e.session.slice(0, 8)} ${e.dir === 'in' ? '→' : e.dir === 'out' ? '←' : '·'} ${what}\n`);
+    }),
+  );
+  const { url } = await receiver.listenHttp(port, '127.0.0.1');
+  process.stderr.write(`scenario ${s.name}: ${s.title}\n${s.ask}\nreference receiver listening on ${url}  (→ client to receiver, ← receiver to client)\n`);
+  process.once('SIGINT', () => void receiver.close().finally(() => process.exit(0)));
+  process.once('SIGTERM', () => void receiver.close().finally(() => process.exit(0)));
+  return -1; // keeps serving
+}
+
+export async function runClientCommand(argv: string[], root: string): Promise<number> {
+  let args: ReturnType<typeof parseClientArgs>;
+  try {
+    args = parseClientArgs(argv);
+  } catch (e) {
+    if (!(e instanceof ClientUsageError)) throw e;
+    process.stderr.write(`mcp-tasks-conformance client: ${e.message}\n(see mcp-tasks-conformance client --help)\n`);
+    return 2;
+  }
+  if (args.help) {
+    process.stdout.write(CLIENT_HELP);
+    return 0;
+  }
+  if ('serve' in args && typeof args.serve === 'string') return serveScenario(args.serve, Number(args.port ?? 0));
+  if ('listScenarios' in args) {
+    for (const s of SCENARIOS) process.stdout.write(`${s.name}\t${s.transports ? s.transports.join('/') : 'http/stdio'}\t${s.title}\n`);
+    process.stdout.write(`${TASK_RECEIVER}\thttp/stdio\tThe client as task receiver: the receiver checks, with task-augmented sampling/createMessage and elicitation/create\n`);
+    return 0;
+  }
+  const { config } = args;
+  if (!findExecutable(config.command)) {
+    process.stderr.write(`mcp-tasks-conformance client: cannot start the client: "${splitCommand(config.command).command}" is not an executable file or on PATH\n`);
+    return 2;
+  }
+  const started = new Date();
+  const target = `client: ${config.command} (${config.transport})`;
+  const plan = planScenarios(config.transport, config.scenarios);
+  const scenarioList = [...plan.run, ...(wantsTaskReceiver(config.scenarios) ? [TASK_RECEIVER] : [])];
+  process.stderr.write(`${target}\nscenarios: ${scenarioList.join(', ')}\n`);
+
+  const collector = new CheckCollector((line) => process.stderr.write(`  ${line}\n`));
+  const { startVitest } = await import('vitest/node');
+  const reporters: any[] = [collector];
+  if (args.junit) reporters.push(['junit', { outputFile: resolve(args.junit), suiteName: 'mcp-tasks-conformance client' }]);
+  const longest = Math.max(20_000, ...plan.run.map((n) => config.timeoutMs ?? SCENARIOS.find((s) => s.name === n)!.timeoutMs));
+  const vitest = await startVitest(
+    'test',
+    [],
+    {
+      root,
+      config: false,
+      watch: false,
+      include: ['suites/requestor/client.suite.ts'],
+      reporters,
+      provide: { clientConformance: config },
+      pool: 'threads',
+      fileParallelism: false,
+      passWithNoTests: true,
+      // Every scenario runs in beforeAll: allow them all (bounded by their own timeouts), plus margin.
+      hookTimeout: Math.ceil(plan.run.length / Math.max(1, config.concurrency)) * (longest + 5_000) + 30_000,
+      // The first receiver check of a request type waits for all of that type's checks (client-receiver.ts).
+      testTimeout: 600_000,
+    } as any,
+    { logLevel: 'error' },
+  );
+  await vitest.close();
+  const order = new Map(allCheckIds().map((id, i) => [id, i]));
+  const results = [...collector.results].sort((a, b) => (order.get(a.id) ?? 1e9) - (order.get(b.id) ?? 1e9));
+  const report = buildReport(results, target, started, args.baseline, collector.errors);
+  process.stdout.write(formatConsole(report, args.color) + '\n');
+  if (args.json) writeJson(args.json, report);
+  return exitCode(report, args.strict);
+}

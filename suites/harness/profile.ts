@@ -1,0 +1,11 @@
+// Profiles (fixtures/*.profile.json): which tool of a target plays which role in the checks.
+/** Profile roles (fixtures/*.profile.json): which tool of a target plays which part. */
+export const PROFILE_ROLES = ['completes', 'slow', 'fails', 'needsInput', 'requiresTask', 'forbidsTask', 'progress'] as const;
+export type ProfileRole = (typeof PROFILE_ROLES)[number];
+export interface ProfileTool {
+  name: string;
+  arguments?: Record<string, unknown>;
+}
+export interface Profile {
+  tools: Partial<Record<ProfileRole, ProfileTool>>;
+}

@@ -1,0 +1,70 @@
+// One run against one target: the connector, the shared connection, what the probe learnt.
+import type { Peer } from './wire.ts';
+import type { Profile } from './profile.ts';
+import { DEFAULT_RUN_OPTIONS, runCheck, type CheckDef, type CheckResult, type RunOptions, type TargetConnector, type TargetInfo } from '../engine.ts';
+import { connectorFor, probe, type TargetSpec } from './target.ts';
+
+export interface RunConfig {
+  target: TargetSpec;
+  profile?: Profile;
+  /** Check ids, requirement ids or section names to run (empty: all). */
+  only?: string[];
+  options?: Partial<RunOptions>;
+}
+
+export interface TargetSession {
+  connector: TargetConnector;
+  shared: Peer;
+  info: TargetInfo;
+  options: RunOptions;
+  /** Results so far, in completion order. */
+  results: CheckResult[];
+  close(): Promise<void>;
+}
+
+/** Opens the shared connection and probes the target. Throws (a connection error) when the target cannot be reached. */
+export async function openTargetSession(config: RunConfig): Promise<TargetSession> {
+  const options = { ...DEFAULT_RUN_OPTIONS, ...config.options };
+  const connector = connectorFor(config.target, options.requestTimeoutMs);
+  const shared = await connector.open();
+  try {
+    const info = await probe(shared, connector, config.profile);
+    return { connector, shared, info, options, results: [], close: () => shared.close() };
+  } catch (e) {
+    await shared.close();
+    throw e;
+  }
+}
+
+/** Does a check match one of the --only selectors (check id, id prefix, requirement id, section)? */
+export function selected(check: CheckDef, only: string[] | undefined): boolean {
+  if (!only || only.length === 0) return true;
+  return only.some((s) => check.id === s || check.id.startsWith(s + '.') || check.requirements.includes(s) || check.section === s);
+}
+
+/** Runs one check in a session and keeps its result in the session's history. */
+export async function runInSession(check: CheckDef, session: TargetSession): Promise<CheckResult> {
+  const r = await runCheck(check, session.shared, session.info, session.connector, session.options, () => session.results);
+  session.results.push(r);
+  return r;
+}
+
+/**
+ * Runs checks in this process with bounded concurrency (tests and benchmarks; the CLI runs the same
+ * checks through vitest). Checks marked `runsLast` wait for all others.
+ */
+export async function runChecks(checks: CheckDef[], session: TargetSession, concurrency = 8): Promise<CheckResult[]> {
+  const first = checks.filter((c) => !c.runsLast);
+  const last = checks.filter((c) => c.runsLast);
+  const results = new Map<CheckDef, CheckResult>();
+  let next = 0;
+  const worker = async () => {
+    while (next < first.length) {
+      const c = first[next++]!;
+      results.set(c, await runInSession(c, session));
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, first.length) }, worker));
+  for (const c of last) results.set(c, await runInSession(c, session));
+  return checks.map((c) => results.get(c)!);
+}

@@ -1,0 +1,128 @@
+// How the suite reaches a target: a spec that survives serialisation (CLI → vitest workers),
+// connectors that open fresh initialized connections, and the probe (initialize + tools/list + profile).
+import { readFileSync } from 'node:fs';
+import { connectHttp, connectInMemory, connectStdio, splitCommand, type Peer } from './wire.ts';
+import { PROFILE_ROLES, type Profile, type ProfileRole } from './profile.ts';
+import type { TargetConnector, TargetInfo } from '../engine.ts';
+
+export type TargetSpec =
+  | { kind: 'stdio'; command: string; cwd?: string; env?: Record<string, string> }
+  | { kind: 'http'; url: string; headers?: Record<string, string>; secondaryHeaders?: Record<string, string> }
+  /** The reference receiver in this process (tests, benchmarks); `args` are `mock` options, e.g. ['--fault', 'x']. */
+  | { kind: 'reference'; args?: string[] };
+
+/** Requestor capabilities the suite declares: it can answer elicitation (needsInput role). */
+export const SUITE_CLIENT_CAPABILITIES = { elicitation: { form: {} } };
+
+export function connectorFor(spec: TargetSpec, requestTimeoutMs: number): TargetConnector {
+  const init = async (peer: Peer, capabilities?: Record<string, unknown>) => {
+    const r = await peer.initialize(capabilities ?? SUITE_CLIENT_CAPABILITIES, undefined, requestTimeoutMs);
+    if (r.error) throw new Error(`initialize failed: ${r.error.code} ${r.error.message}`);
+    return peer;
+  };
+  switch (spec.kind) {
+    case 'stdio': {
+      const { command, args } = splitCommand(spec.command);
+      return {
+        transport: 'stdio',
+        label: spec.command,
+        hasSecondIdentity: false,
+        async open(opts) {
+          const peer = await connectStdio({ command, args, cwd: spec.cwd, env: spec.env }, { defaultTimeoutMs: requestTimeoutMs });
+          return init(peer, opts?.capabilities);
+        },
+      };
+    }
+    case 'http':
+      return {
+        transport: 'http',
+        label: spec.url,
+        hasSecondIdentity: spec.secondaryHeaders !== undefined,
+        async open(opts) {
+          const headers = opts?.identity === 'secondary' && spec.secondaryHeaders ? spec.secondaryHeaders : spec.headers;
+          const peer = await connectHttp({ url: spec.url, headers }, { defaultTimeoutMs: requestTimeoutMs });
+          return init(peer, opts?.capabilities);
+        },
+      };
+    case 'reference': {
+      // Loaded lazily so that the suite does not depend on the mock unless asked to.
+      let receiver: Promise<{ connect(t: unknown, identity?: { authToken?: string; label?: string }): unknown }> | undefined;
+      return {
+        transport: 'in-process',
+        label: `reference receiver (in process${spec.args?.length ? ' ' + spec.args.join(' ') : ''})`,
+        // The secondary identity is a bearer context of its own (like a second token over HTTP); primary
+        // connections stay bound to their session, so every primary openSession() is still isolated.
+        hasSecondIdentity: true,
+        async open(opts) {
+          receiver ??= import('../../scripts/mock.ts').then((m) => m.createReferenceReceiverFromArgs(spec.args ?? []));
+          const r = await receiver;
+          const identity = opts?.identity === 'secondary' ? { authToken: 'conformance-secondary-identity', label: 'secondary identity' } : undefined;
+          const peer = await connectInMemory((t) => void r.connect(t, identity), { defaultTimeoutMs: requestTimeoutMs });
+          return init(peer, opts?.capabilities);
+        },
+      };
+    }
+  }
+}
+
+export function loadProfile(path: string): Profile {
+  const raw = JSON.parse(readFileSync(path, 'utf8'));
+  if (!raw || typeof raw !== 'object' || typeof raw.tools !== 'object') throw new Error(`${path}: a profile is { "tools": { "<role>": { "name": "…", "arguments": {} } } }`);
+  for (const [role, t] of Object.entries(raw.tools as Record<string, any>)) {
+    if (!(PROFILE_ROLES as readonly string[]).includes(role)) throw new Error(`${path}: unknown role "${role}" (roles: ${PROFILE_ROLES.join(', ')})`);
+    if (!t || typeof t.name !== 'string') throw new Error(`${path}: role ${role} needs a tool "name"`);
+  }
+  return raw as Profile;
+}
+
+/** initialize + tools/list; resolves the profile against what the target lists, inferring what it can. */
+export async function probe(peer: Peer, connector: TargetConnector, profile: Profile | undefined): Promise<TargetInfo> {
+  const initEntry = peer.transcript.find((e) => e.dir === 'in' && (e.message as any)?.result?.protocolVersion !== undefined);
+  const initializeResult = (initEntry?.message as any)?.result ?? {};
+  const tools: any[] = [];
+  let cursor: string | undefined;
+  for (let page = 0; page < 50; page++) {
+    const r = await peer.request('tools/list', cursor ? { cursor } : {});
+    if (r.error || !Array.isArray(r.result?.tools)) break;
+    tools.push(...r.result.tools);
+    cursor = typeof r.result.nextCursor === 'string' ? r.result.nextCursor : undefined;
+    if (!cursor) break;
+  }
+  const byName = new Map(tools.map((t) => [t?.name, t]));
+  const support = (t: any) => t?.execution?.taskSupport;
+  const resolved: Profile = { tools: {} };
+  const missingRoles: Partial<Record<ProfileRole, string>> = {};
+  for (const role of PROFILE_ROLES) {
+    const given = profile?.tools[role];
+    if (given) {
+      if (!byName.has(given.name)) missingRoles[role] = `profile names tool "${given.name}" for role ${role}, but the target does not list it`;
+      else resolved.tools[role] = { name: given.name, arguments: given.arguments ?? {} };
+      continue;
+    }
+    // Without a profile only taskSupport can be read off tools/list; the other roles need a profile.
+    const inferred =
+      role === 'requiresTask' ? tools.find((t) => support(t) === 'required' && hasNoRequiredArgs(t))
+      : role === 'forbidsTask' ? tools.find((t) => (support(t) === undefined || support(t) === 'forbidden') && hasNoRequiredArgs(t))
+      : undefined;
+    if (inferred) resolved.tools[role] = { name: inferred.name, arguments: {} };
+    else
+      missingRoles[role] =
+        role === 'requiresTask' || role === 'forbidsTask'
+          ? `target lists no tool with taskSupport ${role === 'requiresTask' ? '"required"' : 'absent/"forbidden"'} callable without arguments, and the profile names none`
+          : `target has no tool for role ${role} (name one in --profile)`;
+  }
+  return {
+    label: connector.label,
+    transport: connector.transport,
+    initializeResult,
+    serverCapabilities: initializeResult.capabilities ?? {},
+    tools,
+    profile: resolved,
+    missingRoles,
+  };
+}
+
+function hasNoRequiredArgs(tool: any): boolean {
+  const req = tool?.inputSchema?.required;
+  return !Array.isArray(req) || req.length === 0;
+}

@@ -1,0 +1,644 @@
+// Wire layer: a raw JSON-RPC peer on top of the SDK's transports (stdio, Streamable HTTP, in-memory).
+// It sends exactly what a test asks (valid or not), records a timestamped transcript of every message
+// both ways, and bounds every wait. It has no task logic: checks and reference peers bring that.
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { ChildProcess } from 'node:child_process';
+import { PROTOCOL_VERSION } from '../../schema/protocol.ts';
+
+export type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
+/** Any message as it travels; deliberately loose, since targets and tests may send anything. */
+export type Message = Record<string, any>;
+
+export interface TranscriptEntry {
+  /** Order of recording on this connection. */
+  seq: number;
+  /** ISO time and milliseconds since the connection opened. */
+  time: string;
+  ms: number;
+  /** out: we sent it; in: the target sent it; event: transport facts (HTTP content type, close, stderr, garbage). */
+  dir: 'out' | 'in' | 'event';
+  message?: unknown;
+  /** Raw text sent or seen where it was not a JSON-RPC message. */
+  raw?: string;
+  note?: string;
+}
+
+export interface JsonRpcError {
+  code: number;
+  message: string;
+  data?: unknown;
+}
+
+/** A response to one of our requests: exactly one of result / error is set (unless the target broke JSON-RPC). */
+export interface Response {
+  id: string | number | null;
+  result?: any;
+  error?: JsonRpcError;
+  /** The whole message as received. */
+  message: Message;
+  /** Milliseconds from sending to receiving. */
+  elapsedMs: number;
+  /** Streamable HTTP only: the content type of the POST's HTTP response ('application/json' or 'text/event-stream'). */
+  httpContentType?: string;
+}
+
+export class WireTimeoutError extends Error {
+  constructor(what: string, ms: number) {
+    super(`no ${what} within ${ms} ms`);
+    this.name = 'WireTimeoutError';
+  }
+}
+
+export class WireClosedError extends Error {
+  constructor(reason: string) {
+    super(`connection closed: ${reason}`);
+    this.name = 'WireClosedError';
+  }
+}
+
+/** Handles a request the target sends us (e.g. elicitation/create during tasks/result). */
+export type IncomingRequestHandler = (
+  request: Message,
+  peer: Peer,
+) => Promise<{ result?: unknown; error?: JsonRpcError } | undefined> | { result?: unknown; error?: JsonRpcError } | undefined;
+
+export interface RequestOptions {
+  timeoutMs?: number;
+  /** Use this id instead of the next counter value (any JSON value: tests of odd ids). */
+  id?: unknown;
+}
+
+export const DEFAULT_TIMEOUT_MS = 10_000;
+
+type Waiter = { pred: (m: Message) => boolean; resolve: (m: Message) => void };
+
+/** Something that can be recorded into: a connection or a scope of it. */
+interface Recorder {
+  record(e: Omit<TranscriptEntry, 'seq' | 'time' | 'ms'>): void;
+}
+
+export interface PeerOptions {
+  label?: string;
+  defaultTimeoutMs?: number;
+  /** Raw writers for bytes the SDK transports would refuse to frame (set by the connect helpers). */
+  rawWriter?: (text: string) => Promise<void>;
+  child?: () => ChildProcess | undefined;
+}
+
+/**
+ * One JSON-RPC connection. `request()` resolves with the response (result or error) or rejects with
+ * WireTimeoutError / WireClosedError; it never hangs. Incoming requests go to `onRequest` handlers.
+ */
+export class Peer implements Recorder {
+  readonly transcript: TranscriptEntry[] = [];
+  readonly label: string;
+  readonly defaultTimeoutMs: number;
+  private readonly started = Date.now();
+  private seq = 0;
+  private nextId = 1;
+  private readonly pending = new Map<string, { resolve: (r: Response) => void; sentAt: number; method: string }>();
+  private readonly waiters = new Set<Waiter>();
+  private readonly received: { seq: number; message: Message }[] = [];
+  private readonly handlers: IncomingRequestHandler[] = [];
+  private readonly scopes = new Set<Scope>();
+  /** HTTP content type per request id (Streamable HTTP only). */
+  readonly httpContentTypes = new Map<string, string>();
+  private stderrText = '';
+  closed: string | null = null;
+  private closeWaiters: (() => void)[] = [];
+
+  constructor(
+    readonly transport: Transport,
+    private readonly opts: PeerOptions = {},
+  ) {
+    this.label = opts.label ?? 'peer';
+    this.defaultTimeoutMs = opts.defaultTimeoutMs ?? DEFAULT_TIMEOUT_MS;
+    transport.onmessage = (m) => this.onMessage(m as Message);
+    transport.onerror = (e) => this.record({ dir: 'event', note: `transport error: ${e?.message ?? String(e)}` });
+    transport.onclose = () => this.markClosed('transport closed');
+  }
+
+  // --- recording ---------------------------------------------------------------------------
+  record(e: Omit<TranscriptEntry, 'seq' | 'time' | 'ms'>): void {
+    const now = Date.now();
+    const entry: TranscriptEntry = { seq: this.seq++, time: new Date(now).toISOString(), ms: now - this.started, ...e };
+    this.transcript.push(entry);
+    for (const s of this.scopes) s.offer(entry);
+  }
+
+  /** Appends target stderr (bounded: the last 64 KiB are kept). */
+  appendStderr(text: string): void {
+    this.stderrText = (this.stderrText + text).slice(-65536);
+  }
+  get stderr(): string {
+    return this.stderrText;
+  }
+
+  // --- sending -----------------------------------------------------------------------------
+  /** Sends a request and waits (bounded) for its response. */
+  request(method: string, params?: unknown, options: RequestOptions = {}): Promise<Response> {
+    const id = options.id !== undefined ? options.id : this.nextId++;
+    const message: Message = { jsonrpc: '2.0', id, method };
+    if (params !== undefined) message.params = params;
+    return this.requestRaw(message, options.timeoutMs);
+  }
+
+  /** Sends any object as a request-shaped message and waits for a response carrying its id. */
+  requestRaw(message: Message, timeoutMs = this.defaultTimeoutMs): Promise<Response> {
+    if (this.closed) return Promise.reject(new WireClosedError(this.closed));
+    const key = idKey(message.id);
+    const sentAt = Date.now();
+    const p = new Promise<Response>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.pending.delete(key);
+        this.record({ dir: 'event', note: `timeout: no response to ${String(message.method)} id=${key} within ${timeoutMs} ms` });
+        reject(new WireTimeoutError(`response to ${String(message.method)} (id ${key})`, timeoutMs));
+      }, timeoutMs);
+      this.pending.set(key, {
+        sentAt,
+        method: String(message.method),
+        resolve: (r) => {
+          clearTimeout(timer);
+          resolve(r);
+        },
+      });
+      const onClose = () => {
+        if (this.pending.has(key)) {
+          clearTimeout(timer);
+          this.pending.delete(key);
+          reject(new WireClosedError(this.closed ?? 'closed'));
+        }
+      };
+      this.closeWaiters.push(onClose);
+      this.send(message).catch((e) => {
+        if (this.pending.delete(key)) {
+          clearTimeout(timer);
+          reject(e instanceof Error ? e : new Error(String(e)));
+        }
+      });
+    });
+    // A request abandoned by its caller (e.g. a check that ended early) must not become an unhandled
+    // rejection when the connection closes: awaiting callers still get the error.
+    p.catch(() => undefined);
+    return p;
+  }
+
+  /** Sends one message without waiting for anything (notifications, responses, invalid shapes). */
+  async send(message: Message): Promise<void> {
+    if (this.closed) throw new WireClosedError(this.closed);
+    this.record({ dir: 'out', message });
+    try {
+      await this.transport.send(message as JSONRPCMessage);
+    } catch (e) {
+      const msg = e instanceof Error ? e.message : String(e);
+      this.record({ dir: 'event', note: `send failed: ${msg}` });
+      throw e;
+    }
+  }
+
+  notify(method: string, params?: unknown): Promise<void> {
+    const message: Message = { jsonrpc: '2.0', method };
+    if (params !== undefined) message.params = params;
+    return this.send(message);
+  }
+
+  /** Writes raw text (e.g. malformed JSON) as one message; stdio: one line, HTTP: one POST body. */
+  async sendBytes(text: string): Promise<void> {
+    if (!this.opts.rawWriter) throw new Error(`${this.label}: this transport cannot send raw bytes`);
+    this.record({ dir: 'out', raw: text });
+    await this.opts.rawWriter(text);
+  }
+  get canSendBytes(): boolean {
+    return this.opts.rawWriter !== undefined;
+  }
+
+  // --- receiving ---------------------------------------------------------------------------
+  private onMessage(message: Message): void {
+    this.record({ dir: 'in', message });
+    const isResponse = !('method' in message) && ('result' in message || 'error' in message);
+    if (isResponse) {
+      const key = idKey(message.id);
+      const p = this.pending.get(key);
+      if (p) {
+        this.pending.delete(key);
+        const ct = this.httpContentTypes.get(key);
+        p.resolve({
+          id: message.id,
+          result: message.result,
+          error: message.error,
+          message,
+          elapsedMs: Date.now() - p.sentAt,
+          ...(ct ? { httpContentType: ct } : {}),
+        });
+      }
+    } else if ('method' in message && 'id' in message) {
+      void this.answer(message);
+    }
+    this.received.push({ seq: this.seq - 1, message });
+    if (this.received.length > 10_000) this.received.splice(0, 5_000);
+    for (const w of [...this.waiters]) {
+      if (w.pred(message)) {
+        this.waiters.delete(w);
+        w.resolve(message);
+      }
+    }
+  }
+
+  /** Adds a handler for requests from the target; the first handler returning an answer wins. Returns a remover. */
+  onRequest(handler: IncomingRequestHandler): () => void {
+    this.handlers.unshift(handler);
+    return () => {
+      const i = this.handlers.indexOf(handler);
+      if (i >= 0) this.handlers.splice(i, 1);
+    };
+  }
+
+  private async answer(request: Message): Promise<void> {
+    let answer: { result?: unknown; error?: JsonRpcError } | undefined;
+    try {
+      for (const h of this.handlers) {
+        answer = await h(request, this);
+        if (answer) break;
+      }
+    } catch (e) {
+      answer = { error: { code: -32603, message: e instanceof Error ? e.message : String(e) } };
+    }
+    if (!answer) {
+      answer =
+        request.method === 'ping'
+          ? { result: {} }
+          : { error: { code: -32601, message: `Method not found: ${String(request.method)}` } };
+    }
+    const reply: Message = { jsonrpc: '2.0', id: request.id };
+    if (answer.error) reply.error = answer.error;
+    else reply.result = answer.result ?? {};
+    await this.send(reply).catch(() => undefined);
+  }
+
+  /** Messages received so far (bounded history), oldest first. */
+  messages(pred: (m: Message) => boolean = () => true): Message[] {
+    return this.received.filter((r) => pred(r.message)).map((r) => r.message);
+  }
+
+  /** Waits (bounded) for a message matching `pred`; with `includePast`, one already received also counts. */
+  waitFor(pred: (m: Message) => boolean, timeoutMs = this.defaultTimeoutMs, what = 'matching message', includePast = false): Promise<Message> {
+    if (includePast) {
+      const hit = this.received.find((r) => pred(r.message));
+      if (hit) return Promise.resolve(hit.message);
+    }
+    if (this.closed) return Promise.reject(new WireClosedError(this.closed));
+    return new Promise<Message>((resolve, reject) => {
+      const w: Waiter = {
+        pred,
+        resolve: (m) => {
+          clearTimeout(timer);
+          resolve(m);
+        },
+      };
+      const timer = setTimeout(() => {
+        this.waiters.delete(w);
+        reject(new WireTimeoutError(what, timeoutMs));
+      }, timeoutMs);
+      this.waiters.add(w);
+    });
+  }
+
+  // --- lifecycle ---------------------------------------------------------------------------
+  /** initialize + notifications/initialized; returns the initialize response (result or error). */
+  async initialize(
+    capabilities: Record<string, unknown> = {},
+    clientInfo = { name: 'mcp-tasks-conformance', version: '0.1.0' },
+    timeoutMs = this.defaultTimeoutMs,
+  ): Promise<Response> {
+    const r = await this.request('initialize', { protocolVersion: PROTOCOL_VERSION, capabilities, clientInfo }, { timeoutMs });
+    if (r.result) {
+      const v = r.result.protocolVersion;
+      if (typeof v === 'string') this.transport.setProtocolVersion?.(v);
+      await this.notify('notifications/initialized');
+    }
+    return r;
+  }
+
+  private markClosed(reason: string): void {
+    if (this.closed) return;
+    const child = this.opts.child?.();
+    const detail = child && child.exitCode !== null ? ` (exit code ${child.exitCode})` : '';
+    this.closed = reason + detail;
+    this.record({ dir: 'event', note: `closed: ${this.closed}` });
+    for (const w of this.closeWaiters.splice(0)) w();
+    for (const w of this.waiters) w.resolve = () => undefined;
+    this.waiters.clear();
+  }
+
+  /** Resolves once the connection is closed, or after timeoutMs (then returns false). */
+  waitClosed(timeoutMs: number): Promise<boolean> {
+    if (this.closed) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const t = setTimeout(() => resolve(false), timeoutMs);
+      this.closeWaiters.push(() => {
+        clearTimeout(t);
+        resolve(true);
+      });
+    });
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    try {
+      await Promise.race([this.transport.close(), new Promise((r) => setTimeout(r, 2000))]);
+    } catch {
+      /* closing is best effort */
+    }
+    this.markClosed('closed by us');
+    const child = this.opts.child?.();
+    if (child && child.exitCode === null) child.kill('SIGKILL');
+  }
+
+  /** A view of this connection that records only its own exchanges (see Scope). */
+  scope(label: string): Scope {
+    const s = new Scope(this, label);
+    this.scopes.add(s);
+    return s;
+  }
+  /** @internal */
+  dropScope(s: Scope): void {
+    this.scopes.delete(s);
+  }
+}
+
+/**
+ * A check's view of a shared connection: same API for sending, but its transcript holds only what
+ * it sent, the responses to it, and incoming messages about its tasks (taskId, related-task
+ * `_meta`) or its progress tokens — so concurrent checks keep separate evidence.
+ */
+export class Scope {
+  readonly transcript: TranscriptEntry[] = [];
+  private readonly ids = new Set<string>();
+  private readonly taskIds = new Set<string>();
+  private readonly tokens = new Set<string>();
+  private readonly incomingIds = new Set<string>();
+  private idCounter = 0;
+  private readonly mine = new WeakSet<object>();
+  private rawPending = false;
+  private rawOutstanding = 0;
+
+  constructor(
+    readonly peer: Peer,
+    readonly label: string,
+  ) {}
+
+  /** @internal called by the peer for every entry. */
+  offer(e: TranscriptEntry): void {
+    const m = e.message as Message | undefined;
+    if (e.dir === 'event') {
+      if (this.rawPending || (e.note && [...this.ids].some((id) => e.note!.includes(`id=${id} `)))) this.transcript.push(e);
+      else if (e.note?.startsWith('closed') || e.note?.startsWith('transport error')) this.transcript.push(e);
+      return;
+    }
+    if (e.dir === 'out' && e.raw !== undefined && this.rawPending) {
+      this.transcript.push(e);
+      return;
+    }
+    if (!m || typeof m !== 'object') return;
+    if (e.dir === 'out') {
+      if (this.mine.has(m)) this.transcript.push(e);
+      else if ('id' in m && this.ids.has(idKey(m.id)) && 'method' in m) this.transcript.push(e);
+      else if ('id' in m && !('method' in m) && this.incomingIds.has(idKey(m.id))) this.transcript.push(e);
+      else if ('method' in m && !('id' in m) && this.mentionsMine(m)) this.transcript.push(e);
+      return;
+    }
+    if ('method' in m) {
+      if (this.mentionsMine(m)) {
+        if ('id' in m) this.incomingIds.add(idKey(m.id));
+        this.transcript.push(e);
+      }
+    } else if ('id' in m && this.ids.has(idKey(m.id))) {
+      this.transcript.push(e);
+      this.learnTaskIds(m);
+    } else if ('id' in m && m.id === null && this.rawOutstanding > 0) {
+      this.rawOutstanding--;
+      this.transcript.push(e); // error answer to a message of ours whose id could not be read
+    }
+  }
+
+  private mentionsMine(m: Message): boolean {
+    const p = m.params;
+    if (!p || typeof p !== 'object') return false;
+    if (typeof p.taskId === 'string' && this.taskIds.has(p.taskId)) return true;
+    const rel = p._meta?.['io.modelcontextprotocol/related-task']?.taskId;
+    if (typeof rel === 'string' && this.taskIds.has(rel)) return true;
+    if (p.progressToken !== undefined && this.tokens.has(idKey(p.progressToken))) return true;
+    return false;
+  }
+
+  private learnTaskIds(m: Message): void {
+    const r = m.result;
+    if (!r || typeof r !== 'object') return;
+    const add = (t: any) => {
+      if (t && typeof t.taskId === 'string') this.taskIds.add(t.taskId);
+    };
+    add(r.task);
+    add(r);
+  }
+
+  /** Claims a task id as this scope's (e.g. one created elsewhere that the check inspects). */
+  adoptTask(taskId: string): void {
+    this.taskIds.add(taskId);
+  }
+
+  private claim(message: Message): void {
+    this.ids.add(idKey(message.id));
+    const tok = message.params?._meta?.progressToken;
+    if (tok !== undefined) this.tokens.add(idKey(tok));
+    const tid = message.params?.taskId;
+    if (typeof tid === 'string') this.taskIds.add(tid);
+  }
+
+  request(method: string, params?: unknown, options: RequestOptions = {}): Promise<Response> {
+    const id = options.id !== undefined ? options.id : `${this.label}-${++this.idCounter}`;
+    const message: Message = { jsonrpc: '2.0', id, method };
+    if (params !== undefined) message.params = params;
+    this.claim(message);
+    return this.peer.requestRaw(message, options.timeoutMs ?? this.peer.defaultTimeoutMs);
+  }
+
+  requestRaw(message: Message, timeoutMs?: number): Promise<Response> {
+    this.claim(message);
+    return this.peer.requestRaw(message, timeoutMs ?? this.peer.defaultTimeoutMs);
+  }
+
+  /** Sends any message (request, notification, response, invalid shape) as this scope's. */
+  send(message: Message): Promise<void> {
+    if ('id' in message && 'method' in message) this.claim(message);
+    this.mine.add(message);
+    return this.peer.send(message);
+  }
+
+  notify(method: string, params?: unknown): Promise<void> {
+    const message: Message = { jsonrpc: '2.0', method };
+    if (params !== undefined) message.params = params;
+    return this.send(message);
+  }
+
+  /** Raw text (malformed JSON and the like); recorded in this scope's transcript. */
+  async sendBytes(text: string): Promise<void> {
+    this.rawPending = true;
+    this.rawOutstanding++;
+    try {
+      await this.peer.sendBytes(text);
+    } finally {
+      this.rawPending = false;
+    }
+  }
+
+  waitFor(pred: (m: Message) => boolean, timeoutMs?: number, what?: string, includePast = false): Promise<Message> {
+    return this.peer.waitFor(pred, timeoutMs, what, includePast);
+  }
+
+  onRequest(handler: IncomingRequestHandler): () => void {
+    return this.peer.onRequest(handler);
+  }
+
+  close(): void {
+    this.peer.dropScope(this);
+  }
+}
+
+function idKey(id: unknown): string {
+  return typeof id === 'string' ? `s:${id}` : JSON.stringify(id) ?? 'undefined';
+}
+
+// --- connect helpers -------------------------------------------------------------------------
+
+export interface StdioTarget {
+  command: string;
+  args?: string[];
+  env?: Record<string, string>;
+  cwd?: string;
+}
+
+/** Splits a shell-like command line ("node server.js --flag 'a b'") into command and args. */
+export function splitCommand(line: string): { command: string; args: string[] } {
+  const parts: string[] = [];
+  const re = /"((?:[^"\\]|\\.)*)"|'([^']*)'|(\S+)/g;
+  let m: RegExpExecArray | null;
+  while ((m = re.exec(line))) parts.push(m[1] !== undefined ? m[1].replace(/\\(.)/g, '$1') : (m[2] ?? m[3]!));
+  if (parts.length === 0) throw new Error('empty command');
+  return { command: parts[0]!, args: parts.slice(1) };
+}
+
+/** Spawns a target and connects over stdio (the SDK's StdioClientTransport). Stderr is captured. */
+export async function connectStdio(target: StdioTarget, opts: PeerOptions = {}): Promise<Peer> {
+  const transport = new StdioClientTransport({
+    command: target.command,
+    args: target.args ?? [],
+    env: { ...(process.env as Record<string, string>), ...(target.env ?? {}) },
+    cwd: target.cwd,
+    stderr: 'pipe',
+  });
+  const child = () => (transport as unknown as { _process?: ChildProcess })._process;
+  const peer = new Peer(transport, {
+    label: opts.label ?? target.command,
+    ...opts,
+    child,
+    rawWriter: (text) =>
+      new Promise<void>((resolve, reject) => {
+        const stdin = child()?.stdin;
+        if (!stdin) return reject(new WireClosedError('process not running'));
+        stdin.write(text.endsWith('\n') ? text : text + '\n', (err) => (err ? reject(err) : resolve()));
+      }),
+  });
+  transport.stderr?.on('data', (chunk: Buffer) => peer.appendStderr(chunk.toString('utf8')));
+  await transport.start();
+  peer.record({ dir: 'event', note: `spawned ${[target.command, ...(target.args ?? [])].join(' ')}` });
+  return peer;
+}
+
+export interface HttpTarget {
+  url: string;
+  headers?: Record<string, string>;
+}
+
+/** Connects over Streamable HTTP (the SDK's client transport); records each POST's response content type. */
+export async function connectHttp(target: HttpTarget, opts: PeerOptions = {}): Promise<Peer> {
+  let peerRef: Peer | undefined;
+  const recordingFetch = async (url: string | URL, init?: RequestInit): Promise<globalThis.Response> => {
+    const res = await fetch(url, init);
+    if (init?.method === 'POST' && typeof init.body === 'string') {
+      const ct = (res.headers.get('content-type') ?? '').split(';')[0]!.trim();
+      try {
+        const body = JSON.parse(init.body);
+        for (const m of Array.isArray(body) ? body : [body]) {
+          if (m && typeof m === 'object' && 'method' in m && 'id' in m) {
+            peerRef?.httpContentTypes.set(idKey(m.id), ct);
+            peerRef?.record({ dir: 'event', note: `http ${res.status} ${ct || '(no content type)'} for id=${idKey(m.id)} ` });
+          }
+        }
+      } catch {
+        /* not JSON: raw bytes sent by a test */
+      }
+    }
+    return res;
+  };
+  const transport = new StreamableHTTPClientTransport(new URL(target.url), {
+    requestInit: { headers: target.headers ?? {} },
+    fetch: recordingFetch,
+    reconnectionOptions: { maxReconnectionDelay: 1000, initialReconnectionDelay: 200, reconnectionDelayGrowFactor: 1.5, maxRetries: 1 },
+  });
+  const peer = new Peer(transport, {
+    label: opts.label ?? target.url,
+    ...opts,
+    rawWriter: async (text) => {
+      // Raw POST with this session's headers; any JSON-RPC answer in the body is fed back in.
+      const headers: Record<string, string> = {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        ...(target.headers ?? {}),
+      };
+      if (transport.sessionId) headers['mcp-session-id'] = transport.sessionId;
+      const pv = (transport as unknown as { _protocolVersion?: string })._protocolVersion;
+      if (pv) headers['mcp-protocol-version'] = pv;
+      const res = await fetch(target.url, { method: 'POST', headers, body: text });
+      const bodyText = await res.text();
+      peer.record({ dir: 'event', note: `http ${res.status} for raw POST`, raw: bodyText.slice(0, 4096) });
+      for (const m of parseHttpBody(bodyText)) transport.onmessage?.(m as JSONRPCMessage);
+    },
+  });
+  peerRef = peer;
+  await transport.start();
+  return peer;
+}
+
+/** JSON or SSE body → JSON-RPC messages (best effort; garbage yields none). */
+function parseHttpBody(text: string): unknown[] {
+  const t = text.trim();
+  if (!t) return [];
+  try {
+    const v = JSON.parse(t);
+    return Array.isArray(v) ? v : [v];
+  } catch {
+    const out: unknown[] = [];
+    for (const line of t.split(/\r?\n/)) {
+      if (!line.startsWith('data:')) continue;
+      try {
+        out.push(JSON.parse(line.slice(5)));
+      } catch {
+        /* not JSON */
+      }
+    }
+    return out;
+  }
+}
+
+/** An in-process pair: `serve` gets the server side (e.g. the reference receiver), the Peer the client side. */
+export async function connectInMemory(serve: (serverTransport: Transport) => void | Promise<void>, opts: PeerOptions = {}): Promise<Peer> {
+  const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
+  await serve(serverTransport);
+  const peer = new Peer(clientTransport, { label: opts.label ?? 'in-memory', ...opts });
+  await clientTransport.start();
+  return peer;
+}

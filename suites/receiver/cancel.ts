@@ -1,0 +1,235 @@
+// Checks for tasks/cancel (tasks.md "Cancelling Tasks", Behavior Requirements > "Task Cancellation");
+// requirement ids from schema/requirements.json. tasks/cancel for an unknown id is in errors.ts.
+import { defineCheck, type CheckContext, type CheckDef } from '../engine.ts';
+import { delay, expectError, getTask, pollDelay, short, type CreatedTask } from '../harness/tasks.ts';
+import { cancelAndSettle, createTask, settle } from './result.ts';
+import type { Message, Response } from '../harness/wire.ts';
+import { isTaskStatus, isTerminal } from '../../schema/protocol.ts';
+import { type ProfileRole } from '../harness/profile.ts';
+
+const SECTION = 'Task Cancellation';
+
+/** "a → a → a → b" as "a ×3 → b". */
+function runs(seen: string[]): string {
+  const out: string[] = [];
+  for (let i = 0; i < seen.length; ) {
+    let j = i;
+    while (j < seen.length && seen[j] === seen[i]) j++;
+    out.push(j - i > 1 ? `${seen[i]} ×${j - i}` : seen[i]!);
+    i = j;
+  }
+  return out.join(' → ');
+}
+
+/** Creates a task of `role` and makes sure it is still running (else skip: nothing to cancel). */
+async function runningTask(ctx: CheckContext, role: ProfileRole, meta?: Record<string, unknown>): Promise<CreatedTask> {
+  const c = await createTask(ctx, role, meta ? { meta } : {});
+  if (isTaskStatus(c.task.status) && isTerminal(c.task.status)) ctx.skip(`the ${role} task was already "${c.task.status}" in its CreateTaskResult; nothing to cancel`);
+  return c;
+}
+
+/** tasks/cancel of a running task; skip when the task ended first (the cancel then rightly fails). */
+async function cancelRunning(ctx: CheckContext, taskId: string): Promise<Response> {
+  const r = await ctx.peer.request('tasks/cancel', { taskId });
+  if (r.error) {
+    const g = await getTask(ctx, taskId);
+    const st = g.result?.status;
+    if (!g.error && isTaskStatus(st) && isTerminal(st) && st !== 'cancelled') ctx.skip(`the task reached "${st}" before tasks/cancel arrived (cancel answered ${r.error.code})`);
+    ctx.violation(`tasks/cancel of running task ${taskId} answered error ${r.error.code} ${r.error.message} (tasks/get then: ${short(g.error ?? st)})`);
+  }
+  return r;
+}
+
+/** A task of `role` polled to its terminal status; cancelling it must then be rejected with -32602. */
+async function expectTerminalRejected(ctx: CheckContext, taskId: string, status: string): Promise<string> {
+  const r = await ctx.peer.request('tasks/cancel', { taskId });
+  const err = expectError(ctx, r, -32602, `tasks/cancel of task ${taskId}, already "${status}"`);
+  if (typeof err.message !== 'string' || err.message.trim() === '') ctx.note('the -32602 error has an empty message (errors-informative-message)');
+  return `rejected with -32602 "${err.message}"`;
+}
+
+export const checks: CheckDef[] = [
+  // Fault that kills it: cancel-after-response.
+  defineCheck({
+    id: 'cancel.cancelled-before-response',
+    title: 'tasks/cancel of a working task answers with status "cancelled", and tasks/get right after shows "cancelled"',
+    section: SECTION,
+    requirements: ['cancel-transition-before-response'],
+    level: 'MUST',
+    needs: ['slow'],
+    needsCapabilities: ['tasks.cancel'],
+    async run(ctx: CheckContext) {
+      const c = await runningTask(ctx, 'slow');
+      const r = await cancelRunning(ctx, c.taskId);
+      ctx.expect(r.result?.taskId === c.taskId, `tasks/cancel result is about task ${short(r.result?.taskId)}, not ${c.taskId}`);
+      ctx.expect(r.result?.status === 'cancelled', `tasks/cancel answered with status ${short(r.result?.status)}; the task must be "cancelled" before the response is sent`);
+      const g = await getTask(ctx, c.taskId);
+      if (g.error) return ctx.note(`tasks/get right after answered ${g.error.code} (deleted: receivers MAY delete cancelled tasks)`);
+      ctx.expect(g.result?.status === 'cancelled', `tasks/get sent after the cancel response shows status ${short(g.result?.status)}, not "cancelled"`);
+    },
+  }),
+
+  // Fault that kills it: cancelled-resurrects.
+  defineCheck({
+    id: 'cancel.stays-cancelled',
+    title: 'a cancelled task stays "cancelled" past the time its work would have finished',
+    section: SECTION,
+    requirements: ['cancel-sticky'],
+    level: 'MUST',
+    needs: ['slow'],
+    needsCapabilities: ['tasks.cancel'],
+    async run(ctx: CheckContext) {
+      // A (cancelled) and B (left running, created right after A) run the same tool: once B ends,
+      // A's work would have ended too. A must show "cancelled" (or be gone) all along.
+      const a = await runningTask(ctx, 'slow');
+      const b = await createTask(ctx, 'slow');
+      const k = await cancelAndSettle(ctx, a.taskId);
+      if (k.cancel.error) {
+        await cancelRunning(ctx, a.taskId); // skips if A had ended first, else reports the rejected cancel
+      }
+      if (k.deleted) return 'task deleted right after cancellation (receivers MAY delete cancelled tasks)';
+      if (k.settled !== 'cancelled') ctx.skip(`after tasks/cancel the task shows "${k.settled}" (judged by cancel.cancelled-before-response)`);
+      const bound = Math.max(2_000, (ctx.def.timeoutMs ?? ctx.options.checkTimeoutMs) - 3_000);
+      const deadline = Date.now() + bound;
+      const seen: string[] = [];
+      let bDoneAt: number | undefined;
+      let after = 0; // polls of A after B ended
+      let last: any = a.task;
+      for (;;) {
+        const ga = await getTask(ctx, a.taskId);
+        if (ga.error) return `task deleted after cancellation (tasks/get ${ga.error.code}); seen ${runs(seen) || 'nothing'} before`;
+        last = ga.result;
+        seen.push(String(last?.status));
+        ctx.expect(last?.status === 'cancelled', `cancelled task ${a.taskId} later shows status ${short(last?.status)} (seen ${runs(seen)})`);
+        if (bDoneAt === undefined) {
+          const gb = await getTask(ctx, b.taskId);
+          if (gb.error || (isTaskStatus(gb.result?.status) && isTerminal(gb.result.status))) bDoneAt = Date.now();
+        } else if (++after >= 3 && Date.now() - bDoneAt >= 500) break;
+        if (Date.now() + pollDelay(ctx, last) > deadline) {
+          ctx.note(`the uncancelled twin task did not end within ${bound} ms; judged on what was seen`);
+          break;
+        }
+        await delay(pollDelay(ctx, last));
+      }
+      await ctx.peer.request('tasks/cancel', { taskId: b.taskId }).catch(() => undefined);
+      return `stayed cancelled over ${seen.length} polls`;
+    },
+  }),
+
+  // Fault that kills it: cancel-terminal-ok.
+  defineCheck({
+    id: 'cancel.completed-rejected',
+    title: 'tasks/cancel of a completed task → -32602',
+    section: SECTION,
+    requirements: ['cancel-terminal-32602'],
+    level: 'MUST',
+    needs: ['completes'],
+    needsCapabilities: ['tasks.cancel'],
+    async run(ctx: CheckContext) {
+      const c = await createTask(ctx, 'completes');
+      const last = await settle(ctx, c.taskId, { initial: c.task });
+      return expectTerminalRejected(ctx, c.taskId, last.status);
+    },
+  }),
+
+  // Fault that kills it: cancel-terminal-ok.
+  defineCheck({
+    id: 'cancel.failed-rejected',
+    title: 'tasks/cancel of a failed task → -32602',
+    section: SECTION,
+    requirements: ['cancel-terminal-32602'],
+    level: 'MUST',
+    needs: ['fails'],
+    needsCapabilities: ['tasks.cancel'],
+    async run(ctx: CheckContext) {
+      const c = await createTask(ctx, 'fails');
+      const last = await settle(ctx, c.taskId, { initial: c.task });
+      if (last.status !== 'failed') ctx.note(`the fails task ended "${last.status}" (still terminal)`);
+      return expectTerminalRejected(ctx, c.taskId, last.status);
+    },
+  }),
+
+  // Fault that kills it: cancel-terminal-ok.
+  defineCheck({
+    id: 'cancel.cancelled-rejected',
+    title: 'tasks/cancel of an already cancelled task → -32602',
+    section: SECTION,
+    requirements: ['cancel-terminal-32602'],
+    level: 'MUST',
+    needs: ['slow'],
+    needsCapabilities: ['tasks.cancel'],
+    async run(ctx: CheckContext) {
+      const c = await runningTask(ctx, 'slow');
+      const k = await cancelAndSettle(ctx, c.taskId);
+      if (k.cancel.error) ctx.skip(`the first tasks/cancel answered error ${k.cancel.error.code} ${k.cancel.error.message}`);
+      // A deleted task also gives -32602 (unknown id), which would prove nothing here.
+      if (k.deleted) ctx.skip('the cancelled task was deleted at once (receivers MAY delete cancelled tasks), so a second cancel cannot test terminal rejection');
+      if (k.settled !== 'cancelled') ctx.skip(`after tasks/cancel the task shows "${k.settled}" (judged by cancel.cancelled-before-response)`);
+      return expectTerminalRejected(ctx, c.taskId, 'cancelled');
+    },
+  }),
+
+  // Fault needed (none yet): "cancel-keeps-running" — after tasks/cancel the work goes on and keeps sending
+  // notifications/progress for the task (its status stays "cancelled").
+  defineCheck({
+    id: 'cancel.stops-work',
+    title: 'after tasks/cancel the task\'s work stops: no more progress notifications for it',
+    section: SECTION,
+    requirements: ['cancel-attempt-stop'],
+    level: 'SHOULD',
+    needs: ['progress'],
+    needsCapabilities: ['tasks.cancel'],
+    async run(ctx: CheckContext) {
+      const tokA = `${ctx.def.id}-a-${Math.random().toString(36).slice(2, 10)}`;
+      const tokB = `${ctx.def.id}-b-${Math.random().toString(36).slice(2, 10)}`;
+      const a = await runningTask(ctx, 'progress', { progressToken: tokA });
+      // B: the same work left running, to know how long A's work would have gone on.
+      const b = await createTask(ctx, 'progress', { meta: { progressToken: tokB } });
+      const r = await cancelRunning(ctx, a.taskId);
+      await settle(ctx, b.taskId, { initial: b.task });
+      // A few more polls so late notifications of A can arrive.
+      for (let i = 0; i < 3; i++) {
+        const g = await getTask(ctx, a.taskId);
+        await delay(pollDelay(ctx, g.result));
+      }
+      const t = ctx.peer.transcript;
+      const cancelAt = t.findIndex((e) => e.dir === 'in' && (e.message as Message | undefined)?.id === r.id);
+      const progress = (tok: string, from: number) =>
+        t.slice(from + 1).filter((e) => e.dir === 'in' && (e.message as Message)?.method === 'notifications/progress' && (e.message as Message).params?.progressToken === tok);
+      const late = progress(tokA, cancelAt);
+      const twin = progress(tokB, -1).length;
+      ctx.expect(late.length === 0, `${late.length} notifications/progress for task ${a.taskId} arrived after its tasks/cancel response (e.g. ${short((late[0]?.message as Message)?.params)})`);
+      // Without progress from the uncancelled twin there is nothing to compare with: no evidence either way.
+      if (twin === 0) ctx.skip('the uncancelled twin task sent no progress notifications, so stopped work cannot be told from silent work');
+      return `no progress for the cancelled task after the cancel response (its twin sent ${twin})`;
+    },
+  }),
+
+  // MAY: observation only.
+  defineCheck({
+    id: 'cancel.delete-may',
+    title: 'whether a cancelled task is kept (tasks/get) or deleted',
+    section: SECTION,
+    requirements: ['cancel-delete-may'],
+    level: 'MAY',
+    needs: ['slow'],
+    needsCapabilities: ['tasks.cancel'],
+    async run(ctx: CheckContext) {
+      const c = await runningTask(ctx, 'slow');
+      await cancelRunning(ctx, c.taskId);
+      const seen: string[] = [];
+      let last: any;
+      for (let i = 0; i < 3; i++) {
+        const g = await getTask(ctx, c.taskId);
+        if (g.error) {
+          ctx.expect(g.error.code === -32602, `a deleted cancelled task should answer tasks/get with -32602, got ${g.error.code} ${g.error.message}`);
+          return `deleted: tasks/get → -32602 after ${seen.length} poll(s) (${g.error.message})`;
+        }
+        last = g.result;
+        seen.push(String(last?.status));
+        await delay(pollDelay(ctx, last));
+      }
+      return `retained: tasks/get still shows ${runs(seen)}`;
+    },
+  }),
+];

@@ -1,0 +1,259 @@
+// Checks for tasks.md "Capabilities", "Tool-Level Negotiation" and "Task Support and Handling";
+// requirement ids from schema/requirements.json (rulings: schema/RULINGS.md 1 and 3).
+import { defineCheck, hasPath, type CheckContext, type CheckDef } from '../engine.ts';
+import { callTool, short } from '../harness/tasks.ts';
+import { validate } from '../../schema/validate.ts';
+import type { Response } from '../harness/wire.ts';
+import { cancelQuietly, isObj, requestTask, TTL_MS } from './lifecycle.ts';
+
+const SECTION = 'Capabilities';
+const TOOLS_CALL = 'tasks.requests.tools.call';
+
+function declaresToolsCall(ctx: CheckContext): boolean {
+  return hasPath(ctx.info.serverCapabilities, TOOLS_CALL);
+}
+
+/** An error message on one line, bounded (some targets put pretty-printed JSON in it). */
+function oneLine(text: unknown, max = 160): string {
+  const t = String(text).replace(/\s+/g, ' ').trim();
+  return t.length > max ? t.slice(0, max) + '…' : t;
+}
+
+function describe(r: Response): string {
+  if (r.error) return `error ${r.error.code} ${oneLine(r.error.message)}`;
+  if (isObj(r.result?.task)) return `CreateTaskResult (task ${short(r.result.task.taskId)}, ${short(r.result.task.status)})`;
+  if (Array.isArray(r.result?.content)) {
+    const text = r.result.content.find((c: any) => c?.type === 'text')?.text;
+    return `CallToolResult${r.result.isError ? ' (isError)' : ''}${r.result.isError && typeof text === 'string' ? ` ${short(text, 120)}` : ''}`;
+  }
+  return `result ${short(r.result)}`;
+}
+
+/** A tool with no `execution.taskSupport`, callable without arguments: the forbidsTask tool if it is one, else one from tools/list. */
+function absentSupportTool(ctx: CheckContext): { name: string; arguments: Record<string, unknown> } | undefined {
+  const f = ctx.info.profile.tools.forbidsTask;
+  if (f && ctx.taskSupport(f.name) === undefined) return { name: f.name, arguments: f.arguments ?? {} };
+  const t = ctx.info.tools.find((x) => typeof x?.name === 'string' && x.execution?.taskSupport === undefined && !(Array.isArray(x.inputSchema?.required) && x.inputSchema.required.length));
+  return t ? { name: t.name, arguments: {} } : undefined;
+}
+
+/** The -32601 expectation for a tool that must not run as a task (tool-forbidden-should-32601); cleans up a task it created. */
+async function expectForbidden(ctx: CheckContext, tool: { name: string; arguments: Record<string, unknown> }, kind: string): Promise<string> {
+  const r = await ctx.peer.request('tools/call', { name: tool.name, arguments: tool.arguments, task: { ttl: TTL_MS } });
+  if (r.error?.code === -32601) return `task-augmented call of "${tool.name}" (${kind}) → -32601 ${r.error.message}`;
+  if (r.error) ctx.violation(`task-augmented call of "${tool.name}" (${kind}) answered ${r.error.code} ${oneLine(r.error.message)}, expected -32601 (Method not found)`);
+  const task = r.result?.task;
+  if (isObj(task) && typeof task.taskId === 'string') {
+    await cancelQuietly(ctx, task.taskId);
+    ctx.violation(`the ${kind} tool "${tool.name}" was run as a task: CreateTaskResult ${short(task)} instead of -32601 (Method not found)`);
+  }
+  ctx.violation(`task-augmented call of "${tool.name}" (${kind}) was processed normally (${describe(r)}) instead of answered -32601 (Method not found)`);
+}
+
+export const checks: CheckDef[] = [
+  defineCheck({
+    // Killed by a fault (needed: "caps-not-objects") declaring e.g. tasks: { list: true, requests: { tools: { call: true } } }.
+    id: 'capabilities.tasks-shape',
+    title: 'a declared tasks capability has the schema shape (list/cancel/requests.tools.call are objects)',
+    section: SECTION,
+    requirements: ['caps-declare'],
+    level: 'MUST',
+    async run(ctx: CheckContext) {
+      const tasks = ctx.info.serverCapabilities?.tasks;
+      if (tasks === undefined) ctx.skip('target declares no capabilities.tasks (capabilities.declared-if-supported judges whether it should)');
+      if (!isObj(tasks)) ctx.violation(`capabilities.tasks is ${short(tasks)}, not an object`);
+      const problems: string[] = [];
+      const objectAt = (path: string, v: unknown) => {
+        if (!isObj(v)) problems.push(`tasks.${path} is ${short(v)}, expected an object ({})`);
+      };
+      for (const k of ['list', 'cancel'] as const) if (k in tasks) objectAt(k, tasks[k]);
+      if ('requests' in tasks) {
+        objectAt('requests', tasks.requests);
+        if (isObj(tasks.requests)) {
+          for (const [cat, methods] of Object.entries(tasks.requests)) {
+            objectAt(`requests.${cat}`, methods);
+            if (isObj(methods)) for (const [m, v] of Object.entries(methods)) objectAt(`requests.${cat}.${m}`, v);
+          }
+        }
+      }
+      const v = validate('ServerCapabilities', { tasks });
+      if (!v.valid) problems.push(...v.errors.map((e) => `schema: ${e}`));
+      ctx.expect(
+        problems.length === 0,
+        `${[...new Set(problems)].join('; ')} (schema.ts ServerCapabilities and the page's example use objects; the prose's "boolean properties" means presence) — declared ${short(tasks)}`,
+      );
+      const extra = isObj(tasks.requests) ? Object.keys(tasks.requests).filter((c) => c !== 'tools') : [];
+      if (extra.length) ctx.note(`server declares task augmentation for ${extra.join(', ')} (a server receives only tools/call as tasks in this revision)`);
+      return `capabilities.tasks = ${short(tasks)}`;
+    },
+  }),
+  defineCheck({
+    // Killed by a fault (needed: "undeclared-creates-task": with --no-tasks-capability a task-augmented
+    // tools/call still returns a CreateTaskResult, or tools still list execution.taskSupport).
+    id: 'capabilities.declared-if-supported',
+    title: 'a target that accepts task-augmented tools/call declares tasks.requests.tools.call',
+    section: SECTION,
+    requirements: ['caps-declare'],
+    level: 'MUST',
+    async run(ctx: CheckContext) {
+      const taskTools = ctx.info.tools.filter((t) => ['required', 'optional'].includes(t?.execution?.taskSupport));
+      const listed = taskTools.map((t) => `${t.name} (${t.execution.taskSupport})`).join(', ');
+      if (declaresToolsCall(ctx)) {
+        return `declares ${TOOLS_CALL}; ${taskTools.length} tool(s) with taskSupport required/optional${listed ? `: ${listed}` : ''}`;
+      }
+      const tasksDecl = ctx.info.serverCapabilities?.tasks;
+      const declared = tasksDecl === undefined ? 'declares no capabilities.tasks' : `declares tasks ${short(tasksDecl)} without requests.tools.call`;
+      ctx.expect(taskTools.length === 0, `target ${declared}, yet lists tools with task support: ${listed}`);
+      const probe = ctx.info.profile.tools.completes ?? ctx.info.profile.tools.slow;
+      if (!probe) return `${declared} and lists no task-capable tools (no profile tool to probe with a task-augmented call)`;
+      const r = await ctx.peer.request('tools/call', { name: probe.name, arguments: probe.arguments ?? {}, task: { ttl: TTL_MS } });
+      const task = r.result?.task;
+      if (isObj(task) && typeof task.taskId === 'string') {
+        await cancelQuietly(ctx, task.taskId);
+        ctx.violation(`target ${declared}, yet answered a task-augmented tools/call of "${probe.name}" with a CreateTaskResult (task ${short(task.taskId)})`);
+      }
+      return `${declared}; a task-augmented tools/call of "${probe.name}" → ${describe(r)} (not a task)`;
+    },
+  }),
+  defineCheck({
+    // Runs against a receiver without the capability (reference: --no-tasks-capability). Killed by a fault
+    // (needed: "undeclared-task-rejected": without the capability, a tools/call carrying `task` gets -32601).
+    id: 'capabilities.undeclared-processed-normally',
+    title: 'without tasks.requests.tools.call, a tools/call carrying `task` is processed as a normal call',
+    section: SECTION,
+    requirements: ['support-undeclared-process-normally'],
+    level: 'MUST',
+    needs: ['completes'],
+    async run(ctx: CheckContext) {
+      if (declaresToolsCall(ctx)) {
+        ctx.skip(`target declares ${TOOLS_CALL}, so task augmentation of tools/call is declared and this requirement is not exercised (run against a receiver without the capability, e.g. the reference with --no-tasks-capability)`);
+      }
+      const name = ctx.tool('completes').name;
+      const plain = await callTool(ctx, 'completes');
+      const aug = await requestTask(ctx, 'completes');
+      const task = aug.result?.task;
+      if (isObj(task) && !Array.isArray(aug.result?.content)) {
+        if (typeof task.taskId === 'string') await cancelQuietly(ctx, task.taskId);
+        ctx.violation(`tools/call of "${name}" with task ${short({ ttl: TTL_MS })} answered a CreateTaskResult (${short(task)}) although the target declares no ${TOOLS_CALL}`);
+      }
+      if (aug.error) {
+        ctx.expect(
+          plain.error !== undefined && plain.error.code === aug.error.code,
+          `tools/call of "${name}" with \`task\` answered error ${aug.error.code} ${aug.error.message}, whereas without \`task\` it ${plain.error ? `answered ${plain.error.code}` : 'succeeded'}: the task field was not ignored`,
+        );
+        return `with and without \`task\` the call answers the same error ${aug.error.code}`;
+      }
+      ctx.expect(Array.isArray(aug.result?.content), `tools/call of "${name}" with \`task\` answered ${short(aug.result)}, not a CallToolResult`);
+      return `tools/call with \`task\` answered a normal CallToolResult (${short(aug.result.content, 80)}); without: ${describe(plain)}`;
+    },
+  }),
+  defineCheck({
+    // Killed by `required-runs-without-task`.
+    id: 'capabilities.required-without-task',
+    title: 'a taskSupport "required" tool called without a task → -32601',
+    section: SECTION,
+    requirements: ['tool-required-must-32601'],
+    level: 'MUST',
+    needs: ['requiresTask'],
+    needsCapabilities: [TOOLS_CALL],
+    async run(ctx: CheckContext) {
+      const name = ctx.tool('requiresTask').name;
+      const support = ctx.taskSupport(name);
+      if (support !== 'required') ctx.skip(`the requiresTask tool "${name}" is listed with taskSupport ${short(support)}, not "required"`);
+      const r = await callTool(ctx, 'requiresTask');
+      if (r.error?.code === -32601) return `tools/call of "${name}" without task → -32601 ${r.error.message}`;
+      if (r.error?.code === -32600) {
+        ctx.violation(
+          `tools/call of "${name}" without task answered -32600 (${r.error.message}), expected -32601 (Method not found). ` +
+            `Note: tasks.md "Protocol Errors" lets receivers MAY use -32600 when task augmentation is required, which conflicts with this MUST; ` +
+            `the suite rules that the tool-level -32601 governs (schema/RULINGS.md ruling 1)`,
+        );
+      }
+      if (r.error) ctx.violation(`tools/call of "${name}" without task answered ${r.error.code} ${r.error.message}, expected -32601 (Method not found)`);
+      if (isObj(r.result?.task) && typeof r.result.task.taskId === 'string') await cancelQuietly(ctx, r.result.task.taskId);
+      ctx.violation(`tools/call of "${name}" (taskSupport "required") without task was answered ${describe(r)} instead of -32601 (Method not found)`);
+    },
+  }),
+  defineCheck({
+    // Killed by `forbidden-runs-as-task`.
+    id: 'capabilities.forbidden-with-task',
+    title: 'the forbidsTask tool called with a task → -32601, and no task is created',
+    section: SECTION,
+    requirements: ['tool-forbidden-should-32601'],
+    level: 'SHOULD',
+    needs: ['forbidsTask'],
+    needsCapabilities: [TOOLS_CALL],
+    async run(ctx: CheckContext) {
+      const tool = ctx.tool('forbidsTask');
+      const support = ctx.taskSupport(tool.name);
+      if (support === 'required' || support === 'optional') ctx.skip(`the forbidsTask tool "${tool.name}" is listed with taskSupport "${support}"`);
+      return expectForbidden(ctx, { name: tool.name, arguments: tool.arguments ?? {} }, support === 'forbidden' ? 'taskSupport "forbidden"' : 'no execution.taskSupport');
+    },
+  }),
+  defineCheck({
+    // Killed by `forbidden-runs-as-task` (which covers absent taskSupport too).
+    id: 'capabilities.absent-with-task',
+    title: 'a tool without execution.taskSupport called with a task → -32601, and no task is created',
+    section: SECTION,
+    requirements: ['tool-forbidden-should-32601'],
+    level: 'SHOULD',
+    needsCapabilities: [TOOLS_CALL],
+    async run(ctx: CheckContext) {
+      const tool = absentSupportTool(ctx);
+      if (!tool) ctx.skip('target lists no tool without execution.taskSupport that can be called without arguments');
+      return expectForbidden(ctx, tool, 'no execution.taskSupport');
+    },
+  }),
+  defineCheck({
+    // MAY: an "optional" tool accepts both forms. A target rejecting either form is reported (info);
+    // fault that shows it: `forbidden-runs-as-task` does not; needed: "optional-requires-task".
+    id: 'capabilities.optional-both-forms',
+    title: 'a taskSupport "optional" tool accepts a plain call and a task-augmented call',
+    section: SECTION,
+    requirements: ['tool-optional-may'],
+    level: 'MAY',
+    needs: ['completes'],
+    needsCapabilities: [TOOLS_CALL],
+    async run(ctx: CheckContext) {
+      const name = ctx.tool('completes').name;
+      const support = ctx.taskSupport(name);
+      if (support !== 'optional') ctx.skip(`the completes tool "${name}" is listed with taskSupport ${short(support)}, not "optional"`);
+      const plain = await callTool(ctx, 'completes');
+      const aug = await requestTask(ctx, 'completes');
+      const plainOk = Array.isArray(plain.result?.content) && !isObj(plain.result?.task);
+      const augOk = isObj(aug.result?.task);
+      ctx.expect(plainOk && augOk, `"${name}" (optional): plain call → ${describe(plain)}; task-augmented call → ${describe(aug)}`);
+      return `"${name}" (optional): plain call → ${describe(plain)}; task-augmented → ${describe(aug)}`;
+    },
+  }),
+  defineCheck({
+    // MAY (info): how the target treats non-task requests for task-capable tools. Reported, never failed.
+    id: 'capabilities.may-require-task',
+    title: 'receiver declaring task-augmented tools/call MAY reject non-task requests (observed)',
+    section: SECTION,
+    requirements: ['support-declared-may-require'],
+    level: 'MAY',
+    needsCapabilities: [TOOLS_CALL],
+    async run(ctx: CheckContext) {
+      const seen: string[] = [];
+      const odd: string[] = [];
+      const done = new Set<string>();
+      for (const role of ['completes', 'requiresTask'] as const) {
+        const t = ctx.info.profile.tools[role];
+        if (!t || done.has(t.name)) continue;
+        done.add(t.name);
+        const r = await callTool(ctx, role);
+        const support = ctx.taskSupport(t.name) ?? 'absent';
+        seen.push(`"${t.name}" (${support}) without task → ${describe(r)}`);
+        if (isObj(r.result?.task)) {
+          await cancelQuietly(ctx, r.result.task.taskId);
+          odd.push(`"${t.name}" answered a CreateTaskResult to a request without task`);
+        }
+        if (r.error && support !== 'required' && r.error.code !== -32600) odd.push(`"${t.name}" rejected with ${r.error.code}; errors-task-required-may-32600 names -32600 for this case`);
+      }
+      if (!seen.length) ctx.skip('target has no tool for role completes or requiresTask');
+      ctx.expect(odd.length === 0, `${odd.join('; ')} (${seen.join('; ')})`);
+      return seen.join('; ');
+    },
+  }),
+];

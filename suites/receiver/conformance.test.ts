@@ -1,0 +1,69 @@
+// The reference receiver passes every check, over stdio, Streamable HTTP and in process.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { allChecks } from '../index.ts';
+import { openTargetSession, runChecks } from '../harness/session.ts';
+import { loadProfile, type TargetSpec } from '../harness/target.ts';
+
+const profile = loadProfile('fixtures/reference.profile.json');
+let http: ChildProcess | undefined;
+let httpUrl = '';
+
+beforeAll(async () => {
+  // The standalone mock over HTTP on an ephemeral port; its URL is printed on stderr.
+  http = spawn(process.execPath, ['--import', 'tsx', 'scripts/mock.ts', '--http', '0', '--status-notifications'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  httpUrl = await new Promise<string>((resolve, reject) => {
+    const t = setTimeout(() => reject(new Error('mock did not print its URL within 20 s')), 20_000);
+    let buf = '';
+    http!.stderr!.on('data', (d: Buffer) => {
+      buf += d.toString();
+      const m = /(http:\/\/\S+\/mcp)/.exec(buf);
+      if (m) {
+        clearTimeout(t);
+        resolve(m[1]!);
+      }
+    });
+  });
+});
+afterAll(() => {
+  http?.kill();
+});
+
+// What each transport legitimately leaves unexercised (covered elsewhere: the capability case below, HTTP).
+const UNDECLARED = 'capabilities.undeclared-processed-normally';
+const NOT_HTTP = 'transport.get-no-sse-upgrade';
+const targets: [string, () => TargetSpec, (id: string) => boolean][] = [
+  // A second stdio session is another process with its own tasks: isolation says nothing there.
+  ['stdio', () => ({ kind: 'stdio', command: `${process.execPath} --import tsx scripts/mock.ts --stdio --status-notifications` }), (id) => id === UNDECLARED || id === NOT_HTTP || id.startsWith('security.')],
+  ['http', () => ({ kind: 'http', url: httpUrl }), (id) => id === UNDECLARED],
+  ['in-process', () => ({ kind: 'reference', args: ['--status-notifications'] }), (id) => id === UNDECLARED || id === NOT_HTTP],
+];
+
+describe.each(targets)('reference receiver over %s', (_name, target, maySkip) => {
+  it('passes every check (none fails or warns; only transport-bound checks are not exercised)', { timeout: 120_000 }, async () => {
+    const session = await openTargetSession({ target: target(), profile });
+    try {
+      const results = await runChecks(allChecks, session, 16);
+      expect(results.length).toBe(allChecks.length);
+      const bad = results.filter((r) => r.status === 'fail' || r.status === 'warn');
+      expect(bad.map((r) => `${r.id} ${r.status}: ${r.message}`)).toEqual([]);
+      const skipped = results.filter((r) => r.status === 'skip' && !maySkip(r.id));
+      expect(skipped.map((r) => `${r.id}: ${r.message}`)).toEqual([]);
+    } finally {
+      await session.close();
+    }
+  });
+});
+
+describe('reference receiver without the tasks capability', () => {
+  it('processes task-augmented requests normally, and nothing fails', { timeout: 120_000 }, async () => {
+    const session = await openTargetSession({ target: { kind: 'reference', args: ['--no-tasks-capability'] }, profile });
+    try {
+      const results = await runChecks(allChecks, session, 16);
+      expect(results.filter((r) => r.status === 'fail' || r.status === 'warn').map((r) => `${r.id}: ${r.message}`)).toEqual([]);
+      expect(results.find((r) => r.id === UNDECLARED)?.status).toBe('pass');
+    } finally {
+      await session.close();
+    }
+  });
+});

@@ -1,0 +1,288 @@
+// Checks for tasks.md "Creating Tasks", "Result Retrieval" item 1 and "Task ID Requirements" (plus the
+// id-entropy MUST of "Security Considerations"); requirement ids from schema/requirements.json.
+import { defineCheck, type CheckContext, type CheckDef } from '../engine.ts';
+import { getTask, short } from '../harness/tasks.ts';
+import { validate } from '../../schema/validate.ts';
+import { WireTimeoutError } from '../harness/wire.ts';
+import { isTerminal, MODEL_IMMEDIATE_RESPONSE_META, RELATED_TASK_META } from '../../schema/protocol.ts';
+import { type ProfileRole } from '../harness/profile.ts';
+import { cancelQuietly, isObj, mustCreate, requestTask, TTL_MS } from './lifecycle.ts';
+
+const SECTION = 'Creating Tasks';
+
+/** Entropy estimate of a sample of ids: varying positions × log2(alphabet of the varying characters). */
+export function estimateIdBits(ids: readonly string[]): { bits: number; varying: number; alphabet: number; minLength: number } {
+  if (ids.length < 2) return { bits: 0, varying: 0, alphabet: 0, minLength: ids[0]?.length ?? 0 };
+  const minLength = Math.min(...ids.map((s) => s.length));
+  const chars = new Set<string>();
+  let varying = 0;
+  for (let i = 0; i < minLength; i++) {
+    const column = ids.map((s) => s[i]!);
+    if (column.some((c) => c !== column[0])) {
+      varying++;
+      for (const c of column) chars.add(c);
+    }
+  }
+  const all = [...chars].join('');
+  const alphabet =
+    all === '' ? 0
+    : /^[0-9]+$/.test(all) ? 10
+    : /^[0-9a-f]+$/.test(all) || /^[0-9A-F]+$/.test(all) ? 16
+    : /^[a-z]+$/.test(all) || /^[A-Z]+$/.test(all) ? 26
+    : /^[0-9a-z]+$/.test(all) || /^[0-9A-Z]+$/.test(all) ? 36
+    : /^[0-9a-zA-Z]+$/.test(all) ? 62
+    : /^[0-9a-zA-Z_\-+/=]+$/.test(all) ? 64
+    : 95;
+  return { bits: alphabet > 1 ? Math.floor(varying * Math.log2(alphabet)) : 0, varying, alphabet, minLength };
+}
+
+/** Why a sample of ids (in creation order) looks predictable, or null. */
+export function predictability(ids: readonly string[]): string | null {
+  if (ids.length >= 2 && ids.every((s) => /^-?\d{1,15}$/.test(s))) {
+    const n = ids.map(Number);
+    const steps = n.slice(1).map((v, i) => v - n[i]!);
+    if (steps.every((d) => Math.abs(d) < 1_000_000)) return `numeric ids moving in small steps (${steps.slice(0, 6).join(', ')})`;
+  }
+  if (ids.length >= 3) {
+    const prefix = (a: string, b: string) => {
+      let i = 0;
+      while (i < a.length && i < b.length && a[i] === b[i]) i++;
+      return i;
+    };
+    const minLength = Math.min(...ids.map((s) => s.length));
+    const shared = ids.slice(1).map((s, i) => prefix(ids[i]!, s));
+    if (minLength > 0 && shared.every((p) => p >= minLength - 3)) return `consecutive ids differ only in their last ${Math.max(1, minLength - Math.min(...shared))} character(s) (counter-like)`;
+  }
+  return null;
+}
+
+/** Bits below which ids are guessable (brief: ≥ 64); the catalog note cites UUIDv4-class (≥ 122) as the aim. */
+export const MIN_ID_BITS = 64;
+export const UUID_CLASS_BITS = 122;
+
+/** Creates `n` tasks of a role (sequentially, or all at once), keeping the ids of the CreateTaskResults. */
+async function createMany(ctx: CheckContext, role: ProfileRole, n: number, concurrent: boolean): Promise<{ ids: unknown[]; errors: string[] }> {
+  const one = async () => {
+    const r = await requestTask(ctx, role);
+    return r.error ? { error: `${r.error.code} ${r.error.message}` } : { id: r.result?.task?.taskId };
+  };
+  const out = concurrent ? await Promise.all(Array.from({ length: n }, one)) : [];
+  if (!concurrent) for (let i = 0; i < n; i++) out.push(await one());
+  return { ids: out.filter((o) => 'id' in o).map((o) => (o as { id: unknown }).id), errors: out.filter((o) => 'error' in o).map((o) => (o as { error: string }).error) };
+}
+
+export const checks: CheckDef[] = [
+  defineCheck({
+    // Killed by `missing-created-at` / `bad-timestamp` (schema-invalid task); a fault answering the plain
+    // CallToolResult to a task-augmented call of an `optional` tool would kill it directly (needed: "ignores-task").
+    id: 'creation.create-task-result',
+    title: 'a task-augmented tools/call is answered with a valid CreateTaskResult (and no tool result)',
+    section: SECTION,
+    requirements: ['create-returns-createtaskresult'],
+    level: 'MUST',
+    needs: ['completes'],
+    needsCapabilities: ['tasks.requests.tools.call'],
+    async run(ctx: CheckContext) {
+      const name = ctx.tool('completes').name;
+      const r = await requestTask(ctx, 'completes');
+      if (r.error) ctx.violation(`task-augmented tools/call of "${name}" answered error ${r.error.code} ${r.error.message}`);
+      const res = r.result;
+      ctx.expect(isObj(res?.task), `task-augmented tools/call of "${name}" returned no result.task (got ${short(res)}): not a CreateTaskResult`);
+      const v = validate('CreateTaskResult', res);
+      ctx.expect(v.valid, `CreateTaskResult is not valid against the schema: ${v.valid ? '' : v.errors.join('; ')} (got ${short(res, 400)})`);
+      if ('content' in res || 'structuredContent' in res) ctx.note(`CreateTaskResult also carries content/structuredContent (${short(res.content ?? res.structuredContent, 80)}); the page says the operation result comes only through tasks/result (descriptive, not judged)`);
+      const imm = res._meta?.[MODEL_IMMEDIATE_RESPONSE_META];
+      ctx.note(
+        imm === undefined ? `no _meta["${MODEL_IMMEDIATE_RESPONSE_META}"] (optional)`
+        : typeof imm === 'string' ? `_meta["${MODEL_IMMEDIATE_RESPONSE_META}"] = ${short(imm, 80)}`
+        : `_meta["${MODEL_IMMEDIATE_RESPONSE_META}"] is ${typeof imm}; the page says it "should be a string" (non-normative)`,
+      );
+      await cancelQuietly(ctx, res.task.taskId);
+      return `CreateTaskResult ${short(res.task)} in ${r.elapsedMs} ms`;
+    },
+  }),
+  defineCheck({
+    // Killed by `slow-create` (CreateTaskResult only after the work ended).
+    id: 'creation.prompt',
+    title: 'the CreateTaskResult of a slow tool comes back while its task is still running',
+    section: SECTION,
+    requirements: ['create-asap'],
+    level: 'SHOULD',
+    needs: ['slow'],
+    needsCapabilities: ['tasks.requests.tools.call'],
+    async run(ctx: CheckContext) {
+      const r = await requestTask(ctx, 'slow');
+      if (r.error) ctx.violation(`task-augmented tools/call of the slow tool answered error ${r.error.code} ${r.error.message}`);
+      const t = r.result?.task;
+      if (!isObj(t) || typeof t.taskId !== 'string') ctx.violation(`no CreateTaskResult (got ${short(r.result)})`);
+      try {
+        const g = await getTask(ctx, t.taskId);
+        const st = g.result?.status;
+        ctx.expect(
+          !isTerminal(t.status) && !(typeof st === 'string' && isTerminal(st as any)),
+          `the CreateTaskResult (after ${r.elapsedMs} ms) did not come while the slow task was running: CreateTaskResult status ${t.status}, tasks/get right after: ${st ?? `error ${g.error?.code}`}`,
+        );
+        return `CreateTaskResult after ${r.elapsedMs} ms; task ${st} on the tasks/get right after`;
+      } finally {
+        await cancelQuietly(ctx, t.taskId);
+      }
+    },
+  }),
+  defineCheck({
+    // Killed by `starts-completed`.
+    id: 'creation.begin-working',
+    title: 'a new task starts in status working (CreateTaskResult.task.status)',
+    section: SECTION,
+    requirements: ['lifecycle-begin-working'],
+    level: 'MUST',
+    needsCapabilities: ['tasks.requests.tools.call'],
+    async run(ctx: CheckContext) {
+      // RULINGS 8: judged with a tool that cannot finish instantly (slow), else completes with a caveat.
+      const role: ProfileRole | undefined = ctx.info.profile.tools.slow ? 'slow' : ctx.info.profile.tools.completes ? 'completes' : undefined;
+      if (!role) ctx.skip('target has no tool for role slow or completes');
+      const c = await mustCreate(ctx, role);
+      try {
+        if (role === 'completes' && isTerminal(c.task.status)) {
+          ctx.skip(`the completes-role task was already ${c.task.status} in its CreateTaskResult; with a tool that may finish instantly this is not judged (RULINGS 8) — name a slow tool in the profile`);
+        }
+        ctx.expect(c.task.status === 'working', `CreateTaskResult of the ${role} tool has status ${short(c.task.status)}, expected "working"`);
+        const g = await getTask(ctx, c.taskId);
+        return `CreateTaskResult status working (${role} tool); first tasks/get: ${g.result?.status ?? `error ${g.error?.code}`}`;
+      } finally {
+        if (role === 'slow') await cancelQuietly(ctx, c.taskId);
+      }
+    },
+  }),
+  defineCheck({
+    // Killed by a fault (needed: "numeric-task-id") returning taskId as a JSON number.
+    id: 'creation.id-string',
+    title: 'the task id is a string',
+    section: SECTION,
+    requirements: ['id-string'],
+    level: 'MUST',
+    needs: ['completes'],
+    needsCapabilities: ['tasks.requests.tools.call'],
+    async run(ctx: CheckContext) {
+      const r = await requestTask(ctx, 'completes');
+      if (r.error) ctx.violation(`task-augmented tools/call answered error ${r.error.code} ${r.error.message}`);
+      const id = r.result?.task?.taskId;
+      ctx.expect(typeof id === 'string', `CreateTaskResult task.taskId is ${id === undefined ? 'missing' : `${typeof id} ${short(id)}`}, expected a string`);
+      ctx.expect(id.length > 0, 'CreateTaskResult task.taskId is the empty string');
+      return `taskId ${JSON.stringify(id)}`;
+    },
+  }),
+  defineCheck({
+    // Killed by a fault (needed: "duplicate-ids") handing out an id already in use (e.g. the same id to concurrent creates).
+    id: 'creation.id-unique',
+    title: 'task ids of sequential and concurrent creations are all distinct',
+    section: SECTION,
+    requirements: ['id-unique'],
+    level: 'MUST',
+    needs: ['completes'],
+    needsCapabilities: ['tasks.requests.tools.call'],
+    async run(ctx: CheckContext) {
+      const seq = await createMany(ctx, 'completes', 4, false);
+      const par = await createMany(ctx, 'completes', 6, true);
+      // Answers without a task id (e.g. a plain CallToolResult) are not ids: id-string / create-returns-createtaskresult judge those.
+      const ids = [...seq.ids, ...par.ids].filter((id) => id !== undefined && id !== null);
+      const errors = [...seq.errors, ...par.errors];
+      if (ids.length < 2) ctx.skip(`fewer than two tasks could be created (errors: ${errors.join('; ')})`);
+      const seen = new Map<string, number>();
+      for (const id of ids) seen.set(JSON.stringify(id), (seen.get(JSON.stringify(id)) ?? 0) + 1);
+      const dup = [...seen].filter(([, n]) => n > 1).map(([id, n]) => `${id} ×${n}`);
+      ctx.expect(dup.length === 0, `task ids repeat across ${ids.length} creations (4 sequential, 6 concurrent): ${dup.join(', ')}`);
+      if (errors.length) ctx.note(`${errors.length} creation(s) refused: ${errors[0]}`);
+      return `${ids.length} distinct ids (4 sequential, ${par.ids.length} concurrent)`;
+    },
+  }),
+  defineCheck({
+    // Killed by a fault (needed: "adopts-requestor-id") using params.task.taskId (or related-task _meta) as the id.
+    id: 'creation.id-receiver-generated',
+    title: 'the receiver generates the task id: an id offered by the requestor is not adopted',
+    section: SECTION,
+    requirements: ['id-receiver-generated'],
+    level: 'MUST',
+    needs: ['completes'],
+    needsCapabilities: ['tasks.requests.tools.call'],
+    async run(ctx: CheckContext) {
+      const nonce = Math.random().toString(36).slice(2, 10);
+      const offered = { inTask: `requestor-chosen-${nonce}`, inMeta: `requestor-meta-${nonce}` };
+      const tries = [
+        { what: 'task.taskId', task: { ttl: TTL_MS, taskId: offered.inTask }, meta: undefined },
+        { what: `_meta["${RELATED_TASK_META}"]`, task: { ttl: TTL_MS }, meta: { [RELATED_TASK_META]: { taskId: offered.inMeta } } },
+      ];
+      const seen: string[] = [];
+      const refused: string[] = [];
+      const wait = Math.min(5_000, ctx.options.requestTimeoutMs);
+      for (const t of tries) {
+        const r = await requestTask(ctx, 'completes', { task: t.task, meta: t.meta, timeoutMs: wait }).catch((e: unknown) => (e instanceof WireTimeoutError ? undefined : Promise.reject(e)));
+        if (!r) {
+          refused.push(`${t.what}: no answer within ${wait} ms`);
+          continue;
+        }
+        if (r.error) {
+          refused.push(`${t.what}: ${r.error.code} ${r.error.message}`);
+          continue;
+        }
+        const id = r.result?.task?.taskId;
+        if (id === undefined) ctx.violation(`no CreateTaskResult when the requestor offered an id in ${t.what} (got ${short(r.result)})`);
+        ctx.expect(id !== offered.inTask && id !== offered.inMeta, `the receiver adopted the requestor's id ${JSON.stringify(id)} (offered in ${t.what}) instead of generating one`);
+        seen.push(`${t.what} → ${JSON.stringify(id)}`);
+      }
+      if (seen.length === 0) ctx.skip(`the target refused both requests carrying a requestor-chosen id (${refused.join('; ')})`);
+      if (refused.length) ctx.note(`not usable: ${refused.join("; ")}`);
+      return `offered ids not adopted (${seen.join('; ')})`;
+    },
+  }),
+  defineCheck({
+    // Killed by `sequential-ids`.
+    id: 'creation.id-entropy',
+    title: 'task ids look cryptographically random (no evident context binding)',
+    section: SECTION,
+    requirements: ['security-crypto-ids'],
+    level: 'MUST',
+    needs: ['completes'],
+    needsCapabilities: ['tasks.requests.tools.call'],
+    async run(ctx: CheckContext) {
+      const { ids, errors } = await createMany(ctx, 'completes', 8, false);
+      const strs = ids.filter((x): x is string => typeof x === 'string');
+      if (strs.length < 4) ctx.skip(`only ${strs.length} string task ids could be collected (errors: ${errors.join('; ') || 'none'})`);
+      const est = estimateIdBits(strs);
+      const pred = predictability(strs);
+      const sample = strs.slice(0, 3).map((s) => JSON.stringify(s)).join(', ');
+      if (est.bits >= MIN_ID_BITS && !pred) {
+        if (est.bits < UUID_CLASS_BITS) ctx.note(`estimate below the UUIDv4 class (${UUID_CLASS_BITS} bits) the catalog note mentions`);
+        return `~${est.bits} bits estimated (${est.varying} varying characters over an alphabet of ${est.alphabet}); e.g. ${sample}`;
+      }
+      // The MUST applies when context-binding is unavailable. Our tasks were created over the primary
+      // connection; only over HTTP with configured identities (bearer headers) does that connection carry
+      // an authorization context, and a second identity that cannot reach the task is evidence of binding.
+      // stdio and the in-process reference have no authorization on the primary connection: the MUST applies.
+      const why = `${pred ?? `only ~${est.bits} bits estimated (${est.varying} varying characters over an alphabet of ${est.alphabet}; < ${MIN_ID_BITS})`}; ids: ${strs.map((s) => JSON.stringify(s)).join(', ')}`;
+      if (ctx.info.transport === 'http' && ctx.connector.hasSecondIdentity) {
+        const other = await ctx.openSession({ identity: 'secondary' });
+        const g = await getTask(ctx, strs[strs.length - 1], other);
+        if (g.error) ctx.skip(`ids look guessable (${why}), but tasks are bound to the authorization context (a second identity got ${g.error.code} for our task), so security-crypto-ids does not apply`);
+      }
+      ctx.violation(`task ids are guessable and no context binding is evident: ${why}`);
+    },
+  }),
+  defineCheck({
+    // MAY (receiver corollary of create-ttl-may): creation works with and without task.ttl. A target
+    // refusing `task: {}` turns this into an info finding (fault needed: "ttl-required").
+    id: 'creation.ttl-optional',
+    title: 'tasks can be created with and without a requested ttl',
+    section: SECTION,
+    requirements: ['create-ttl-may'],
+    level: 'MAY',
+    needs: ['completes'],
+    needsCapabilities: ['tasks.requests.tools.call'],
+    async run(ctx: CheckContext) {
+      const without = await requestTask(ctx, 'completes', { task: {} });
+      const withTtl = await requestTask(ctx, 'completes', { task: { ttl: TTL_MS } });
+      const d = (r: typeof without) => (r.error ? `error ${r.error.code} ${r.error.message}` : isObj(r.result?.task) ? `task ttl ${short(r.result.task.ttl)}` : `no task (${short(r.result)})`);
+      ctx.expect(isObj(without.result?.task) && isObj(withTtl.result?.task), `task: {} → ${d(without)}; task: {ttl: ${TTL_MS}} → ${d(withTtl)}`);
+      return `task: {} → ${d(without)}; task: {ttl: ${TTL_MS}} → ${d(withTtl)}`;
+    },
+  }),
+];

@@ -1,0 +1,283 @@
+// Checks for "Error Handling > Protocol Errors" (tasks.md 766-779). Requirement ids from
+// schema/requirements.json. Invalid cursors in tasks/list (errors-invalid-cursor-32602) are judged
+// by list.ts; terminal cancels (cancel-terminal-32602) by cancel.ts. Here: invalid taskIds, the use of
+// -32603, informative messages, the MAY -32600, and hostile input.
+import { randomUUID } from 'node:crypto';
+import { defineCheck, type CheckContext, type CheckDef } from '../engine.ts';
+import { WireClosedError, WireTimeoutError, type Message, type Response, type Scope } from '../harness/wire.ts';
+import { callTool, short } from '../harness/tasks.ts';
+
+const SECTION = 'Error Handling';
+
+/** The three methods that take a taskId (errors-invalid-taskid-32602). */
+type TaskIdMethod = 'tasks/get' | 'tasks/result' | 'tasks/cancel';
+
+/** Invalid or nonexistent taskIds: an unknown string, wrong types, and the param missing. */
+function invalidTaskIdProbes(): { label: string; params: Record<string, unknown> }[] {
+  return [
+    { label: 'unknown taskId string', params: { taskId: `conformance-unknown-${randomUUID()}` } },
+    { label: 'taskId 123 (number)', params: { taskId: 123 } },
+    { label: 'taskId {} (object)', params: { taskId: {} } },
+    { label: 'taskId null', params: { taskId: null } },
+    { label: 'taskId missing', params: {} },
+  ];
+}
+
+function methodAvailable(ctx: CheckContext, method: TaskIdMethod): boolean {
+  // tasks/cancel exists only with capabilities.tasks.cancel; tasks/get and tasks/result with any tasks capability.
+  return method === 'tasks/cancel' ? Boolean(ctx.info.serverCapabilities?.tasks?.cancel) : true;
+}
+
+interface ProbeOutcome {
+  method: string;
+  label: string;
+  response: Response;
+}
+
+async function sendProbes(ctx: CheckContext, methods: TaskIdMethod[], peer: Scope = ctx.peer): Promise<ProbeOutcome[]> {
+  const out: ProbeOutcome[] = [];
+  for (const method of methods) {
+    for (const p of invalidTaskIdProbes()) out.push({ method, label: p.label, response: await peer.request(method, p.params) });
+  }
+  return out;
+}
+
+function describeAnswer(r: Response): string {
+  return r.error ? `error ${r.error.code} ${short(r.error.message, 120)}` : `result ${short(r.result, 120)}`;
+}
+
+/** One check per method: every invalid/nonexistent taskId → -32602. Killed by fault unknown-task-32603. */
+function invalidTaskIdCheck(method: TaskIdMethod): CheckDef {
+  const short_ = method.slice('tasks/'.length);
+  return defineCheck({
+    id: `errors.${short_}-invalid-taskid`,
+    title: `${method} with an unknown or ill-typed taskId → -32602`,
+    section: SECTION,
+    requirements: ['errors-invalid-taskid-32602'],
+    level: 'MUST',
+    ...(method === 'tasks/cancel' ? { needsCapabilities: ['tasks.cancel'] } : { needsCapabilities: ['tasks'] }),
+    async run(ctx: CheckContext) {
+      const outcomes = await sendProbes(ctx, [method]);
+      const bad = outcomes.filter((o) => o.response.error?.code !== -32602);
+      ctx.expect(bad.length === 0, `expected -32602 (Invalid params) from ${method} for: ${bad.map((o) => `${o.label} → ${describeAnswer(o.response)}`).join('; ')}`);
+      return `${outcomes.length} invalid taskIds → -32602`;
+    },
+  });
+}
+
+/** Error messages that say nothing beyond the code's generic name. */
+const GENERIC_MESSAGES = new Set(
+  ['invalid params', 'invalid parameters', 'invalid param', 'internal error', 'invalid request', 'method not found', 'parse error', 'error', 'bad request', 'unknown error', 'server error', 'not found', 'invalid', 'failed']
+    .map((s) => s.replace(/[^a-z]/g, '')),
+);
+
+/** Heuristic of errors-informative-message: non-empty and more than the generic code name. */
+export function isInformativeMessage(message: unknown): boolean {
+  if (typeof message !== 'string') return false;
+  const letters = message.toLowerCase().replace(/[^a-z]/g, '');
+  if (letters.length === 0) return false;
+  return !GENERIC_MESSAGES.has(letters);
+}
+
+/**
+ * A request whose malformed shape the transport itself may refuse: over Streamable HTTP the server
+ * answers such a POST with an HTTP error carrying a JSON-RPC error (id null), which the SDK client
+ * surfaces as a send failure. That refusal counts as the error answer (its code read from the body).
+ */
+async function hostileRequest(s: Scope, method: string, params: unknown): Promise<Response> {
+  try {
+    return await s.request(method, params);
+  } catch (e) {
+    if (e instanceof WireTimeoutError || e instanceof WireClosedError) throw e;
+    const text = e instanceof Error ? e.message : String(e);
+    const code = /"code"\s*:\s*(-?\d+)/.exec(text);
+    return { id: null, error: { code: code ? Number(code[1]) : Number.NaN, message: `refused by the transport: ${text}` }, message: {}, elapsedMs: 0 };
+  }
+}
+
+/** Error answers that carry no usable id (JSON-RPC answers to messages whose id could not be read). */
+const isIdlessError = (m: Message) => !('method' in m) && 'error' in m && (m.id === null || !('id' in m));
+
+/**
+ * A request of an invalid shape (params not an object): the target may answer it by id, or (having
+ * rejected the whole message) with an id-less error, or not at all. Resolves with the answer, or
+ * undefined when none came within `waitMs`.
+ */
+async function shapeProbe(s: Scope, method: string, params: unknown, waitMs: number): Promise<Response | undefined> {
+  const req = hostileRequest(s, method, params);
+  req.catch(() => undefined); // may time out after the check moved on
+  const idless = s.waitFor(isIdlessError, waitMs, 'id-less error answer').then(
+    (m): Response => ({ id: null, error: m.error, message: m, elapsedMs: 0 }),
+    () => undefined,
+  );
+  return Promise.race([req.catch(() => undefined), idless]);
+}
+
+export const checks: CheckDef[] = [
+  invalidTaskIdCheck('tasks/get'),
+  invalidTaskIdCheck('tasks/result'),
+  invalidTaskIdCheck('tasks/cancel'),
+
+  // -32603 is for internal errors only (errors-internal-32603): an invalid taskId is the requestor's
+  // mistake, and its code is -32602 (errors-invalid-taskid-32602). Flags -32603 (and non-integer
+  // codes) answered to the invalid-params cases of every taskId method. Killed by fault unknown-task-32603.
+  defineCheck({
+    id: 'errors.invalid-params-not-32603',
+    title: 'Invalid taskIds are not answered with -32603 (Internal error)',
+    section: SECTION,
+    requirements: ['errors-internal-32603', 'errors-invalid-taskid-32602'],
+    level: 'MUST',
+    needsCapabilities: ['tasks'],
+    async run(ctx: CheckContext) {
+      const methods = (['tasks/get', 'tasks/result', 'tasks/cancel'] as const).filter((m) => methodAvailable(ctx, m));
+      const outcomes = await sendProbes(ctx, [...methods]);
+      const internal = outcomes.filter((o) => o.response.error?.code === -32603);
+      const odd = outcomes.filter((o) => o.response.error && !Number.isInteger(o.response.error.code));
+      const problems: string[] = [];
+      if (internal.length) problems.push(`-32603 (Internal error) answered to invalid params, which are not internal errors (expected -32602): ${internal.map((o) => `${o.method} ${o.label}`).join('; ')}`);
+      if (odd.length) problems.push(`error codes that are not JSON-RPC integers: ${odd.map((o) => `${o.method} ${o.label} → ${short(o.response.error!.code)}`).join('; ')}`);
+      ctx.expect(problems.length === 0, problems.join('; '));
+      const codes = [...new Set(outcomes.map((o) => (o.response.error ? String(o.response.error.code) : 'result')))];
+      return `${outcomes.length} invalid-taskid probes; codes seen: ${codes.join(', ')}`;
+    },
+  }),
+
+  // SHOULD: informative messages. Heuristic (catalog note): error.message is non-empty and not just the
+  // generic code name ("Invalid params"). Fault needed: `generic-error-messages` (errors-informative-message)
+  // — every tasks/* protocol error message is exactly "Invalid params" / "Internal error".
+  defineCheck({
+    id: 'errors.informative-message',
+    title: 'Protocol errors for unknown taskIds carry an informative message',
+    section: SECTION,
+    requirements: ['errors-informative-message'],
+    level: 'SHOULD',
+    needsCapabilities: ['tasks'],
+    async run(ctx: CheckContext) {
+      const methods = (['tasks/get', 'tasks/result', 'tasks/cancel'] as const).filter((m) => methodAvailable(ctx, m));
+      const unknown = `conformance-unknown-${randomUUID()}`;
+      const seen: string[] = [];
+      const bad: string[] = [];
+      const probes = [
+        ...methods.map((m) => ({ method: m as string, params: { taskId: unknown } as Record<string, unknown>, label: 'unknown taskId' })),
+        { method: 'tasks/get', params: { taskId: 123 }, label: 'taskId 123' },
+      ];
+      for (const p of probes) {
+        const r = await ctx.peer.request(p.method, p.params);
+        if (!r.error) continue; // a success is judged by the -32602 checks
+        seen.push(`${p.method} (${p.label}): ${short(r.error.message, 100)}`);
+        if (!isInformativeMessage(r.error.message)) bad.push(`${p.method} (${p.label}) → ${r.error.code} message ${short(r.error.message)}`);
+      }
+      if (seen.length === 0) ctx.skip('no error was returned for an unknown taskId (judged by the -32602 checks)');
+      ctx.expect(bad.length === 0, `error messages that do not describe the cause (empty or only the generic code name): ${bad.join('; ')}`);
+      return seen.join('; ');
+    },
+  }),
+
+  // MAY -32600 for a non-task request when the receiver requires task augmentation: info only. For
+  // tools/call of a `required` tool the suite's ruling (RULINGS.md #1) makes -32601 the MUST; that is
+  // judged by the capabilities checks, not here. This reports which code the target uses.
+  defineCheck({
+    id: 'errors.task-required-code',
+    title: 'Which error a non-task call of a task-required tool gets (-32600 is the MAY of Protocol Errors)',
+    section: SECTION,
+    requirements: ['errors-task-required-may-32600'],
+    level: 'MAY',
+    needs: ['requiresTask'],
+    needsCapabilities: ['tasks.requests.tools.call'],
+    async run(ctx: CheckContext) {
+      const r = await callTool(ctx, 'requiresTask');
+      const name = ctx.tool('requiresTask').name;
+      if (!r.error) return `non-task call of "${name}" (taskSupport ${short(ctx.taskSupport(name))}) answered a result, not a JSON-RPC error: ${short(r.result, 120)}`;
+      if (r.error.code === -32600) return `non-task call of "${name}" → -32600 ${short(r.error.message)} (the MAY of Protocol Errors; for a "required" tool RULINGS.md #1 expects -32601)`;
+      return `non-task call of "${name}" → ${r.error.code} ${short(r.error.message)}`;
+    },
+  }),
+
+  // Hostile input: malformed JSON, wrong param shapes and an unknown method each get a JSON-RPC error
+  // and the connection keeps working (a ping is answered). Runs on its own session so that a crash
+  // cannot disturb other checks. The wrong-typed taskIds must get -32602 (errors-invalid-taskid-32602),
+  // a numeric cursor -32602 when tasks.list is declared (errors-invalid-cursor-32602). The JSON-RPC
+  // codes for parse errors (-32700) and unknown methods (-32601) are noted, not judged: they are
+  // JSON-RPC 2.0 rules, not rules of the Tasks page. Killed by faults unknown-task-32603 and
+  // bad-cursor-ignored.
+  defineCheck({
+    id: 'errors.malformed-input-survives',
+    title: 'Malformed JSON, ill-typed params and unknown methods get JSON-RPC errors; the connection survives',
+    section: SECTION,
+    requirements: ['errors-invalid-taskid-32602', 'errors-invalid-cursor-32602'],
+    level: 'MUST',
+    needsCapabilities: ['tasks'],
+    async run(ctx: CheckContext) {
+      const s = await ctx.openSession();
+      const problems: string[] = [];
+      const seen: string[] = [];
+      // How long to wait for an answer that JSON-RPC 2.0 expects but the Tasks page does not require.
+      const shortWait = Math.min(1_500, ctx.options.requestTimeoutMs);
+
+      // 1. Bytes that are not JSON, and JSON that is not JSON-RPC (only where the transport can send raw bytes).
+      if (s.peer.canSendBytes) {
+        for (const [label, bytes, want] of [
+          ['malformed JSON', '{"jsonrpc": "2.0", "id": "conformance-bad-json", "method": "tasks/get", "params": {', -32700],
+          ['JSON that is not JSON-RPC', '{"conformance": true}', -32600],
+        ] as const) {
+          const answer = s.waitFor((m: Message) => 'error' in m && !('method' in m) && (m.id === null || m.id === undefined || m.id === 'conformance-bad-json'), shortWait, `error answer to ${label}`).catch(() => undefined);
+          await s.sendBytes(bytes);
+          const m = await answer;
+          if (!m) ctx.note(`${label}: no JSON-RPC error answer within ${shortWait} ms (JSON-RPC 2.0 expects ${want})`);
+          else {
+            seen.push(`${label} → ${m.error?.code}`);
+            if (m.error?.code !== want) ctx.note(`${label} answered ${m.error?.code} ${short(m.error?.message)} (JSON-RPC 2.0 code is ${want})`);
+          }
+        }
+      } else {
+        ctx.note(`malformed bytes not sent: the ${ctx.info.transport} transport cannot carry raw bytes`);
+      }
+
+      // 2. tasks/get with ill-typed taskIds and params that are not an object.
+      for (const [label, params] of [
+        ['taskId 123', { taskId: 123 }],
+        ['taskId []', { taskId: [] }],
+        ['taskId {}', { taskId: {} }],
+        ['taskId null', { taskId: null }],
+        ['taskId true', { taskId: true }],
+      ] as const) {
+        const r = await hostileRequest(s, 'tasks/get', params);
+        seen.push(`tasks/get ${label} → ${r.error ? r.error.code : 'result'}`);
+        if (r.error?.code !== -32602) problems.push(`tasks/get with ${label}: expected -32602, got ${describeAnswer(r)}`);
+      }
+      for (const [label, params] of [
+        ['params [] (array)', ['conformance']],
+        ['params "x" (string)', 'x'],
+      ] as const) {
+        const r = await shapeProbe(s, 'tasks/get', params, shortWait);
+        seen.push(`tasks/get ${label} → ${!r ? 'no answer' : r.error ? r.error.code : 'result'}`);
+        // An invalid JSON-RPC request left unanswered is a JSON-RPC 2.0 matter, not a Tasks rule: noted.
+        if (!r) ctx.note(`tasks/get with ${label}: no answer within ${shortWait} ms (JSON-RPC 2.0 expects an Invalid Request / Invalid params error)`);
+        else if (!r.error) problems.push(`tasks/get with ${label}: expected a JSON-RPC error, got ${describeAnswer(r)}`);
+        else if (r.error.code !== -32602 && r.error.code !== -32600) ctx.note(`tasks/get with ${label} answered ${r.error.code} (expected -32602 or -32600)`);
+      }
+
+      // 3. tasks/list with a cursor of the wrong type.
+      const list = await hostileRequest(s, 'tasks/list', { cursor: 42 });
+      seen.push(`tasks/list cursor 42 → ${list.error ? list.error.code : 'result'}`);
+      if (ctx.info.serverCapabilities?.tasks?.list) {
+        if (list.error?.code !== -32602) problems.push(`tasks/list with cursor 42: expected -32602, got ${describeAnswer(list)}`);
+      } else if (!list.error) {
+        problems.push(`tasks/list (capability not declared) with cursor 42: expected a JSON-RPC error, got ${describeAnswer(list)}`);
+      }
+
+      // 4. An unknown method.
+      const unknown = await hostileRequest(s, 'tasks/frobnicate', { taskId: 'x' });
+      seen.push(`tasks/frobnicate → ${unknown.error ? unknown.error.code : 'result'}`);
+      if (!unknown.error) problems.push(`unknown method tasks/frobnicate: expected a JSON-RPC error, got ${describeAnswer(unknown)}`);
+      else if (unknown.error.code !== -32601) ctx.note(`unknown method answered ${unknown.error.code} (JSON-RPC 2.0 code is -32601)`);
+
+      // 5. The connection still works.
+      const ping = await s.request('ping', {}).catch((e: unknown) => e as Error);
+      if (ping instanceof Error) ctx.violation(`the target stopped answering after hostile input: ping → ${ping.message}${problems.length ? `; also: ${problems.join('; ')}` : ''}`);
+      if (ping.error) problems.push(`ping after hostile input answered error ${ping.error.code} ${short(ping.error.message)}`);
+      ctx.expect(problems.length === 0, problems.join('; '));
+      return `${seen.join('; ')}; ping answered`;
+    },
+  }),
+];

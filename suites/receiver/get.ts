@@ -1,0 +1,205 @@
+// Checks for tasks.md "Getting Tasks", "TTL and Resource Management" (timestamps, ttl, pollInterval)
+// and "Task Execution Errors" (statusMessage of failed tasks); requirement ids from
+// schema/requirements.json (rulings: schema/RULINGS.md 2, 6, 12).
+import { defineCheck, hasPath, type CheckContext, type CheckDef } from '../engine.ts';
+import { listAll, short } from '../harness/tasks.ts';
+import { isIso8601DateTime } from '../../schema/validate.ts';
+import { isTerminal, type TaskStatus } from '../../schema/protocol.ts';
+import type { Scope } from '../harness/wire.ts';
+import { resultWake, isObj, mustCreate, observe, seqText, statusNotifications, terminalBound, toTerminalAndBeyond, TTL_MS } from './lifecycle.ts';
+
+const SECTION = 'Getting Tasks';
+
+interface Seen {
+  where: string;
+  task: any;
+}
+
+/**
+ * Every Task object the target sends for tasks of this check, on a connection of its own
+ * (RULINGS 12: CreateTaskResult.task, tasks/get, tasks/list entries, tasks/cancel results, notifications/tasks/status).
+ */
+async function gatherTaskObjects(ctx: CheckContext): Promise<{ seen: Seen[]; gets: any[]; covered: string[] }> {
+  const s: Scope = await ctx.openSession();
+  const seen: Seen[] = [];
+  const covered = new Set<string>();
+  const add = (where: string, task: any, kind: string) => {
+    seen.push({ where, task });
+    covered.add(kind);
+  };
+  const c = await mustCreate(ctx, 'completes', s);
+  add('CreateTaskResult.task', c.task, 'CreateTaskResult');
+  const ids = [c.taskId];
+  const statuses: TaskStatus[] = [];
+  const o = await observe(ctx, c.taskId, (t, n) => isTerminal(t.status) && n >= 2, { boundMs: terminalBound(ctx), peer: s, into: statuses });
+  if (o.timedOut) ctx.violation(`task ${c.taskId} did not reach a terminal status within ${o.elapsedMs} ms (${seqText(statuses)})`);
+  o.tasks.forEach((t, i) => add(`tasks/get #${i + 1}`, t, 'tasks/get'));
+  if (hasPath(ctx.info.serverCapabilities, 'tasks.cancel') && ctx.info.profile.tools.slow) {
+    const slow = await mustCreate(ctx, 'slow', s);
+    ids.push(slow.taskId);
+    add('CreateTaskResult.task (slow)', slow.task, 'CreateTaskResult');
+    const r = await s.request('tasks/cancel', { taskId: slow.taskId });
+    if (r.result) add('tasks/cancel result', r.result, 'tasks/cancel');
+    else ctx.note(`tasks/cancel answered ${r.error?.code} ${r.error?.message}`);
+  }
+  if (hasPath(ctx.info.serverCapabilities, 'tasks.list')) {
+    const { tasks } = await listAll(ctx, s);
+    for (const t of tasks) if (ids.includes(t?.taskId)) add(`tasks/list entry ${t.taskId}`, t, 'tasks/list');
+  }
+  for (const id of ids) statusNotifications(s, id).forEach((m, i) => add(`notifications/tasks/status #${i + 1} (${id})`, m.params, 'notifications/tasks/status'));
+  return { seen, gets: o.tasks, covered: [...covered] };
+}
+
+function timestampProblems(seen: Seen[], field: 'createdAt' | 'lastUpdatedAt'): string[] {
+  const out: string[] = [];
+  for (const { where, task } of seen) {
+    const v = isObj(task) ? task[field] : undefined;
+    if (v === undefined) out.push(`${where}: no ${field}`);
+    else if (typeof v !== 'string' || !isIso8601DateTime(v)) out.push(`${where}: ${field} ${short(v)} is not an ISO 8601 / RFC 3339 date-time`);
+  }
+  return out;
+}
+
+export const checks: CheckDef[] = [
+  defineCheck({
+    // Killed by `missing-created-at` and `bad-timestamp`.
+    id: 'get.created-at',
+    title: 'every Task object carries an ISO 8601 createdAt, the same on every response',
+    section: SECTION,
+    requirements: ['ttl-created-at'],
+    level: 'MUST',
+    needs: ['completes'],
+    needsCapabilities: ['tasks.requests.tools.call'],
+    async run(ctx: CheckContext) {
+      const { seen, covered } = await gatherTaskObjects(ctx);
+      const problems = timestampProblems(seen, 'createdAt');
+      const byTask = new Map<string, Set<number>>();
+      for (const { task } of seen) {
+        if (typeof task?.createdAt === 'string' && isIso8601DateTime(task.createdAt)) {
+          const set = byTask.get(task.taskId) ?? new Set<number>();
+          set.add(Date.parse(task.createdAt));
+          byTask.set(task.taskId, set);
+        }
+      }
+      for (const [id, set] of byTask) if (set.size > 1) problems.push(`task ${id}: createdAt changes between responses (${[...set].map((n) => new Date(n).toISOString()).join(', ')})`);
+      ctx.expect(problems.length === 0, problems.slice(0, 6).join('; ') + (problems.length > 6 ? ` (+${problems.length - 6} more)` : ''));
+      return `${seen.length} Task objects (${covered.join(', ')}) carry ISO 8601 createdAt`;
+    },
+  }),
+  defineCheck({
+    // Killed by a fault (needed: "bad-last-updated-at": lastUpdatedAt missing or not ISO 8601).
+    id: 'get.last-updated-at',
+    title: 'every Task object carries an ISO 8601 lastUpdatedAt',
+    section: SECTION,
+    requirements: ['ttl-last-updated-at'],
+    level: 'MUST',
+    needs: ['completes'],
+    needsCapabilities: ['tasks.requests.tools.call'],
+    async run(ctx: CheckContext) {
+      const { seen, covered } = await gatherTaskObjects(ctx);
+      const problems = timestampProblems(seen, 'lastUpdatedAt');
+      ctx.expect(problems.length === 0, problems.slice(0, 6).join('; ') + (problems.length > 6 ? ` (+${problems.length - 6} more)` : ''));
+      return `${seen.length} Task objects (${covered.join(', ')}) carry ISO 8601 lastUpdatedAt`;
+    },
+  }),
+  defineCheck({
+    // Killed by a fault (needed: "last-updated-backwards": lastUpdatedAt before createdAt, or decreasing across polls).
+    id: 'get.last-updated-order',
+    title: 'lastUpdatedAt is not before createdAt and never goes backwards across polls',
+    section: SECTION,
+    requirements: ['ttl-last-updated-at'],
+    level: 'MUST',
+    needsCapabilities: ['tasks.requests.tools.call'],
+    needs: ['completes'],
+    async run(ctx: CheckContext) {
+      const c = await mustCreate(ctx, 'completes');
+      const seq: TaskStatus[] = [];
+      await toTerminalAndBeyond(ctx, c.taskId, seq, 2);
+      const objs = [c.task, ...ctx.peer.transcript.filter((e) => e.dir === 'in' && (e.message as any)?.result?.taskId === c.taskId).map((e) => (e.message as any).result)];
+      const problems: string[] = [];
+      let prev: number | undefined;
+      let prevText = '';
+      for (const [i, t] of objs.entries()) {
+        const cr = typeof t.createdAt === 'string' && isIso8601DateTime(t.createdAt) ? Date.parse(t.createdAt) : undefined;
+        const lu = typeof t.lastUpdatedAt === 'string' && isIso8601DateTime(t.lastUpdatedAt) ? Date.parse(t.lastUpdatedAt) : undefined;
+        if (lu === undefined) continue; // presence/format: get.last-updated-at
+        const where = i === 0 ? 'CreateTaskResult' : `tasks/get #${i}`;
+        if (cr !== undefined && lu < cr) problems.push(`${where}: lastUpdatedAt ${t.lastUpdatedAt} is before createdAt ${t.createdAt}`);
+        if (prev !== undefined && lu < prev) problems.push(`${where}: lastUpdatedAt ${t.lastUpdatedAt} is earlier than the previous ${prevText}`);
+        prev = lu;
+        prevText = t.lastUpdatedAt;
+      }
+      if (objs.length < 2) ctx.skip('no tasks/get results to compare');
+      ctx.expect(problems.length === 0, problems.join('; '));
+      return `lastUpdatedAt ≥ createdAt and non-decreasing over ${objs.length} responses (${seqText(seq)})`;
+    },
+  }),
+  defineCheck({
+    // Killed by `ttl-missing`.
+    id: 'get.ttl',
+    title: 'tasks/get results include the actual ttl (a non-negative integer, or null for unlimited)',
+    section: SECTION,
+    requirements: ['ttl-actual-in-get'],
+    level: 'MUST',
+    needsCapabilities: ['tasks.requests.tools.call'],
+    needs: ['completes'],
+    async run(ctx: CheckContext) {
+      const c = await mustCreate(ctx, 'completes');
+      const o = await observe(ctx, c.taskId, (t, n) => isTerminal(t.status) || n >= 3, { boundMs: terminalBound(ctx) });
+      const bad = o.tasks
+        .map((t, i) => (!isObj(t) || !('ttl' in t) ? `tasks/get #${i + 1} has no ttl` : t.ttl !== null && !(Number.isInteger(t.ttl) && t.ttl >= 0) ? `tasks/get #${i + 1} ttl ${short(t.ttl)} is not a non-negative integer or null` : ''))
+        .filter(Boolean);
+      ctx.expect(bad.length === 0, `${bad.join('; ')} (got ${short(o.last)})`);
+      const ttl = o.last.ttl;
+      if (ttl === null) ctx.note('ttl null (unlimited retention; resource-max-ttl is judged elsewhere)');
+      return `ttl ${short(ttl)} in ${o.tasks.length} tasks/get result(s) (requested ${TTL_MS}${ttl !== TTL_MS ? '; overridden, MAY' : ''})`;
+    },
+  }),
+  defineCheck({
+    // MAY (info): reports the pollInterval; a present but malformed value is an info finding
+    // (fault needed: "bad-poll-interval", e.g. "100ms").
+    id: 'get.poll-interval',
+    title: 'tasks/get MAY suggest a pollInterval (reported)',
+    section: SECTION,
+    requirements: ['ttl-poll-interval-may'],
+    level: 'MAY',
+    needsCapabilities: ['tasks.requests.tools.call'],
+    needs: ['completes'],
+    async run(ctx: CheckContext) {
+      const c = await mustCreate(ctx, 'completes');
+      const o = await observe(ctx, c.taskId, (t, n) => isTerminal(t.status) || n >= 2, { boundMs: terminalBound(ctx) });
+      const values = [...new Set(o.tasks.map((t) => (isObj(t) && 'pollInterval' in t ? t.pollInterval : undefined)))];
+      const bad = values.filter((v) => v !== undefined && !(Number.isInteger(v) && v > 0));
+      ctx.expect(bad.length === 0, `pollInterval ${bad.map((v) => short(v)).join(', ')} is not a positive integer of milliseconds`);
+      return values.every((v) => v === undefined) ? 'no pollInterval in tasks/get results' : `pollInterval ${values.map((v) => short(v)).join(', ')} ms in tasks/get results`;
+    },
+  }),
+  defineCheck({
+    // Killed by `no-status-message-on-failure`. A completed isError task is not exercised (RULINGS 6: info only).
+    id: 'get.failed-status-message',
+    title: 'a failed task carries a statusMessage in tasks/get',
+    section: SECTION,
+    requirements: ['exec-failed-status-message'],
+    level: 'SHOULD',
+    needsCapabilities: ['tasks.requests.tools.call'],
+    needs: ['fails'],
+    async run(ctx: CheckContext) {
+      const c = await mustCreate(ctx, 'fails');
+      const seq: TaskStatus[] = [];
+      const o = await observe(ctx, c.taskId, (t) => isTerminal(t.status), { boundMs: terminalBound(ctx), into: seq, wake: resultWake(ctx, c.taskId) });
+      if (o.timedOut) ctx.violation(`task ${c.taskId} did not reach a terminal status within ${o.elapsedMs} ms (${seqText(seq)})`);
+      const terminal = o.last.status as TaskStatus;
+      if (terminal !== 'failed') {
+        const r = await ctx.peer.request('tasks/result', { taskId: c.taskId }).catch(() => undefined);
+        const isError = r?.result?.isError === true;
+        ctx.skip(
+          `the fails-role task ended ${terminal}, not failed${isError ? ' although its CallToolResult has isError: true (the page says it "should reach failed", lowercase: not normative, RULINGS 6)' : ''} — no failed task to inspect`,
+        );
+      }
+      const msg = o.last.statusMessage;
+      ctx.expect(typeof msg === 'string' && msg.trim().length > 0, `tasks/get of failed task ${c.taskId} has statusMessage ${short(msg)}; expected diagnostic text (got ${short(o.last)})`);
+      return `failed task statusMessage: ${short(msg, 100)}`;
+    },
+  }),
+];
+

@@ -1,0 +1,238 @@
+// Checks for tasks/list (tasks.md "Listing Tasks", Behavior Requirements > "Task Listing", Error
+// Handling > Protocol Errors: invalid cursor); requirement ids from schema/requirements.json.
+// Every check lists on a connection of its own (ctx.openSession()), so that on a receiver that binds
+// tasks to sessions the list holds only the check's tasks; other tasks showing up are tolerated.
+import { defineCheck, type CheckContext, type CheckDef } from '../engine.ts';
+import { expectError, getTask, short } from '../harness/tasks.ts';
+import { createTask, settle } from './result.ts';
+import { isIso8601DateTime } from '../../schema/validate.ts';
+import type { Response, Scope } from '../harness/wire.ts';
+
+const SECTION = 'Task Listing';
+
+/** Tasks created for the pagination checks: more than one page of a typical receiver (the SDK's store pages by 10). */
+const MANY = 12;
+/**
+ * list-paginate threshold. The spec names no page size; a receiver that limits pages to anything up
+ * to 50 is taken as paginating. Only one that returns more than 50 tasks in a single response
+ * without a nextCursor warns (the check creates 51 tasks before judging so).
+ */
+const PAGE_LIMIT = 50;
+
+/** Creates `n` tasks of the completes role on `s`, a few at a time; returns their ids in creation order. */
+async function createMany(ctx: CheckContext, s: Scope, n: number): Promise<string[]> {
+  const ids: string[] = [];
+  for (let i = 0; i < n; i += 4) {
+    const batch = await Promise.all(Array.from({ length: Math.min(4, n - i) }, () => createTask(ctx, 'completes', { peer: s })));
+    ids.push(...batch.map((c) => c.taskId));
+  }
+  return ids;
+}
+
+interface Walk {
+  pages: { tasks: any[]; nextCursor?: unknown; response: Response }[];
+  ids: string[];
+}
+
+/** Follows nextCursor to the end (bounded); a tasks/list error or a repeated cursor is a violation. */
+async function walk(ctx: CheckContext, s: Scope, maxPages = 200): Promise<Walk> {
+  const pages: Walk['pages'] = [];
+  const seen = new Set<string>();
+  let cursor: string | undefined;
+  for (let i = 0; i < maxPages; i++) {
+    const r = await s.request('tasks/list', cursor === undefined ? {} : { cursor });
+    if (r.error) ctx.violation(`tasks/list ${cursor === undefined ? '(first page)' : `with cursor ${JSON.stringify(cursor)} it issued`} answered error ${r.error.code} ${r.error.message}`);
+    if (!Array.isArray(r.result?.tasks)) ctx.violation(`tasks/list result has no tasks array (got ${short(r.result)})`);
+    const next = r.result.nextCursor;
+    pages.push({ tasks: r.result.tasks, nextCursor: next, response: r });
+    if (next === undefined || next === null) break;
+    if (typeof next !== 'string') ctx.violation(`tasks/list nextCursor is ${typeof next}, not a string`);
+    if (seen.has(next)) ctx.violation(`tasks/list returned cursor ${JSON.stringify(next)} twice (pagination loops)`);
+    seen.add(next);
+    cursor = next;
+    if (i === maxPages - 1) ctx.violation(`tasks/list did not end within ${maxPages} pages`);
+  }
+  return { pages, ids: pages.flatMap((p) => p.tasks.map((t) => t?.taskId)) };
+}
+
+/** Of `ids`, those missing from the walk that tasks/get still finds (deleted ones are not held against the list). */
+async function missingButGettable(ctx: CheckContext, s: Scope, ids: string[], listed: string[]): Promise<{ missing: string[]; gone: string[] }> {
+  const set = new Set(listed);
+  const missing: string[] = [];
+  const gone: string[] = [];
+  for (const id of ids.filter((x) => !set.has(x))) {
+    const g = await getTask(ctx, id, s);
+    (g.error ? gone : missing).push(id);
+  }
+  return { missing, gone };
+}
+
+function pageSizes(w: Walk): string {
+  return w.pages.map((p) => p.tasks.length).join(' + ');
+}
+
+/** Replaces the middle character with one of another class, making a cursor the receiver never issued. */
+function tamper(cursor: string): string {
+  const i = Math.floor(cursor.length / 2);
+  const ch = cursor[i] ?? '';
+  const repl = /[0-9]/.test(ch) ? 'Z' : /[A-Za-z]/.test(ch) ? '7' : 'q';
+  return cursor.slice(0, i) + repl + cursor.slice(i + 1);
+}
+
+export const checks: CheckDef[] = [
+  // Fault that kills it: list-omits-task (also no-next-cursor with --page-size 1).
+  defineCheck({
+    id: 'list.get-implies-list',
+    title: 'every task retrievable via tasks/get (terminal or working) appears in tasks/list',
+    section: SECTION,
+    requirements: ['list-get-implies-list'],
+    level: 'MUST',
+    needs: ['completes'],
+    needsCapabilities: ['tasks.list'],
+    async run(ctx: CheckContext) {
+      const s = await ctx.openSession();
+      const a = await createTask(ctx, 'completes', { peer: s });
+      await settle(ctx, a.taskId, { peer: s, initial: a.task });
+      const b = await createTask(ctx, 'completes', { peer: s }); // most likely still working when listed
+      const w = await walk(ctx, s);
+      const { missing, gone } = await missingButGettable(ctx, s, [a.taskId, b.taskId], w.ids);
+      if (gone.length) ctx.note(`deleted meanwhile (not judged): ${gone.join(', ')}`);
+      ctx.expect(missing.length === 0, `task(s) ${missing.join(', ')} answer tasks/get but are not in tasks/list (${w.pages.length} page(s) of ${pageSizes(w)} tasks, ${w.ids.length} listed)`);
+    },
+  }),
+
+  // Fault that kills it: no-next-cursor (with a page size below 12, e.g. the default 10 or --page-size 2).
+  defineCheck({
+    id: 'list.next-cursor',
+    title: 'a tasks/list page has a nextCursor whenever more of the requestor\'s tasks remain',
+    section: SECTION,
+    requirements: ['list-next-cursor'],
+    level: 'MUST',
+    needs: ['completes'],
+    needsCapabilities: ['tasks.list'],
+    async run(ctx: CheckContext) {
+      const s = await ctx.openSession();
+      const ids = await createMany(ctx, s, MANY);
+      const w = await walk(ctx, s);
+      const { missing, gone } = await missingButGettable(ctx, s, ids, w.ids);
+      const dup = w.ids.filter((id, i) => w.ids.indexOf(id) !== i);
+      if (dup.length) ctx.note(`listed more than once: ${[...new Set(dup)].join(', ')}`);
+      if (gone.length) ctx.note(`deleted meanwhile (not judged): ${gone.length}`);
+      ctx.note(`${w.pages.length} page(s): ${pageSizes(w)} tasks`);
+      if (missing.length === 0) return;
+      // Missing tasks are blamed on a missing nextCursor only when the walk stopped on a full page
+      // (as large as the first one, or the only page); after a short last page the receiver thinks
+      // the list is done, which list.get-implies-list judges.
+      const last = w.pages[w.pages.length - 1]!;
+      const full = w.pages.length === 1 || last.tasks.length >= w.pages[0]!.tasks.length;
+      if (!full) {
+        ctx.note(`${missing.length} task(s) missing after a short last page (judged by list.get-implies-list)`);
+        return;
+      }
+      ctx.violation(
+        `page ${w.pages.length} (${last.tasks.length} tasks) has no nextCursor, yet ${missing.length} of the ${MANY} tasks just created answer tasks/get and were on no page: ${missing.slice(0, 5).join(', ')}${missing.length > 5 ? ', …' : ''}`,
+      );
+    },
+  }),
+
+  // Killed by the reference receiver run with --page-size 1000 (no fault: a configuration that never limits).
+  defineCheck({
+    id: 'list.paginate',
+    title: `tasks/list limits how many tasks one response carries (warns above ${PAGE_LIMIT} without a nextCursor)`,
+    section: SECTION,
+    requirements: ['list-paginate'],
+    level: 'SHOULD',
+    needs: ['completes'],
+    needsCapabilities: ['tasks.list'],
+    timeoutMs: 45_000,
+    async run(ctx: CheckContext) {
+      const s = await ctx.openSession();
+      let created = (await createMany(ctx, s, MANY)).length;
+      const first = async () => {
+        const r = await s.request('tasks/list', {});
+        if (r.error) ctx.skip(`tasks/list answered error ${r.error.code} ${r.error.message}`);
+        if (!Array.isArray(r.result?.tasks)) ctx.skip(`tasks/list result has no tasks array (${short(r.result)})`);
+        return r.result;
+      };
+      let page = await first();
+      if (page.nextCursor !== undefined && page.nextCursor !== null) return `paginates: first page ${page.tasks.length} tasks with a nextCursor (${created} created)`;
+      if (page.tasks.length < created) return `first page ${page.tasks.length} of ${created} tasks, no nextCursor (missing tasks are judged by list.next-cursor)`;
+      // One page held everything: add tasks until more than PAGE_LIMIT exist, then look again.
+      created += (await createMany(ctx, s, PAGE_LIMIT + 1 - created)).length;
+      page = await first();
+      const paged = page.nextCursor !== undefined && page.nextCursor !== null;
+      ctx.expect(paged || page.tasks.length <= PAGE_LIMIT, `with ${created} tasks, tasks/list returned all ${page.tasks.length} in one response without a nextCursor (no pagination; threshold ${PAGE_LIMIT})`);
+      return `first page ${page.tasks.length} tasks${paged ? ' with a nextCursor' : ''} (${created} created)`;
+    },
+  }),
+
+  // Fault that kills it: bad-cursor-ignored.
+  defineCheck({
+    id: 'list.invalid-cursor',
+    title: 'tasks/list with a cursor the receiver never issued → -32602',
+    section: SECTION,
+    requirements: ['errors-invalid-cursor-32602'],
+    level: 'MUST',
+    needsCapabilities: ['tasks.list'],
+    async run(ctx: CheckContext) {
+      for (const cursor of ['conformance-garbage-cursor', '%%%not a cursor%%%']) {
+        const r = await ctx.peer.request('tasks/list', { cursor });
+        expectError(ctx, r, -32602, `tasks/list with cursor ${JSON.stringify(cursor)}`);
+      }
+    },
+  }),
+
+  // Fault that kills it: bad-cursor-ignored.
+  defineCheck({
+    id: 'list.tampered-cursor',
+    title: 'tasks/list with a modified copy of a real cursor → -32602',
+    section: SECTION,
+    requirements: ['errors-invalid-cursor-32602'],
+    level: 'MUST',
+    needs: ['completes'],
+    needsCapabilities: ['tasks.list'],
+    async run(ctx: CheckContext) {
+      const s = await ctx.openSession();
+      await createMany(ctx, s, MANY);
+      const r = await s.request('tasks/list', {});
+      if (r.error) ctx.skip(`tasks/list answered error ${r.error.code} ${r.error.message}`);
+      const cursor = r.result?.nextCursor;
+      if (typeof cursor !== 'string' || cursor.length === 0) ctx.skip(`tasks/list issued no cursor with ${MANY} tasks (${r.result?.tasks?.length} on the first page)`);
+      for (const bad of [tamper(cursor), `${cursor}tampered`]) {
+        const t = await s.request('tasks/list', { cursor: bad });
+        expectError(ctx, t, -32602, `tasks/list with the issued cursor ${JSON.stringify(cursor)} modified to ${JSON.stringify(bad)}`);
+      }
+      // The untouched cursor still works (so the errors above are about the modification).
+      const ok = await s.request('tasks/list', { cursor });
+      if (ok.error) ctx.note(`the untouched cursor then answered error ${ok.error.code} ${ok.error.message}`);
+    },
+  }),
+
+  // Faults that kill it: missing-created-at, bad-timestamp.
+  defineCheck({
+    id: 'list.entries-are-tasks',
+    title: 'each tasks/list entry is a Task with taskId, createdAt and lastUpdatedAt (ISO 8601)',
+    section: SECTION,
+    requirements: ['ttl-created-at', 'ttl-last-updated-at'],
+    level: 'MUST',
+    needs: ['completes'],
+    needsCapabilities: ['tasks.list'],
+    async run(ctx: CheckContext) {
+      const s = await ctx.openSession();
+      const c = await createTask(ctx, 'completes', { peer: s });
+      await settle(ctx, c.taskId, { peer: s, initial: c.task });
+      await createTask(ctx, 'completes', { peer: s });
+      const w = await walk(ctx, s);
+      let n = 0;
+      for (const t of w.pages.flatMap((p) => p.tasks)) {
+        const id = short(t?.taskId);
+        ctx.expect(t && typeof t === 'object' && typeof t.taskId === 'string', `tasks/list entry is not a Task with a string taskId: ${short(t)}`);
+        ctx.expect(typeof t.createdAt === 'string' && isIso8601DateTime(t.createdAt), `tasks/list entry ${id}: createdAt ${short(t.createdAt)} is not an ISO 8601 timestamp`);
+        ctx.expect(typeof t.lastUpdatedAt === 'string' && isIso8601DateTime(t.lastUpdatedAt), `tasks/list entry ${id}: lastUpdatedAt ${short(t.lastUpdatedAt)} is not an ISO 8601 timestamp`);
+        n++;
+      }
+      if (n === 0) ctx.skip("tasks/list listed none of the tasks just created (judged by list.get-implies-list)");
+      return `${n} entries`;
+    },
+  }),
+];

@@ -1,0 +1,131 @@
+// Checks for progress notifications of tasks (progress.md "Behavior Requirements" item 3, lines 71-73;
+// tasks.md "Task Progress Notifications") and for notifications/cancelled aimed at a task
+// (cancellation.md line 38). Requirement ids from schema/requirements.json.
+//
+// The progress checks run on their own session: its only request carrying a progressToken is the
+// task-creating call, so every notifications/progress on that connection belongs to the task.
+import { randomUUID } from 'node:crypto';
+import { defineCheck, type CheckContext, type CheckDef } from '../engine.ts';
+import type { Message, Scope, TranscriptEntry } from '../harness/wire.ts';
+import { isTaskStatus, isTerminal } from '../../schema/protocol.ts';
+import { createTask, delay, getTask, pollDelay, pollTerminal, short } from '../harness/tasks.ts';
+
+const SECTION = 'Task Progress Notifications';
+
+const isProgress = (e: TranscriptEntry) => e.dir === 'in' && (e.message as Message | undefined)?.method === 'notifications/progress';
+const tokenOf = (e: TranscriptEntry) => (e.message as Message).params?.progressToken;
+
+/** Does this incoming message show task `taskId` in a terminal status? (Task objects in results, lists and status notifications.) */
+function showsTerminal(m: Message | undefined, taskId: string): boolean {
+  if (!m || typeof m !== 'object') return false;
+  const terminalTask = (t: any) => t && typeof t === 'object' && t.taskId === taskId && isTaskStatus(t.status) && isTerminal(t.status);
+  if (m.method === 'notifications/tasks/status') return terminalTask(m.params);
+  const r = m.result;
+  if (!r || typeof r !== 'object') return false;
+  return terminalTask(r) || terminalTask(r.task) || (Array.isArray(r.tasks) && r.tasks.some(terminalTask));
+}
+
+/** Opens a session and creates a `progress` task there with a fresh progressToken. */
+async function progressTask(ctx: CheckContext): Promise<{ s: Scope; token: string; taskId: string; task: any; createdSeq: number }> {
+  const s = await ctx.openSession();
+  const token = `conformance-progress-${randomUUID()}`;
+  const created = await createTask(ctx, 'progress', { peer: s, meta: { progressToken: token } });
+  const createdEntry = s.peer.transcript.find((e) => e.dir === 'in' && e.message === created.response.message);
+  return { s, token, taskId: created.taskId, task: created.task, createdSeq: createdEntry?.seq ?? -1 };
+}
+
+export const checks: CheckDef[] = [
+  // MUST: progress for a task keeps the original request's progressToken (also after CreateTaskResult).
+  // Killed by fault progress-new-token.
+  defineCheck({
+    id: 'progress.same-token',
+    title: "A task's progress notifications use the progressToken of the task-creating request",
+    section: SECTION,
+    requirements: ['progress-same-token'],
+    level: 'MUST',
+    needs: ['progress'],
+    async run(ctx: CheckContext) {
+      const { s, token, taskId, task, createdSeq } = await progressTask(ctx);
+      await pollTerminal(ctx, taskId, { peer: s, initial: task });
+      const progress = s.peer.transcript.filter(isProgress);
+      const foreign = progress.filter((e) => tokenOf(e) !== token);
+      ctx.expect(
+        foreign.length === 0,
+        `notifications/progress with tokens other than the task's ${JSON.stringify(token)} arrived on a connection whose only progressToken was that one: ${foreign.slice(0, 3).map((e) => short(tokenOf(e))).join(', ')}${foreign.length > 3 ? ` (+${foreign.length - 3})` : ''}`,
+      );
+      if (progress.length === 0) ctx.skip(`the progress tool "${ctx.tool('progress').name}" sent no notifications/progress for task ${taskId}`);
+      const after = progress.filter((e) => e.seq > createdSeq).length;
+      if (after === 0) ctx.note('every progress notification came before the CreateTaskResult, so the token after it was not observed');
+      return `${progress.length} progress notifications, all with the original token (${after} after the CreateTaskResult)`;
+    },
+  }),
+
+  // MUST: progress stops once the task is terminal. Judged in wire order (RULINGS.md #10): after the
+  // first message of the receiver that shows the task terminal, no notifications/progress with its
+  // token may follow; waits a bounded settle time (2 × pollInterval, 200 … 1000 ms) for late ones.
+  // Fault needed: `progress-after-terminal` (progress-stop-after-terminal) — the reference sends one
+  // more notifications/progress with the task's token after the task has completed.
+  defineCheck({
+    id: 'progress.stop-after-terminal',
+    title: 'No progress notification for a task after it reached a terminal status',
+    section: SECTION,
+    requirements: ['progress-stop-after-terminal'],
+    level: 'MUST',
+    needs: ['progress'],
+    async run(ctx: CheckContext) {
+      const { s, token, taskId, task } = await progressTask(ctx);
+      const polled = await pollTerminal(ctx, taskId, { peer: s, initial: task });
+      await delay(Math.min(1_000, Math.max(200, 2 * pollDelay(ctx, polled.last))));
+      const tr = s.peer.transcript;
+      const terminal = tr.find((e) => e.dir === 'in' && showsTerminal(e.message as Message, taskId));
+      if (!terminal) ctx.violation(`polling ended with task ${taskId} ${polled.last?.status} but no incoming message showing it terminal was recorded`);
+      const mine = tr.filter((e) => isProgress(e) && tokenOf(e) === token);
+      if (mine.length === 0) ctx.skip(`the progress tool "${ctx.tool('progress').name}" sent no notifications/progress for task ${taskId}: nothing to judge`);
+      const late = mine.filter((e) => e.seq > terminal.seq);
+      ctx.expect(
+        late.length === 0,
+        `${late.length} notifications/progress with the task's token arrived after the task was shown ${polled.last?.status} (at +${terminal.ms} ms): ${late.slice(0, 3).map((e) => `+${e.ms} ms ${short((e.message as Message).params, 120)}`).join('; ')}`,
+      );
+      return `${mine.length} progress notifications, all before the task was shown ${polled.last?.status}`;
+    },
+  }),
+
+  // cancellation.md line 38 is a requestor MUST (use tasks/cancel, not notifications/cancelled). The
+  // receiver side is unspecified, and receivers MAY ignore a notifications/cancelled for a request that
+  // has already completed (the CreateTaskResult answered it), so the suite never fails a receiver here
+  // (RULINGS.md #11). This sends the forbidden notification on purpose and reports what the receiver did
+  // with the task. Info only; no fault needed.
+  defineCheck({
+    id: 'progress.cancelled-notification-not-for-tasks',
+    title: 'What a receiver does with notifications/cancelled for a task-creating request (tasks/cancel is the way)',
+    section: SECTION,
+    requirements: ['cancellation-use-tasks-cancel'],
+    level: 'MAY',
+    needs: ['slow'],
+    async run(ctx: CheckContext) {
+      const created = await createTask(ctx, 'slow');
+      await ctx.peer.notify('notifications/cancelled', { requestId: created.response.id, reason: 'conformance probe: tasks must be cancelled with tasks/cancel' });
+      const statuses: string[] = [String(created.task.status)];
+      const deadline = Date.now() + 1_000;
+      let last: any = created.task;
+      let gone: string | undefined;
+      while (Date.now() < deadline) {
+        await delay(Math.min(pollDelay(ctx, last), Math.max(20, deadline - Date.now())));
+        const r = await getTask(ctx, created.taskId);
+        if (r.error) {
+          gone = `${r.error.code} ${short(r.error.message)}`;
+          break;
+        }
+        last = r.result;
+        if (statuses[statuses.length - 1] !== String(last?.status)) statuses.push(String(last?.status));
+        if (isTaskStatus(last?.status) && isTerminal(last.status)) break;
+      }
+      // Clean up: the task was meant to be cancelled.
+      if (!gone && isTaskStatus(last?.status) && !isTerminal(last.status) && ctx.info.serverCapabilities?.tasks?.cancel) {
+        await ctx.peer.request('tasks/cancel', { taskId: created.taskId });
+      }
+      const end = gone ? `the task became unknown (${gone})` : isTaskStatus(last?.status) && isTerminal(last.status) ? `the task ended ${last.status}` : `the task was unaffected (still ${last?.status})`;
+      return `after notifications/cancelled for request ${short(created.response.id)} (which had created task ${created.taskId}), ${end}; statuses seen ${statuses.join(' → ')}`;
+    },
+  }),
+];

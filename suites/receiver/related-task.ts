@@ -1,0 +1,299 @@
+// Checks for related-task metadata (tasks.md Behavior Requirements > "Associating Task-Related
+// Messages", Data Types > "Related Task Metadata"); requirement ids from schema/requirements.json.
+//
+// Which messages are "related to a task" (related-task-all-messages, RULINGS.md 4):
+//  - the tasks/result response (also its own MUST, related-task-result-must);
+//  - requests the receiver sends on behalf of the task (elicitation/create …): input-required-related-task;
+//  - notifications/progress for the task sent after the CreateTaskResult (before it, the requestor
+//    cannot know the task id yet, so those are not judged);
+//  - NOT tasks/get, tasks/list, tasks/cancel results and notifications/tasks/status: the page's
+//    specific SHOULD NOTs govern those (absence is never a failure; presence warns).
+import { defineCheck, type CheckContext, type CheckDef } from '../engine.ts';
+import { delay, getTask, hasRelatedTask, pollDelay, relatedTaskId, short } from '../harness/tasks.ts';
+import { cancelAndSettle, canonical, createTask, inputAnswer, settle, withoutMeta } from './result.ts';
+import { WireTimeoutError, type Message, type Response } from '../harness/wire.ts';
+import { isTaskStatus, isTerminal, RELATED_TASK_META } from '../../schema/protocol.ts';
+
+const SECTION = 'Associating Task-Related Messages';
+
+const metaFor = (taskId: string) => ({ [RELATED_TASK_META]: { taskId } });
+const bogusId = () => `conformance-no-such-task-${Math.random().toString(36).slice(2, 10)}`;
+
+/** The tasks/result response carries related-task naming `taskId`. */
+function expectResultMeta(ctx: CheckContext, r: Response, taskId: string, what: string): void {
+  if (r.error) ctx.skip(`tasks/result for the ${what} task answered JSON-RPC error ${r.error.code} ${r.error.message} (an error response has no _meta to judge)`);
+  ctx.expect(hasRelatedTask(r.result), `tasks/result response for the ${what} task ${taskId} has no _meta["${RELATED_TASK_META}"] (result _meta: ${short(r.result?._meta)})`);
+  const got = relatedTaskId(r.result);
+  ctx.expect(got === taskId, `tasks/result response for the ${what} task ${taskId} carries related-task taskId ${JSON.stringify(got)}`);
+}
+
+/**
+ * Sends a tasks/* request carrying related-task _meta that names another (or no) task. No answer is a
+ * violation: the metadata was not ignored (e.g. the reply was routed to the other task's queue).
+ */
+async function requestWithForeignMeta(ctx: CheckContext, method: string, params: Record<string, unknown>, what: string): Promise<Response> {
+  try {
+    return await ctx.peer.request(method, params);
+  } catch (e) {
+    if (e instanceof WireTimeoutError) ctx.violation(`${what}: no answer within ${ctx.peer.peer.defaultTimeoutMs} ms — the related-task _meta was not ignored (a reply about params.taskId must come)`);
+    throw e;
+  }
+}
+
+/** Fails (SHOULD NOT → warn) when a tasks/get|list|cancel result carries related-task metadata. */
+function expectNoMeta(ctx: CheckContext, result: any, method: string): void {
+  ctx.expect(!hasRelatedTask(result), `${method} result carries _meta["${RELATED_TASK_META}"] = ${short(result?._meta?.[RELATED_TASK_META])}`);
+}
+
+export const checks: CheckDef[] = [
+  // Fault that kills it: result-no-related-task.
+  defineCheck({
+    id: 'related-task.result-completed',
+    title: 'tasks/result response for a completed task carries related-task _meta with its taskId',
+    section: SECTION,
+    requirements: ['related-task-result-must'],
+    level: 'MUST',
+    needs: ['completes'],
+    async run(ctx: CheckContext) {
+      const c = await createTask(ctx, 'completes');
+      await settle(ctx, c.taskId, { initial: c.task });
+      const r = await ctx.peer.request('tasks/result', { taskId: c.taskId });
+      expectResultMeta(ctx, r, c.taskId, 'completed');
+    },
+  }),
+
+  // Fault that kills it: result-no-related-task.
+  defineCheck({
+    id: 'related-task.result-failed',
+    title: 'tasks/result response for a failed task carries related-task _meta with its taskId',
+    section: SECTION,
+    requirements: ['related-task-result-must'],
+    level: 'MUST',
+    needs: ['fails'],
+    async run(ctx: CheckContext) {
+      const c = await createTask(ctx, 'fails');
+      const last = await settle(ctx, c.taskId, { initial: c.task });
+      const r = await ctx.peer.request('tasks/result', { taskId: c.taskId });
+      expectResultMeta(ctx, r, c.taskId, `"${last.status}"`);
+    },
+  }),
+
+  // Fault that kills it: result-no-related-task.
+  defineCheck({
+    id: 'related-task.result-cancelled',
+    title: 'tasks/result response for a cancelled task carries related-task _meta with its taskId',
+    section: SECTION,
+    requirements: ['related-task-result-must'],
+    level: 'MUST',
+    needs: ['slow'],
+    needsCapabilities: ['tasks.cancel'],
+    async run(ctx: CheckContext) {
+      const c = await createTask(ctx, 'slow');
+      const k = await cancelAndSettle(ctx, c.taskId);
+      if (k.cancel.error) ctx.skip(`tasks/cancel answered error ${k.cancel.error.code} ${k.cancel.error.message}`);
+      if (k.deleted) ctx.skip('the cancelled task was deleted at once (receivers MAY delete cancelled tasks)');
+      if (k.settled !== 'cancelled') ctx.skip(`after tasks/cancel the task shows "${k.settled}", not "cancelled"`);
+      const r = await ctx.peer.request('tasks/result', { taskId: c.taskId });
+      expectResultMeta(ctx, r, c.taskId, 'cancelled');
+    },
+  }),
+
+  // Fault that kills it: input-no-related-task.
+  defineCheck({
+    id: 'related-task.input-request',
+    title: 'an input request the receiver sends for a task (elicitation/create) carries related-task _meta with that task\'s id',
+    section: SECTION,
+    requirements: ['input-required-related-task', 'related-task-nested-same-id'],
+    level: 'MUST',
+    needs: ['needsInput'],
+    async run(ctx: CheckContext) {
+      // Own connection: every request arriving there during the task is the task's.
+      const s = await ctx.openSession();
+      const inputs: Message[] = [];
+      let taskId: string | undefined;
+      s.onRequest((req) => {
+        inputs.push(req);
+        return inputAnswer(req, taskId);
+      });
+      const c = await createTask(ctx, 'needsInput', { peer: s });
+      taskId = c.taskId;
+      // tasks/result carries the input requests (input_required flow); re-sent if it answers while the task is not terminal.
+      const bound = Math.min(15_000, Math.max(2_000, (ctx.def.timeoutMs ?? ctx.options.checkTimeoutMs) - 4_000));
+      const deadline = Date.now() + bound;
+      let status: unknown = c.task.status;
+      while (inputs.length === 0 && Date.now() < deadline) {
+        try {
+          await s.request('tasks/result', { taskId: c.taskId }, { timeoutMs: Math.max(500, deadline - Date.now()) });
+        } catch (e) {
+          if (!(e instanceof WireTimeoutError)) throw e;
+        }
+        if (inputs.length) break;
+        const g = await getTask(ctx, c.taskId, s);
+        status = g.error ? `error ${g.error.code}` : g.result?.status;
+        if (g.error || (isTaskStatus(status) && isTerminal(status))) break;
+        await delay(pollDelay(ctx, g.result));
+      }
+      if (inputs.length === 0) ctx.skip(`the receiver sent no request for the needsInput task (last status ${String(status)})`);
+      for (const req of inputs) {
+        ctx.expect(hasRelatedTask(req.params), `${req.method} sent for task ${c.taskId} has no params._meta["${RELATED_TASK_META}"] (params._meta: ${short(req.params?._meta)})`);
+        const got = relatedTaskId(req.params);
+        ctx.expect(got === c.taskId, `${req.method} sent for task ${c.taskId} names related-task taskId ${JSON.stringify(got)}`);
+      }
+      return `${inputs.length} request(s): ${inputs.map((r) => r.method).join(', ')}`;
+    },
+  }),
+
+  // Fault needed (none yet): "progress-no-related-task" — notifications/progress for a task omit related-task _meta.
+  defineCheck({
+    id: 'related-task.progress-notification',
+    title: 'notifications/progress for a task (after the CreateTaskResult) carry related-task _meta with its taskId',
+    section: SECTION,
+    requirements: ['related-task-all-messages'],
+    level: 'MUST',
+    needs: ['progress'],
+    async run(ctx: CheckContext) {
+      const token = `${ctx.def.id}-${Math.random().toString(36).slice(2, 10)}`;
+      const c = await createTask(ctx, 'progress', { meta: { progressToken: token } });
+      await settle(ctx, c.taskId, { initial: c.task });
+      const t = ctx.peer.transcript;
+      const createdAt = t.findIndex((e) => e.dir === 'in' && (e.message as Message | undefined)?.id === c.response.id);
+      const progress = t
+        .slice(createdAt + 1)
+        .filter((e) => e.dir === 'in')
+        .map((e) => e.message as Message)
+        .filter((m) => m?.method === 'notifications/progress' && m.params?.progressToken === token);
+      if (progress.length === 0) ctx.skip('the target sent no notifications/progress with the task\'s progressToken after the CreateTaskResult');
+      for (const m of progress) {
+        const got = relatedTaskId(m.params);
+        ctx.expect(got === c.taskId, `notifications/progress for task ${c.taskId} (progress ${m.params?.progress}) carries related-task taskId ${JSON.stringify(got)} (params._meta: ${short(m.params?._meta)})`);
+      }
+      return `${progress.length} notification(s) judged`;
+    },
+  }),
+
+  // Fault that kills it: related-task-on-get.
+  defineCheck({
+    id: 'related-task.absent-on-get',
+    title: 'tasks/get results do not carry related-task _meta',
+    section: SECTION,
+    requirements: ['related-task-get-list-cancel-should-not'],
+    level: 'SHOULD',
+    needs: ['completes'],
+    async run(ctx: CheckContext) {
+      const c = await createTask(ctx, 'completes');
+      const g = await getTask(ctx, c.taskId);
+      if (g.error) ctx.skip(`tasks/get answered error ${g.error.code} ${g.error.message}`);
+      expectNoMeta(ctx, g.result, 'tasks/get');
+    },
+  }),
+
+  // Fault that kills it: related-task-on-get.
+  defineCheck({
+    id: 'related-task.absent-on-list',
+    title: 'tasks/list results do not carry related-task _meta',
+    section: SECTION,
+    requirements: ['related-task-get-list-cancel-should-not'],
+    level: 'SHOULD',
+    needs: ['completes'],
+    needsCapabilities: ['tasks.list'],
+    async run(ctx: CheckContext) {
+      const s = await ctx.openSession();
+      await createTask(ctx, 'completes', { peer: s });
+      const r = await s.request('tasks/list', {});
+      if (r.error) ctx.skip(`tasks/list answered error ${r.error.code} ${r.error.message}`);
+      expectNoMeta(ctx, r.result, 'tasks/list');
+      for (const t of Array.isArray(r.result?.tasks) ? r.result.tasks : []) expectNoMeta(ctx, t, `tasks/list entry ${short(t?.taskId)}`);
+    },
+  }),
+
+  // Fault that kills it: related-task-on-get.
+  defineCheck({
+    id: 'related-task.absent-on-cancel',
+    title: 'tasks/cancel results do not carry related-task _meta',
+    section: SECTION,
+    requirements: ['related-task-get-list-cancel-should-not'],
+    level: 'SHOULD',
+    needs: ['slow'],
+    needsCapabilities: ['tasks.cancel'],
+    async run(ctx: CheckContext) {
+      const c = await createTask(ctx, 'slow');
+      const r = await ctx.peer.request('tasks/cancel', { taskId: c.taskId });
+      if (r.error) ctx.skip(`tasks/cancel answered error ${r.error.code} ${r.error.message}`);
+      expectNoMeta(ctx, r.result, 'tasks/cancel');
+    },
+  }),
+
+  // Fault that kills it: meta-taskid-wins.
+  defineCheck({
+    id: 'related-task.param-wins-get',
+    title: 'tasks/get follows params.taskId, ignoring related-task _meta naming another or no task',
+    section: SECTION,
+    requirements: ['related-task-receiver-ignore', 'related-task-taskid-source-of-truth'],
+    level: 'MUST',
+    needs: ['completes'],
+    async run(ctx: CheckContext) {
+      const a = await createTask(ctx, 'completes');
+      const b = await createTask(ctx, 'completes');
+      for (const [label, other] of [['another task of ours', b.taskId], ['a nonexistent task', bogusId()]] as const) {
+        const what = `tasks/get {taskId: ${a.taskId}} with related-task _meta naming ${label} (${other})`;
+        const r = await requestWithForeignMeta(ctx, 'tasks/get', { taskId: a.taskId, _meta: metaFor(other) }, what);
+        ctx.expect(!r.error, `${what} answered error ${r.error?.code} ${r.error?.message}`);
+        ctx.expect(r.result?.taskId === a.taskId, `${what} answered about task ${JSON.stringify(r.result?.taskId)}`);
+      }
+    },
+  }),
+
+  // Fault that kills it: meta-taskid-wins.
+  defineCheck({
+    id: 'related-task.param-wins-result',
+    title: 'tasks/result follows params.taskId, ignoring related-task _meta naming another or no task',
+    section: SECTION,
+    requirements: ['related-task-receiver-ignore', 'related-task-taskid-source-of-truth'],
+    level: 'MUST',
+    needs: ['completes'],
+    async run(ctx: CheckContext) {
+      const a = await createTask(ctx, 'completes');
+      // B's result differs from A's when a fails tool exists; otherwise only related-task tells them apart.
+      const b = await createTask(ctx, ctx.info.profile.tools.fails ? 'fails' : 'completes');
+      await settle(ctx, a.taskId, { initial: a.task });
+      await settle(ctx, b.taskId, { initial: b.task });
+      const expected = await ctx.peer.request('tasks/result', { taskId: a.taskId });
+      if (expected.error) ctx.skip(`tasks/result for task A answered error ${expected.error.code} ${expected.error.message} without any _meta`);
+      for (const [label, other] of [['another task of ours', b.taskId], ['a nonexistent task', bogusId()]] as const) {
+        const what = `tasks/result {taskId: ${a.taskId}} with related-task _meta naming ${label} (${other})`;
+        const r = await requestWithForeignMeta(ctx, 'tasks/result', { taskId: a.taskId, _meta: metaFor(other) }, what);
+        ctx.expect(!r.error, `${what} answered error ${r.error?.code} ${r.error?.message}`);
+        const rel = relatedTaskId(r.result);
+        ctx.expect(rel === undefined || rel === a.taskId, `${what} answered with related-task taskId ${JSON.stringify(rel)}`);
+        ctx.expect(
+          canonical(withoutMeta(r.result)) === canonical(withoutMeta(expected.result)),
+          `${what} answered ${short(withoutMeta(r.result))}, not task A's result ${short(withoutMeta(expected.result))}`,
+        );
+      }
+    },
+  }),
+
+  // Fault that kills it: meta-taskid-wins (the cancel then hits the completed task B: -32602).
+  defineCheck({
+    id: 'related-task.param-wins-cancel',
+    title: 'tasks/cancel follows params.taskId, ignoring related-task _meta naming another task',
+    section: SECTION,
+    requirements: ['related-task-receiver-ignore', 'related-task-taskid-source-of-truth'],
+    level: 'MUST',
+    needs: ['slow', 'completes'],
+    needsCapabilities: ['tasks.cancel'],
+    async run(ctx: CheckContext) {
+      const b = await createTask(ctx, 'completes');
+      const bLast = await settle(ctx, b.taskId, { initial: b.task });
+      const a = await createTask(ctx, 'slow');
+      const g = await getTask(ctx, a.taskId);
+      if (g.error || !isTaskStatus(g.result?.status) || isTerminal(g.result.status)) ctx.skip(`the slow task is not running (tasks/get: ${short(g.error ?? g.result?.status)})`);
+      const what = `tasks/cancel {taskId: ${a.taskId}} (working) with related-task _meta naming task ${b.taskId} ("${bLast.status}")`;
+      const r = await requestWithForeignMeta(ctx, 'tasks/cancel', { taskId: a.taskId, _meta: metaFor(b.taskId) }, what);
+      ctx.expect(!r.error, `${what} answered error ${r.error?.code} ${r.error?.message}`);
+      ctx.expect(r.result?.taskId === a.taskId, `${what} answered about task ${JSON.stringify(r.result?.taskId)}`);
+      const gb = await getTask(ctx, b.taskId);
+      ctx.expect(gb.error || gb.result?.status === bLast.status, `after ${what}, task B shows "${gb.result?.status}"`);
+    },
+  }),
+];

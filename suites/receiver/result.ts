@@ -1,0 +1,369 @@
+// Checks for tasks/result (tasks.md "Retrieving Task Results", Behavior Requirements > "Result
+// Retrieval", Error Handling > "Task Execution Errors"); requirement ids from schema/requirements.json.
+// Also exports small helpers shared by related-task.ts, list.ts and cancel.ts.
+import { defineCheck, Violation, type CheckContext, type CheckDef } from '../engine.ts';
+import { callTool, createTask as createTaskOrFail, delay, getTask, pollDelay, short, type CreatedTask } from '../harness/tasks.ts';
+import { WireTimeoutError, type Message, type Response, type Scope } from '../harness/wire.ts';
+import { isTaskStatus, isTerminal, RELATED_TASK_META, type TaskStatus } from '../../schema/protocol.ts';
+import { type ProfileRole } from '../harness/profile.ts';
+import { elicitationContent } from '../harness/elicitation.ts';
+
+const SECTION = 'Result Retrieval';
+
+// --- shared helpers (used by this file and by related-task.ts, list.ts, cancel.ts) -----------
+
+/**
+ * helpers.createTask, except that a target that does not create the task (error, no CreateTaskResult,
+ * no answer) skips the check: creation is judged by the creation checks, here it is a prerequisite.
+ */
+export async function createTask(ctx: CheckContext, role: ProfileRole, opts: Parameters<typeof createTaskOrFail>[2] = {}): Promise<CreatedTask> {
+  try {
+    return await createTaskOrFail(ctx, role, opts);
+  } catch (e) {
+    if (e instanceof Violation || e instanceof WireTimeoutError) ctx.skip(`could not create a ${role} task: ${e.message}`);
+    throw e;
+  }
+}
+
+/** JSON with object keys sorted, for order-insensitive comparison. */
+export function canonical(v: unknown): string {
+  const norm = (x: unknown): unknown => {
+    if (Array.isArray(x)) return x.map(norm);
+    if (x && typeof x === 'object') {
+      const o: Record<string, unknown> = {};
+      for (const k of Object.keys(x as object).sort()) o[k] = norm((x as Record<string, unknown>)[k]);
+      return o;
+    }
+    return x;
+  };
+  return JSON.stringify(norm(v)) ?? 'undefined';
+}
+
+/** A result without its top-level `_meta` (tasks/result adds related-task), `isError: false` ≡ absent. */
+export function withoutMeta(r: unknown): unknown {
+  if (!r || typeof r !== 'object' || Array.isArray(r)) return r;
+  const { _meta: _ignored, ...rest } = r as Record<string, unknown>;
+  if (rest.isError === false) delete rest.isError;
+  return rest;
+}
+
+/**
+ * How the tasks/result answer differs from the plain call's answer (result-exact), or undefined when
+ * they are the same: same JSON-RPC error (code, message, data), or same result modulo top-level `_meta`.
+ */
+export function outcomeDifference(plain: Response, viaTask: Response): string | undefined {
+  if (plain.error) {
+    if (!viaTask.error) return `the call without a task answered JSON-RPC error ${short(plain.error)}, but tasks/result answered a result ${short(viaTask.result, 400)}`;
+    const same = viaTask.error.code === plain.error.code && viaTask.error.message === plain.error.message && canonical(viaTask.error.data) === canonical(plain.error.data);
+    return same ? undefined : `different JSON-RPC errors: without a task ${short(plain.error, 400)}; via tasks/result ${short(viaTask.error, 400)}`;
+  }
+  if (viaTask.error) return `the call without a task answered a result ${short(withoutMeta(plain.result), 400)}, but tasks/result answered JSON-RPC error ${short(viaTask.error)}`;
+  const a = canonical(withoutMeta(plain.result));
+  const b = canonical(withoutMeta(viaTask.result));
+  return a === b ? undefined : `different results (compared without _meta): without a task ${short(withoutMeta(plain.result), 400)}; via tasks/result ${short(withoutMeta(viaTask.result), 400)}`;
+}
+
+/** The answer a well-behaved requestor gives to an input request for `taskId` (carries related-task, related-task-all-messages). */
+export function inputAnswer(req: Message, taskId: string | undefined): { result: unknown } | undefined {
+  const meta = taskId ? { _meta: { [RELATED_TASK_META]: { taskId } } } : {};
+  if (req.method !== 'elicitation/create') return undefined; // not ours: the peer's default answer applies
+  if (req.params?.mode === 'url') return { result: { action: 'accept', ...meta } };
+  return { result: { action: 'accept', content: elicitationContent(req.params, 'conformance'), ...meta } };
+}
+
+/**
+ * Polls tasks/get (following pollInterval) until the task is terminal. A task that never gets there,
+ * or a tasks/get error, is a missing prerequisite for the checks using this (not their requirement): skip.
+ */
+export async function settle(ctx: CheckContext, taskId: string, opts: { peer?: Scope; initial?: any; boundMs?: number } = {}): Promise<any> {
+  const bound = opts.boundMs ?? Math.max(2_000, (ctx.def.timeoutMs ?? ctx.options.checkTimeoutMs) - 5_000);
+  const deadline = Date.now() + bound;
+  let last = opts.initial;
+  const seen: string[] = [];
+  for (;;) {
+    const g = await getTask(ctx, taskId, opts.peer);
+    if (g.error) ctx.skip(`tasks/get for task ${taskId} answered error ${g.error.code} ${g.error.message} while waiting for it to end`);
+    last = g.result;
+    seen.push(String(last?.status));
+    if (isTaskStatus(last?.status) && isTerminal(last.status)) return last;
+    if (Date.now() + pollDelay(ctx, last) > deadline) ctx.skip(`task ${taskId} did not reach a terminal status within ${bound} ms (seen ${seen.join(' → ')})`);
+    await delay(pollDelay(ctx, last));
+  }
+}
+
+/**
+ * Sends tasks/cancel and waits (bounded) until tasks/get shows a terminal status or the task is gone.
+ * `settled` is the status seen last; `deleted` when tasks/get answered an error (receivers MAY delete cancelled tasks).
+ */
+export async function cancelAndSettle(
+  ctx: CheckContext,
+  taskId: string,
+  peer: Scope = ctx.peer,
+): Promise<{ cancel: Response; settled?: TaskStatus; deleted: boolean; getError?: Response['error'] }> {
+  const cancel = await peer.request('tasks/cancel', { taskId });
+  const deadline = Date.now() + Math.max(1_000, Math.min(5_000, ctx.options.checkTimeoutMs / 4));
+  let last: any = cancel.result;
+  for (;;) {
+    const g = await getTask(ctx, taskId, peer);
+    if (g.error) return { cancel, deleted: true, getError: g.error };
+    last = g.result;
+    if (isTaskStatus(last?.status) && isTerminal(last.status)) return { cancel, settled: last.status, deleted: false };
+    if (Date.now() + pollDelay(ctx, last) > deadline) return { cancel, settled: isTaskStatus(last?.status) ? last.status : undefined, deleted: false };
+    await delay(pollDelay(ctx, last));
+  }
+}
+
+/** Milliseconds to allow a blocked tasks/result: the rest of the check's budget, less a margin for the follow-up requests. */
+export function blockingBound(ctx: CheckContext): number {
+  return Math.max(2_000, (ctx.def.timeoutMs ?? ctx.options.checkTimeoutMs) - 3_000);
+}
+
+/** A tasks/result that records when it answered; a timeout resolves to undefined instead of throwing. */
+function pendingResult(peer: Scope, taskId: string, timeoutMs: number): { done: Promise<Response | undefined>; answered: () => boolean } {
+  let answered = false;
+  const done = peer.request('tasks/result', { taskId }, { timeoutMs }).then(
+    (r) => {
+      answered = true;
+      return r;
+    },
+    (e) => {
+      if (e instanceof WireTimeoutError) return undefined;
+      throw e;
+    },
+  );
+  return { done, answered: () => answered };
+}
+
+function statusOf(r: Response): string {
+  return r.error ? `error ${r.error.code} ${r.error.message}` : String(r.result?.status);
+}
+
+/** tasks/result answer for a terminal task, with a clear message when it does not come. */
+/**
+ * The role's tool called without a task and as a task: tasks/result must return exactly the same outcome
+ * (result-exact). The profile's tools are meant to be deterministic: a difference is reported with both values.
+ */
+async function expectSameOutcome(ctx: CheckContext, role: 'completes' | 'fails'): Promise<{ plain: Response; last: any }> {
+  const name = requireOptional(ctx, role);
+  const plain = await callTool(ctx, role);
+  if (!plain.error && plain.result?.task) ctx.skip(`tools/call of "${name}" without a task returned a CreateTaskResult`);
+  const c = await createTask(ctx, role);
+  const last = await settle(ctx, c.taskId, { initial: c.task });
+  const viaTask = await resultOfTerminal(ctx, c.taskId, last?.status ?? 'terminal');
+  const diff = outcomeDifference(plain, viaTask);
+  ctx.expect(diff === undefined, `tool "${name}": ${diff}`);
+  return { plain, last };
+}
+
+async function resultOfTerminal(ctx: CheckContext, taskId: string, status: string): Promise<Response> {
+  try {
+    return await ctx.peer.request('tasks/result', { taskId });
+  } catch (e) {
+    if (e instanceof WireTimeoutError) ctx.violation(`tasks/result for task ${taskId}, already "${status}", did not answer within ${ctx.peer.peer.defaultTimeoutMs} ms (a terminal task's result must be returned, not blocked on)`);
+    throw e;
+  }
+}
+
+/** The role's tool can be called both with and without a task (taskSupport "optional"), else skip. */
+function requireOptional(ctx: CheckContext, role: 'completes' | 'fails'): string {
+  const tool = ctx.tool(role);
+  const support = ctx.taskSupport(tool.name);
+  if (support !== 'optional') ctx.skip(`tool "${tool.name}" (role ${role}) has taskSupport ${JSON.stringify(support ?? null)}, so it cannot be called both with and without a task to compare results`);
+  return tool.name;
+}
+
+export const checks: CheckDef[] = [
+  // Fault that kills it: result-not-blocking (tasks/result answers "not ready" at once).
+  defineCheck({
+    id: 'result.blocks-while-working',
+    title: 'tasks/result sent while the task is working answers only once the task is terminal',
+    section: SECTION,
+    requirements: ['result-blocks-nonterminal'],
+    level: 'MUST',
+    needs: ['completes'],
+    async run(ctx: CheckContext) {
+      const c = await createTask(ctx, 'completes');
+      if (isTaskStatus(c.task.status) && isTerminal(c.task.status)) ctx.note(`the CreateTaskResult already showed status "${c.task.status}", so blocking was hardly exercised`);
+      const bound = blockingBound(ctx);
+      const started = Date.now();
+      const r = await pendingResult(ctx.peer, c.taskId, bound).done;
+      if (!r) {
+        const g = await getTask(ctx, c.taskId);
+        ctx.violation(`tasks/result did not answer within ${bound} ms (tasks/get then: ${statusOf(g)})`);
+      }
+      const took = Date.now() - started;
+      // The receiver claims terminal by answering: a tasks/get sent after the answer must show it.
+      const g = await getTask(ctx, c.taskId);
+      if (g.error) ctx.skip(`tasks/get after the tasks/result answer gave error ${g.error.code} ${g.error.message}; cannot tell whether the task was terminal`);
+      ctx.expect(
+        isTaskStatus(g.result?.status) && isTerminal(g.result.status),
+        `tasks/result answered after ${took} ms (${short(r.error ?? r.result)}) although the task was not terminal: tasks/get sent after that answer shows "${g.result?.status}"`,
+      );
+      ctx.note(`tasks/result answered after ${took} ms; tasks/get then showed "${g.result.status}"`);
+    },
+  }),
+
+  // Fault that kills it: result-not-blocking.
+  defineCheck({
+    id: 'result.blocks-while-input-required',
+    title: 'tasks/result stays blocked while the task waits for input, and answers once it is terminal',
+    section: SECTION,
+    requirements: ['result-blocks-nonterminal'],
+    level: 'MUST',
+    needs: ['needsInput'],
+    async run(ctx: CheckContext) {
+      // Own connection: every input request arriving there belongs to this check's task.
+      const s = await ctx.openSession();
+      let taskId: string | undefined;
+      let release!: () => void;
+      const gate = new Promise<void>((r) => (release = r));
+      let inputSeen!: (m: Message) => void;
+      const input = new Promise<Message>((r) => (inputSeen = r));
+      s.onRequest(async (req) => {
+        if (req.method !== 'elicitation/create') return undefined;
+        inputSeen(req);
+        await gate; // hold the answer: the task cannot finish meanwhile
+        return inputAnswer(req, taskId);
+      });
+      try {
+        const c = await createTask(ctx, 'needsInput', { peer: s });
+        taskId = c.taskId;
+        const bound = blockingBound(ctx);
+        const pending = pendingResult(s, c.taskId, bound);
+        const first = await Promise.race([input.then(() => 'input' as const), pending.done.then(() => 'answer' as const)]);
+        if (first === 'answer') {
+          const r = await pending.done;
+          const g = await getTask(ctx, c.taskId, s);
+          if (!r) ctx.skip(`no input request and no tasks/result answer within ${bound} ms (task status ${statusOf(g)})`);
+          if (!g.error && isTaskStatus(g.result?.status) && isTerminal(g.result.status)) {
+            ctx.skip(`the needsInput tool reached "${g.result.status}" without sending an input request`);
+          }
+          ctx.violation(`tasks/result answered (${short(r.error ?? r.result)}) before any input was given, while tasks/get shows ${statusOf(g)}`);
+        }
+        // Input is pending and unanswered: the task cannot be terminal, so tasks/result must still be blocked.
+        const g = await getTask(ctx, c.taskId, s);
+        ctx.note(`while the input request was unanswered tasks/get showed ${statusOf(g)}`);
+        ctx.expect(!pending.answered(), `tasks/result answered while the task's input request was still unanswered (tasks/get: ${statusOf(g)})`);
+        release();
+        const r = await pending.done;
+        if (!r) ctx.violation(`tasks/result did not answer within ${bound} ms after the input was given`);
+        const g2 = await getTask(ctx, c.taskId, s);
+        if (g2.error) ctx.skip(`tasks/get after the tasks/result answer gave error ${g2.error.code}; cannot tell whether the task was terminal`);
+        ctx.expect(
+          isTaskStatus(g2.result?.status) && isTerminal(g2.result.status),
+          `tasks/result answered (${short(r.error ?? r.result)}) although tasks/get sent after it shows "${g2.result?.status}"`,
+        );
+      } finally {
+        release();
+      }
+    },
+  }),
+
+  // Fault needed (none yet): "result-returns-task" — tasks/result for a terminal task returns the Task (or an error) instead of the CallToolResult.
+  defineCheck({
+    id: 'result.completed-returns-result',
+    title: 'tasks/result for a completed task returns the tool result (a CallToolResult) at once',
+    section: SECTION,
+    requirements: ['result-terminal-returns-final'],
+    level: 'MUST',
+    needs: ['completes'],
+    async run(ctx: CheckContext) {
+      const c = await createTask(ctx, 'completes');
+      const status = (await settle(ctx, c.taskId, { initial: c.task })).status as TaskStatus;
+      const r = await resultOfTerminal(ctx, c.taskId, status);
+      if (status !== 'completed') {
+        ctx.note(`the completes tool ended "${status}" (not judged here)`);
+        return;
+      }
+      // "completed: the request completed successfully and results are available" — so a result, not an error.
+      if (r.error) ctx.violation(`tasks/result for a completed task answered JSON-RPC error ${r.error.code} ${r.error.message} instead of the tool's result`);
+      ctx.expect(
+        r.result && typeof r.result === 'object' && Array.isArray(r.result.content),
+        `tasks/result for a completed task did not return a CallToolResult (no content array): ${short(r.result, 300)}`,
+      );
+    },
+  }),
+
+  // Fault needed (none yet): "result-returns-task" (see above), applied to failed tasks.
+  defineCheck({
+    id: 'result.failed-returns-result',
+    title: 'tasks/result for a task whose tool reported an error returns that outcome at once',
+    section: SECTION,
+    requirements: ['result-terminal-returns-final'],
+    level: 'MUST',
+    needs: ['fails'],
+    async run(ctx: CheckContext) {
+      const c = await createTask(ctx, 'fails');
+      const status = (await settle(ctx, c.taskId, { initial: c.task })).status as TaskStatus;
+      const r = await resultOfTerminal(ctx, c.taskId, status);
+      if (status !== 'failed') ctx.note(`the fails tool's task ended "${status}" (a tool error is expected to give "failed"; lowercase "should", not judged: RULINGS.md 6)`);
+      if (r.error) {
+        // A JSON-RPC error is allowed when that is what the underlying request gave (result-exact checks which).
+        ctx.note(`tasks/result answered JSON-RPC error ${r.error.code} ${r.error.message}`);
+        return;
+      }
+      ctx.expect(
+        r.result && typeof r.result === 'object' && Array.isArray(r.result.content),
+        `tasks/result for a "${status}" task did not return a CallToolResult (no content array) nor a JSON-RPC error: ${short(r.result, 300)}`,
+      );
+      if (r.result.isError !== true) ctx.note(`the returned CallToolResult has isError ${JSON.stringify(r.result.isError)}`);
+    },
+  }),
+
+  // Fault needed (none yet): "cancelled-result-hangs" — tasks/result for a cancelled task never answers.
+  defineCheck({
+    id: 'result.cancelled-answers',
+    title: 'tasks/result for a cancelled task answers (a result or a JSON-RPC error) instead of blocking',
+    section: SECTION,
+    requirements: ['result-terminal-returns-final'],
+    level: 'MUST',
+    needs: ['slow'],
+    needsCapabilities: ['tasks.cancel'],
+    async run(ctx: CheckContext) {
+      const c = await createTask(ctx, 'slow');
+      const k = await cancelAndSettle(ctx, c.taskId);
+      if (k.cancel.error) ctx.skip(`tasks/cancel answered error ${k.cancel.error.code} ${k.cancel.error.message} (task status then: ${k.settled ?? 'unknown'})`);
+      if (k.deleted) ctx.skip(`the cancelled task was deleted at once (tasks/get: ${k.getError?.code}); receivers MAY do so (cancel-delete-may)`);
+      if (k.settled !== 'cancelled') ctx.skip(`after tasks/cancel the task shows "${k.settled}", not "cancelled" (judged by the cancel checks)`);
+      const r = await resultOfTerminal(ctx, c.taskId, 'cancelled');
+      if (r.error) {
+        if (r.error.code === -32602) {
+          const g = await getTask(ctx, c.taskId);
+          if (g.error) ctx.skip(`the cancelled task was deleted before tasks/result (receivers MAY delete cancelled tasks)`);
+        }
+        return `tasks/result for the cancelled task answered JSON-RPC error ${r.error.code} ${r.error.message}`;
+      }
+      ctx.expect(r.result && typeof r.result === 'object', `tasks/result for the cancelled task answered a non-object result ${short(r.result)}`);
+      return `tasks/result for the cancelled task answered ${short(withoutMeta(r.result), 160)}`;
+    },
+  }),
+
+  // Fault that kills it: result-differs.
+  defineCheck({
+    id: 'result.exact-success',
+    title: 'tasks/result returns exactly what the same tool call returns without a task',
+    section: SECTION,
+    requirements: ['result-exact'],
+    level: 'MUST',
+    needs: ['completes'],
+    async run(ctx: CheckContext) {
+      await expectSameOutcome(ctx, 'completes');
+    },
+  }),
+
+  // Fault that kills it: result-differs. Covers result-exact-error too when the fails tool answers a JSON-RPC error.
+  defineCheck({
+    id: 'result.exact-fails',
+    title: 'tasks/result of a failing tool returns exactly its tool error (isError result or JSON-RPC error)',
+    section: SECTION,
+    requirements: ['result-exact'],
+    level: 'MUST',
+    needs: ['fails'],
+    async run(ctx: CheckContext) {
+      const { plain, last } = await expectSameOutcome(ctx, 'fails');
+      if (!plain.error && plain.result?.isError !== true) ctx.note(`the fails tool's plain result has isError ${JSON.stringify(plain.result?.isError)}`);
+      if (last.status !== 'failed') ctx.note(`the task ended "${last.status}" (expected "failed" for a tool error; lowercase "should", RULINGS.md 6)`);
+      return plain.error ? `compared JSON-RPC errors (result-exact-error): ${plain.error.code}` : 'compared isError results';
+    },
+  }),
+];

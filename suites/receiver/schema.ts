@@ -1,0 +1,173 @@
+// Schema conformance of everything the target sent (schema/tasks-2025-11-25.schema.json: the
+// task-related 2025-11-25 definitions with errata 357adac4 and the iso8601 timestamp format).
+// Runs last and reads every message received so far: the shared connection's whole transcript (probe
+// included) and the extra sessions recorded in earlier checks' transcripts.
+//
+// Requirement ids: the catalog has no id for "messages conform to the schema"; the check cites the
+// ids whose rulings name this schema validation (ttl-created-at / ttl-last-updated-at: RFC 3339
+// timestamps via format iso8601; ttl-actual-in-get: ttl integer or null per the erratum schema) and
+// each violation names the id its path maps to when one does. Killed by faults missing-created-at,
+// bad-timestamp and ttl-missing.
+import { defineCheck, type CheckContext, type CheckDef } from '../engine.ts';
+import type { Message, TranscriptEntry } from '../harness/wire.ts';
+import { validate } from '../../schema/validate.ts';
+import { short } from '../harness/tasks.ts';
+
+const SECTION = 'Schema';
+const MAX_REPORTED = 12;
+
+function idKey(id: unknown): string {
+  return typeof id === 'string' ? `s:${id}` : (JSON.stringify(id) ?? 'undefined');
+}
+
+/** Definitions for a successful response, from the request it answers. */
+function resultDefinitions(request: Message | undefined, result: unknown): string[] {
+  if (!request) return [];
+  const r = result as Record<string, unknown> | null;
+  switch (request.method) {
+    case 'initialize':
+      return ['InitializeResult'];
+    case 'tools/list':
+      return ['ListToolsResult'];
+    case 'tools/call':
+      // A task-augmented call answered with a plain result (target without task support) is a CallToolResult.
+      return request.params?.task !== undefined && r && typeof r === 'object' && 'task' in r ? ['CreateTaskResult'] : ['CallToolResult'];
+    case 'tasks/get':
+      return ['GetTaskResult'];
+    case 'tasks/list':
+      return ['ListTasksResult'];
+    case 'tasks/cancel':
+      return ['CancelTaskResult'];
+    case 'tasks/result':
+      // The suite creates tasks only through tools/call: the payload is a CallToolResult.
+      return ['GetTaskPayloadResult', 'CallToolResult'];
+    default:
+      return ['Result'];
+  }
+}
+
+/** Definitions for a request or notification the target sent. */
+function messageDefinitions(m: Message): string[] {
+  const isRequest = 'id' in m;
+  switch (m.method) {
+    case 'elicitation/create':
+      return ['ElicitRequest'];
+    case 'sampling/createMessage':
+      return ['CreateMessageRequest'];
+    case 'notifications/progress':
+      return ['ProgressNotification'];
+    case 'notifications/tasks/status':
+      return ['TaskStatusNotification'];
+    case 'notifications/cancelled':
+      return ['CancelledNotification'];
+    default:
+      return [isRequest ? 'JSONRPCRequest' : 'JSONRPCNotification'];
+  }
+}
+
+/** The catalog id a schema error path points at, when there is one. */
+function requirementFor(error: string): string | undefined {
+  if (/\/createdAt\b/.test(error) || /'createdAt'/.test(error)) return 'ttl-created-at';
+  if (/\/lastUpdatedAt\b/.test(error) || /'lastUpdatedAt'/.test(error)) return 'ttl-last-updated-at';
+  if (/\/ttl\b/.test(error) || /'ttl'/.test(error)) return 'ttl-actual-in-get';
+  if (/\/taskId\b/.test(error) || /'taskId'/.test(error)) return 'id-string';
+  return undefined;
+}
+
+interface Source {
+  label: string;
+  entries: readonly TranscriptEntry[];
+}
+
+/** The shared connection, plus each extra session found in earlier checks' transcripts. */
+function sources(ctx: CheckContext): Source[] {
+  const out: Source[] = [{ label: 'shared connection', entries: ctx.peer.peer.transcript }];
+  for (const result of ctx.history()) {
+    if (result.id === ctx.def.id) continue;
+    const bySession = new Map<string, TranscriptEntry[]>();
+    for (const e of result.transcript) {
+      if (!e.note?.startsWith('session ')) continue;
+      const list = bySession.get(e.note) ?? [];
+      list.push(e);
+      bySession.set(e.note, list);
+    }
+    for (const [note, entries] of bySession) out.push({ label: `${result.id} ${note}`, entries });
+  }
+  return out;
+}
+
+export const checks: CheckDef[] = [
+  defineCheck({
+    id: 'schema.messages-valid',
+    title: 'Every message the target sent conforms to the 2025-11-25 schema (task definitions with errata)',
+    section: SECTION,
+    requirements: ['ttl-created-at', 'ttl-last-updated-at', 'ttl-actual-in-get'],
+    level: 'MUST',
+    runsLast: true,
+    async run(ctx: CheckContext) {
+      // Which check a message came up in (for the report).
+      const owner = new Map<unknown, string>();
+      for (const r of ctx.history()) for (const e of r.transcript) if (e.dir === 'in' && e.message && !owner.has(e.message)) owner.set(e.message, r.id);
+
+      // Violations grouped by definition + error: the first occurrence is quoted, the rest counted.
+      const groups = new Map<string, { count: number; first: string }>();
+      const add = (what: string, where: string, excerptOf: unknown) => {
+        const g = groups.get(what);
+        if (g) g.count++;
+        else groups.set(what, { count: 1, first: `${where} — ${short(excerptOf, 240)}` });
+      };
+      let validated = 0;
+      const seen = new Set<unknown>();
+      const check = (where: string, definition: string, value: unknown, excerptOf: unknown) => {
+        const v = validate(definition, value);
+        validated++;
+        if (v.valid) return;
+        for (const err of v.errors) {
+          const req = requirementFor(err);
+          add(`${definition} ${err}${req ? ` [${req}]` : ''}`, where, excerptOf);
+        }
+      };
+
+      // The probe's initialize result and tool list (also in the shared transcript; validated once there).
+      for (const src of sources(ctx)) {
+        const requests = new Map<string, Message>();
+        for (const e of src.entries) {
+          const m = e.message as Message | undefined;
+          if (e.dir === 'out' && m && typeof m === 'object' && 'method' in m && 'id' in m) requests.set(idKey(m.id), m);
+        }
+        for (const e of src.entries) {
+          const m = e.message as Message | undefined;
+          if (e.dir !== 'in' || !m || seen.has(m)) continue;
+          seen.add(m);
+          const where = `${owner.get(m) ?? src.label} #${e.seq}`;
+          if (typeof m !== 'object' || Array.isArray(m)) {
+            add('not a JSON-RPC message object', where, m);
+            continue;
+          }
+          if ('method' in m) {
+            for (const d of messageDefinitions(m)) check(where, d, m, m);
+            continue;
+          }
+          if ('error' in m) {
+            // JSON-RPC 2.0 answers unreadable requests with id null; the MCP schema's RequestId has no
+            // null (the id is optional there), so such an answer is validated without its id.
+            const value: Record<string, unknown> = { ...m };
+            if (value.id === null) delete value.id;
+            check(where, 'JSONRPCErrorResponse', value, m);
+            continue;
+          }
+          check(where, 'JSONRPCResultResponse', m, m);
+          const request = requests.get(idKey(m.id));
+          for (const d of resultDefinitions(request, m.result)) check(`${where} (${request?.method})`, d, m.result, m);
+        }
+      }
+      const problems = [...groups].map(([what, g]) => `${what} (${g.count}×; first: ${g.first})`);
+      const total = [...groups.values()].reduce((n, g) => n + g.count, 0);
+      ctx.expect(
+        problems.length === 0,
+        `${total} schema violation${total === 1 ? '' : 's'} in messages from the target: ${problems.slice(0, MAX_REPORTED).join(' | ')}${problems.length > MAX_REPORTED ? ` | … (+${problems.length - MAX_REPORTED} more kinds)` : ''}`,
+      );
+      return `${seen.size} messages from the target, ${validated} validations, all valid`;
+    },
+  }),
+];

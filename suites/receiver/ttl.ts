@@ -1,0 +1,198 @@
+// Checks for "TTL and Resource Management" (tasks.md 454-461) and the ttl items of
+// "Security Considerations > Resource Management" (tasks.md 887-888). Requirement ids from
+// schema/requirements.json. That the actual ttl is present in tasks/get (ttl-actual-in-get) is
+// checked in get.ts, not here.
+//
+// Timing: `ttl` is "time in milliseconds from creation before task may be deleted" (Data Types >
+// Task). The suite cannot see the target's clock, so the creation instant is bounded by the moment
+// the CreateTaskResult arrived: created ≤ received, hence the task's lifetime is over by
+// received + ttl. Checks wait until then (plus a grace period), never longer than EXPIRY_BOUND_MS.
+import { defineCheck, type CheckContext, type CheckDef } from '../engine.ts';
+import type { Response } from '../harness/wire.ts';
+import { createTask, delay, getTask, pollDelay, short } from '../harness/tasks.ts';
+
+const SECTION = 'TTL and Resource Management';
+
+/** The short lifetime the expiry checks ask for (ms). */
+export const SHORT_TTL_MS = 2_000;
+/** A ttl the target raised above this is not waited for: the expiry checks are then not exercised. */
+export const EXPIRY_BOUND_MS = 60_000;
+/** How long after the ttl elapsed a task may still be answered before cleanup counts as not prompt. */
+export const EXPIRY_GRACE_MS = 1_500;
+/** "Indefinite" for resource-max-ttl: ten years (ms). */
+export const TEN_YEARS_MS = 10 * 365 * 24 * 3600 * 1000;
+
+const EXPIRY_CHECK_TIMEOUT_MS = EXPIRY_BOUND_MS + EXPIRY_GRACE_MS + 15_000;
+
+/** The ttl the target granted: tasks/get's value (the one the spec calls "actual"), else CreateTaskResult's. */
+async function grantedTtl(ctx: CheckContext, taskId: string, created: any): Promise<{ ttl: unknown; get?: unknown; create?: unknown }> {
+  const r = await getTask(ctx, taskId);
+  const fromGet = r.result && typeof r.result === 'object' && 'ttl' in r.result ? r.result.ttl : undefined;
+  const fromCreate = created && typeof created === 'object' && 'ttl' in created ? created.ttl : undefined;
+  return { ttl: fromGet !== undefined ? fromGet : fromCreate, get: fromGet, create: fromCreate };
+}
+
+interface ExpiryObservation {
+  taskId: string;
+  ttl: number;
+  /** ms after received+ttl at which the first error answered tasks/get (undefined: still retained at the end). */
+  goneAfterMs?: number;
+  /** The tasks/get error after expiry, if any. */
+  error?: NonNullable<Response['error']>;
+  /** The last successful tasks/get result after expiry (still retained). */
+  retained?: any;
+  /** ms after received+ttl of the last probe. */
+  lastProbeAfterMs: number;
+}
+
+/**
+ * Creates a `completes` task asking for SHORT_TTL_MS, then polls tasks/get from the end of its
+ * lifetime until an error arrives or EXPIRY_GRACE_MS have passed. Not exercised when the target
+ * granted a null ttl or one above EXPIRY_BOUND_MS (overriding is its right, ttl-override-may).
+ */
+async function observeExpiry(ctx: CheckContext): Promise<ExpiryObservation> {
+  const created = await createTask(ctx, 'completes', { ttl: SHORT_TTL_MS });
+  const received = Date.now();
+  const { ttl, get, create } = await grantedTtl(ctx, created.taskId, created.task);
+  if (ttl === null) ctx.skip(`target set ttl to null (unlimited) for a requested ${SHORT_TTL_MS} ms, so expiry cannot be observed`);
+  if (typeof ttl !== 'number' || !Number.isFinite(ttl) || ttl < 0) {
+    ctx.skip(`target reported no usable ttl for task ${created.taskId} (CreateTaskResult ttl ${short(create)}, tasks/get ttl ${short(get)}); ttl presence is judged by the get checks`);
+  }
+  if (ttl > EXPIRY_BOUND_MS) ctx.skip(`target set ttl to ${ttl} ms for a requested ${SHORT_TTL_MS} ms (expiry is awaited only up to ${EXPIRY_BOUND_MS} ms); seen CreateTaskResult ttl ${short(create)}, tasks/get ttl ${short(get)}`);
+  const end = received + ttl;
+  const wait = end - Date.now();
+  if (wait > 0) await delay(wait);
+  let last: any = created.task;
+  for (;;) {
+    const r = await getTask(ctx, created.taskId);
+    const after = Date.now() - end;
+    if (r.error) return { taskId: created.taskId, ttl, goneAfterMs: after, error: r.error, lastProbeAfterMs: after };
+    last = r.result;
+    if (after >= EXPIRY_GRACE_MS) return { taskId: created.taskId, ttl, retained: last, lastProbeAfterMs: after };
+    await delay(Math.min(pollDelay(ctx, last), Math.max(20, EXPIRY_GRACE_MS - after)));
+  }
+}
+
+export const checks: CheckDef[] = [
+  // MAY: overriding the requested ttl is the receiver's right; this reports what came back.
+  // Cannot fail (info only); no fault needed.
+  defineCheck({
+    id: 'ttl.override-reported',
+    title: `A requested ttl of ${SHORT_TTL_MS} ms: what the receiver grants (it MAY override)`,
+    section: SECTION,
+    requirements: ['ttl-override-may'],
+    level: 'MAY',
+    needs: ['completes'],
+    async run(ctx: CheckContext) {
+      const created = await createTask(ctx, 'completes', { ttl: SHORT_TTL_MS });
+      const { get, create } = await grantedTtl(ctx, created.taskId, created.task);
+      const verdict = (v: unknown) => (v === SHORT_TTL_MS ? 'honoured' : v === null ? 'overridden to null (unlimited)' : v === undefined ? 'absent' : `overridden to ${short(v)}`);
+      const parts = [`requested ttl ${SHORT_TTL_MS} ms: CreateTaskResult ttl ${verdict(create)}, tasks/get ttl ${verdict(get)}`];
+      if (create !== undefined && get !== undefined && create !== get) parts.push(`(CreateTaskResult and tasks/get disagree: ${short(create)} vs ${short(get)})`);
+      return parts.join(' ');
+    },
+  }),
+
+  // SHOULD enforce a maximum ttl: a 10-year request granted as is, or a null (unlimited) ttl, warns
+  // (RULINGS.md #2: null passes ttl-actual-in-get but warns here). Killed by running the reference
+  // receiver with `--max-ttl 400000000000` (above ten years); no named fault yet (proposed: ttl-uncapped).
+  defineCheck({
+    id: 'ttl.max-enforced',
+    title: 'A ten-year ttl request is capped; no task gets an unlimited (null) ttl',
+    section: SECTION,
+    requirements: ['resource-max-ttl'],
+    level: 'SHOULD',
+    needs: ['completes'],
+    needsCapabilities: ['tasks.requests.tools.call'],
+    async run(ctx: CheckContext) {
+      const tool = ctx.tool('completes');
+      const problems: string[] = [];
+      const seen: string[] = [];
+      // A target may also refuse an excessive ttl outright: an error is a way of enforcing the maximum.
+      const huge = await ctx.peer.request('tools/call', { name: tool.name, arguments: tool.arguments ?? {}, task: { ttl: TEN_YEARS_MS } });
+      if (huge.error) {
+        seen.push(`ttl ${TEN_YEARS_MS} refused with ${huge.error.code} ${short(huge.error.message)}`);
+      } else {
+        const t = huge.result?.task;
+        if (!t || typeof t.taskId !== 'string') ctx.violation(`task-augmented tools/call with ttl ${TEN_YEARS_MS} answered no CreateTaskResult (got ${short(huge.result)})`);
+        const { ttl, get, create } = await grantedTtl(ctx, t.taskId, t);
+        seen.push(`requested ${TEN_YEARS_MS} ms (10 years) → granted ${short(ttl)}`);
+        if (ttl === undefined) ctx.skip(`target reported no ttl for task ${t.taskId} (CreateTaskResult ${short(create)}, tasks/get ${short(get)}); ttl presence is judged by the get checks`);
+        if (ttl === null) problems.push(`a requested ttl of ${TEN_YEARS_MS} ms (10 years) was granted as null (unlimited retention)`);
+        else if (typeof ttl === 'number' && ttl >= TEN_YEARS_MS) problems.push(`a requested ttl of ${TEN_YEARS_MS} ms (10 years) was granted as ${ttl} ms: no maximum ttl enforced`);
+      }
+      const plain = await createTask(ctx, 'completes');
+      const { ttl: dflt } = await grantedTtl(ctx, plain.taskId, plain.task);
+      seen.push(`no ttl requested → granted ${short(dflt)}`);
+      if (dflt === null) problems.push('a task created without a requested ttl was granted null (unlimited retention)');
+      ctx.expect(problems.length === 0, `${problems.join('; ')} (resource-max-ttl; RULINGS.md #2)`);
+      return seen.join('; ');
+    },
+  }),
+
+  // MAY delete after ttl: reports whether the task was gone after its lifetime. Info only.
+  defineCheck({
+    id: 'ttl.expired-deleted',
+    title: 'After its ttl elapsed, a task may be deleted (reported)',
+    section: SECTION,
+    requirements: ['ttl-delete-after-expiry-may'],
+    level: 'MAY',
+    needs: ['completes'],
+    timeoutMs: EXPIRY_CHECK_TIMEOUT_MS,
+    async run(ctx: CheckContext) {
+      const o = await observeExpiry(ctx);
+      if (o.error) return `task ${o.taskId} (ttl ${o.ttl} ms) answered error ${o.error.code} ${short(o.error.message)} ${o.goneAfterMs} ms after its ttl elapsed: deleted`;
+      return `task ${o.taskId} (ttl ${o.ttl} ms) was still retained ${o.lastProbeAfterMs} ms after its ttl elapsed (status ${short(o.retained?.status)}): not deleted (allowed)`;
+    },
+  }),
+
+  // SHOULD clean up expired tasks promptly: still answered EXPIRY_GRACE_MS after ttl → warn.
+  // Fault needed: `expired-retained` (resource-cleanup-expired) — the reference never deletes expired tasks.
+  defineCheck({
+    id: 'ttl.expired-cleaned-up',
+    title: `A task is gone (tasks/get errors) within ${EXPIRY_GRACE_MS} ms after its short ttl elapsed`,
+    section: SECTION,
+    requirements: ['resource-cleanup-expired'],
+    level: 'SHOULD',
+    needs: ['completes'],
+    timeoutMs: EXPIRY_CHECK_TIMEOUT_MS,
+    async run(ctx: CheckContext) {
+      const o = await observeExpiry(ctx);
+      ctx.expect(o.error !== undefined, `task ${o.taskId} with ttl ${o.ttl} ms was still returned by tasks/get ${o.lastProbeAfterMs} ms after its ttl elapsed (status ${short(o.retained?.status)}); expired tasks should be cleaned up promptly`);
+      return `task ${o.taskId} (ttl ${o.ttl} ms) gone ${o.goneAfterMs} ms after its ttl elapsed`;
+    },
+  }),
+
+  // MUST: an expired (purged) task is a nonexistent taskId → -32602 in tasks/get, tasks/result and
+  // tasks/cancel (errors-invalid-taskid-32602; examples at tasks.md 807-822). A target that keeps the
+  // task is not judged here (MAY delete). Killed by fault unknown-task-32603 (expired lookups → -32603).
+  defineCheck({
+    id: 'ttl.expired-error-code',
+    title: 'An expired and deleted task answers -32602 in tasks/get, tasks/result and tasks/cancel',
+    section: SECTION,
+    requirements: ['errors-invalid-taskid-32602'],
+    level: 'MUST',
+    needs: ['completes'],
+    timeoutMs: EXPIRY_CHECK_TIMEOUT_MS,
+    async run(ctx: CheckContext) {
+      const o = await observeExpiry(ctx);
+      if (!o.error) ctx.skip(`target still retains task ${o.taskId} ${o.lastProbeAfterMs} ms after its ttl of ${o.ttl} ms (deleting is a MAY), so no expired-task error was seen`);
+      const problems: string[] = [];
+      const seen: string[] = [`tasks/get → ${o.error.code}`];
+      if (o.error.code !== -32602) problems.push(`tasks/get of expired task ${o.taskId} answered ${o.error.code} ${short(o.error.message)}, expected -32602`);
+      const methods = ['tasks/result', ...(ctx.info.serverCapabilities?.tasks?.cancel ? ['tasks/cancel'] : [])];
+      for (const method of methods) {
+        const r = await ctx.peer.request(method, { taskId: o.taskId });
+        if (r.error) {
+          seen.push(`${method} → ${r.error.code}`);
+          if (r.error.code !== -32602) problems.push(`${method} of expired task ${o.taskId} answered ${r.error.code} ${short(r.error.message)}, expected -32602`);
+        } else {
+          // tasks/get already said "gone"; a result here is odd but not this requirement's business.
+          ctx.note(`${method} of the expired task still answered a result (${short(r.result, 120)}) although tasks/get answered ${o.error.code}`);
+        }
+      }
+      ctx.expect(problems.length === 0, problems.join('; '));
+      return `expired task ${o.taskId} (ttl ${o.ttl} ms): ${seen.join(', ')}`;
+    },
+  }),
+];
