@@ -3,9 +3,17 @@
 // everything else goes to stderr. See mocks/RECEIVER.md.
 import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
-import { createReferenceReceiver, FAULTS, isFaultName, type FaultInfo, type ReceiverOptions } from '../mocks/receiver/index.ts';
+import { createReferenceReceiver, FAULTS, isFaultName, isLoopbackHost, type FaultInfo, type HttpAccessOptions, type ReceiverOptions } from '../mocks/receiver/index.ts';
+
+export const TOKEN_ENV = 'MCP_CONFORMANCE_MOCK_TOKEN';
 
 const USAGE = `usage: mcp-tasks-conformance mock (--stdio | --http <port> [--host <host>]) [options]
+HTTP access (mocks/RECEIVER.md, "HTTP access"):
+  --host <host>            address to bind (default 127.0.0.1, loopback only)
+  --token <token>          require "Authorization: Bearer <token>" (repeatable: each token is one requestor;
+                           also ${TOKEN_ENV}, comma-separated)
+  --allowed-host <name>    accept this hostname in Host/Origin besides loopback and the bound address (repeatable)
+  --allowed-origin <url>   accept this exact Origin (repeatable)
 options:
   --fault <name>           switch on a named fault (repeatable; --list-faults shows them)
   --page-size N            tasks/list page size (default 10, max 1000)
@@ -34,6 +42,9 @@ const OPTIONS = {
   stdio: { type: 'boolean' },
   http: { type: 'string' },
   host: { type: 'string' },
+  token: { type: 'string', multiple: true },
+  'allowed-host': { type: 'string', multiple: true },
+  'allowed-origin': { type: 'string', multiple: true },
   fault: { type: 'string', multiple: true },
   'page-size': { type: 'string' },
   'max-ttl': { type: 'string' },
@@ -86,7 +97,15 @@ export function parseMockArgs(argv: string[]) {
     };
     if (options.pageSize === 0) throw new Error('--page-size must be ≥ 1');
     if (options.maxTasks === 0) throw new Error('--max-tasks must be ≥ 1');
-    return { values, port, faults, options };
+    const httpOnly = (['host', 'token', 'allowed-host', 'allowed-origin'] as const).filter((k) => values[k] !== undefined);
+    if (values.http === undefined && httpOnly.length) throw new Error(`${httpOnly.map((k) => `--${k}`).join(', ')}: HTTP only (with --http <port>)`);
+    for (const o of values['allowed-origin'] ?? []) {
+      if (!/^https?:\/\/[^/]+\/?$/.test(o)) throw new Error(`--allowed-origin expects scheme://host[:port], got "${o}"`);
+    }
+    const tokens = [...(values.token ?? []), ...(process.env[TOKEN_ENV] ?? '').split(',')].map((t) => t.trim()).filter(Boolean);
+    if (tokens.some((t) => /\s/.test(t))) throw new Error('--token: a bearer token has no whitespace');
+    const access: HttpAccessOptions = { allowedHosts: values['allowed-host'] ?? [], allowedOrigins: values['allowed-origin'] ?? [], tokens };
+    return { values, port, faults, options, access };
   } catch (e) {
     throw new MockUsageError(e instanceof Error ? e.message : String(e));
   }
@@ -106,7 +125,7 @@ export async function runMock(argv: string[]): Promise<number | void> {
     process.stderr.write(`${e instanceof Error ? e.message : String(e)}\n${USAGE}\n`);
     return 2;
   }
-  const { values, port, faults, options } = parsed;
+  const { values, port, faults, options, access } = parsed;
   if (values.help) {
     process.stderr.write(USAGE + '\n');
     return 0;
@@ -140,8 +159,10 @@ export async function runMock(argv: string[]): Promise<number | void> {
   }
   const host = values.host ?? '127.0.0.1';
   try {
-    const { url } = await receiver.listenHttp(port, host);
-    process.stderr.write(`reference receiver listening on ${url}${faults.length ? ` (faults: ${faults.join(', ')})` : ''}\n`);
+    const { url } = await receiver.listenHttp(port, host, access);
+    process.stderr.write(`reference receiver listening on ${url}${faults.length ? ` (faults: ${faults.join(', ')})` : ''}${access.tokens?.length ? ' (bearer token required)' : ''}\n`);
+    // transports.md: running locally, servers SHOULD bind to localhost and SHOULD authenticate.
+    if (!isLoopbackHost(host) && !access.tokens?.length) process.stderr.write(`warning: listening beyond loopback (${host}) without --token: anyone who can reach it can use it\n`);
   } catch (e) {
     process.stderr.write(`cannot listen on ${host}:${port}: ${e instanceof Error ? e.message : String(e)}\n`);
     return 1;

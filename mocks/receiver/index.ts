@@ -13,14 +13,16 @@
  *     readonly runs: Map<string, number>;            // tool name → times its work started
  *     connect(transport: Transport, identity?: SessionIdentity, opts?: SessionOptions): Promise<ReceiverSession>;
  *     inProcess(identity?: SessionIdentity): Promise<{ clientTransport: Transport; session: ReceiverSession; close(): Promise<void> }>;
- *     listenHttp(port?: number, host?: string): Promise<{ url: string; port: number; close(): Promise<void> }>;
+ *     listenHttp(port?: number, host?: string, access?: HttpAccessOptions): Promise<{ url: string; port: number; close(): Promise<void> }>;
  *     serveStdio(): Promise<ReceiverSession>;        // resolves once started; the process serves until stdin ends
  *     close(): Promise<void>;                        // closes every session and server, deletes every task
  *   }
  *
  * HTTP: POST/GET/DELETE on path /mcp, one StreamableHTTPServerTransport per session (routed by the
  * mcp-session-id header; an initialize POST without a session id opens a new session; a missing
- * session id → 400, an unknown one → 404; DELETE ends the session).
+ * session id → 400, an unknown one → 404; DELETE ends the session). Every request first passes the
+ * access guard (http-access.ts): a foreign Host or Origin → 403, a missing/wrong bearer token (when
+ * tokens are set) → 401, each with a JSON-RPC error body.
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -30,6 +32,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { FaultSet } from './faults.ts';
+import { createAccessGuard, type AccessRefusal, type HttpAccessOptions } from './http-access.ts';
 import { ReceiverSession, type ReceiverCore, type ScenarioHooks, type SessionIdentity, type SessionOptions } from './session.ts';
 import { TaskStore } from './store.ts';
 import { buildTools, DEFAULT_TIMINGS, type ToolDef, type ToolTimings } from './tools.ts';
@@ -37,6 +40,7 @@ import { buildTools, DEFAULT_TIMINGS, type ToolDef, type ToolTimings } from './t
 export { FAULTS, FAULT_NAMES, FaultSet, isFaultName, type FaultName, type FaultInfo } from './faults.ts';
 export { ReceiverSession, SERVER_NAME, SERVER_VERSION, cancelledResult, CANCELLED_STATUS_MESSAGE, type SessionIdentity, type SessionOptions, type ScenarioHooks, type TapEvent } from './session.ts';
 export { buildTools, type ToolDef } from './tools.ts';
+export { isLoopbackHost, type HttpAccessOptions } from './http-access.ts';
 export { RpcError, TaskStore, IllegalTransitionError, LIMIT_ERROR_CODE } from './store.ts';
 export { DEFAULT_TIMINGS, MAX_TOOL_MS, type ToolTimings } from './tools.ts';
 
@@ -215,9 +219,12 @@ export class ReferenceReceiver implements ReceiverCore {
     return this.connect(transport, { label: 'stdio' }, { answerTransportErrors: true });
   }
 
-  async listenHttp(port = 0, host = '127.0.0.1'): Promise<{ url: string; port: number; close(): Promise<void> }> {
+  async listenHttp(port = 0, host = '127.0.0.1', access: HttpAccessOptions = {}): Promise<{ url: string; port: number; close(): Promise<void> }> {
     const transports = new Map<string, StreamableHTTPServerTransport>();
+    const refuse = createAccessGuard(host, access);
     const server: Server = createServer((req, res) => {
+      const refusal = refuse(req);
+      if (refusal) return refuseRequest(req, res, refusal);
       this.handleHttp(req, res, transports).catch((e) => {
         this.logError(`http handler failed: ${e instanceof Error ? e.stack : String(e)}`);
         if (!res.headersSent) jsonError(res, 500, -32603, 'Internal server error');
@@ -362,6 +369,12 @@ function readBody(req: IncomingMessage, limit: number): Promise<string> {
   });
 }
 
-function jsonError(res: ServerResponse, status: number, code: number, message: string): void {
-  res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
+function jsonError(res: ServerResponse, status: number, code: number, message: string, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
+}
+
+/** A refused request is answered without reading its body (-32000: a transport-level error, as the SDK transports answer). */
+function refuseRequest(req: IncomingMessage, res: ServerResponse, r: AccessRefusal): void {
+  req.resume();
+  jsonError(res, r.status, -32000, r.message, { ...r.headers, connection: 'close' });
 }
