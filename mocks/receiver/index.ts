@@ -33,12 +33,15 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { FaultSet } from './faults.ts';
 import { createAccessGuard, type AccessRefusal, type HttpAccessOptions } from './http-access.ts';
-import { ReceiverSession, type ReceiverCore, type ScenarioHooks, type SessionIdentity, type SessionOptions } from './session.ts';
+import { ReceiverSession } from './connection.ts';
+import type { ReceiverCore, ScenarioHooks, SessionIdentity, SessionOptions } from './core.ts';
+import { FaultSwitches } from './fault-switches.ts';
 import { TaskStore } from './store.ts';
 import { buildTools, DEFAULT_TIMINGS, type ToolDef, type ToolTimings } from './tools.ts';
 
 export { FAULTS, FAULT_NAMES, FaultSet, isFaultName, type FaultName, type FaultInfo } from './faults.ts';
-export { ReceiverSession, SERVER_NAME, SERVER_VERSION, cancelledResult, CANCELLED_STATUS_MESSAGE, type SessionIdentity, type SessionOptions, type ScenarioHooks, type TapEvent } from './session.ts';
+export { ReceiverSession } from './connection.ts';
+export { SERVER_NAME, SERVER_VERSION, cancelledResult, CANCELLED_STATUS_MESSAGE, type SessionIdentity, type SessionOptions, type ScenarioHooks, type TapEvent } from './core.ts';
 export { buildTools, type ToolDef } from './tools.ts';
 export { isLoopbackHost, type HttpAccessOptions } from './http-access.ts';
 export { RpcError, TaskStore, IllegalTransitionError, LIMIT_ERROR_CODE } from './store.ts';
@@ -79,7 +82,7 @@ export interface ReceiverOptions {
   // --- scenario hooks (client grading: mocks/receiver/scenarios.ts) ---
   /** Replaces the tool set (default: the tools of tools.ts). */
   tools?: ToolDef[];
-  /** Message tap and scenario behaviours (see ScenarioHooks in session.ts). */
+  /** Message tap and scenario behaviours (see ScenarioHooks in core.ts). */
   scenario?: ScenarioHooks;
 }
 
@@ -120,6 +123,7 @@ function posInt(v: number | undefined, fallback: number, name: string, min = 0):
 export class ReferenceReceiver implements ReceiverCore {
   readonly options: ResolvedReceiverOptions;
   readonly faults: FaultSet;
+  readonly switches: FaultSwitches;
   readonly store: TaskStore;
   readonly tools: ReadonlyMap<string, ToolDef>;
   readonly runs = new Map<string, number>();
@@ -145,6 +149,7 @@ export class ReferenceReceiver implements ReceiverCore {
     };
     this.options = o;
     this.faults = new FaultSet(opts.faults ?? []);
+    this.switches = new FaultSwitches(this.faults);
     this.logLine = opts.log === true ? (l) => process.stderr.write(l + '\n') : typeof opts.log === 'function' ? opts.log : undefined;
     this.errLine = opts.errorLog ?? (opts.log ? (l) => process.stderr.write(l + '\n') : undefined);
     this.tools = new Map((opts.tools ?? buildTools(o.timings)).map((t) => [t.name, t]));
@@ -154,9 +159,7 @@ export class ReferenceReceiver implements ReceiverCore {
       defaultTtl: o.defaultTtl,
       maxConcurrentTasks: o.maxTasks,
       maxRetainedTasks: Math.max(o.maxRetainedTasks, 1),
-      sequentialIds: this.faults.has('sequential-ids'),
-      neverExpire: this.faults.has('expired-retained'),
-      uncappedTtl: this.faults.has('ttl-uncapped'),
+      ...this.switches.storeOptions(),
       onStatusChange: (t) => (t.origin as ReceiverSession).statusChanged(t),
       onDelete: (t, reason) => this.audit('task.deleted', { task: t.taskId, reason }),
       onError: (text) => this.logError(text),
@@ -287,7 +290,7 @@ export class ReferenceReceiver implements ReceiverCore {
     const isInit = msgs.some((m) => m && typeof m === 'object' && (m as { method?: unknown }).method === 'initialize');
     // transports.md: requests without a session id other than initialization → 400.
     if (!isInit) return jsonError(res, 400, -32000, 'Bad Request: Mcp-Session-Id header is required');
-    const jsonResponses = !this.options.sseResponses && !this.faults.has('get-sse'); // get-sse: SSE answers, tasks/get included
+    const jsonResponses = !this.options.sseResponses && !this.switches.sseAnswers();
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       // sse-get-no-upgrade: plain JSON answers (tasks/get above all); task messages use the GET stream.
