@@ -66,6 +66,7 @@ function toolsList(s: ReceiverSession): Record<string, unknown> {
       title: t.title,
       description: t.description,
       inputSchema: t.inputSchema,
+      ...(t.annotations ? { annotations: t.annotations } : {}),
       // tool-level negotiation: execution.taskSupport (absent on `plain`, and when tasks are not declared).
       ...(t.taskSupport && (s.core.tasksCapability || s.core.scenario?.listTaskSupportAlways) ? { execution: { taskSupport: t.taskSupport } } : {}),
     })),

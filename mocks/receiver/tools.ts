@@ -41,10 +41,16 @@ export interface ToolDef {
   inputSchema: Record<string, unknown>;
   /** undefined = no `execution` field (same as forbidden). */
   taskSupport?: TaskSupport;
+  /** MCP tool annotations (tools.md): every tool here is read-only, so discovery may call it. */
+  annotations?: Record<string, boolean>;
   run(ctx: ToolContext): Promise<CallToolResult>;
 }
 
-const msSchema = { ms: { type: 'integer', minimum: 0, maximum: MAX_TOOL_MS, description: 'run time in milliseconds' } };
+/** The `ms` argument, with the tool's own default run time (so a schema-derived call shows what it gets). */
+const msSchema = (defaultMs: number) => ({ ms: { type: 'integer', minimum: 0, maximum: MAX_TOOL_MS, default: defaultMs, description: 'run time in milliseconds' } });
+
+/** Side-effect free and closed-world: the suite's discovery may call these tools (tools.md, annotations). */
+const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
 
 function durationArg(args: Record<string, unknown>, fallback: number): number {
   const v = args.ms;
@@ -62,8 +68,9 @@ export function buildTools(timings: ToolTimings): ToolDef[] {
     name,
     title: name,
     description,
-    inputSchema: { type: 'object', properties: { ...msSchema } },
+    inputSchema: { type: 'object', properties: { ...msSchema(timings.completesMs) } },
     ...(taskSupport ? { taskSupport } : {}),
+    annotations: READ_ONLY,
     async run(ctx) {
       await ctx.sleep(durationArg(ctx.args, timings.completesMs));
       return text('done');
@@ -75,7 +82,8 @@ export function buildTools(timings: ToolTimings): ToolDef[] {
       name: 'slow',
       title: 'slow',
       description: `Runs ${timings.slowMs} ms (or "ms"), then completes with "slow done"; stops when cancelled.`,
-      inputSchema: { type: 'object', properties: { ...msSchema } },
+      inputSchema: { type: 'object', properties: { ...msSchema(timings.slowMs) } },
+      annotations: READ_ONLY,
       taskSupport: 'optional',
       async run(ctx) {
         await ctx.sleep(durationArg(ctx.args, timings.slowMs));
@@ -86,7 +94,8 @@ export function buildTools(timings: ToolTimings): ToolDef[] {
       name: 'fail',
       title: 'fail',
       description: `After ${timings.failMs} ms (or "ms"), returns a tool error (isError: true); as a task it ends "failed".`,
-      inputSchema: { type: 'object', properties: { ...msSchema } },
+      inputSchema: { type: 'object', properties: { ...msSchema(timings.failMs) } },
+      annotations: READ_ONLY,
       taskSupport: 'optional',
       async run(ctx) {
         await ctx.sleep(durationArg(ctx.args, timings.failMs));
@@ -97,7 +106,8 @@ export function buildTools(timings: ToolTimings): ToolDef[] {
       name: 'ask',
       title: 'ask',
       description: 'Needs input: sends elicitation/create (form, one string field "answer"), then completes echoing the answer.',
-      inputSchema: { type: 'object', properties: { ...msSchema, question: { type: 'string' } } },
+      inputSchema: { type: 'object', properties: { ...msSchema(10), question: { type: 'string' } } },
+      annotations: READ_ONLY,
       taskSupport: 'optional',
       async run(ctx) {
         await ctx.sleep(durationArg(ctx.args, 10));
@@ -124,7 +134,8 @@ export function buildTools(timings: ToolTimings): ToolDef[] {
       name: 'progress',
       title: 'progress',
       description: `Sends 3 notifications/progress (with the request's progressToken) over ${timings.progressMs} ms (or "ms"), then completes.`,
-      inputSchema: { type: 'object', properties: { ...msSchema } },
+      inputSchema: { type: 'object', properties: { ...msSchema(timings.progressMs) } },
+      annotations: READ_ONLY,
       taskSupport: 'optional',
       async run(ctx) {
         const total = durationArg(ctx.args, timings.progressMs);
@@ -140,7 +151,8 @@ export function buildTools(timings: ToolTimings): ToolDef[] {
       name: 'echo',
       title: 'echo',
       description: 'Returns its arguments as JSON text (after "ms", default 0).',
-      inputSchema: { type: 'object', properties: { ...msSchema }, additionalProperties: true },
+      inputSchema: { type: 'object', properties: { ...msSchema(0) }, additionalProperties: true },
+      annotations: READ_ONLY,
       taskSupport: 'optional',
       async run(ctx) {
         await ctx.sleep(durationArg(ctx.args, 0));

@@ -5,6 +5,8 @@ export type ProfileRole = (typeof PROFILE_ROLES)[number];
 export interface ProfileTool {
   name: string;
   arguments?: Record<string, unknown>;
+  /** What discovery observed when it chose this tool (written by --write-profile; informative only). */
+  observed?: string;
 }
 export interface Profile {
   tools: Partial<Record<ProfileRole, ProfileTool>>;

@@ -2,11 +2,16 @@
 import type { Peer } from './wire.ts';
 import type { Profile } from './profile.ts';
 import { DEFAULT_RUN_OPTIONS, runCheck, type CheckDef, type CheckResult, type RunOptions, type TargetConnector, type TargetInfo } from '../engine.ts';
-import { connectorFor, probe, type TargetSpec } from './target.ts';
+import { connectorFor, initializeResultOf, listTools, probe, rolesLeftOut, type TargetSpec } from './target.ts';
+import { DEFAULT_DISCOVERY, discover, planDiscovery, type DiscoveryPlan, type DiscoveryResult, type DiscoverySettings } from './discovery.ts';
 
 export interface RunConfig {
   target: TargetSpec;
   profile?: Profile;
+  /** Discover the roles the profile leaves out (harness/discovery.ts); absent or mode off: the profile alone. */
+  discover?: DiscoverySettings;
+  /** Discovery already done (the CLI discovers once, before the checks run): its roles complete the profile. */
+  discovered?: DiscoveryResult;
   /** Check ids, requirement ids or section names to run (empty: all). */
   only?: string[];
   options?: Partial<RunOptions>;
@@ -16,20 +21,36 @@ export interface TargetSession {
   connector: TargetConnector;
   shared: Peer;
   info: TargetInfo;
+  /** What discovery did, when it ran (or was given in the config). */
+  discovery?: DiscoveryResult;
   options: RunOptions;
   /** Results so far, in completion order. */
   results: CheckResult[];
   close(): Promise<void>;
 }
 
-/** Opens the shared connection and probes the target. Throws (a connection error) when the target cannot be reached. */
-export async function openTargetSession(config: RunConfig): Promise<TargetSession> {
+export interface SessionHooks {
+  /** Called with discovery's plan before it calls any tool (the CLI prints it). */
+  onDiscoveryPlan?: (plan: DiscoveryPlan, budgetMs: number) => void;
+}
+
+/** Opens the shared connection, probes the target and runs discovery if asked. Throws (a connection error) when the target cannot be reached. */
+export async function openTargetSession(config: RunConfig, hooks: SessionHooks = {}): Promise<TargetSession> {
   const options = { ...DEFAULT_RUN_OPTIONS, ...config.options };
   const connector = connectorFor(config.target, options.requestTimeoutMs);
   const shared = await connector.open();
   try {
-    const info = await probe(shared, connector, config.profile);
-    return { connector, shared, info, options, results: [], close: () => shared.close() };
+    const tools = await listTools(shared);
+    let discovery = config.discovered;
+    if (!discovery && config.discover && config.discover.mode !== 'off') {
+      const capabilities = initializeResultOf(shared).capabilities ?? {};
+      const settings = { requestTimeoutMs: options.requestTimeoutMs, ...config.discover };
+      const plan = planDiscovery(tools, capabilities, settings, rolesLeftOut(config.profile));
+      hooks.onDiscoveryPlan?.(plan, settings.budgetMs ?? DEFAULT_DISCOVERY.budgetMs);
+      discovery = await discover(shared, tools, plan, settings);
+    }
+    const info = await probe(shared, connector, config.profile, discovery, tools);
+    return { connector, shared, info, discovery, options, results: [], close: () => shared.close() };
   } catch (e) {
     await shared.close();
     throw e;

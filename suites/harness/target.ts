@@ -1,9 +1,11 @@
 // How the suite reaches a target: a spec that survives serialisation (CLI → vitest workers),
-// connectors that open fresh initialized connections, and the probe (initialize + tools/list + profile).
+// connectors that open fresh initialized connections, and the probe (initialize + tools/list + profile,
+// completed by discovery where it ran).
 import { readFileSync } from 'node:fs';
 import { connectHttp, connectInMemory, connectStdio, splitCommand, type Peer } from './wire.ts';
 import { PROFILE_ROLES, type Profile, type ProfileRole } from './profile.ts';
 import type { TargetConnector, TargetInfo } from '../engine.ts';
+import type { DiscoveryResult } from './discovery.ts';
 
 export type TargetSpec =
   | { kind: 'stdio'; command: string; cwd?: string; env?: Record<string, string> }
@@ -75,10 +77,8 @@ export function loadProfile(path: string): Profile {
   return raw as Profile;
 }
 
-/** initialize + tools/list; resolves the profile against what the target lists, inferring what it can. */
-export async function probe(peer: Peer, connector: TargetConnector, profile: Profile | undefined): Promise<TargetInfo> {
-  const initEntry = peer.transcript.find((e) => e.dir === 'in' && (e.message as any)?.result?.protocolVersion !== undefined);
-  const initializeResult = (initEntry?.message as any)?.result ?? {};
+/** tools/list, every page (bounded). */
+export async function listTools(peer: Peer): Promise<any[]> {
   const tools: any[] = [];
   let cursor: string | undefined;
   for (let page = 0; page < 50; page++) {
@@ -88,8 +88,28 @@ export async function probe(peer: Peer, connector: TargetConnector, profile: Pro
     cursor = typeof r.result.nextCursor === 'string' ? r.result.nextCursor : undefined;
     if (!cursor) break;
   }
+  return tools;
+}
+
+/** The initialize result recorded on a connection opened by a connector. */
+export function initializeResultOf(peer: Peer): any {
+  const initEntry = peer.transcript.find((e) => e.dir === 'in' && (e.message as any)?.result?.protocolVersion !== undefined);
+  return (initEntry?.message as any)?.result ?? {};
+}
+
+/** Roles the profile leaves out (discovery looks for these). */
+export function rolesLeftOut(profile: Profile | undefined): ProfileRole[] {
+  return PROFILE_ROLES.filter((r) => !profile?.tools[r]);
+}
+
+/**
+ * initialize + tools/list; resolves the profile against what the target lists. An explicit profile wins
+ * for the roles it names; the others come from discovery (harness/discovery.ts) when it ran.
+ */
+export async function probe(peer: Peer, connector: TargetConnector, profile: Profile | undefined, discovery?: DiscoveryResult, tools?: any[]): Promise<TargetInfo> {
+  const initializeResult = initializeResultOf(peer);
+  tools ??= await listTools(peer);
   const byName = new Map(tools.map((t) => [t?.name, t]));
-  const support = (t: any) => t?.execution?.taskSupport;
   const resolved: Profile = { tools: {} };
   const missingRoles: Partial<Record<ProfileRole, string>> = {};
   for (const role of PROFILE_ROLES) {
@@ -99,17 +119,9 @@ export async function probe(peer: Peer, connector: TargetConnector, profile: Pro
       else resolved.tools[role] = { name: given.name, arguments: given.arguments ?? {} };
       continue;
     }
-    // Without a profile only taskSupport can be read off tools/list; the other roles need a profile.
-    const inferred =
-      role === 'requiresTask' ? tools.find((t) => support(t) === 'required' && hasNoRequiredArgs(t))
-      : role === 'forbidsTask' ? tools.find((t) => (support(t) === undefined || support(t) === 'forbidden') && hasNoRequiredArgs(t))
-      : undefined;
-    if (inferred) resolved.tools[role] = { name: inferred.name, arguments: {} };
-    else
-      missingRoles[role] =
-        role === 'requiresTask' || role === 'forbidsTask'
-          ? `target lists no tool with taskSupport ${role === 'requiresTask' ? '"required"' : 'absent/"forbidden"'} callable without arguments, and the profile names none`
-          : `target has no tool for role ${role} (name one in --profile)`;
+    const found = discovery?.roles[role];
+    if (found && byName.has(found.name)) resolved.tools[role] = { name: found.name, arguments: found.arguments };
+    else missingRoles[role] = discovery?.missing[role] ?? `no tool for role ${role}: name one in --profile${discovery ? '' : ', or let discovery find one (--discover safe)'}`;
   }
   return {
     label: connector.label,
@@ -120,9 +132,4 @@ export async function probe(peer: Peer, connector: TargetConnector, profile: Pro
     profile: resolved,
     missingRoles,
   };
-}
-
-function hasNoRequiredArgs(tool: any): boolean {
-  const req = tool?.inputSchema?.required;
-  return !Array.isArray(req) || req.length === 0;
 }

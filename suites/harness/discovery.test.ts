@@ -1,0 +1,163 @@
+// Discovery (harness/discovery.ts): the roles of the reference receiver are found by observation; unsafe
+// tools are never called in safe mode; the budget bounds discovery on a target that does not answer.
+import { describe, expect, it } from 'vitest';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { openTargetSession } from './session.ts';
+import { connectInMemory, type Message } from './wire.ts';
+import { SUITE_CLIENT_CAPABILITIES, listTools, loadProfile } from './target.ts';
+import { discover, pickRoles, planDiscovery, profileToKeep, toolSafety } from './discovery.ts';
+import { validateArguments } from './arguments.ts';
+import { PROFILE_ROLES } from './profile.ts';
+
+describe('discovery against the reference receiver', () => {
+  it('finds every role, with the reviewed tools, and arguments that validate', { timeout: 60_000 }, async () => {
+    const plans: string[] = [];
+    const session = await openTargetSession({ target: { kind: 'reference' }, discover: { mode: 'safe' } }, { onDiscoveryPlan: (p) => plans.push(...p.calls.map((c) => c.tool)) });
+    try {
+      const reviewed = loadProfile('fixtures/reference.profile.json');
+      const names = Object.fromEntries(PROFILE_ROLES.map((r) => [r, session.info.profile.tools[r]?.name]));
+      expect(names).toEqual(Object.fromEntries(PROFILE_ROLES.map((r) => [r, reviewed.tools[r]?.name])));
+      expect(session.info.missingRoles).toEqual({});
+      for (const role of PROFILE_ROLES) {
+        const t = session.info.profile.tools[role]!;
+        const listed = session.info.tools.find((x) => x.name === t.name);
+        expect(validateArguments(listed.inputSchema, t.arguments), role).toEqual([]);
+        expect(session.discovery!.roles[role]!.observed, role).toBeTruthy();
+      }
+      // The plan was announced before the calls, and every task discovery left running was cancelled.
+      expect(plans).toContain('slow');
+      for (const o of session.discovery!.observations) if (o.outcome === 'working' || o.outcome === 'input_required') expect(o.cancelled, o.tool).toBe(true);
+      const kept = profileToKeep(session.info.profile, session.discovery, 'reference') as any;
+      expect(Object.keys(kept.tools).sort()).toEqual([...PROFILE_ROLES].sort());
+      expect(kept.tools.slow.observed).toMatch(/still working/);
+    } finally {
+      await session.close();
+    }
+  });
+
+  it('an explicit profile wins for the roles it names; discovery looks only for the others', { timeout: 60_000 }, async () => {
+    const profile = { tools: { completes: { name: 'echo', arguments: { x: 1 } } } };
+    const session = await openTargetSession({ target: { kind: 'reference' }, profile, discover: { mode: 'safe' } });
+    try {
+      expect(session.info.profile.tools.completes).toEqual({ name: 'echo', arguments: { x: 1 } });
+      expect(session.discovery!.plan.roles).not.toContain('completes');
+      expect(session.info.profile.tools.fails?.name).toBe('fail');
+    } finally {
+      await session.close();
+    }
+  });
+
+  it('off: the profile alone', async () => {
+    const session = await openTargetSession({ target: { kind: 'reference' }, discover: { mode: 'off' } });
+    try {
+      expect(session.discovery).toBeUndefined();
+      expect(session.info.profile.tools).toEqual({});
+      expect(session.info.missingRoles.completes).toMatch(/--profile/);
+    } finally {
+      await session.close();
+    }
+  });
+});
+
+/** A scripted receiver in process: lists `tools`, records every tools/call; tasks stay working until cancelled. */
+async function fakeTarget(tools: any[], opts: { hangToolsCall?: boolean } = {}) {
+  const calls: string[] = [];
+  const tasks = new Map<string, string>();
+  const peer = await connectInMemory(async (t: Transport) => {
+    const reply = (id: unknown, result: unknown) => void t.send({ jsonrpc: '2.0', id, result } as any);
+    t.onmessage = (m: Message) => {
+      const now = new Date().toISOString();
+      const task = (taskId: string) => ({ taskId, status: tasks.get(taskId), createdAt: now, lastUpdatedAt: now, ttl: 60_000, pollInterval: 50 });
+      switch (m.method) {
+        case 'initialize':
+          return reply(m.id, { protocolVersion: '2025-11-25', capabilities: { tools: {}, tasks: { cancel: {}, requests: { tools: { call: {} } } } }, serverInfo: { name: 'fake', version: '1' } });
+        case 'tools/list':
+          return reply(m.id, { tools });
+        case 'tools/call': {
+          calls.push(m.params.name);
+          if (opts.hangToolsCall) return;
+          const id = `t${calls.length}`;
+          tasks.set(id, 'working');
+          return reply(m.id, { task: task(id) });
+        }
+        case 'tasks/get':
+          return reply(m.id, task(m.params.taskId));
+        case 'tasks/cancel':
+          tasks.set(m.params.taskId, 'cancelled');
+          return reply(m.id, task(m.params.taskId));
+      }
+    };
+    await t.start();
+  });
+  await peer.initialize(SUITE_CLIENT_CAPABILITIES);
+  return { peer, calls };
+}
+
+const tool = (name: string, extra: Record<string, unknown> = {}) => ({ name, description: `the ${name} tool`, inputSchema: { type: 'object' }, execution: { taskSupport: 'optional' }, ...extra });
+
+describe('discovery safety', () => {
+  const tools = [
+    tool('wipe_cache', { annotations: { destructiveHint: true } }),
+    tool('lookup', { annotations: { readOnlyHint: true } }),
+    tool('get-env', { annotations: { readOnlyHint: true }, description: 'Returns all environment variables' }),
+    tool('delete_all'),
+    tool('fetch_url', { annotations: { readOnlyHint: true, openWorldHint: true } }),
+    tool('archive', { description: 'Permanently removes old records' }),
+    tool('toggle', { annotations: { readOnlyHint: false } }),
+    tool('plain'),
+  ];
+
+  it('a tool marked destructive (or looking so) is never called in safe mode', { timeout: 30_000 }, async () => {
+    const { peer, calls } = await fakeTarget(tools);
+    try {
+      const listed = await listTools(peer);
+      const plan = planDiscovery(listed, { tasks: { requests: { tools: { call: {} } } } }, { mode: 'safe' });
+      expect(plan.calls.map((c) => c.tool)).toEqual(['lookup', 'plain']);
+      expect(plan.notCalled.map((n) => n.tool)).toEqual(['wipe_cache', 'get-env', 'delete_all', 'fetch_url', 'archive', 'toggle']);
+      const result = await discover(peer, listed, plan, { mode: 'safe', budgetMs: 5_000, slowAfterMs: 200, observeMs: 400 });
+      expect(calls.sort()).toEqual(['lookup', 'plain']);
+      expect(result.roles.slow?.name).toBe('lookup');
+      expect(result.observations.every((o) => o.cancelled)).toBe(true);
+    } finally {
+      await peer.close();
+    }
+  });
+
+  it('all: every task-capable tool is called', () => {
+    const plan = planDiscovery(tools, { tasks: { requests: { tools: { call: {} } } } }, { mode: 'all' });
+    expect(plan.calls.map((c) => c.tool)).toEqual(tools.map((t) => t.name));
+  });
+
+  it('forbidsTask is chosen among safe tools only (never get-env)', () => {
+    const forbidden = [
+      { name: 'get-env', inputSchema: { type: 'object' }, execution: { taskSupport: 'forbidden' }, annotations: { readOnlyHint: true } },
+      { name: 'echo', inputSchema: { type: 'object', properties: { message: { type: 'string' } }, required: ['message'] }, execution: { taskSupport: 'forbidden' }, annotations: { readOnlyHint: true } },
+    ];
+    const plan = planDiscovery(forbidden, {}, { mode: 'safe' }, ['forbidsTask']);
+    expect(plan.calls).toEqual([]);
+    expect(toolSafety(forbidden[0]).safe).toBe(false);
+    const { roles } = pickRoles(forbidden, plan, [], 2_000);
+    expect(roles.forbidsTask?.name).toBe('echo');
+    expect(validateArguments(forbidden[1]!.inputSchema, roles.forbidsTask?.arguments)).toEqual([]);
+  });
+});
+
+describe('discovery budget', () => {
+  it('bounds discovery on a target that never answers tools/call', { timeout: 30_000 }, async () => {
+    const { peer, calls } = await fakeTarget([tool('a'), tool('b'), tool('c'), tool('d'), tool('e')], { hangToolsCall: true });
+    try {
+      const listed = await listTools(peer);
+      const plan = planDiscovery(listed, { tasks: { requests: { tools: { call: {} } } } }, { mode: 'safe' });
+      const result = await discover(peer, listed, plan, { mode: 'safe', budgetMs: 1_000, concurrency: 2 });
+      expect(result.budgetExhausted).toBe(true);
+      // Two calls in flight when the budget ran out; the rest were never started.
+      expect(calls.length).toBe(2);
+      expect(result.observations.filter((o) => o.outcome === 'not-started').map((o) => o.tool)).toEqual(['c', 'd', 'e']);
+      expect(Object.keys(result.roles)).toEqual([]);
+      // Bounded by the budget plus the bounded cancels, not by the 10 s request timeout or observation time.
+      expect(result.elapsedMs).toBeLessThan(1_000 + 5_000);
+    } finally {
+      await peer.close();
+    }
+  });
+});

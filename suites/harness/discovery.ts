@@ -1,0 +1,439 @@
+// Discovery: finds the profile roles (harness/profile.ts) a profile leaves out, by observation. Each
+// task-capable tool that is safe to call is called as a task with arguments derived from its inputSchema
+// (harness/arguments.ts), polled, and classified by what it did; what it started is cancelled. Tools are
+// judged safe by their annotations (tools.md: destructiveHint, readOnlyHint, openWorldHint) and by name
+// and description. requiresTask / forbidsTask come from execution.taskSupport. Bounded by a budget.
+import { RELATED_TASK_META, isTaskStatus, isTerminal, type TaskStatus, type TaskSupport } from '../../schema/protocol.ts';
+import { PROFILE_ROLES, type Profile, type ProfileRole } from './profile.ts';
+import { deriveArguments } from './arguments.ts';
+import { WireClosedError, type Peer, type Scope } from './wire.ts';
+
+export type DiscoverMode = 'off' | 'safe' | 'all';
+export const DISCOVER_MODES: readonly DiscoverMode[] = ['off', 'safe', 'all'];
+
+/** Plain data (it travels from the CLI to the vitest workers). */
+export interface DiscoverySettings {
+  /** off: roles come from the profile only; safe: call only tools judged safe; all: call every task-capable tool. */
+  mode: DiscoverMode;
+  /** Bound for the whole discovery (ms). */
+  budgetMs?: number;
+  /** Calls in flight at once (halved when the target reports a limit). */
+  concurrency?: number;
+  /** A task still running this long after its creation is `slow` (ms). */
+  slowAfterMs?: number;
+  /** Longest one call is observed before it is cancelled (ms). */
+  observeMs?: number;
+  /** Bound for one request (ms). */
+  requestTimeoutMs?: number;
+}
+
+export const DEFAULT_DISCOVERY = { budgetMs: 30_000, concurrency: 4, slowAfterMs: 2_000, observeMs: 10_000, requestTimeoutMs: 10_000 };
+/** ttl asked for each discovery task: long enough to be observed, short enough not to linger if a cancel is lost. */
+const DISCOVERY_TTL_MS = 60_000;
+const MAX_ATTEMPTS = 3;
+
+export interface PlannedCall {
+  tool: string;
+  arguments: Record<string, unknown>;
+  /** How the arguments were chosen (harness/arguments.ts). */
+  label: string;
+  taskSupport: TaskSupport;
+}
+
+export interface DiscoveryPlan {
+  mode: DiscoverMode;
+  /** The roles to find (those the profile leaves out). */
+  roles: ProfileRole[];
+  calls: PlannedCall[];
+  /** Tools discovery does not call, and why (not task-capable is not listed). */
+  notCalled: { tool: string; reason: string }[];
+  /** Why no tool is called at all, when none is. */
+  noCalls?: string;
+}
+
+export type Outcome = 'completed' | 'failed' | 'cancelled' | 'input_required' | 'working' | 'error' | 'no-task' | 'not-started';
+
+export interface CallObservation extends PlannedCall {
+  outcome: Outcome;
+  taskId?: string;
+  /** Statuses seen, with ms since the tools/call was sent. */
+  statuses: { status: TaskStatus; atMs: number }[];
+  /** ms from sending the tools/call to the last status seen (or to the error). */
+  elapsedMs: number;
+  /** tasks/result of a completed task had isError: true. */
+  isError?: boolean;
+  /** Requests the target sent us for this task (elicitation/create, sampling/createMessage). */
+  inputRequests: string[];
+  /** notifications/progress received for this call's progressToken. */
+  progressNotifications: number;
+  /** Still running `slowAfterMs` after creation, without asking for input. */
+  slow: boolean;
+  /** tasks/cancel was sent for it (it was still running when observation ended). */
+  cancelled: boolean;
+  error?: string;
+}
+
+export interface DiscoveredRole {
+  name: string;
+  arguments: Record<string, unknown>;
+  /** What was observed (kept as the role's "observed" line in a written profile). */
+  observed: string;
+}
+
+export interface DiscoveryResult {
+  mode: DiscoverMode;
+  budgetMs: number;
+  elapsedMs: number;
+  /** The budget ran out before every planned call was observed to its end. */
+  budgetExhausted: boolean;
+  plan: DiscoveryPlan;
+  observations: CallObservation[];
+  roles: Partial<Record<ProfileRole, DiscoveredRole>>;
+  /** Why each role that was looked for was not found. */
+  missing: Partial<Record<ProfileRole, string>>;
+}
+
+// --- safety --------------------------------------------------------------------------------------
+
+/** Name words of tools that change or leak state (matched against the name split into words). */
+const RISKY_NAME_WORDS = new Set(
+  ('delete remove rm del drop destroy erase purge wipe truncate clear reset write overwrite update modify edit set put post patch ' +
+    'send email mail sms publish notify exec execute run shell spawn eval kill terminate stop shutdown restart reboot format ' +
+    'env environ environment secret secrets token tokens password passwords credential credentials key keys ' +
+    'transfer pay payment purchase buy deploy install uninstall upload move rename create insert revoke ban').split(' '),
+);
+/** Phrases in a description that mark a tool as destructive or as dumping secrets. */
+const RISKY_DESCRIPTION =
+  /\b(delet(e|es|ing)|remov(e|es|ing)|destroy|eras(e|es|ing)|wipes?|purg(e|es|ing)|truncat|overwrit|irreversib|permanently|shell command|execut(e|es|ing) (an? |arbitrary )?(shell |system )?commands?|environment variables?|secrets?|credentials?|passwords?|api keys?|kill(s|ing)? (an? |the )?process|send(s|ing)? (an? )?(e-?mail|sms|text message)|payments?)\b/i;
+
+/** Splits "get-env", "get_env", "getEnv" into lower-case words. */
+function nameWords(name: string): string[] {
+  return name
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean)
+    .map((w) => w.toLowerCase());
+}
+
+/** Whether a tool may be called in `safe` mode, and why (or why not). */
+export function toolSafety(tool: any): { safe: boolean; reason: string } {
+  const a = tool?.annotations ?? {};
+  if (a.destructiveHint === true) return { safe: false, reason: 'annotated destructiveHint: true' };
+  if (a.openWorldHint === true) return { safe: false, reason: 'annotated openWorldHint: true (reaches outside the server)' };
+  if (a.readOnlyHint === false && a.destructiveHint !== false) return { safe: false, reason: 'annotated readOnlyHint: false without destructiveHint: false (destructiveHint defaults to true)' };
+  const word = nameWords(String(tool?.name ?? '')).find((w) => RISKY_NAME_WORDS.has(w));
+  if (word) return { safe: false, reason: `its name says "${word}"` };
+  const phrase = RISKY_DESCRIPTION.exec(`${tool?.title ?? ''} ${tool?.description ?? ''}`);
+  if (phrase) return { safe: false, reason: `its description says "${phrase[0]}"` };
+  if (a.readOnlyHint === true) return { safe: true, reason: 'annotated readOnlyHint: true' };
+  if (a.destructiveHint === false) return { safe: true, reason: 'annotated destructiveHint: false' };
+  return { safe: true, reason: 'no annotations; nothing in its name or description looks destructive' };
+}
+
+function taskSupportOf(tool: any): TaskSupport | undefined {
+  const s = tool?.execution?.taskSupport;
+  return s === 'required' || s === 'optional' || s === 'forbidden' ? s : undefined;
+}
+
+// --- plan ----------------------------------------------------------------------------------------
+
+const OBSERVED_ROLES: readonly ProfileRole[] = ['completes', 'slow', 'fails', 'needsInput', 'progress', 'requiresTask'];
+
+/** Which tools discovery will call, with which arguments (printed before the run). No I/O. */
+export function planDiscovery(tools: any[], serverCapabilities: any, settings: DiscoverySettings, roles: readonly ProfileRole[] = PROFILE_ROLES): DiscoveryPlan {
+  const plan: DiscoveryPlan = { mode: settings.mode, roles: [...roles], calls: [], notCalled: [] };
+  if (settings.mode === 'off') return { ...plan, noCalls: 'discovery is off (--discover off)' };
+  if (!roles.some((r) => OBSERVED_ROLES.includes(r))) return { ...plan, noCalls: 'the profile names every role that needs observing' };
+  if (!serverCapabilities?.tasks?.requests?.tools?.call) return { ...plan, noCalls: 'target does not declare tasks.requests.tools.call, so no tool can be called as a task' };
+  for (const tool of tools) {
+    const support = taskSupportOf(tool);
+    if (support !== 'optional' && support !== 'required') continue;
+    const safety = toolSafety(tool);
+    if (settings.mode === 'safe' && !safety.safe) {
+      plan.notCalled.push({ tool: tool.name, reason: `not safe to call: ${safety.reason} (--discover all calls it)` });
+      continue;
+    }
+    const derived = deriveArguments(tool.inputSchema);
+    if (derived.variants.length === 0) {
+      plan.notCalled.push({ tool: tool.name, reason: `no valid arguments could be derived from its inputSchema: ${derived.problems.join('; ')}` });
+      continue;
+    }
+    for (const v of derived.variants) plan.calls.push({ tool: tool.name, arguments: v.arguments, label: v.label, taskSupport: support });
+  }
+  if (plan.calls.length === 0) plan.noCalls = 'no task-capable tool is safe to call with derived arguments';
+  return plan;
+}
+
+/** The plan as lines for the console. */
+export function formatPlan(plan: DiscoveryPlan, budgetMs: number): string[] {
+  if (plan.mode === 'off') return [];
+  const lines = [`discovery (${plan.mode}, budget ${budgetMs} ms) looks for roles: ${plan.roles.join(', ') || '(none)'}`];
+  if (plan.noCalls) lines.push(`  calls no tool: ${plan.noCalls}`);
+  for (const c of plan.calls) lines.push(`  will call ${c.tool} ${JSON.stringify(c.arguments)} as a task (${c.label})`);
+  for (const n of plan.notCalled) lines.push(`  will not call ${n.tool}: ${n.reason}`);
+  return lines;
+}
+
+// --- observation ---------------------------------------------------------------------------------
+
+class LimitReached extends Error {}
+
+/** A refusal that says the target is at capacity (back off and retry), not that the call is wrong. */
+function isLimitError(e: { code: number; message: string }): boolean {
+  return /too many|limit|capacity|busy|rate|throttl|try again/i.test(e.message) || e.code === 429;
+}
+
+const delay = (ms: number) => new Promise((r) => setTimeout(r, Math.max(0, ms)));
+
+interface ObserveContext {
+  scope: Scope;
+  peer: Peer;
+  deadline: number;
+  settings: Required<Omit<DiscoverySettings, 'mode'>>;
+  token: string;
+}
+
+async function observeCall(call: PlannedCall, o: ObserveContext): Promise<CallObservation> {
+  const obs: CallObservation = { ...call, outcome: 'not-started', statuses: [], elapsedMs: 0, inputRequests: [], progressNotifications: 0, slow: false, cancelled: false };
+  const sent = Date.now();
+  const timeout = () => Math.max(1, Math.min(o.settings.requestTimeoutMs, o.deadline - Date.now()));
+  const seen = (status: TaskStatus) => obs.statuses.push({ status, atMs: Date.now() - sent });
+  try {
+    const r = await o.scope.request('tools/call', { name: call.tool, arguments: call.arguments, task: { ttl: DISCOVERY_TTL_MS }, _meta: { progressToken: o.token } }, { timeoutMs: timeout() });
+    if (r.error) {
+      if (isLimitError(r.error)) throw new LimitReached(`${r.error.code} ${r.error.message}`);
+      return { ...obs, outcome: 'error', error: `tools/call answered ${r.error.code} ${r.error.message}`, elapsedMs: Date.now() - sent };
+    }
+    const task = r.result?.task;
+    if (!task || typeof task.taskId !== 'string') {
+      return { ...obs, outcome: 'no-task', isError: r.result?.isError === true, error: 'answered without creating a task', elapsedMs: Date.now() - sent };
+    }
+    obs.taskId = task.taskId;
+    let last = task;
+    if (isTaskStatus(last.status)) seen(last.status);
+    const stopAt = Math.min(o.deadline, sent + o.settings.observeMs);
+    while (!(isTaskStatus(last.status) && (isTerminal(last.status) || last.status === 'input_required')) && !obs.inputRequests.length) {
+      const interval = typeof last.pollInterval === 'number' && last.pollInterval > 0 ? last.pollInterval : 100;
+      const wait = Math.min(Math.max(interval, 50), 500);
+      if (Date.now() + wait >= stopAt) break;
+      await delay(wait);
+      const g = await o.scope.request('tasks/get', { taskId: task.taskId }, { timeoutMs: timeout() });
+      if (g.error) {
+        obs.error = `tasks/get answered ${g.error.code} ${g.error.message}`;
+        break;
+      }
+      last = g.result;
+      if (isTaskStatus(last?.status)) seen(last.status);
+      obs.inputRequests = inputRequestsFor(o.peer, task.taskId);
+    }
+    obs.elapsedMs = Date.now() - sent;
+    obs.inputRequests = inputRequestsFor(o.peer, task.taskId);
+    const final = obs.statuses.at(-1)?.status;
+    obs.outcome = obs.error ? 'error' : final === 'completed' || final === 'failed' || final === 'cancelled' || final === 'input_required' ? final : 'working';
+    obs.slow = obs.statuses.some((s) => s.status === 'working' && s.atMs >= o.settings.slowAfterMs) && !obs.statuses.some((s) => s.status === 'input_required') && !obs.inputRequests.length;
+    if (final === 'completed' && Date.now() < o.deadline) {
+      const res = await o.scope.request('tasks/result', { taskId: task.taskId }, { timeoutMs: timeout() });
+      if (res.result) obs.isError = res.result.isError === true;
+    }
+    if (!final || !isTerminal(final)) {
+      obs.cancelled = true;
+      await o.scope.request('tasks/cancel', { taskId: task.taskId }, { timeoutMs: Math.min(2_000, o.settings.requestTimeoutMs) }).catch(() => undefined);
+    }
+  } catch (e) {
+    if (e instanceof LimitReached || e instanceof WireClosedError) throw e;
+    obs.outcome = obs.taskId ? obs.outcome : 'error';
+    obs.error = e instanceof Error ? e.message : String(e);
+    obs.elapsedMs = Date.now() - sent;
+    if (obs.taskId) {
+      obs.cancelled = true;
+      await o.scope.request('tasks/cancel', { taskId: obs.taskId }, { timeoutMs: 2_000 }).catch(() => undefined);
+    }
+  } finally {
+    obs.progressNotifications = o.peer.messages((m) => m.method === 'notifications/progress' && m.params?.progressToken === o.token).length;
+  }
+  return obs;
+}
+
+function inputRequestsFor(peer: Peer, taskId: string): string[] {
+  return peer
+    .messages((m) => 'id' in m && (m.method === 'elicitation/create' || m.method === 'sampling/createMessage') && m.params?._meta?.[RELATED_TASK_META]?.taskId === taskId)
+    .map((m) => String(m.method));
+}
+
+/** Runs the plan against an initialized connection, within the budget, and picks a tool per role. */
+export async function discover(peer: Peer, tools: any[], plan: DiscoveryPlan, settings: DiscoverySettings): Promise<DiscoveryResult> {
+  const s = { ...DEFAULT_DISCOVERY, ...withoutUndefined(settings) };
+  const started = Date.now();
+  const deadline = started + s.budgetMs;
+  const scope = peer.scope('discovery');
+  // Input requests are answered "cancel": discovery only needs to see that the tool asks.
+  const removeHandler = scope.onRequest((req) =>
+    req.method === 'elicitation/create' ? { result: { action: 'cancel' } } : req.method === 'sampling/createMessage' ? { error: { code: -32601, message: 'discovery does not sample' } } : undefined,
+  );
+  const observations: (CallObservation | undefined)[] = new Array(plan.calls.length);
+  const queue = plan.calls.map((call, index) => ({ call, index, attempts: 0 }));
+  let concurrency = Math.max(1, s.concurrency);
+  let running = 0;
+  let closed: string | undefined;
+  try {
+    await new Promise<void>((resolveAll) => {
+      const pump = () => {
+        if (queue.length === 0 && running === 0) return resolveAll();
+        while (running < concurrency && queue.length > 0 && !closed) {
+          const item = queue.shift()!;
+          if (Date.now() >= deadline) {
+            observations[item.index] = { ...item.call, outcome: 'not-started', statuses: [], elapsedMs: 0, inputRequests: [], progressNotifications: 0, slow: false, cancelled: false, error: 'the discovery budget ran out first' };
+            continue;
+          }
+          running++;
+          observeCall(item.call, { scope, peer, deadline, settings: s, token: `discovery-${item.index + 1}` })
+            .then((obs) => {
+              observations[item.index] = obs;
+            })
+            .catch(async (e) => {
+              if (e instanceof LimitReached && item.attempts + 1 < MAX_ATTEMPTS) {
+                // Back-pressure: fewer calls at once, then retry this one.
+                concurrency = Math.max(1, Math.floor(concurrency / 2));
+                item.attempts++;
+                await delay(Math.min(250 * item.attempts, deadline - Date.now()));
+                queue.push(item);
+              } else {
+                if (e instanceof WireClosedError) closed = e.message;
+                observations[item.index] = { ...item.call, outcome: 'error', statuses: [], elapsedMs: 0, inputRequests: [], progressNotifications: 0, slow: false, cancelled: false, error: e instanceof Error ? e.message : String(e) };
+              }
+            })
+            .finally(() => {
+              running--;
+              pump();
+            });
+        }
+        if (running === 0 && (queue.length === 0 || closed)) {
+          for (const item of queue.splice(0)) observations[item.index] = { ...item.call, outcome: 'not-started', statuses: [], elapsedMs: 0, inputRequests: [], progressNotifications: 0, slow: false, cancelled: false, error: closed ?? 'not started' };
+          resolveAll();
+        }
+      };
+      pump();
+    });
+  } finally {
+    removeHandler();
+    scope.close();
+  }
+  const done = observations.filter((x): x is CallObservation => x !== undefined);
+  const { roles, missing } = pickRoles(tools, plan, done, s.slowAfterMs);
+  return {
+    mode: settings.mode,
+    budgetMs: s.budgetMs,
+    elapsedMs: Date.now() - started,
+    budgetExhausted: done.some((o) => o.outcome === 'not-started' || (o.outcome === 'working' && !o.slow)) || Date.now() >= deadline,
+    plan,
+    observations: done,
+    roles,
+    missing,
+  };
+}
+
+function withoutUndefined<T extends object>(o: T): Partial<T> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+// --- classification ------------------------------------------------------------------------------
+
+const statusPath = (o: CallObservation) => o.statuses.map((x) => `${x.status}@${x.atMs}ms`).join(' → ');
+const argsText = (o: CallObservation) => JSON.stringify(o.arguments);
+const ended = (o: CallObservation) => o.statuses.at(-1)?.atMs ?? o.elapsedMs;
+
+/** Chooses a call per role from the observations (first by preference, then listing order) and says why roles stay empty. */
+export function pickRoles(tools: any[], plan: DiscoveryPlan, observations: CallObservation[], slowAfterMs: number): Pick<DiscoveryResult, 'roles' | 'missing'> {
+  const roles: DiscoveryResult['roles'] = {};
+  const missing: DiscoveryResult['missing'] = {};
+  const quick = (o: CallObservation) => ended(o) < slowAfterMs;
+  const optionalFirst = (a: CallObservation, b: CallObservation) => Number(a.taskSupport !== 'optional') - Number(b.taskSupport !== 'optional');
+  const pick = (pred: (o: CallObservation) => boolean, ...prefer: ((a: CallObservation, b: CallObservation) => number)[]) =>
+    observations
+      .map((o, i) => ({ o, i }))
+      .filter(({ o }) => pred(o))
+      .sort((a, b) => prefer.reduce((acc, f) => acc || f(a.o, b.o), 0) || a.i - b.i)[0]?.o;
+  const asRole = (o: CallObservation, observed: string): DiscoveredRole => ({ name: o.tool, arguments: o.arguments, observed });
+  const called = `discovery called ${[...new Set(plan.calls.map((c) => c.tool))].join(', ') || 'no tool'}`;
+  const unsafe = plan.notCalled.length ? `; not called: ${plan.notCalled.map((n) => n.tool).join(', ')}` : '';
+  const nothing = (what: string) => (plan.noCalls ? `discovery found no tool ${what}: ${plan.noCalls}` : `${called}${unsafe}, and none ${what}`);
+  const want = new Set(plan.roles);
+
+  const completes = pick((o) => o.outcome === 'completed' && !o.isError, (a, b) => Number(!quick(a)) - Number(!quick(b)), optionalFirst);
+  if (completes) roles.completes = asRole(completes, `called as a task with ${argsText(completes)}: completed after ${ended(completes)} ms (${statusPath(completes)}), result without isError`);
+  else missing.completes = nothing('completed (without isError) within the observation time');
+
+  const slow = pick((o) => o.slow, (a, b) => Number(a.outcome === 'failed') - Number(b.outcome === 'failed'), optionalFirst);
+  if (slow) roles.slow = asRole(slow, `called as a task with ${argsText(slow)}: still working after ${slowAfterMs} ms (${statusPath(slow)})${slow.cancelled ? '; cancelled by discovery' : `; ended ${slow.outcome} after ${ended(slow)} ms`}`);
+  else missing.slow = nothing(`was still working ${slowAfterMs} ms after creation`);
+
+  const fails = pick((o) => o.outcome === 'failed' || (o.outcome === 'completed' && o.isError === true), (a, b) => Number(!quick(a)) - Number(!quick(b)));
+  if (fails) roles.fails = asRole(fails, `called as a task with ${argsText(fails)}: ${fails.outcome === 'failed' ? 'ended failed' : 'completed with isError: true'} after ${ended(fails)} ms (${statusPath(fails)})`);
+  else missing.fails = nothing('ended failed or with isError');
+
+  const needsInput = pick((o) => o.outcome === 'input_required' || o.statuses.some((s) => s.status === 'input_required') || o.inputRequests.length > 0);
+  if (needsInput) {
+    const how = needsInput.statuses.some((s) => s.status === 'input_required') ? `went input_required (${statusPath(needsInput)})` : `sent ${needsInput.inputRequests.join(', ')}`;
+    roles.needsInput = asRole(needsInput, `called as a task with ${argsText(needsInput)}: ${how}${needsInput.cancelled ? '; cancelled by discovery' : ''}`);
+  } else missing.needsInput = nothing('went input_required or sent an input request');
+
+  const progress = pick((o) => o.progressNotifications > 0, (a, b) => Number(a.outcome !== 'completed') - Number(b.outcome !== 'completed'));
+  if (progress) roles.progress = asRole(progress, `called as a task with ${argsText(progress)}: sent ${progress.progressNotifications} notifications/progress for its progressToken; ended ${progress.outcome}`);
+  else missing.progress = nothing('sent notifications/progress for the request\'s progressToken');
+
+  // requiresTask: a tool listed with taskSupport "required" whose derived arguments created a task.
+  const requiresTask = pick((o) => o.taskSupport === 'required' && o.taskId !== undefined);
+  const requiredListed = tools.filter((t) => taskSupportOf(t) === 'required').map((t) => t.name);
+  if (requiresTask) roles.requiresTask = asRole(requiresTask, `listed with taskSupport "required"; called as a task with ${argsText(requiresTask)} it created a task (${requiresTask.outcome})`);
+  else missing.requiresTask = requiredListed.length ? `${requiredListed.join(', ')} ${requiredListed.length > 1 ? 'are' : 'is'} listed with taskSupport "required", but discovery created no task with ${requiredListed.length > 1 ? 'them' : 'it'} (${plan.noCalls ?? 'not safe to call, or no valid arguments, or the call failed'})` : 'target lists no tool with taskSupport "required"';
+
+  // forbidsTask: not called by discovery (the checks call it). Explicitly "forbidden" first, read-only first.
+  const forbidsTask = forbidsTaskCandidate(tools, plan.mode);
+  if (forbidsTask) roles.forbidsTask = forbidsTask;
+  else if (plan.mode !== 'off') missing.forbidsTask = 'target lists no tool with taskSupport absent or "forbidden" that is safe to call with arguments derived from its inputSchema';
+
+  for (const r of PROFILE_ROLES) if (!want.has(r)) {
+    delete roles[r];
+    delete missing[r];
+  }
+  return { roles, missing };
+}
+
+function forbidsTaskCandidate(tools: any[], mode: DiscoverMode): DiscoveredRole | undefined {
+  const candidates = tools
+    .map((t, i) => ({ t, i, support: taskSupportOf(t) }))
+    .filter(({ t, support }) => (support === undefined || support === 'forbidden') && (mode === 'all' || toolSafety(t).safe))
+    .sort((a, b) => Number(a.support !== 'forbidden') - Number(b.support !== 'forbidden') || Number(a.t.annotations?.readOnlyHint !== true) - Number(b.t.annotations?.readOnlyHint !== true) || a.i - b.i);
+  for (const { t, support } of candidates) {
+    const derived = deriveArguments(t.inputSchema);
+    if (derived.variants.length === 0) continue;
+    return {
+      name: t.name,
+      arguments: derived.variants[0]!.arguments,
+      observed: `listed with taskSupport ${support ? `"${support}"` : 'absent'}; ${toolSafety(t).reason}; arguments from its inputSchema (${derived.variants[0]!.label}); not called by discovery`,
+    };
+  }
+  return undefined;
+}
+
+// --- profile -------------------------------------------------------------------------------------
+
+/** A profile to keep (--write-profile): the roles in use, each with what was observed ("observed"). */
+export function profileToKeep(profile: Profile, discovery: DiscoveryResult | undefined, target: string): Record<string, unknown> {
+  const tools: Record<string, unknown> = {};
+  for (const role of PROFILE_ROLES) {
+    const t = profile.tools[role];
+    if (!t) continue;
+    const found = discovery?.roles[role];
+    const fromDiscovery = found && found.name === t.name && JSON.stringify(found.arguments) === JSON.stringify(t.arguments ?? {});
+    tools[role] = { name: t.name, arguments: t.arguments ?? {}, observed: fromDiscovery ? found.observed : 'named by the profile given' };
+  }
+  const missing = Object.entries(discovery?.missing ?? {}).map(([r, why]) => `${r}: ${why}`);
+  return {
+    $comment: [
+      `Written by mcp-tasks-conformance discovery (--discover ${discovery?.mode ?? 'off'}) against ${target}. Review it, then pass it with --profile.`,
+      ...(missing.length ? [`Roles not found: ${missing.join(' | ')}`] : []),
+    ],
+    tools,
+  };
+}
