@@ -3,11 +3,14 @@
 //   mock    — run the reference receiver (stdio or HTTP).
 // Exit codes: 0 no check failed; 1 a check failed (or with --strict a warning, or the baseline is stale); 2 usage or connection error.
 import { parseArgs } from 'node:util';
+import { writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { allChecks } from '../suites/index.ts';
 import { openTargetSession, selected, type RunConfig } from '../suites/harness/session.ts';
 import { loadProfile, type TargetSpec } from '../suites/harness/target.ts';
+import { DEFAULT_DISCOVERY, DISCOVER_MODES, formatPlan, profileToKeep, type DiscoverMode } from '../suites/harness/discovery.ts';
+import { computeCoverage } from '../suites/coverage.ts';
 import { DEFAULT_RUN_OPTIONS } from '../suites/engine.ts';
 import { CheckCollector, buildReport, exitCode, formatConsole, loadBaseline, writeJson } from './report.ts';
 import { PROPERTY_NAMES, formatPropertyFailure, parsePropertyArgs, runProperties } from '../suites/properties/run.ts'; // --properties (issue 4)
@@ -28,7 +31,12 @@ server options:
   --url <url>                Streamable HTTP endpoint of the target
   --header "K: V"            HTTP header sent on every request (repeatable), e.g. "Authorization: Bearer X"
   --secondary-header "K: V"  headers of a second identity for the isolation checks (repeatable)
-  --profile <file>           which tool plays which role (see README); without one, roles are inferred from tools/list
+  --profile <file>           which tool plays which role (see README); it wins for the roles it names
+  --discover off|safe|all    find the roles the profile leaves out by calling tools as tasks (default safe: only
+                             tools whose annotations, name and description look safe; the plan is printed first)
+  --discover-budget <ms>     bound for discovery (default ${DEFAULT_DISCOVERY.budgetMs})
+  --write-profile <file>     save the roles in use (discovered ones with what was observed) as a profile to keep
+  --require-coverage         MUST requirements that apply but were not exercised fail the run (CI gates)
   --only <ids>               comma-separated check ids, id prefixes, requirement ids or sections (repeatable)
   --json <file>              write the JSON report
   --junit <file>             write JUnit XML (one testcase per check)
@@ -58,6 +66,10 @@ export function parseServerArgs(argv: string[]) {
       header: { type: 'string', multiple: true },
       'secondary-header': { type: 'string', multiple: true },
       profile: { type: 'string' },
+      discover: { type: 'string', default: 'safe' },
+      'discover-budget': { type: 'string' },
+      'write-profile': { type: 'string' },
+      'require-coverage': { type: 'boolean', default: false },
       only: { type: 'string', multiple: true },
       json: { type: 'string' },
       junit: { type: 'string' },
@@ -119,9 +131,13 @@ export function parseServerArgs(argv: string[]) {
   const unknownBaseline = baseline.filter((id) => !allChecks.some((c) => c.id === id) && !PROPERTY_NAMES.some((p) => id === `properties.${p}`));
   if (unknownBaseline.length) throw new UsageError(`--baseline lists unknown check ids: ${unknownBaseline.join(', ')}`);
   const requestTimeoutMs = num('timeout', values.timeout, DEFAULT_RUN_OPTIONS.requestTimeoutMs);
+  if (!(DISCOVER_MODES as readonly string[]).includes(values.discover!)) throw new UsageError(`--discover takes ${DISCOVER_MODES.join(', ')}, got "${values.discover}"`);
+  const discoverMode = values.discover as DiscoverMode;
+  if (discoverMode === 'off' && values['discover-budget'] !== undefined) throw new UsageError('--discover-budget has no effect with --discover off');
   const config: RunConfig = {
     target,
     profile,
+    discover: { mode: discoverMode, budgetMs: num('discover-budget', values['discover-budget'], DEFAULT_DISCOVERY.budgetMs) },
     only,
     options: {
       requestTimeoutMs,
@@ -142,6 +158,8 @@ export function parseServerArgs(argv: string[]) {
     junit: values.junit,
     baseline,
     strict: values.strict!,
+    requireCoverage: values['require-coverage']!,
+    writeProfile: values['write-profile'],
     concurrency: num('concurrency', values.concurrency, 8),
     color: !values['no-color'] && process.stdout.isTTY === true,
   };
@@ -170,12 +188,21 @@ async function server(argv: string[]): Promise<number> {
   const started = new Date();
   const target = describeTarget(args.config.target);
   // Pre-flight: a target we cannot reach is a connection error (exit 2), not a list of failed checks.
+  // Discovery runs here, once, on a session of its own; the checks get its roles through the config.
+  let preflight;
   try {
-    const probe = await openTargetSession(args.config);
-    const missing = Object.entries(probe.info.missingRoles).map(([r, why]) => `  ${r}: ${why}`);
-    process.stderr.write(`target: ${target}\nserver: ${JSON.stringify(probe.info.initializeResult.serverInfo ?? {})}; tools: ${probe.info.tools.length}\n`);
-    if (missing.length) process.stderr.write(`roles not available (their checks are not exercised):\n${missing.join('\n')}\n`);
+    process.stderr.write(`target: ${target}\n`);
+    const probe = await openTargetSession(args.config, { onDiscoveryPlan: (plan, budgetMs) => process.stderr.write(formatPlan(plan, budgetMs).map((l) => l + '\n').join('')) });
+    preflight = { info: probe.info, discovery: probe.discovery };
     await probe.close();
+    process.stderr.write(`server: ${JSON.stringify(preflight.info.initializeResult.serverInfo ?? {})}; tools: ${preflight.info.tools.length}\n`);
+    for (const [role, found] of Object.entries(preflight.discovery?.roles ?? {})) process.stderr.write(`  discovered ${role}: ${found.name} ${JSON.stringify(found.arguments)} — ${found.observed}\n`);
+    const missing = Object.entries(preflight.info.missingRoles).map(([r, why]) => `  ${r}: ${why}`);
+    if (missing.length) process.stderr.write(`roles not available (their checks are not exercised):\n${missing.join('\n')}\n`);
+    if (args.writeProfile) {
+      writeFileSync(args.writeProfile, JSON.stringify(profileToKeep(preflight.info.profile, preflight.discovery, target), null, 2) + '\n');
+      process.stderr.write(`profile written to ${args.writeProfile}\n`);
+    }
   } catch (e) {
     process.stderr.write(`mcp-tasks-conformance: cannot connect to ${target}: ${e instanceof Error ? e.message : String(e)}\n`);
     return 2;
@@ -194,7 +221,7 @@ async function server(argv: string[]): Promise<number> {
       watch: false,
       include: args.properties?.path ? [] : ['suites/receiver.suite.ts'], // --properties (issue 4): --path replays only
       reporters,
-      provide: { conformance: args.config },
+      provide: { conformance: { ...args.config, discover: undefined, discovered: preflight.discovery } },
       maxConcurrency: args.concurrency,
       pool: 'threads',
       fileParallelism: false,
@@ -205,7 +232,7 @@ async function server(argv: string[]): Promise<number> {
   await vitest.close();
   // --properties (issue 4): the property-based tests run after the checks; their results join the report.
   if (args.properties) {
-    const results = await runProperties(args.config, { ...args.properties, log: (l) => process.stderr.write(`  ${l}\n`) });
+    const results = await runProperties({ ...args.config, discover: undefined, discovered: preflight.discovery }, { ...args.properties, log: (l) => process.stderr.write(`  ${l}\n`) });
     for (const r of results) if (r.status === 'fail' || r.status === 'warn') process.stderr.write(`\n${formatPropertyFailure(r)}`);
     collector.results.push(...results);
   }
@@ -213,9 +240,14 @@ async function server(argv: string[]): Promise<number> {
   const order = new Map(allChecks.map((c, i) => [c.id, i]));
   const results = [...collector.results].sort((a, b) => (order.get(a.id) ?? 1e9) - (order.get(b.id) ?? 1e9));
   const report = buildReport(results, target, started, args.baseline, collector.errors);
+  report.coverage = computeCoverage(results, allChecks, preflight.info);
+  if (preflight.discovery) report.discovery = preflight.discovery;
   process.stdout.write(formatConsole(report, args.color) + '\n');
   if (args.json) writeJson(args.json, report);
-  return exitCode(report, args.strict);
+  // --require-coverage: a MUST that applies but was not exercised fails the run like a violated one.
+  const uncovered = args.requireCoverage && report.coverage.must.unexercised.length > 0;
+  if (uncovered) process.stdout.write(`--require-coverage: ${report.coverage.must.unexercised.length} applicable MUST requirement(s) not exercised\n`);
+  return Math.max(exitCode(report, args.strict), uncovered ? 1 : 0);
 }
 
 /** `client`: grade an MCP client as a task requestor (scripts/client.ts, docs/CLIENTS.md). */

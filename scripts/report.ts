@@ -5,6 +5,8 @@ import { dirname } from 'node:path';
 import type { Reporter, TestCase, TestModule } from 'vitest/node';
 import type { CheckResult, Status } from '../suites/engine.ts';
 import { PROTOCOL_VERSION } from '../schema/protocol.ts';
+import { formatCoverage, type RunCoverage } from '../suites/coverage.ts';
+import type { DiscoveryResult } from '../suites/harness/discovery.ts';
 
 export const STATUSES: Status[] = ['pass', 'fail', 'warn', 'info', 'skip'];
 const MARK: Record<Status, string> = { pass: 'PASS', fail: 'FAIL', warn: 'WARN', info: 'INFO', skip: 'SKIP' };
@@ -24,6 +26,10 @@ export interface Report {
   summary: Record<Status, number> & { total: number; expectedFailures: number; staleBaseline: string[] };
   /** Checks that could not run at all (e.g. vitest reported an error outside any check). */
   errors: string[];
+  /** Requirements exercised out of those applicable, and the missing roles (suites/coverage.ts). */
+  coverage?: RunCoverage;
+  /** What discovery called, observed and chose (suites/harness/discovery.ts), when it ran. */
+  discovery?: DiscoveryResult;
 }
 
 /** Collects `task.meta.check` from the vitest run and prints progress. */
@@ -119,6 +125,7 @@ export function formatConsole(report: Report, color = false): string {
   if (s.expectedFailures) lines.push(`* ${s.expectedFailures} failure(s) expected by the baseline`);
   if (s.staleBaseline.length) lines.push(`stale baseline entries (now passing or not failing; remove them): ${s.staleBaseline.join(', ')}`);
   lines.push(`${s.total} checks: ${s.pass} passed, ${s.fail} failed, ${s.warn} warnings, ${s.info} info, ${s.skip} not exercised (${(report.durationMs / 1000).toFixed(1)} s)`);
+  if (report.coverage) lines.push(...formatCoverage(report.coverage));
   return lines.join('\n');
 }
 

@@ -24,6 +24,8 @@ export interface CheckDef {
   needs?: ProfileRole[];
   /** Server capabilities the check needs (e.g. 'tasks.list'); missing → skip with the reason. */
   needsCapabilities?: string[];
+  /** Why its requirements do not apply to this target (e.g. another transport), or undefined when they do; not applicable → skip. */
+  notApplicable?: (info: TargetInfo) => string | undefined;
   /** Runs after every other check (e.g. the schema check, which reads their transcripts). */
   runsLast?: boolean;
   /** Longest the check may take (ms, on top of the target's timeouts); defaults to the run's checkTimeoutMs. */
@@ -174,6 +176,8 @@ export async function runCheck(
     return { ...base, status, message: [message, ...notes].filter(Boolean).join('; '), durationMs: Date.now() - started, transcript };
   };
 
+  const notApplicable = def.notApplicable?.(info);
+  if (notApplicable) return finish('skip', `not exercised: ${notApplicable}`);
   const missing = (def.needs ?? []).filter((r) => !info.profile.tools[r]);
   if (missing.length) {
     const why = missing.map((r) => info.missingRoles[r] ?? `target has no tool for role ${r}`).join('; ');

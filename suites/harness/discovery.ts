@@ -338,7 +338,16 @@ function withoutUndefined<T extends object>(o: T): Partial<T> {
 
 // --- classification ------------------------------------------------------------------------------
 
-const statusPath = (o: CallObservation) => o.statuses.map((x) => `${x.status}@${x.atMs}ms`).join(' → ');
+/** "working 3–2913 ms → completed 3014 ms": statuses seen, repeats folded, with ms since the call. */
+function statusPath(o: CallObservation): string {
+  const runs: { status: TaskStatus; from: number; to: number }[] = [];
+  for (const x of o.statuses) {
+    const last = runs.at(-1);
+    if (last?.status === x.status) last.to = x.atMs;
+    else runs.push({ status: x.status, from: x.atMs, to: x.atMs });
+  }
+  return runs.map((r) => `${r.status} ${r.from === r.to ? r.from : `${r.from}–${r.to}`} ms`).join(' → ');
+}
 const argsText = (o: CallObservation) => JSON.stringify(o.arguments);
 const ended = (o: CallObservation) => o.statuses.at(-1)?.atMs ?? o.elapsedMs;
 

@@ -124,10 +124,11 @@ export const checks: CheckDef[] = [
     requirements: ['support-undeclared-process-normally'],
     level: 'MUST',
     needs: ['completes'],
+    notApplicable: (info) =>
+      hasPath(info.serverCapabilities, TOOLS_CALL)
+        ? `target declares ${TOOLS_CALL}, so task augmentation of tools/call is declared and this requirement does not apply (run against a receiver without the capability, e.g. the reference with --no-tasks-capability)`
+        : undefined,
     async run(ctx: CheckContext) {
-      if (declaresToolsCall(ctx)) {
-        ctx.skip(`target declares ${TOOLS_CALL}, so task augmentation of tools/call is declared and this requirement is not exercised (run against a receiver without the capability, e.g. the reference with --no-tasks-capability)`);
-      }
       const name = ctx.tool('completes').name;
       const plain = await callTool(ctx, 'completes');
       const aug = await requestTask(ctx, 'completes');

@@ -16,7 +16,7 @@
 //    crypto-random ids MUST governs (creation.ts), and declaring tasks.list warns under
 //    security-list-without-identity (the erratum's "cannot identify requestors", observed as the
 //    second session listing the first one's task).
-import { defineCheck, type CheckContext, type CheckDef } from '../engine.ts';
+import { defineCheck, type CheckContext, type CheckDef, type TargetInfo } from '../engine.ts';
 import type { Response, Scope } from '../harness/wire.ts';
 import { isTaskStatus, isTerminal } from '../../schema/protocol.ts';
 import { createTask, getTask, listAll, pollTerminal, short } from '../harness/tasks.ts';
@@ -28,9 +28,10 @@ type Mode = 'identity' | 'session';
 const STDIO_REASON =
   'over stdio each session is its own process with its own task store: isolation between two stdio sessions is trivially true and says nothing about context binding';
 
-/** The isolation mode, or skip over stdio. */
+/** Isolation needs more than one session sharing a task store: not over stdio. */
+const notOverStdio = (info: TargetInfo) => (info.transport === 'stdio' ? STDIO_REASON : undefined);
+
 function isolationMode(ctx: CheckContext): Mode {
-  if (ctx.info.transport === 'stdio') ctx.skip(STDIO_REASON);
   return ctx.connector.hasSecondIdentity ? 'identity' : 'session';
 }
 
@@ -61,6 +62,7 @@ export const checks: CheckDef[] = [
     level: 'MUST',
     needs: ['completes'],
     needsCapabilities: ['tasks'],
+    notApplicable: notOverStdio,
     async run(ctx: CheckContext) {
       const mode = isolationMode(ctx);
       const s2 = await openOther(ctx, mode);
@@ -113,6 +115,7 @@ export const checks: CheckDef[] = [
     level: 'MUST',
     needs: ['completes'],
     needsCapabilities: ['tasks.list'],
+    notApplicable: notOverStdio,
     async run(ctx: CheckContext) {
       const mode = isolationMode(ctx);
       const s2 = await openOther(ctx, mode);
@@ -142,6 +145,7 @@ export const checks: CheckDef[] = [
     level: 'SHOULD',
     needs: ['completes'],
     needsCapabilities: ['tasks.list'],
+    notApplicable: notOverStdio,
     async run(ctx: CheckContext) {
       const mode = isolationMode(ctx);
       const s2 = await openOther(ctx, mode);

@@ -23,8 +23,8 @@ export const checks: CheckDef[] = [
     requirements: ['sse-get-no-upgrade'],
     level: 'SHOULD',
     needs: ['completes'],
+    notApplicable: (info) => (info.transport === 'http' ? undefined : `Streamable HTTP only; transport is ${info.transport}`),
     async run(ctx: CheckContext) {
-      if (ctx.info.transport !== 'http') ctx.skip(`Streamable HTTP only; transport is ${ctx.info.transport}`);
       const created = await createTask(ctx, 'completes');
       const { responses } = await pollTerminal(ctx, created.taskId, { initial: created.task });
       const typed = responses.filter((r) => r.httpContentType !== undefined);
