@@ -2,6 +2,8 @@
 // requirement ids from schema/requirements.json (rulings: schema/RULINGS.md 1 and 3).
 import { defineCheck, hasPath, type CheckContext, type CheckDef } from '../engine.ts';
 import { callTool, short } from '../harness/tasks.ts';
+import { toolSafety } from '../harness/discovery.ts';
+import { deriveArguments } from '../harness/arguments.ts';
 import { validate } from '../../schema/validate.ts';
 import type { Response } from '../harness/wire.ts';
 import { cancelQuietly, isObj, requestTask, TTL_MS } from './lifecycle.ts';
@@ -29,12 +31,19 @@ function describe(r: Response): string {
   return `result ${short(r.result)}`;
 }
 
-/** A tool with no `execution.taskSupport`, callable without arguments: the forbidsTask tool if it is one, else one from tools/list. */
+/**
+ * A tool with no `execution.taskSupport`: the forbidsTask tool if it is one, else one from tools/list that
+ * is safe to call (harness/discovery.ts toolSafety), with arguments derived from its inputSchema.
+ */
 function absentSupportTool(ctx: CheckContext): { name: string; arguments: Record<string, unknown> } | undefined {
   const f = ctx.info.profile.tools.forbidsTask;
   if (f && ctx.taskSupport(f.name) === undefined) return { name: f.name, arguments: f.arguments ?? {} };
-  const t = ctx.info.tools.find((x) => typeof x?.name === 'string' && x.execution?.taskSupport === undefined && !(Array.isArray(x.inputSchema?.required) && x.inputSchema.required.length));
-  return t ? { name: t.name, arguments: {} } : undefined;
+  for (const t of ctx.info.tools) {
+    if (typeof t?.name !== 'string' || t.execution?.taskSupport !== undefined || !toolSafety(t).safe) continue;
+    const args = deriveArguments(t.inputSchema).variants[0];
+    if (args) return { name: t.name, arguments: args.arguments };
+  }
+  return undefined;
 }
 
 /** The -32601 expectation for a tool that must not run as a task (tool-forbidden-should-32601); cleans up a task it created. */
@@ -201,7 +210,7 @@ export const checks: CheckDef[] = [
     needsCapabilities: [TOOLS_CALL],
     async run(ctx: CheckContext) {
       const tool = absentSupportTool(ctx);
-      if (!tool) ctx.skip('target lists no tool without execution.taskSupport that can be called without arguments');
+      if (!tool) ctx.skip('target lists no tool without execution.taskSupport that is safe to call with arguments derived from its inputSchema');
       return expectForbidden(ctx, tool, 'no execution.taskSupport');
     },
   }),
