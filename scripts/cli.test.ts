@@ -7,6 +7,8 @@ import { join } from 'node:path';
 import { parseServerArgs, UsageError } from './cli.ts';
 import { buildReport, exitCode, formatConsole, loadBaseline } from './report.ts';
 import type { CheckResult } from '../suites/engine.ts';
+import { loadProfile } from '../suites/harness/target.ts';
+import { PROFILE_ROLES } from '../suites/harness/profile.ts';
 
 const tmp = mkdtempSync(join(tmpdir(), 'mtc-cli-'));
 
@@ -108,5 +110,49 @@ describe('end to end (the bin, as a user runs it)', () => {
     writeFileSync(base, JSON.stringify(failed));
     const again = await cli(['server', '--stdio', target, '--profile', 'fixtures/reference.profile.json', '--only', 'cancel', '--baseline', base]);
     expect(again.code).toBe(0);
+  });
+});
+
+describe('first run without a profile (discovery, coverage)', () => {
+  it('parses --discover, --discover-budget, --write-profile, --require-coverage', () => {
+    const a = parseServerArgs(['--stdio', 'x', '--discover', 'all', '--discover-budget', '5000', '--write-profile', 'p.json', '--require-coverage']);
+    expect(a.help).toBe(false);
+    if (a.help) return;
+    expect(a.config.discover).toEqual({ mode: 'all', budgetMs: 5000 });
+    expect(a.writeProfile).toBe('p.json');
+    expect(a.requireCoverage).toBe(true);
+    const d = parseServerArgs(['--stdio', 'x']);
+    if (!d.help) expect(d.config.discover?.mode).toBe('safe');
+    expect(() => parseServerArgs(['--stdio', 'x', '--discover', 'maybe'])).toThrow(UsageError);
+    expect(() => parseServerArgs(['--stdio', 'x', '--discover', 'off', '--discover-budget', '100'])).toThrow(UsageError);
+  });
+
+  it('discovers every role of the reference receiver, prints the plan first, exercises every MUST, keeps the profile', async () => {
+    const json = join(tmp, 'zero.json');
+    const kept = join(tmp, 'zero.profile.json');
+    const r = await cli(['server', '--stdio', `${process.execPath} --import tsx scripts/mock.ts --stdio --status-notifications`, '--require-coverage', '--write-profile', kept, '--json', json], 240_000);
+    expect(r.stderr).toMatch(/will call slow \{\} as a task/);
+    expect(r.stderr.indexOf('will call')).toBeLessThan(r.stderr.indexOf('discovered slow'));
+    expect(r.stdout).toMatch(/coverage: (\d+)\/\1 MUST and (\d+)\/\2 SHOULD requirements exercised/);
+    expect(r.code).toBe(0);
+    const report = JSON.parse(readFileSync(json, 'utf8'));
+    expect(report.coverage.missingRoles).toEqual([]);
+    expect(report.coverage.must.unexercised).toEqual([]);
+    expect(report.discovery.roles.needsInput.name).toBe('ask');
+    expect(report.checks.filter((c: any) => c.status === 'skip' && /role/.test(c.message))).toEqual([]);
+    const profile = loadProfile(kept);
+    const reference = loadProfile('fixtures/reference.profile.json');
+    for (const role of PROFILE_ROLES) expect(profile.tools[role]?.name, role).toBe(reference.tools[role]?.name);
+    expect(profile.tools.slow?.observed).toMatch(/still working/);
+  });
+
+  it('--require-coverage fails a run that leaves applicable MUST requirements unexercised', async () => {
+    const target = `${process.execPath} --import tsx scripts/mock.ts --stdio`;
+    const plain = await cli(['server', '--stdio', target, '--discover', 'off', '--only', 'cancel']);
+    expect(plain.code).toBe(0);
+    expect(plain.stdout).toMatch(/roles missing \(completes, slow/);
+    const gated = await cli(['server', '--stdio', target, '--discover', 'off', '--only', 'cancel', '--require-coverage']);
+    expect(gated.code).toBe(1);
+    expect(gated.stdout).toMatch(/--require-coverage: \d+ applicable MUST requirement\(s\) not exercised/);
   });
 });
