@@ -42,10 +42,11 @@ export async function openTargetSession(config: RunConfig, hooks: SessionHooks =
   try {
     const tools = await listTools(shared);
     let discovery = config.discovered;
-    if (!discovery && config.discover && config.discover.mode !== 'off') {
+    const leftOut = rolesLeftOut(config.profile);
+    if (!discovery && config.discover && config.discover.mode !== 'off' && leftOut.length > 0) {
       const capabilities = initializeResultOf(shared).capabilities ?? {};
       const settings = { requestTimeoutMs: options.requestTimeoutMs, ...config.discover };
-      const plan = planDiscovery(tools, capabilities, settings, rolesLeftOut(config.profile));
+      const plan = planDiscovery(tools, capabilities, settings, leftOut);
       hooks.onDiscoveryPlan?.(plan, settings.budgetMs ?? DEFAULT_DISCOVERY.budgetMs);
       discovery = await discover(shared, tools, plan, settings);
     }
