@@ -28,6 +28,11 @@ export interface CheckDef {
   notApplicable?: (info: TargetInfo) => string | undefined;
   /** Runs after every other check (e.g. the schema check, which reads their transcripts). */
   runsLast?: boolean;
+  /**
+   * The check loads the target on purpose (a huge ttl, a flood, many tasks): it runs after the others,
+   * one at a time, on its own connection, and is not bound by the run's live-task slots.
+   */
+  loadsTarget?: boolean;
   /** Longest the check may take (ms, on top of the target's timeouts); defaults to the run's checkTimeoutMs. */
   timeoutMs?: number;
   /**
@@ -47,6 +52,30 @@ export interface CheckResult {
   message: string;
   durationMs: number;
   transcript: TranscriptEntry[];
+  /** The observed behaviour behind a fail/warn/skip, when it can be shared with other checks (root-cause groups). */
+  cause?: string;
+  /** Not exercised because of a behaviour that this other check judges. */
+  judgedBy?: string;
+  /** Set on the check during which the target stopped running (the target-health banner). */
+  targetDown?: TargetDown;
+}
+
+/** The target stopped running: a stdio process exited, an HTTP endpoint refused or reset, a client exited. */
+export interface TargetDown {
+  /** The check that was running when it was noticed. */
+  check: string;
+  reason: string;
+  /** The last messages exchanged on the shared connection before (one line each). */
+  lastMessages: string[];
+  /** The tail of the target's stderr (stdio targets). */
+  stderrTail: string;
+  /** Only a connection of this check's own ended (a process of its own over stdio); the shared one still runs. */
+  connectionOnly?: boolean;
+}
+
+/** What the run knows about the target's health; shared by every check of a session. */
+export interface TargetHealth {
+  down?: TargetDown;
 }
 
 /** What a target looks like after initialize + tools/list. */
@@ -75,9 +104,51 @@ export interface RunOptions {
   checkTimeoutMs: number;
   /** Upper bound on a poll delay even when the target asks for more (ms). */
   maxPollIntervalMs: number;
+  /** Most tasks the run keeps live at once (checks that load the target on purpose excepted). */
+  maxLiveTasks: number;
 }
 
-export const DEFAULT_RUN_OPTIONS: RunOptions = { requestTimeoutMs: 10_000, checkTimeoutMs: 30_000, maxPollIntervalMs: 1_000 };
+export const DEFAULT_RUN_OPTIONS: RunOptions = { requestTimeoutMs: 10_000, checkTimeoutMs: 30_000, maxPollIntervalMs: 1_000, maxLiveTasks: 20 };
+
+/** A bound on the run's live tasks: a slot per task created, freed when the check that created it ends. */
+export interface TaskSlots {
+  readonly limit: number;
+  /** Waits until a slot is free or `deadline` (epoch ms) passes; false when none freed in time. */
+  acquire(deadline: number): Promise<boolean>;
+  release(): void;
+}
+
+export function taskSlots(limit: number): TaskSlots {
+  let used = 0;
+  const waiting: (() => void)[] = [];
+  return {
+    limit,
+    async acquire(deadline) {
+      while (used >= limit) {
+        const left = deadline - Date.now();
+        if (left <= 0) return false;
+        await new Promise<void>((resolve) => {
+          const t = setTimeout(resolve, left);
+          waiting.push(() => (clearTimeout(t), resolve()));
+        });
+      }
+      used++;
+      return true;
+    },
+    release() {
+      used = Math.max(0, used - 1);
+      waiting.shift()?.();
+    },
+  };
+}
+
+/** What a run shares between its checks besides the connection: target health, the live-task bound, the limit seen. */
+export interface RunState {
+  health: TargetHealth;
+  slots?: TaskSlots;
+  /** The first resource-limit refusal seen (reported once, on the check that saw it). */
+  limit?: { check: string; what: string };
+}
 
 /** Opens connections to the target under test. */
 export interface TargetConnector {
@@ -89,27 +160,45 @@ export interface TargetConnector {
   readonly hasSecondIdentity: boolean;
 }
 
+/** What a verdict may say beyond its message: the shared observed behaviour, for root-cause groups. */
+export interface VerdictOptions {
+  /** One line naming the observed behaviour (e.g. "ill-typed taskId answered -32603"); equal causes are grouped. */
+  cause?: string;
+}
+
 export class Violation extends Error {
-  constructor(message: string) {
+  readonly cause?: string;
+  constructor(message: string, opts: VerdictOptions = {}) {
     super(message);
     this.name = 'Violation';
+    this.cause = opts.cause;
   }
 }
+
+/**
+ * A precondition of the check failed (no task created, a status not reached, a role not behaving as the
+ * profile says, the target gone): the check's requirement was not exercised. `judgedBy` names the check
+ * that judges the behaviour that got in the way, so it is judged once, there.
+ */
 export class NotExercised extends Error {
-  constructor(reason: string) {
+  readonly cause?: string;
+  readonly judgedBy?: string;
+  constructor(reason: string, opts: VerdictOptions & { judgedBy?: string } = {}) {
     super(reason);
     this.name = 'NotExercised';
+    this.cause = opts.cause;
+    this.judgedBy = opts.judgedBy;
   }
 }
 
 /** The verdict half of a check's context: shared by receiver checks and requestor checks. */
 export interface Verdicts {
   /** Records a violation of the check's requirement and ends the check. */
-  violation(message: string): never;
+  violation(message: string, opts?: VerdictOptions): never;
   /** Violation unless `cond`. */
-  expect(cond: unknown, message: string): asserts cond;
+  expect(cond: unknown, message: string, opts?: VerdictOptions): asserts cond;
   /** Ends the check as not exercised. */
-  skip(reason: string): never;
+  skip(reason: string, opts?: VerdictOptions & { judgedBy?: string }): never;
   /** Adds a line to the check's message (observations worth reporting even on pass). */
   note(line: string): void;
 }
@@ -117,14 +206,14 @@ export interface Verdicts {
 /** Verdict methods that throw Violation / NotExercised and collect notes into `notes`. */
 export function verdicts(notes: string[]): Verdicts {
   return {
-    violation(message) {
-      throw new Violation(message);
+    violation(message, opts) {
+      throw new Violation(message, opts);
     },
-    expect(cond, message) {
-      if (!cond) throw new Violation(message);
+    expect(cond, message, opts) {
+      if (!cond) throw new Violation(message, opts);
     },
-    skip(reason) {
-      throw new NotExercised(reason);
+    skip(reason, opts) {
+      throw new NotExercised(reason, opts);
     },
     note(line) {
       notes.push(line);
@@ -136,6 +225,14 @@ export interface CheckContext extends Verdicts {
   readonly def: CheckDef;
   readonly info: TargetInfo;
   readonly options: RunOptions;
+  /** When the check's budget ends (epoch ms): its start plus `timeoutMs` (or the run's checkTimeoutMs). See harness/budget.ts. */
+  readonly deadline: number;
+  /** The run's bound on live tasks (harness/arrange.ts takes a slot per task it creates). */
+  readonly taskSlots?: TaskSlots;
+  /** Tasks this check created (harness/arrange.ts); the unfinished ones are cancelled when the check ends. */
+  readonly created: { taskId: string; peer: Scope }[];
+  /** Records that the receiver refused work with a resource-limit error (reported once per run). */
+  limitSeen?(what: string): void;
   /** This check's view of the shared connection. */
   readonly peer: Scope;
   /** A new connection for this check alone (closed when the check ends); its messages join the evidence. */
@@ -163,19 +260,28 @@ export async function runCheck(
   connector: TargetConnector,
   options: RunOptions,
   history: () => readonly CheckResult[] = () => [],
+  run: RunState = { health: {} },
 ): Promise<CheckResult> {
   const started = Date.now();
   const scope = shared.scope(def.id);
   const extra: { peer: Peer; scope: Scope }[] = [];
   const notes: string[] = [];
+  const created: { taskId: string; peer: Scope }[] = [];
   const base = { id: def.id, title: def.title, section: def.section, requirements: def.requirements, level: def.level };
 
-  const finish = (status: Status, message: string): CheckResult => {
+  const finish = (status: Status, message: string, more: Partial<CheckResult> = {}): CheckResult => {
     const transcript = [...scope.transcript, ...extra.flatMap((e) => e.peer.transcript.map((t) => ({ ...t, note: t.note ?? `session ${e.scope.label}` })))];
     transcript.sort((a, b) => a.time.localeCompare(b.time) || a.seq - b.seq);
-    return { ...base, status, message: [message, ...notes].filter(Boolean).join('; '), durationMs: Date.now() - started, transcript };
+    const r: CheckResult = { ...base, status, message: [message, ...notes].filter(Boolean).join('; '), durationMs: Date.now() - started, transcript };
+    for (const [k, v] of Object.entries(more)) if (v !== undefined) (r as any)[k] = v;
+    return r;
+  };
+  const notRunning = () => {
+    const down = run.health.down!;
+    return finish('skip', `not exercised: target not running since ${down.check} (${down.reason})`, { cause: `target not running since ${down.check}` });
   };
 
+  if (run.health.down) return notRunning();
   const notApplicable = def.notApplicable?.(info);
   if (notApplicable) return finish('skip', `not exercised: ${notApplicable}`);
   const missing = (def.needs ?? []).filter((r) => !info.profile.tools[r]);
@@ -187,10 +293,19 @@ export async function runCheck(
     if (!hasPath(info.serverCapabilities, cap)) return finish('skip', `not exercised: target does not declare capability ${cap}`);
   }
 
+  const limit = def.timeoutMs ?? options.checkTimeoutMs;
   const ctx: CheckContext = {
     def,
     info,
     options,
+    deadline: started + limit,
+    taskSlots: def.loadsTarget ? undefined : run.slots,
+    created,
+    limitSeen(what) {
+      if (run.limit) return;
+      run.limit = { check: def.id, what };
+      notes.push(`the receiver refused task creation at a resource limit (${what}); the run waited and retried (resource limits are a SHOULD: resource-concurrency-limit)`);
+    },
     peer: scope,
     connector,
     async openSession(opts) {
@@ -212,8 +327,8 @@ export async function runCheck(
     history,
   };
 
-  const limit = def.timeoutMs ?? options.checkTimeoutMs;
   let timer: NodeJS.Timeout | undefined;
+  let result: CheckResult;
   try {
     const observed = await Promise.race([
       def.run(ctx),
@@ -221,23 +336,106 @@ export async function runCheck(
         timer = setTimeout(() => reject(new WireTimeoutError(`end of check ${def.id}`, limit)), limit);
       }),
     ]);
-    return finish(def.level === 'MAY' ? 'info' : 'pass', observed ?? '');
+    result = finish(def.level === 'MAY' ? 'info' : 'pass', observed ?? '');
   } catch (e) {
-    if (e instanceof NotExercised) return finish('skip', `not exercised: ${e.message}`);
-    if (e instanceof Violation) return finish(statusOnViolation[def.level], e.message);
-    // The target hung, closed or answered garbage: a finding against the requirement under check.
+    result = await judgeError(e);
+  } finally {
+    clearTimeout(timer);
+  }
+  // A target that stopped running while (or right after) the check ran: say so once, on this check.
+  if (!result.targetDown && !run.health.down) {
+    const down = await detectDown(shared, undefined);
+    if (down) result = { ...result, targetDown: (run.health.down = describeDown(def.id, down, shared)) };
+  }
+  await cleanUp();
+  return result;
+
+  async function judgeError(e: unknown): Promise<CheckResult> {
+    if (e instanceof NotExercised) return finish('skip', `not exercised: ${e.message}${e.judgedBy ? ` (judged by ${e.judgedBy})` : ''}`, { cause: e.cause, judgedBy: e.judgedBy });
+    if (e instanceof Violation) return finish(statusOnViolation[def.level], e.message, { cause: e.cause });
+    // The target stopped running: not a violation of this check's requirement, but a finding of the run.
+    if (run.health.down) return notRunning();
+    const down = await detectDown(shared, e);
+    if (down) {
+      const d = (run.health.down = describeDown(def.id, down, shared));
+      return finish('skip', `not exercised: the target stopped running during this check (${down})`, { targetDown: d, cause: `target not running since ${def.id}` });
+    }
+    // A connection of this check's own (a process of its own over stdio) ended: a crash of the target, not of the run.
+    const own = extra.find((x) => x.peer.closed && !x.peer.closed.startsWith('closed by us'));
+    if (own) {
+      const d = { ...describeDown(def.id, own.peer.closed!, own.peer), connectionOnly: true };
+      return finish('skip', `not exercised: the target's connection for this check closed (${own.peer.closed})`, { targetDown: d, cause: `the target crashed during ${def.id}` });
+    }
+    // The target hung or answered garbage: a finding against the requirement under check.
     const stderr = shared.stderr ? ` — target stderr (tail): ${shared.stderr.slice(-500).trim()}` : '';
     // What the transport saw meanwhile (e.g. output that is not JSON-RPC) explains many a missing answer.
     const transportErrors = [...new Set(scope.transcript.filter((t) => t.note?.startsWith('transport error')).map((t) => t.note))].slice(-3);
     const seen = transportErrors.length ? ` — meanwhile: ${transportErrors.join('; ')}` : '';
     if (e instanceof WireTimeoutError) return finish(statusOnViolation[def.level], `target did not answer: ${e.message}${seen}${stderr}`);
     if (e instanceof WireClosedError) return finish(statusOnViolation[def.level], `${e.message}${stderr}`);
-    return finish(statusOnViolation[def.level], `check could not complete: ${e instanceof Error ? e.message : String(e)}${stderr}`);
-  } finally {
-    clearTimeout(timer);
+    return finish(statusOnViolation[def.level], `check could not complete: ${errorText(e)}${stderr}`);
+  }
+
+  async function cleanUp(): Promise<void> {
+    // Finish what the check created: cancel its unfinished tasks (bounded; best effort), then free their slots.
+    if (!run.health.down && created.length && hasPath(info.serverCapabilities, 'tasks.cancel')) {
+      const quiet = shared.scope(`${def.id} cleanup`);
+      await Promise.all(
+        created.map(async ({ taskId, peer }) => {
+          const via = peer.peer === shared ? quiet : peer;
+          if (via.peer.closed) return;
+          try {
+            const g = await via.request('tasks/get', { taskId }, { timeoutMs: 2_000 });
+            const st = g.result?.status;
+            if (st === 'working' || st === 'input_required') await via.request('tasks/cancel', { taskId }, { timeoutMs: 2_000 });
+          } catch {
+            /* cleanup is best effort */
+          }
+        }),
+      );
+      quiet.close();
+    }
+    if (!def.loadsTarget) for (let i = 0; i < created.length; i++) run.slots?.release();
     scope.close();
     await Promise.all(extra.map((x) => x.peer.close()));
   }
+}
+
+/** Error text with its cause chain (fetch failures put the socket error in `cause`). */
+function errorText(e: unknown): string {
+  const parts: string[] = [];
+  for (let x: any = e, i = 0; x && i < 4; x = x.cause, i++) parts.push(x instanceof Error ? x.message : typeof x === 'object' ? (x.code ?? JSON.stringify(x)) : String(x));
+  return parts.join(': ');
+}
+
+const DEAD = /fetch failed|ECONNREFUSED|ECONNRESET|EPIPE|socket hang up|other side closed|UND_ERR_SOCKET/i;
+
+/** Why the shared connection's target is not running any more, or undefined if it still is. */
+async function detectDown(shared: Peer, e: unknown): Promise<string | undefined> {
+  if (shared.closed && !shared.closed.startsWith('closed by us')) return shared.closed;
+  const text = e === undefined ? '' : errorText(e);
+  if (!(e instanceof WireClosedError) && !DEAD.test(text)) return undefined;
+  // One request on the shared connection tells whether the target is gone or only that exchange failed.
+  try {
+    await shared.request('ping', undefined, { timeoutMs: 2_000 });
+    return undefined;
+  } catch (p) {
+    if (shared.closed && !shared.closed.startsWith('closed by us')) return shared.closed;
+    const pt = errorText(p);
+    return DEAD.test(pt) ? `${text || pt}` : undefined;
+  }
+}
+
+function describeDown(check: string, reason: string, peer: Peer): TargetDown {
+  const lastMessages = peer.transcript
+    .filter((t) => t.message !== undefined || t.note)
+    .slice(-6)
+    .map((t) => {
+      const m = t.message as any;
+      const what = m ? (m.method ?? (m.error ? `error ${m.error.code} ${m.error.message}` : 'result')) + (m.id !== undefined ? ` id=${m.id}` : '') : t.note;
+      return `${t.time} ${t.dir} ${String(what).slice(0, 160)}`;
+    });
+  return { check, reason, lastMessages, stderrTail: peer.stderr.slice(-1000).trim() };
 }
 
 export function hasPath(obj: any, path: string): boolean {

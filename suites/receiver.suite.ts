@@ -17,7 +17,7 @@ declare module '@vitest/runner' {
 }
 
 const config = inject('conformance');
-const checks = allChecks.filter((c) => c.runsLast || selected(c, config.only));
+const checks = allChecks.filter((c) => c.runsLast || selected(c, config.only, config.exclude));
 let session: TargetSession | undefined;
 let openError: unknown;
 
@@ -32,13 +32,18 @@ afterAll(async () => {
   await session?.close();
 });
 
-// Sections run concurrently with each other; checks marked runsLast (the schema check) run after all.
-const sections = [...new Set(checks.map((c) => c.section))];
+// Sections run concurrently with each other; then the checks that load the target (a huge ttl, floods,
+// many tasks), one at a time; then the checks marked runsLast (the schema check).
+const LOADS_TARGET = 'Checks that load the target';
+const group = (c: (typeof checks)[number]) => (c.loadsTarget && !c.runsLast ? LOADS_TARGET : c.section);
+const sections = [...new Set(checks.filter((c) => !c.runsLast && !c.loadsTarget).map(group)), LOADS_TARGET, ...new Set(checks.filter((c) => c.runsLast).map(group))];
 for (const section of sections) {
-  const last = checks.some((c) => c.section === section && c.runsLast);
-  (last ? describe : describe.concurrent)(section, () => {
-    for (const check of checks.filter((c) => c.section === section)) {
-      const register = check.runsLast ? test : test.concurrent;
+  const inSection = checks.filter((c) => group(c) === section);
+  if (!inSection.length) continue;
+  const sequential = section === LOADS_TARGET || inSection.some((c) => c.runsLast);
+  (sequential ? describe : describe.concurrent)(section, () => {
+    for (const check of inSection) {
+      const register = sequential ? test : test.concurrent;
       register(check.id, { timeout: (check.timeoutMs ?? config.options?.checkTimeoutMs ?? 30_000) + 5_000 }, async ({ task, skip }) => {
         if (!session) throw new Error(`could not reach the target: ${openError instanceof Error ? openError.message : String(openError)}`);
         const result = await runInSession(check, session);

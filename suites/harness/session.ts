@@ -1,7 +1,7 @@
 // One run against one target: the connector, the shared connection, what the probe learnt.
 import type { Peer } from './wire.ts';
 import type { Profile } from './profile.ts';
-import { DEFAULT_RUN_OPTIONS, runCheck, type CheckDef, type CheckResult, type RunOptions, type TargetConnector, type TargetInfo } from '../engine.ts';
+import { DEFAULT_RUN_OPTIONS, runCheck, taskSlots, type CheckDef, type CheckResult, type RunOptions, type RunState, type TargetConnector, type TargetInfo } from '../engine.ts';
 import { connectorFor, initializeResultOf, listTools, probe, rolesLeftOut, type TargetSpec } from './target.ts';
 import { DEFAULT_DISCOVERY, discover, planDiscovery, type DiscoveryPlan, type DiscoveryResult, type DiscoverySettings } from './discovery.ts';
 
@@ -14,6 +14,8 @@ export interface RunConfig {
   discovered?: DiscoveryResult;
   /** Check ids, requirement ids or section names to run (empty: all). */
   only?: string[];
+  /** Check ids, requirement ids or section names not to run (the mirror of `only`). */
+  exclude?: string[];
   options?: Partial<RunOptions>;
 }
 
@@ -26,6 +28,8 @@ export interface TargetSession {
   options: RunOptions;
   /** Results so far, in completion order. */
   results: CheckResult[];
+  /** Target health, the live-task bound and the limit seen, shared by the session's checks. */
+  run: RunState;
   close(): Promise<void>;
 }
 
@@ -51,33 +55,39 @@ export async function openTargetSession(config: RunConfig, hooks: SessionHooks =
       discovery = await discover(shared, tools, plan, settings);
     }
     const info = await probe(shared, connector, config.profile, discovery, tools);
-    return { connector, shared, info, discovery, options, results: [], close: () => shared.close() };
+    return { connector, shared, info, discovery, options, results: [], run: { health: {}, slots: taskSlots(options.maxLiveTasks) }, close: () => shared.close() };
   } catch (e) {
     await shared.close();
     throw e;
   }
 }
 
-/** Does a check match one of the --only selectors (check id, id prefix, requirement id, section)? */
-export function selected(check: CheckDef, only: string[] | undefined): boolean {
-  if (!only || only.length === 0) return true;
-  return only.some((s) => check.id === s || check.id.startsWith(s + '.') || check.requirements.includes(s) || check.section === s);
+/** Does a check match a selector (check id, id prefix, requirement id, section)? */
+export function matches(check: CheckDef, selector: string): boolean {
+  return check.id === selector || check.id.startsWith(selector + '.') || check.requirements.includes(selector) || check.section === selector;
+}
+
+/** Is a check selected by --only (empty: all) and not removed by --exclude? */
+export function selected(check: CheckDef, only: string[] | undefined, exclude: string[] = []): boolean {
+  if (exclude.some((s) => matches(check, s))) return false;
+  return !only || only.length === 0 || only.some((s) => matches(check, s));
 }
 
 /** Runs one check in a session and keeps its result in the session's history. */
 export async function runInSession(check: CheckDef, session: TargetSession): Promise<CheckResult> {
-  const r = await runCheck(check, session.shared, session.info, session.connector, session.options, () => session.results);
+  const r = await runCheck(check, session.shared, session.info, session.connector, session.options, () => session.results, session.run);
   session.results.push(r);
   return r;
 }
 
 /**
  * Runs checks in this process with bounded concurrency (tests and benchmarks; the CLI runs the same
- * checks through vitest). Checks marked `runsLast` wait for all others.
+ * checks through vitest). Checks that load the target run after the others, one at a time; checks
+ * marked `runsLast` after those.
  */
 export async function runChecks(checks: CheckDef[], session: TargetSession, concurrency = 8): Promise<CheckResult[]> {
-  const first = checks.filter((c) => !c.runsLast);
-  const last = checks.filter((c) => c.runsLast);
+  const first = checks.filter((c) => !c.runsLast && !c.loadsTarget);
+  const last = [...checks.filter((c) => c.loadsTarget && !c.runsLast), ...checks.filter((c) => c.runsLast)];
   const results = new Map<CheckDef, CheckResult>();
   let next = 0;
   const worker = async () => {

@@ -1,25 +1,16 @@
 // Checks for tasks/cancel (tasks.md "Cancelling Tasks", Behavior Requirements > "Task Cancellation");
 // requirement ids from schema/requirements.json. tasks/cancel for an unknown id is in errors.ts.
 import { defineCheck, type CheckContext, type CheckDef } from '../engine.ts';
-import { delay, expectError, getTask, pollDelay, short, type CreatedTask } from '../harness/tasks.ts';
-import { cancelAndSettle, createTask, settle } from './result.ts';
+import { expectError } from '../harness/tasks.ts';
+import { cancelAndSettle, createTask, reachTerminal, type CreatedTask } from '../harness/arrange.ts';
+import { timeLeft } from '../harness/budget.ts';
+import { delay, getTask, pollDelay, seqText } from '../harness/poll.ts';
+import { short } from '../harness/text.ts';
 import type { Message, Response } from '../harness/wire.ts';
 import { isTaskStatus, isTerminal } from '../../schema/protocol.ts';
 import { type ProfileRole } from '../harness/profile.ts';
 
 const SECTION = 'Task Cancellation';
-
-/** "a → a → a → b" as "a ×3 → b". */
-function runs(seen: string[]): string {
-  const out: string[] = [];
-  for (let i = 0; i < seen.length; ) {
-    let j = i;
-    while (j < seen.length && seen[j] === seen[i]) j++;
-    out.push(j - i > 1 ? `${seen[i]} ×${j - i}` : seen[i]!);
-    i = j;
-  }
-  return out.join(' → ');
-}
 
 /** Creates a task of `role` and makes sure it is still running (else skip: nothing to cancel). */
 async function runningTask(ctx: CheckContext, role: ProfileRole, meta?: Record<string, unknown>): Promise<CreatedTask> {
@@ -89,7 +80,7 @@ export const checks: CheckDef[] = [
       }
       if (k.deleted) return 'task deleted right after cancellation (receivers MAY delete cancelled tasks)';
       if (k.settled !== 'cancelled') ctx.skip(`after tasks/cancel the task shows "${k.settled}" (judged by cancel.cancelled-before-response)`);
-      const bound = Math.max(2_000, (ctx.def.timeoutMs ?? ctx.options.checkTimeoutMs) - 3_000);
+      const bound = timeLeft(ctx, { marginMs: 3_000, floorMs: 2_000 });
       const deadline = Date.now() + bound;
       const seen: string[] = [];
       let bDoneAt: number | undefined;
@@ -97,10 +88,10 @@ export const checks: CheckDef[] = [
       let last: any = a.task;
       for (;;) {
         const ga = await getTask(ctx, a.taskId);
-        if (ga.error) return `task deleted after cancellation (tasks/get ${ga.error.code}); seen ${runs(seen) || 'nothing'} before`;
+        if (ga.error) return `task deleted after cancellation (tasks/get ${ga.error.code}); seen ${seqText(seen) || 'nothing'} before`;
         last = ga.result;
         seen.push(String(last?.status));
-        ctx.expect(last?.status === 'cancelled', `cancelled task ${a.taskId} later shows status ${short(last?.status)} (seen ${runs(seen)})`);
+        ctx.expect(last?.status === 'cancelled', `cancelled task ${a.taskId} later shows status ${short(last?.status)} (seen ${seqText(seen)})`);
         if (bDoneAt === undefined) {
           const gb = await getTask(ctx, b.taskId);
           if (gb.error || (isTaskStatus(gb.result?.status) && isTerminal(gb.result.status))) bDoneAt = Date.now();
@@ -127,7 +118,7 @@ export const checks: CheckDef[] = [
     needsCapabilities: ['tasks.cancel'],
     async run(ctx: CheckContext) {
       const c = await createTask(ctx, 'completes');
-      const last = await settle(ctx, c.taskId, { initial: c.task });
+      const last = await reachTerminal(ctx, c.taskId, { initial: c.task });
       return expectTerminalRejected(ctx, c.taskId, last.status);
     },
   }),
@@ -143,7 +134,7 @@ export const checks: CheckDef[] = [
     needsCapabilities: ['tasks.cancel'],
     async run(ctx: CheckContext) {
       const c = await createTask(ctx, 'fails');
-      const last = await settle(ctx, c.taskId, { initial: c.task });
+      const last = await reachTerminal(ctx, c.taskId, { initial: c.task });
       if (last.status !== 'failed') ctx.note(`the fails task ended "${last.status}" (still terminal)`);
       return expectTerminalRejected(ctx, c.taskId, last.status);
     },
@@ -186,7 +177,7 @@ export const checks: CheckDef[] = [
       // B: the same work left running, to know how long A's work would have gone on.
       const b = await createTask(ctx, 'progress', { meta: { progressToken: tokB } });
       const r = await cancelRunning(ctx, a.taskId);
-      await settle(ctx, b.taskId, { initial: b.task });
+      await reachTerminal(ctx, b.taskId, { initial: b.task });
       // A few more polls so late notifications of A can arrive.
       for (let i = 0; i < 3; i++) {
         const g = await getTask(ctx, a.taskId);
@@ -229,7 +220,7 @@ export const checks: CheckDef[] = [
         seen.push(String(last?.status));
         await delay(pollDelay(ctx, last));
       }
-      return `retained: tasks/get still shows ${runs(seen)}`;
+      return `retained: tasks/get still shows ${seqText(seen)}`;
     },
   }),
 ];

@@ -1,12 +1,16 @@
 // Checks for tasks.md "Capabilities", "Tool-Level Negotiation" and "Task Support and Handling";
 // requirement ids from schema/requirements.json (rulings: schema/RULINGS.md 1 and 3).
 import { defineCheck, hasPath, type CheckContext, type CheckDef } from '../engine.ts';
+<<<<<<< HEAD
 import { callTool, short } from '../harness/tasks.ts';
 import { toolSafety } from '../harness/discovery.ts';
 import { deriveArguments } from '../harness/arguments.ts';
+=======
+import { callRole, cancelQuietly, requestTask, TTL_MS } from '../harness/arrange.ts';
+import { isObj, short } from '../harness/text.ts';
+>>>>>>> 998f1f2 (Harness: arrange.ts (one createTask, reachTerminal, cleanup), poll.ts (one poll loop), budget.ts (time left in a check), input.ts, compare.ts, text.ts; no check imports another check file; failed preconditions are not exercised with the judging check; target health, live-task slots, --exclude selector in the engine)
 import { validate } from '../../schema/validate.ts';
 import type { Response } from '../harness/wire.ts';
-import { cancelQuietly, isObj, requestTask, TTL_MS } from './lifecycle.ts';
 
 const SECTION = 'Capabilities';
 const TOOLS_CALL = 'tasks.requests.tools.call';
@@ -139,7 +143,7 @@ export const checks: CheckDef[] = [
         : undefined,
     async run(ctx: CheckContext) {
       const name = ctx.tool('completes').name;
-      const plain = await callTool(ctx, 'completes');
+      const plain = await callRole(ctx, 'completes');
       const aug = await requestTask(ctx, 'completes');
       const task = aug.result?.task;
       if (isObj(task) && !Array.isArray(aug.result?.content)) {
@@ -170,7 +174,7 @@ export const checks: CheckDef[] = [
       const name = ctx.tool('requiresTask').name;
       const support = ctx.taskSupport(name);
       if (support !== 'required') ctx.skip(`the requiresTask tool "${name}" is listed with taskSupport ${short(support)}, not "required"`);
-      const r = await callTool(ctx, 'requiresTask');
+      const r = await callRole(ctx, 'requiresTask');
       if (r.error?.code === -32601) return `tools/call of "${name}" without task → -32601 ${r.error.message}`;
       if (r.error?.code === -32600) {
         ctx.violation(
@@ -228,7 +232,7 @@ export const checks: CheckDef[] = [
       const name = ctx.tool('completes').name;
       const support = ctx.taskSupport(name);
       if (support !== 'optional') ctx.skip(`the completes tool "${name}" is listed with taskSupport ${short(support)}, not "optional"`);
-      const plain = await callTool(ctx, 'completes');
+      const plain = await callRole(ctx, 'completes');
       const aug = await requestTask(ctx, 'completes');
       const plainOk = Array.isArray(plain.result?.content) && !isObj(plain.result?.task);
       const augOk = isObj(aug.result?.task);
@@ -252,7 +256,7 @@ export const checks: CheckDef[] = [
         const t = ctx.info.profile.tools[role];
         if (!t || done.has(t.name)) continue;
         done.add(t.name);
-        const r = await callTool(ctx, role);
+        const r = await callRole(ctx, role);
         const support = ctx.taskSupport(t.name) ?? 'absent';
         seen.push(`"${t.name}" (${support}) without task → ${describe(r)}`);
         if (isObj(r.result?.task)) {

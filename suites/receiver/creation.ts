@@ -1,12 +1,13 @@
 // Checks for tasks.md "Creating Tasks", "Result Retrieval" item 1 and "Task ID Requirements" (plus the
 // id-entropy MUST of "Security Considerations"); requirement ids from schema/requirements.json.
 import { defineCheck, type CheckContext, type CheckDef } from '../engine.ts';
-import { getTask, short } from '../harness/tasks.ts';
+import { getTask } from '../harness/poll.ts';
+import { cancelQuietly, createTask, requestTask, TTL_MS } from '../harness/arrange.ts';
+import { isObj, short } from '../harness/text.ts';
 import { validate } from '../../schema/validate.ts';
 import { WireTimeoutError } from '../harness/wire.ts';
 import { isTerminal, MODEL_IMMEDIATE_RESPONSE_META, RELATED_TASK_META } from '../../schema/protocol.ts';
 import { type ProfileRole } from '../harness/profile.ts';
-import { cancelQuietly, isObj, mustCreate, requestTask, TTL_MS } from './lifecycle.ts';
 
 const SECTION = 'Creating Tasks';
 
@@ -140,7 +141,7 @@ export const checks: CheckDef[] = [
       // RULINGS 8: judged with a tool that cannot finish instantly (slow), else completes with a caveat.
       const role: ProfileRole | undefined = ctx.info.profile.tools.slow ? 'slow' : ctx.info.profile.tools.completes ? 'completes' : undefined;
       if (!role) ctx.skip('target has no tool for role slow or completes');
-      const c = await mustCreate(ctx, role);
+      const c = await createTask(ctx, role);
       try {
         if (role === 'completes' && isTerminal(c.task.status)) {
           ctx.skip(`the completes-role task was already ${c.task.status} in its CreateTaskResult; with a tool that may finish instantly this is not judged (RULINGS 8) — name a slow tool in the profile`);

@@ -5,7 +5,8 @@
 import { randomUUID } from 'node:crypto';
 import { defineCheck, type CheckContext, type CheckDef } from '../engine.ts';
 import { WireClosedError, WireTimeoutError, type Message, type Response, type Scope } from '../harness/wire.ts';
-import { callTool, short } from '../harness/tasks.ts';
+import { callRole } from '../harness/arrange.ts';
+import { short } from '../harness/text.ts';
 
 const SECTION = 'Error Handling';
 
@@ -185,7 +186,7 @@ export const checks: CheckDef[] = [
     needs: ['requiresTask'],
     needsCapabilities: ['tasks.requests.tools.call'],
     async run(ctx: CheckContext) {
-      const r = await callTool(ctx, 'requiresTask');
+      const r = await callRole(ctx, 'requiresTask');
       const name = ctx.tool('requiresTask').name;
       if (!r.error) return `non-task call of "${name}" (taskSupport ${short(ctx.taskSupport(name))}) answered a result, not a JSON-RPC error: ${short(r.result, 120)}`;
       if (r.error.code === -32600) return `non-task call of "${name}" → -32600 ${short(r.error.message)} (the MAY of Protocol Errors; for a "required" tool RULINGS.md #1 expects -32601)`;

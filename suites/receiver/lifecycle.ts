@@ -1,228 +1,23 @@
 // Checks for tasks.md "Task Status Lifecycle" and "Input Required Status" (Behavior Requirements);
-// requirement ids from schema/requirements.json. Also exports the small observation helpers that
-// creation.ts, get.ts and notifications.ts share (polling that records every status, the
-// input_required flow, status-notification collection).
-import { elicitationContent } from '../harness/elicitation.ts';
-import { defineCheck, hasPath, type CheckContext, type CheckDef } from '../engine.ts';
-import { delay, getTask, inSenderOrder, pollDelay, short } from '../harness/tasks.ts';
-import type { JsonRpcError, Message, Response, Scope } from '../harness/wire.ts';
+// requirement ids from schema/requirements.json.
+import { defineCheck, type CheckContext, type CheckDef } from '../engine.ts';
+import { cancelQuietly, createTask, toTerminalAndBeyond } from '../harness/arrange.ts';
+import { awaitInputRequest, awaitInputRequired, startInputTask, withInputTask } from '../harness/input.ts';
+import { getTask, observe, seqText, type Observation } from '../harness/poll.ts';
+import { statusNotifications } from '../harness/tasks.ts';
+import { short } from '../harness/text.ts';
+import { timeLeft } from '../harness/budget.ts';
 import { firstIllegalStep, isTaskStatus, isTerminal, RELATED_TASK_META, type TaskStatus } from '../../schema/protocol.ts';
-import { type ProfileRole } from '../harness/profile.ts';
 
 const SECTION = 'Task Status Lifecycle';
 
-/** ttl asked for by this file's tasks: short, so that a target keeps nothing of ours for long. */
-export const TTL_MS = 60_000;
 /** Longest the cancelled `slow` task is watched (normally: until an uncancelled twin of it ends). */
-export const SLOW_WATCH_MAX_MS = 20_000;
-
-export function isObj(v: unknown): v is Record<string, any> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-/** A task-augmented tools/call for a role, answered as is (no verdict). */
-export function requestTask(ctx: CheckContext, role: ProfileRole, opts: { peer?: Scope; task?: Record<string, unknown>; meta?: Record<string, unknown>; timeoutMs?: number } = {}): Promise<Response> {
-  const tool = ctx.tool(role);
-  const params: Record<string, unknown> = { name: tool.name, arguments: tool.arguments ?? {}, task: opts.task ?? { ttl: TTL_MS } };
-  if (opts.meta) params._meta = opts.meta;
-  return (opts.peer ?? ctx.peer).request('tools/call', params, opts.timeoutMs ? { timeoutMs: opts.timeoutMs } : {});
-}
-
-/** Creates a task for a role; violation (naming the requirement's precondition) when no CreateTaskResult comes back. */
-export async function mustCreate(ctx: CheckContext, role: ProfileRole, peer?: Scope): Promise<{ taskId: string; task: any; response: Response }> {
-  const r = await requestTask(ctx, role, { peer });
-  const name = ctx.tool(role).name;
-  if (r.error) ctx.violation(`task-augmented tools/call of "${name}" (role ${role}) answered error ${r.error.code} ${r.error.message}`);
-  const t = r.result?.task;
-  if (!isObj(t) || typeof t.taskId !== 'string') ctx.violation(`task-augmented tools/call of "${name}" (role ${role}) did not return a CreateTaskResult with task.taskId (got ${short(r.result)})`);
-  return { taskId: t.taskId, task: t, response: r };
-}
-
-/** tasks/cancel if the target declares it; never throws (cleanup). */
-export async function cancelQuietly(ctx: CheckContext, taskId: string, peer: Scope = ctx.peer): Promise<Response | undefined> {
-  if (!hasPath(ctx.info.serverCapabilities, 'tasks.cancel')) return undefined;
-  try {
-    return await peer.request('tasks/cancel', { taskId });
-  } catch {
-    return undefined;
-  }
-}
-
-/** notifications/tasks/status received on this connection for a task, in the sender's order (see inSenderOrder). */
-export function statusNotifications(peer: Scope, taskId: string): Message[] {
-  return inSenderOrder(peer.peer.messages((m) => m.method === 'notifications/tasks/status' && m.params?.taskId === taskId));
-}
-
-export interface Observation {
-  /** Statuses in the order seen (including `into`'s earlier ones when given). */
-  statuses: TaskStatus[];
-  /** Every tasks/get result of this observation. */
-  tasks: any[];
-  last: any;
-  /** Set when the task stopped being retrievable (-32602) and `allowGone` was given. */
-  gone?: JsonRpcError;
-  /** The deadline passed before `done` held. */
-  timedOut: boolean;
-  polls: number;
-  elapsedMs: number;
-}
-
-/**
- * Polls tasks/get (following pollInterval, clamped by the run options) until `done(last, polls, elapsedMs)`
- * holds or `boundMs` passes. A tasks/get error is a violation, except -32602 with `allowGone`
- * (deletion after cancel/expiry is allowed, RULINGS 9); a status outside the five is a violation.
- */
-export async function observe(
-  ctx: CheckContext,
-  taskId: string,
-  done: (last: any, polls: number, elapsedMs: number) => boolean,
-  opts: { boundMs: number; peer?: Scope; into?: TaskStatus[]; allowGone?: boolean; label?: string; wake?: Promise<unknown> },
-): Promise<Observation> {
-  const started = Date.now();
-  let wake = opts.wake;
-  const statuses = opts.into ?? [];
-  const tasks: any[] = [];
-  let last: any;
-  let polls = 0;
-  for (;;) {
-    const r = await getTask(ctx, taskId, opts.peer);
-    polls++;
-    if (r.error) {
-      if (opts.allowGone && r.error.code === -32602) return { statuses, tasks, last, gone: r.error, timedOut: false, polls, elapsedMs: Date.now() - started };
-      ctx.violation(`tasks/get for task ${taskId} answered error ${r.error.code} ${r.error.message} while ${opts.label ?? 'polling'} (statuses so far: ${seqText(statuses) || 'none'})`);
-    }
-    last = r.result;
-    if (!isTaskStatus(last?.status)) ctx.violation(`tasks/get for task ${taskId} returned status ${short(last?.status)}, which is none of working, input_required, completed, failed, cancelled (statuses so far: ${seqText(statuses) || 'none'})`);
-    statuses.push(last.status);
-    tasks.push(last);
-    const elapsed = Date.now() - started;
-    if (done(last, polls, elapsed)) return { statuses, tasks, last, timedOut: false, polls, elapsedMs: elapsed };
-    const wait = pollDelay(ctx, last);
-    if (elapsed + wait > opts.boundMs) return { statuses, tasks, last, timedOut: true, polls, elapsedMs: elapsed };
-    if (wake) {
-      // Poll at once when `wake` settles (e.g. tasks/result answered: the task has just become terminal).
-      if (await Promise.race([delay(wait).then(() => false), wake.then(() => true)])) wake = undefined;
-    } else await delay(wait);
-  }
-}
-
-/** Bound for waiting on a task's end: the check's budget minus a margin. */
-export function terminalBound(ctx: CheckContext): number {
-  return Math.max(2_000, ctx.options.checkTimeoutMs - 4_000);
-}
-
-/** A status sequence for messages, runs folded: "working ×12 → failed". */
-export function seqText(seq: readonly unknown[]): string {
-  const parts: string[] = [];
-  for (let i = 0; i < seq.length; ) {
-    let j = i;
-    while (j + 1 < seq.length && seq[j + 1] === seq[i]) j++;
-    parts.push(j > i ? `${String(seq[i])} ×${j - i + 1}` : String(seq[i]));
-    i = j + 1;
-  }
-  return parts.join(' → ');
-}
-
-/**
- * Sends tasks/result (which blocks until the task is terminal) and settles when it is answered, whatever
- * the answer. Given to observe() as `wake`, the tasks/get right after the answer sees the terminal status
- * at once, so a receiver that leaves it again shortly afterwards is still caught (plain polling could miss
- * a terminal status that lasts less than pollInterval); polling meanwhile still sees every status on the way.
- */
-export function resultWake(ctx: CheckContext, taskId: string, peer: Scope = ctx.peer): Promise<void> {
-  return peer.request('tasks/result', { taskId }, { timeoutMs: terminalBound(ctx) }).then(
-    () => undefined,
-    () => undefined,
-  );
-}
-
-/** Polls until terminal (violation on timeout), then `extraPolls` more polls (tolerating deletion). With `viaResult`, a tasks/result runs alongside (see resultWake). */
-export async function toTerminalAndBeyond(
-  ctx: CheckContext,
-  taskId: string,
-  into: TaskStatus[],
-  extraPolls: number,
-  peer?: Scope,
-  viaResult = false,
-): Promise<{ terminal: TaskStatus; after: TaskStatus[]; gone?: JsonRpcError }> {
-  const wake = viaResult ? resultWake(ctx, taskId, peer) : undefined;
-  const o = await observe(ctx, taskId, (t) => isTerminal(t.status), { boundMs: terminalBound(ctx), peer, into, wake, label: 'waiting for a terminal status' });
-  if (o.timedOut) ctx.violation(`task ${taskId} did not reach a terminal status within ${o.elapsedMs} ms (seen ${seqText(into)})`);
-  const terminal = o.last.status as TaskStatus;
-  const before = into.length;
-  let gone: JsonRpcError | undefined;
-  if (extraPolls > 0) {
-    await delay(pollDelay(ctx, o.last));
-    const more = await observe(ctx, taskId, (_t, n) => n >= extraPolls, { boundMs: terminalBound(ctx), peer, into, allowGone: true, label: 'polling after the terminal status' });
-    gone = more.gone;
-  }
-  return { terminal, after: into.slice(before), gone };
-}
+const SLOW_WATCH_MAX_MS = 20_000;
 
 function pathMessage(seq: TaskStatus[], where: string): string | null {
   const bad = firstIllegalStep(seq);
   if (!bad) return null;
   return `illegal transition ${bad.from} → ${bad.to} in ${where} (step ${bad.index} of ${seqText(seq)})`;
-}
-
-/** A needsInput task on its own connection, with the input requests it sends held until released. */
-export interface InputRun {
-  session: Scope;
-  taskId: string;
-  created: any;
-  statuses: TaskStatus[];
-  /** elicitation/create requests received on this connection, in order. */
-  requests: Message[];
-  /** Status polled while the first input request was held unanswered (undefined if not polled). */
-  statusWhileHeld?: TaskStatus;
-  /** Outstanding tasks/result, if sent. */
-  result?: Promise<Response | Error>;
-  release(): void;
-}
-
-export async function startInputTask(ctx: CheckContext): Promise<InputRun> {
-  const session = await ctx.openSession();
-  let release!: () => void;
-  const gate = new Promise<void>((r) => (release = r));
-  const requests: Message[] = [];
-  session.onRequest(async (req) => {
-    if (req.method !== 'elicitation/create') return undefined;
-    requests.push(req);
-    await gate;
-    return { result: { action: 'accept', content: elicitationContent(req.params, 'conformance') } };
-  });
-  const c = await mustCreate(ctx, 'needsInput', session);
-  const statuses: TaskStatus[] = isTaskStatus(c.task.status) ? [c.task.status] : [];
-  return { session, taskId: c.taskId, created: c.task, statuses, requests, release };
-}
-
-/** Runs `body` on a fresh needsInput task; afterwards its input is released and the task cancelled. */
-async function withInputTask(ctx: CheckContext, body: (run: InputRun) => Promise<string>): Promise<string> {
-  const run = await startInputTask(ctx);
-  try {
-    return await body(run);
-  } finally {
-    run.release();
-    await cancelQuietly(ctx, run.taskId, run.session);
-  }
-}
-
-/** Polls until the task leaves `working` (or an input request arrives), bounded. */
-export async function awaitInputRequired(ctx: CheckContext, run: InputRun, boundMs: number): Promise<Observation> {
-  return observe(ctx, run.taskId, (t) => t.status !== 'working' || run.requests.length > 0, { boundMs, peer: run.session, into: run.statuses, label: 'waiting for input_required' });
-}
-
-/** Opens tasks/result (the way input requests are delivered) and waits for the first input request, bounded. */
-export async function awaitInputRequest(ctx: CheckContext, run: InputRun, boundMs: number): Promise<Message | undefined> {
-  if (run.requests.length) return run.requests[0];
-  if (!run.result) {
-    run.result = run.session.request('tasks/result', { taskId: run.taskId }, { timeoutMs: Math.max(boundMs, terminalBound(ctx)) }).catch((e: unknown) => (e instanceof Error ? e : new Error(String(e))));
-  }
-  const deadline = Date.now() + boundMs;
-  let settled = false;
-  void run.result.then(() => (settled = true));
-  while (Date.now() < deadline && !settled && run.requests.length === 0) await delay(20);
-  return run.requests[0];
 }
 
 /** Needed profile role, plus the wait budgets of the input flow. */
@@ -243,10 +38,10 @@ export const checks: CheckDef[] = [
       needsCapabilities: ['tasks.requests.tools.call'],
       needs: [role],
       async run(ctx: CheckContext) {
-        const c = await mustCreate(ctx, role);
+        const c = await createTask(ctx, role);
         const seq: TaskStatus[] = isTaskStatus(c.task.status) ? [c.task.status] : [];
         if (!isTaskStatus(c.task.status)) ctx.violation(`CreateTaskResult status ${short(c.task.status)} is not a task status`);
-        const { terminal } = await toTerminalAndBeyond(ctx, c.taskId, seq, 1, undefined, true);
+        const { terminal } = await toTerminalAndBeyond(ctx, c.taskId, seq, 1, { viaResult: true, onFailure: 'violation' });
         const bad = pathMessage(seq, 'CreateTaskResult + tasks/get polls');
         const notes = statusNotifications(ctx.peer, c.taskId).map((m) => m.params?.status);
         const badNote = notes.every(isTaskStatus) ? pathMessage(notes as TaskStatus[], 'notifications/tasks/status') : `notifications/tasks/status carried non-status values ${short(notes)}`;
@@ -265,15 +60,15 @@ export const checks: CheckDef[] = [
     needs: ['slow'],
     needsCapabilities: ['tasks.requests.tools.call', 'tasks.cancel'],
     async run(ctx: CheckContext) {
-      const c = await mustCreate(ctx, 'slow');
+      const c = await createTask(ctx, 'slow');
       const seq: TaskStatus[] = isTaskStatus(c.task.status) ? [c.task.status] : [];
       if (!isTaskStatus(c.task.status)) ctx.violation(`CreateTaskResult status ${short(c.task.status)} is not a task status`);
-      await observe(ctx, c.taskId, (_t, n) => n >= 1, { boundMs: 5_000, into: seq });
+      await observe(ctx, c.taskId, (_t, n) => n >= 1, { boundMs: 5_000, into: seq, onFailure: 'violation' });
       const r = await ctx.peer.request('tasks/cancel', { taskId: c.taskId });
       if (r.error) ctx.skip(`tasks/cancel answered ${r.error.code} ${r.error.message} (seen ${seqText(seq)}); the cancelled path was not observed`);
       if (!isTaskStatus(r.result?.status)) ctx.violation(`tasks/cancel result status ${short(r.result?.status)} is not a task status`);
       seq.push(r.result.status);
-      const o = await observe(ctx, c.taskId, (t, n) => isTerminal(t.status) && n >= 2, { boundMs: terminalBound(ctx), into: seq, allowGone: true });
+      const o = await observe(ctx, c.taskId, (t, n) => isTerminal(t.status) && n >= 2, { boundMs: timeLeft(ctx, { marginMs: 4_000, floorMs: 2_000 }), into: seq, allowGone: true, onFailure: 'violation' });
       const bad = pathMessage(seq, 'CreateTaskResult, tasks/get and tasks/cancel results');
       ctx.expect(!bad, bad ?? '');
       return `statuses seen: ${seqText(seq)}${o.gone ? ` (then deleted: ${o.gone.message})` : ''}`;
@@ -293,7 +88,7 @@ export const checks: CheckDef[] = [
       const run = await startInputTask(ctx);
       let o: Observation;
       try {
-        o = await awaitInputRequired(ctx, run, INPUT_WAIT_MS);
+        o = await awaitInputRequired(ctx, run, INPUT_WAIT_MS, 'violation');
         await awaitInputRequest(ctx, run, 5_000);
       } finally {
         run.release();
@@ -305,7 +100,7 @@ export const checks: CheckDef[] = [
         await cancelQuietly(ctx, run.taskId, run.session);
         ctx.skip(`no input request arrived (tasks/result ${run.result ? 'sent' : 'not sent'}); path seen so far is valid but incomplete: ${seqText(run.statuses)}`);
       }
-      const { terminal } = await toTerminalAndBeyond(ctx, run.taskId, run.statuses, 1, run.session);
+      const { terminal } = await toTerminalAndBeyond(ctx, run.taskId, run.statuses, 1, { peer: run.session, onFailure: 'violation' });
       const bad = pathMessage(run.statuses, 'CreateTaskResult + tasks/get polls');
       ctx.expect(!bad, bad ?? '');
       return `statuses seen: ${seqText(run.statuses)} (terminal ${terminal}; ${run.requests.length} input request(s) answered)`;
@@ -325,9 +120,9 @@ export const checks: CheckDef[] = [
       needsCapabilities: ['tasks.requests.tools.call'],
       needs: [role],
       async run(ctx: CheckContext) {
-        const c = await mustCreate(ctx, role);
+        const c = await createTask(ctx, role);
         const seq: TaskStatus[] = isTaskStatus(c.task.status) ? [c.task.status] : [];
-        const { terminal, after, gone } = await toTerminalAndBeyond(ctx, c.taskId, seq, 5, undefined, true);
+        const { terminal, after, gone } = await toTerminalAndBeyond(ctx, c.taskId, seq, 5, { viaResult: true, onFailure: 'violation' });
         const changed = after.find((s) => s !== terminal);
         const notes = statusNotifications(ctx.peer, c.taskId).map((m) => m.params?.status);
         const ti = notes.findIndex((s) => s === terminal);
@@ -356,7 +151,7 @@ export const checks: CheckDef[] = [
     async run(ctx: CheckContext) {
       const created = Date.now();
       // A twin slow task, left to run, shows when the cancelled task's work would have ended.
-      const [c, twin] = await Promise.all([mustCreate(ctx, 'slow'), mustCreate(ctx, 'slow')]);
+      const [c, twin] = await Promise.all([createTask(ctx, 'slow'), createTask(ctx, 'slow')]);
       try {
         const seq: TaskStatus[] = isTaskStatus(c.task.status) ? [c.task.status] : [];
         const r = await ctx.peer.request('tasks/cancel', { taskId: c.taskId });

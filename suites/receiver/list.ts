@@ -3,8 +3,10 @@
 // Every check lists on a connection of its own (ctx.openSession()), so that on a receiver that binds
 // tasks to sessions the list holds only the check's tasks; other tasks showing up are tolerated.
 import { defineCheck, type CheckContext, type CheckDef } from '../engine.ts';
-import { expectError, getTask, short } from '../harness/tasks.ts';
-import { createTask, settle } from './result.ts';
+import { expectError } from '../harness/tasks.ts';
+import { createTask, reachTerminal } from '../harness/arrange.ts';
+import { getTask } from '../harness/poll.ts';
+import { short } from '../harness/text.ts';
 import { isIso8601DateTime } from '../../schema/validate.ts';
 import type { Response, Scope } from '../harness/wire.ts';
 
@@ -92,7 +94,7 @@ export const checks: CheckDef[] = [
     async run(ctx: CheckContext) {
       const s = await ctx.openSession();
       const a = await createTask(ctx, 'completes', { peer: s });
-      await settle(ctx, a.taskId, { peer: s, initial: a.task });
+      await reachTerminal(ctx, a.taskId, { peer: s, initial: a.task });
       const b = await createTask(ctx, 'completes', { peer: s }); // most likely still working when listed
       const w = await walk(ctx, s);
       const { missing, gone } = await missingButGettable(ctx, s, [a.taskId, b.taskId], w.ids);
@@ -145,6 +147,7 @@ export const checks: CheckDef[] = [
     needs: ['completes'],
     needsCapabilities: ['tasks.list'],
     timeoutMs: 45_000,
+    loadsTarget: true, // creates many tasks: runs last, on its own connection
     async run(ctx: CheckContext) {
       const s = await ctx.openSession();
       let created = (await createMany(ctx, s, MANY)).length;
@@ -220,7 +223,7 @@ export const checks: CheckDef[] = [
     async run(ctx: CheckContext) {
       const s = await ctx.openSession();
       const c = await createTask(ctx, 'completes', { peer: s });
-      await settle(ctx, c.taskId, { peer: s, initial: c.task });
+      await reachTerminal(ctx, c.taskId, { peer: s, initial: c.task });
       await createTask(ctx, 'completes', { peer: s });
       const w = await walk(ctx, s);
       let n = 0;

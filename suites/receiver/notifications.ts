@@ -2,12 +2,15 @@
 // schema/requirements.json (ruling on related-task _meta: schema/RULINGS.md 4). The reference
 // receiver sends notifications/tasks/status only with --status-notifications.
 import { defineCheck, type CheckContext, type CheckDef } from '../engine.ts';
-import { inSenderOrder, short } from '../harness/tasks.ts';
+import { inSenderOrder, statusNotifications } from '../harness/tasks.ts';
+import { createTask, resultWake } from '../harness/arrange.ts';
+import { observe, seqText } from '../harness/poll.ts';
+import { timeLeft } from '../harness/budget.ts';
+import { short } from '../harness/text.ts';
 import { validate } from '../../schema/validate.ts';
 import { firstIllegalStep, isTaskStatus, isTerminal, RELATED_TASK_META, type TaskStatus } from '../../schema/protocol.ts';
 import { type ProfileRole } from '../harness/profile.ts';
 import type { Message } from '../harness/wire.ts';
-import { resultWake, mustCreate, observe, seqText, statusNotifications, terminalBound } from './lifecycle.ts';
 
 const SECTION = 'Task Status Notification';
 
@@ -26,7 +29,7 @@ async function runAndCollect(ctx: CheckContext, roles: ProfileRole[]): Promise<R
   if (!available.length) ctx.skip(`target has no tool for role ${roles.join(' or ')}`);
   return Promise.all(
     available.map(async (role) => {
-      const c = await mustCreate(ctx, role);
+      const c = await createTask(ctx, role);
       const polled: TaskStatus[] = isTaskStatus(c.task.status) ? [c.task.status] : [];
       // Up to the terminal status, then a few polls more for late notifications; a timeout is judged by the caller.
       let terminalAt = -1;
@@ -35,7 +38,7 @@ async function runAndCollect(ctx: CheckContext, roles: ProfileRole[]): Promise<R
         return terminalAt >= 0 && n - terminalAt >= 3;
       };
       const o = await observe(ctx, c.taskId, done, {
-        boundMs: terminalBound(ctx),
+        boundMs: timeLeft(ctx, { marginMs: 4_000, floorMs: 2_000 }),
         into: polled,
         allowGone: true,
         wake: resultWake(ctx, c.taskId),

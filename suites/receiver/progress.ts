@@ -8,7 +8,9 @@ import { randomUUID } from 'node:crypto';
 import { defineCheck, type CheckContext, type CheckDef } from '../engine.ts';
 import type { Message, Scope, TranscriptEntry } from '../harness/wire.ts';
 import { isTaskStatus, isTerminal } from '../../schema/protocol.ts';
-import { createTask, delay, getTask, pollDelay, pollTerminal, short } from '../harness/tasks.ts';
+import { createTask, reachTerminal } from '../harness/arrange.ts';
+import { delay, getTask, pollDelay } from '../harness/poll.ts';
+import { short } from '../harness/text.ts';
 
 const SECTION = 'Task Progress Notifications';
 
@@ -46,7 +48,7 @@ export const checks: CheckDef[] = [
     needs: ['progress'],
     async run(ctx: CheckContext) {
       const { s, token, taskId, task, createdSeq } = await progressTask(ctx);
-      await pollTerminal(ctx, taskId, { peer: s, initial: task });
+      await reachTerminal(ctx, taskId, { peer: s, initial: task, role: 'progress' });
       const progress = s.peer.transcript.filter(isProgress);
       const foreign = progress.filter((e) => tokenOf(e) !== token);
       ctx.expect(
@@ -74,19 +76,19 @@ export const checks: CheckDef[] = [
     needs: ['progress'],
     async run(ctx: CheckContext) {
       const { s, token, taskId, task } = await progressTask(ctx);
-      const polled = await pollTerminal(ctx, taskId, { peer: s, initial: task });
-      await delay(Math.min(1_000, Math.max(200, 2 * pollDelay(ctx, polled.last))));
+      const last = await reachTerminal(ctx, taskId, { peer: s, initial: task, role: 'progress' });
+      await delay(Math.min(1_000, Math.max(200, 2 * pollDelay(ctx, last))));
       const tr = s.peer.transcript;
       const terminal = tr.find((e) => e.dir === 'in' && showsTerminal(e.message as Message, taskId));
-      if (!terminal) ctx.violation(`polling ended with task ${taskId} ${polled.last?.status} but no incoming message showing it terminal was recorded`);
+      if (!terminal) ctx.violation(`polling ended with task ${taskId} ${last?.status} but no incoming message showing it terminal was recorded`);
       const mine = tr.filter((e) => isProgress(e) && tokenOf(e) === token);
       if (mine.length === 0) ctx.skip(`the progress tool "${ctx.tool('progress').name}" sent no notifications/progress for task ${taskId}: nothing to judge`);
       const late = mine.filter((e) => e.seq > terminal.seq);
       ctx.expect(
         late.length === 0,
-        `${late.length} notifications/progress with the task's token arrived after the task was shown ${polled.last?.status} (at +${terminal.ms} ms): ${late.slice(0, 3).map((e) => `+${e.ms} ms ${short((e.message as Message).params, 120)}`).join('; ')}`,
+        `${late.length} notifications/progress with the task's token arrived after the task was shown ${last?.status} (at +${terminal.ms} ms): ${late.slice(0, 3).map((e) => `+${e.ms} ms ${short((e.message as Message).params, 120)}`).join('; ')}`,
       );
-      return `${mine.length} progress notifications, all before the task was shown ${polled.last?.status}`;
+      return `${mine.length} progress notifications, all before the task was shown ${last?.status}`;
     },
   }),
 

@@ -9,8 +9,13 @@
 //  - NOT tasks/get, tasks/list, tasks/cancel results and notifications/tasks/status: the page's
 //    specific SHOULD NOTs govern those (absence is never a failure; presence warns).
 import { defineCheck, type CheckContext, type CheckDef } from '../engine.ts';
-import { delay, getTask, hasRelatedTask, pollDelay, relatedTaskId, short } from '../harness/tasks.ts';
-import { cancelAndSettle, canonical, createTask, inputAnswer, settle, withoutMeta } from './result.ts';
+import { hasRelatedTask, relatedTaskId } from '../harness/tasks.ts';
+import { cancelAndSettle, createTask, reachTerminal } from '../harness/arrange.ts';
+import { inputAnswer } from '../harness/input.ts';
+import { canonical, withoutMeta } from '../harness/compare.ts';
+import { timeLeft } from '../harness/budget.ts';
+import { delay, getTask, pollDelay } from '../harness/poll.ts';
+import { short } from '../harness/text.ts';
 import { WireTimeoutError, type Message, type Response } from '../harness/wire.ts';
 import { isTaskStatus, isTerminal, RELATED_TASK_META } from '../../schema/protocol.ts';
 
@@ -56,7 +61,7 @@ export const checks: CheckDef[] = [
     needs: ['completes'],
     async run(ctx: CheckContext) {
       const c = await createTask(ctx, 'completes');
-      await settle(ctx, c.taskId, { initial: c.task });
+      await reachTerminal(ctx, c.taskId, { initial: c.task });
       const r = await ctx.peer.request('tasks/result', { taskId: c.taskId });
       expectResultMeta(ctx, r, c.taskId, 'completed');
     },
@@ -72,7 +77,7 @@ export const checks: CheckDef[] = [
     needs: ['fails'],
     async run(ctx: CheckContext) {
       const c = await createTask(ctx, 'fails');
-      const last = await settle(ctx, c.taskId, { initial: c.task });
+      const last = await reachTerminal(ctx, c.taskId, { initial: c.task });
       const r = await ctx.peer.request('tasks/result', { taskId: c.taskId });
       expectResultMeta(ctx, r, c.taskId, `"${last.status}"`);
     },
@@ -118,7 +123,7 @@ export const checks: CheckDef[] = [
       const c = await createTask(ctx, 'needsInput', { peer: s });
       taskId = c.taskId;
       // tasks/result carries the input requests (input_required flow); re-sent if it answers while the task is not terminal.
-      const bound = Math.min(15_000, Math.max(2_000, (ctx.def.timeoutMs ?? ctx.options.checkTimeoutMs) - 4_000));
+      const bound = timeLeft(ctx, { marginMs: 4_000, floorMs: 2_000, capMs: 15_000 });
       const deadline = Date.now() + bound;
       let status: unknown = c.task.status;
       while (inputs.length === 0 && Date.now() < deadline) {
@@ -154,7 +159,7 @@ export const checks: CheckDef[] = [
     async run(ctx: CheckContext) {
       const token = `${ctx.def.id}-${Math.random().toString(36).slice(2, 10)}`;
       const c = await createTask(ctx, 'progress', { meta: { progressToken: token } });
-      await settle(ctx, c.taskId, { initial: c.task });
+      await reachTerminal(ctx, c.taskId, { initial: c.task });
       const t = ctx.peer.transcript;
       const createdAt = t.findIndex((e) => e.dir === 'in' && (e.message as Message | undefined)?.id === c.response.id);
       const progress = t
@@ -255,8 +260,8 @@ export const checks: CheckDef[] = [
       const a = await createTask(ctx, 'completes');
       // B's result differs from A's when a fails tool exists; otherwise only related-task tells them apart.
       const b = await createTask(ctx, ctx.info.profile.tools.fails ? 'fails' : 'completes');
-      await settle(ctx, a.taskId, { initial: a.task });
-      await settle(ctx, b.taskId, { initial: b.task });
+      await reachTerminal(ctx, a.taskId, { initial: a.task });
+      await reachTerminal(ctx, b.taskId, { initial: b.task });
       const expected = await ctx.peer.request('tasks/result', { taskId: a.taskId });
       if (expected.error) ctx.skip(`tasks/result for task A answered error ${expected.error.code} ${expected.error.message} without any _meta`);
       for (const [label, other] of [['another task of ours', b.taskId], ['a nonexistent task', bogusId()]] as const) {
@@ -284,7 +289,7 @@ export const checks: CheckDef[] = [
     needsCapabilities: ['tasks.cancel'],
     async run(ctx: CheckContext) {
       const b = await createTask(ctx, 'completes');
-      const bLast = await settle(ctx, b.taskId, { initial: b.task });
+      const bLast = await reachTerminal(ctx, b.taskId, { initial: b.task });
       const a = await createTask(ctx, 'slow');
       const g = await getTask(ctx, a.taskId);
       if (g.error || !isTaskStatus(g.result?.status) || isTerminal(g.result.status)) ctx.skip(`the slow task is not running (tasks/get: ${short(g.error ?? g.result?.status)})`);

@@ -1,121 +1,20 @@
 // Checks for tasks/result (tasks.md "Retrieving Task Results", Behavior Requirements > "Result
 // Retrieval", Error Handling > "Task Execution Errors"); requirement ids from schema/requirements.json.
-// Also exports small helpers shared by related-task.ts, list.ts and cancel.ts.
-import { defineCheck, Violation, type CheckContext, type CheckDef } from '../engine.ts';
-import { callTool, createTask as createTaskOrFail, delay, getTask, pollDelay, short, type CreatedTask } from '../harness/tasks.ts';
+import { defineCheck, type CheckContext, type CheckDef } from '../engine.ts';
+import { callRole, cancelAndSettle, createTask, reachTerminal } from '../harness/arrange.ts';
+import { inputAnswer } from '../harness/input.ts';
+import { outcomeDifference, withoutMeta } from '../harness/compare.ts';
+import { timeLeft } from '../harness/budget.ts';
+import { delay, getTask, pollDelay } from '../harness/poll.ts';
+import { short } from '../harness/text.ts';
 import { WireTimeoutError, type Message, type Response, type Scope } from '../harness/wire.ts';
-import { isTaskStatus, isTerminal, RELATED_TASK_META, type TaskStatus } from '../../schema/protocol.ts';
-import { type ProfileRole } from '../harness/profile.ts';
-import { elicitationContent } from '../harness/elicitation.ts';
+import { isTaskStatus, isTerminal, type TaskStatus } from '../../schema/protocol.ts';
 
 const SECTION = 'Result Retrieval';
 
-// --- shared helpers (used by this file and by related-task.ts, list.ts, cancel.ts) -----------
-
-/**
- * helpers.createTask, except that a target that does not create the task (error, no CreateTaskResult,
- * no answer) skips the check: creation is judged by the creation checks, here it is a prerequisite.
- */
-export async function createTask(ctx: CheckContext, role: ProfileRole, opts: Parameters<typeof createTaskOrFail>[2] = {}): Promise<CreatedTask> {
-  try {
-    return await createTaskOrFail(ctx, role, opts);
-  } catch (e) {
-    if (e instanceof Violation || e instanceof WireTimeoutError) ctx.skip(`could not create a ${role} task: ${e.message}`);
-    throw e;
-  }
-}
-
-/** JSON with object keys sorted, for order-insensitive comparison. */
-export function canonical(v: unknown): string {
-  const norm = (x: unknown): unknown => {
-    if (Array.isArray(x)) return x.map(norm);
-    if (x && typeof x === 'object') {
-      const o: Record<string, unknown> = {};
-      for (const k of Object.keys(x as object).sort()) o[k] = norm((x as Record<string, unknown>)[k]);
-      return o;
-    }
-    return x;
-  };
-  return JSON.stringify(norm(v)) ?? 'undefined';
-}
-
-/** A result without its top-level `_meta` (tasks/result adds related-task), `isError: false` ≡ absent. */
-export function withoutMeta(r: unknown): unknown {
-  if (!r || typeof r !== 'object' || Array.isArray(r)) return r;
-  const { _meta: _ignored, ...rest } = r as Record<string, unknown>;
-  if (rest.isError === false) delete rest.isError;
-  return rest;
-}
-
-/**
- * How the tasks/result answer differs from the plain call's answer (result-exact), or undefined when
- * they are the same: same JSON-RPC error (code, message, data), or same result modulo top-level `_meta`.
- */
-export function outcomeDifference(plain: Response, viaTask: Response): string | undefined {
-  if (plain.error) {
-    if (!viaTask.error) return `the call without a task answered JSON-RPC error ${short(plain.error)}, but tasks/result answered a result ${short(viaTask.result, 400)}`;
-    const same = viaTask.error.code === plain.error.code && viaTask.error.message === plain.error.message && canonical(viaTask.error.data) === canonical(plain.error.data);
-    return same ? undefined : `different JSON-RPC errors: without a task ${short(plain.error, 400)}; via tasks/result ${short(viaTask.error, 400)}`;
-  }
-  if (viaTask.error) return `the call without a task answered a result ${short(withoutMeta(plain.result), 400)}, but tasks/result answered JSON-RPC error ${short(viaTask.error)}`;
-  const a = canonical(withoutMeta(plain.result));
-  const b = canonical(withoutMeta(viaTask.result));
-  return a === b ? undefined : `different results (compared without _meta): without a task ${short(withoutMeta(plain.result), 400)}; via tasks/result ${short(withoutMeta(viaTask.result), 400)}`;
-}
-
-/** The answer a well-behaved requestor gives to an input request for `taskId` (carries related-task, related-task-all-messages). */
-export function inputAnswer(req: Message, taskId: string | undefined): { result: unknown } | undefined {
-  const meta = taskId ? { _meta: { [RELATED_TASK_META]: { taskId } } } : {};
-  if (req.method !== 'elicitation/create') return undefined; // not ours: the peer's default answer applies
-  if (req.params?.mode === 'url') return { result: { action: 'accept', ...meta } };
-  return { result: { action: 'accept', content: elicitationContent(req.params, 'conformance'), ...meta } };
-}
-
-/**
- * Polls tasks/get (following pollInterval) until the task is terminal. A task that never gets there,
- * or a tasks/get error, is a missing prerequisite for the checks using this (not their requirement): skip.
- */
-export async function settle(ctx: CheckContext, taskId: string, opts: { peer?: Scope; initial?: any; boundMs?: number } = {}): Promise<any> {
-  const bound = opts.boundMs ?? Math.max(2_000, (ctx.def.timeoutMs ?? ctx.options.checkTimeoutMs) - 5_000);
-  const deadline = Date.now() + bound;
-  let last = opts.initial;
-  const seen: string[] = [];
-  for (;;) {
-    const g = await getTask(ctx, taskId, opts.peer);
-    if (g.error) ctx.skip(`tasks/get for task ${taskId} answered error ${g.error.code} ${g.error.message} while waiting for it to end`);
-    last = g.result;
-    seen.push(String(last?.status));
-    if (isTaskStatus(last?.status) && isTerminal(last.status)) return last;
-    if (Date.now() + pollDelay(ctx, last) > deadline) ctx.skip(`task ${taskId} did not reach a terminal status within ${bound} ms (seen ${seen.join(' → ')})`);
-    await delay(pollDelay(ctx, last));
-  }
-}
-
-/**
- * Sends tasks/cancel and waits (bounded) until tasks/get shows a terminal status or the task is gone.
- * `settled` is the status seen last; `deleted` when tasks/get answered an error (receivers MAY delete cancelled tasks).
- */
-export async function cancelAndSettle(
-  ctx: CheckContext,
-  taskId: string,
-  peer: Scope = ctx.peer,
-): Promise<{ cancel: Response; settled?: TaskStatus; deleted: boolean; getError?: Response['error'] }> {
-  const cancel = await peer.request('tasks/cancel', { taskId });
-  const deadline = Date.now() + Math.max(1_000, Math.min(5_000, ctx.options.checkTimeoutMs / 4));
-  let last: any = cancel.result;
-  for (;;) {
-    const g = await getTask(ctx, taskId, peer);
-    if (g.error) return { cancel, deleted: true, getError: g.error };
-    last = g.result;
-    if (isTaskStatus(last?.status) && isTerminal(last.status)) return { cancel, settled: last.status, deleted: false };
-    if (Date.now() + pollDelay(ctx, last) > deadline) return { cancel, settled: isTaskStatus(last?.status) ? last.status : undefined, deleted: false };
-    await delay(pollDelay(ctx, last));
-  }
-}
-
 /** Milliseconds to allow a blocked tasks/result: the rest of the check's budget, less a margin for the follow-up requests. */
-export function blockingBound(ctx: CheckContext): number {
-  return Math.max(2_000, (ctx.def.timeoutMs ?? ctx.options.checkTimeoutMs) - 3_000);
+function blockingBound(ctx: CheckContext): number {
+  return timeLeft(ctx, { marginMs: 3_000, floorMs: 2_000 });
 }
 
 /** A tasks/result that records when it answered; a timeout resolves to undefined instead of throwing. */
@@ -145,10 +44,10 @@ function statusOf(r: Response): string {
  */
 async function expectSameOutcome(ctx: CheckContext, role: 'completes' | 'fails'): Promise<{ plain: Response; last: any }> {
   const name = requireOptional(ctx, role);
-  const plain = await callTool(ctx, role);
+  const plain = await callRole(ctx, role);
   if (!plain.error && plain.result?.task) ctx.skip(`tools/call of "${name}" without a task returned a CreateTaskResult`);
   const c = await createTask(ctx, role);
-  const last = await settle(ctx, c.taskId, { initial: c.task });
+  const last = await reachTerminal(ctx, c.taskId, { initial: c.task });
   const viaTask = await resultOfTerminal(ctx, c.taskId, last?.status ?? 'terminal');
   const diff = outcomeDifference(plain, viaTask);
   ctx.expect(diff === undefined, `tool "${name}": ${diff}`);
@@ -269,7 +168,7 @@ export const checks: CheckDef[] = [
     needs: ['completes'],
     async run(ctx: CheckContext) {
       const c = await createTask(ctx, 'completes');
-      const status = (await settle(ctx, c.taskId, { initial: c.task })).status as TaskStatus;
+      const status = (await reachTerminal(ctx, c.taskId, { initial: c.task })).status as TaskStatus;
       const r = await resultOfTerminal(ctx, c.taskId, status);
       if (status !== 'completed') {
         ctx.note(`the completes tool ended "${status}" (not judged here)`);
@@ -294,7 +193,7 @@ export const checks: CheckDef[] = [
     needs: ['fails'],
     async run(ctx: CheckContext) {
       const c = await createTask(ctx, 'fails');
-      const status = (await settle(ctx, c.taskId, { initial: c.task })).status as TaskStatus;
+      const status = (await reachTerminal(ctx, c.taskId, { initial: c.task })).status as TaskStatus;
       const r = await resultOfTerminal(ctx, c.taskId, status);
       if (status !== 'failed') ctx.note(`the fails tool's task ended "${status}" (a tool error is expected to give "failed"; lowercase "should", not judged: RULINGS.md 6)`);
       if (r.error) {

@@ -11,7 +11,7 @@
 import { defineCheck, type CheckContext, type CheckDef } from '../engine.ts';
 import type { Message, TranscriptEntry } from '../harness/wire.ts';
 import { validate } from '../../schema/validate.ts';
-import { short } from '../harness/tasks.ts';
+import { short } from '../harness/text.ts';
 
 const SECTION = 'Schema';
 const MAX_REPORTED = 12;

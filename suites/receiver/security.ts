@@ -19,7 +19,10 @@
 import { defineCheck, type CheckContext, type CheckDef, type TargetInfo } from '../engine.ts';
 import type { Response, Scope } from '../harness/wire.ts';
 import { isTaskStatus, isTerminal } from '../../schema/protocol.ts';
-import { createTask, getTask, listAll, pollTerminal, short } from '../harness/tasks.ts';
+import { listAll } from '../harness/tasks.ts';
+import { createTask, reachTerminal } from '../harness/arrange.ts';
+import { getTask } from '../harness/poll.ts';
+import { short } from '../harness/text.ts';
 
 const SECTION = 'Security Considerations';
 
@@ -68,7 +71,7 @@ export const checks: CheckDef[] = [
       const s2 = await openOther(ctx, mode);
       const a = await createTask(ctx, 'completes');
       // Terminal first, so that a (wrongly) accepted foreign tasks/result answers instead of blocking.
-      await pollTerminal(ctx, a.taskId, { initial: a.task });
+      await reachTerminal(ctx, a.taskId, { initial: a.task });
       const probes: { method: string; taskId: string; r: Response; accepted: boolean }[] = [];
       for (const method of ['tasks/get', 'tasks/result']) {
         const r = await s2.request(method, { taskId: a.taskId });
@@ -172,6 +175,7 @@ export const checks: CheckDef[] = [
     needs: ['completes'],
     needsCapabilities: ['tasks.requests.tools.call'],
     timeoutMs: 60_000,
+    loadsTarget: true, // a flood: runs last, on its own connection
     async run(ctx: CheckContext) {
       const FLOOD_TASKS = 200;
       const BATCH = 20;

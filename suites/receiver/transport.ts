@@ -8,7 +8,9 @@
 // whose receiver corollary needs aborting one HTTP response, which the wire layer does not offer;
 // "MUST continue to comply with the Streamable HTTP transport" is not observable for this suite.
 import { defineCheck, type CheckContext, type CheckDef } from '../engine.ts';
-import { createTask, pollTerminal } from '../harness/tasks.ts';
+import { createTask } from '../harness/arrange.ts';
+import { observe } from '../harness/poll.ts';
+import { isTerminal } from '../../schema/protocol.ts';
 
 const SECTION = 'Streamable HTTP';
 
@@ -26,7 +28,7 @@ export const checks: CheckDef[] = [
     notApplicable: (info) => (info.transport === 'http' ? undefined : `Streamable HTTP only; transport is ${info.transport}`),
     async run(ctx: CheckContext) {
       const created = await createTask(ctx, 'completes');
-      const { responses } = await pollTerminal(ctx, created.taskId, { initial: created.task });
+      const { responses } = await observe(ctx, created.taskId, (t) => isTerminal(t.status), { label: 'polling to the end' });
       const typed = responses.filter((r) => r.httpContentType !== undefined);
       if (typed.length === 0) ctx.skip('Streamable HTTP: no HTTP content type was recorded for the tasks/get responses');
       const sse = typed.filter((r) => r.httpContentType === 'text/event-stream');

@@ -9,7 +9,10 @@
 // received + ttl. Checks wait until then (plus a grace period), never longer than EXPIRY_BOUND_MS.
 import { defineCheck, type CheckContext, type CheckDef } from '../engine.ts';
 import type { Response } from '../harness/wire.ts';
-import { createTask, delay, getTask, pollDelay, short } from '../harness/tasks.ts';
+import { createTask } from '../harness/arrange.ts';
+import { delay, getTask, pollDelay } from '../harness/poll.ts';
+import { short } from '../harness/text.ts';
+import type { Scope } from '../harness/wire.ts';
 
 const SECTION = 'TTL and Resource Management';
 
@@ -25,10 +28,12 @@ export const TEN_YEARS_MS = 10 * 365 * 24 * 3600 * 1000;
 const EXPIRY_CHECK_TIMEOUT_MS = EXPIRY_BOUND_MS + EXPIRY_GRACE_MS + 15_000;
 
 /** The ttl the target granted: tasks/get's value (the one the spec calls "actual"), else CreateTaskResult's. */
-async function grantedTtl(ctx: CheckContext, taskId: string, created: any): Promise<{ ttl: unknown; get?: unknown; create?: unknown }> {
-  const r = await getTask(ctx, taskId);
+async function grantedTtl(ctx: CheckContext, taskId: string, created: any, peer: Scope = ctx.peer): Promise<{ ttl: unknown; get?: unknown; create?: unknown; gone?: NonNullable<Response['error']> }> {
+  const r = await getTask(ctx, taskId, peer);
   const fromGet = r.result && typeof r.result === 'object' && 'ttl' in r.result ? r.result.ttl : undefined;
   const fromCreate = created && typeof created === 'object' && 'ttl' in created ? created.ttl : undefined;
+  // A task gone at the next tasks/get was not granted anything, whatever its CreateTaskResult said.
+  if (r.error) return { ttl: undefined, create: fromCreate, gone: r.error };
   return { ttl: fromGet !== undefined ? fromGet : fromCreate, get: fromGet, create: fromCreate };
 }
 
@@ -53,7 +58,8 @@ interface ExpiryObservation {
 async function observeExpiry(ctx: CheckContext): Promise<ExpiryObservation> {
   const created = await createTask(ctx, 'completes', { ttl: SHORT_TTL_MS });
   const received = Date.now();
-  const { ttl, get, create } = await grantedTtl(ctx, created.taskId, created.task);
+  const { ttl, get, create, gone } = await grantedTtl(ctx, created.taskId, created.task);
+  if (gone) ctx.skip(`task ${created.taskId} was gone at the first tasks/get (${gone.code} ${short(gone.message)}), before its requested ttl of ${SHORT_TTL_MS} ms; expiry cannot be observed`);
   if (ttl === null) ctx.skip(`target set ttl to null (unlimited) for a requested ${SHORT_TTL_MS} ms, so expiry cannot be observed`);
   if (typeof ttl !== 'number' || !Number.isFinite(ttl) || ttl < 0) {
     ctx.skip(`target reported no usable ttl for task ${created.taskId} (CreateTaskResult ttl ${short(create)}, tasks/get ttl ${short(get)}); ttl presence is judged by the get checks`);
@@ -85,7 +91,8 @@ export const checks: CheckDef[] = [
     needs: ['completes'],
     async run(ctx: CheckContext) {
       const created = await createTask(ctx, 'completes', { ttl: SHORT_TTL_MS });
-      const { get, create } = await grantedTtl(ctx, created.taskId, created.task);
+      const { get, create, gone } = await grantedTtl(ctx, created.taskId, created.task);
+      if (gone) return `requested ttl ${SHORT_TTL_MS} ms: CreateTaskResult ttl ${short(create)}, but the task was gone at the next tasks/get (${gone.code} ${short(gone.message)})`;
       const verdict = (v: unknown) => (v === SHORT_TTL_MS ? 'honoured' : v === null ? 'overridden to null (unlimited)' : v === undefined ? 'absent' : `overridden to ${short(v)}`);
       const parts = [`requested ttl ${SHORT_TTL_MS} ms: CreateTaskResult ttl ${verdict(create)}, tasks/get ttl ${verdict(get)}`];
       if (create !== undefined && get !== undefined && create !== get) parts.push(`(CreateTaskResult and tasks/get disagree: ${short(create)} vs ${short(get)})`);
@@ -96,6 +103,7 @@ export const checks: CheckDef[] = [
   // SHOULD enforce a maximum ttl: a 10-year request granted as is, or a null (unlimited) ttl, warns
   // (RULINGS.md #2: null passes ttl-actual-in-get but warns here). Killed by running the reference
   // receiver with `--max-ttl 400000000000` (above ten years); no named fault yet (proposed: ttl-uncapped).
+  // A ten-year timer can hurt a target (a store that cannot arm it): this runs last, on its own connection.
   defineCheck({
     id: 'ttl.max-enforced',
     title: 'A ten-year ttl request is capped; no task gets an unlimited (null) ttl',
@@ -104,27 +112,32 @@ export const checks: CheckDef[] = [
     level: 'SHOULD',
     needs: ['completes'],
     needsCapabilities: ['tasks.requests.tools.call'],
+    loadsTarget: true,
     async run(ctx: CheckContext) {
       const tool = ctx.tool('completes');
       const problems: string[] = [];
       const seen: string[] = [];
+      const s = await ctx.openSession();
       // A target may also refuse an excessive ttl outright: an error is a way of enforcing the maximum.
-      const huge = await ctx.peer.request('tools/call', { name: tool.name, arguments: tool.arguments ?? {}, task: { ttl: TEN_YEARS_MS } });
+      const huge = await s.request('tools/call', { name: tool.name, arguments: tool.arguments ?? {}, task: { ttl: TEN_YEARS_MS } });
       if (huge.error) {
         seen.push(`ttl ${TEN_YEARS_MS} refused with ${huge.error.code} ${short(huge.error.message)}`);
       } else {
         const t = huge.result?.task;
-        if (!t || typeof t.taskId !== 'string') ctx.violation(`task-augmented tools/call with ttl ${TEN_YEARS_MS} answered no CreateTaskResult (got ${short(huge.result)})`);
-        const { ttl, get, create } = await grantedTtl(ctx, t.taskId, t);
-        seen.push(`requested ${TEN_YEARS_MS} ms (10 years) → granted ${short(ttl)}`);
-        if (ttl === undefined) ctx.skip(`target reported no ttl for task ${t.taskId} (CreateTaskResult ${short(create)}, tasks/get ${short(get)}); ttl presence is judged by the get checks`);
+        if (!t || typeof t.taskId !== 'string') ctx.skip(`task-augmented tools/call with ttl ${TEN_YEARS_MS} answered no CreateTaskResult (got ${short(huge.result)})`, { judgedBy: 'creation.create-task-result' });
+        const { ttl, get, create, gone } = await grantedTtl(ctx, t.taskId, t, s);
+        if (gone) seen.push(`requested ${TEN_YEARS_MS} ms (10 years) → CreateTaskResult ttl ${short(create)}, but the task was gone at the next tasks/get (${gone.code} ${short(gone.message)}): not retained`);
+        else seen.push(`requested ${TEN_YEARS_MS} ms (10 years) → granted ${short(ttl)}`);
+        if (gone) {
+          /* not retained at all: nothing kept indefinitely */
+        } else if (ttl === undefined) ctx.skip(`target reported no ttl for task ${t.taskId} (CreateTaskResult ${short(create)}, tasks/get ${short(get)}); ttl presence is judged by the get checks`);
         if (ttl === null) problems.push(`a requested ttl of ${TEN_YEARS_MS} ms (10 years) was granted as null (unlimited retention)`);
         else if (typeof ttl === 'number' && ttl >= TEN_YEARS_MS) problems.push(`a requested ttl of ${TEN_YEARS_MS} ms (10 years) was granted as ${ttl} ms: no maximum ttl enforced`);
       }
-      const plain = await createTask(ctx, 'completes');
-      const { ttl: dflt } = await grantedTtl(ctx, plain.taskId, plain.task);
-      seen.push(`no ttl requested → granted ${short(dflt)}`);
-      if (dflt === null) problems.push('a task created without a requested ttl was granted null (unlimited retention)');
+      const plain = await createTask(ctx, 'completes', { peer: s, task: {} });
+      const { ttl: dflt, gone: plainGone } = await grantedTtl(ctx, plain.taskId, plain.task, s);
+      seen.push(plainGone ? `no ttl requested → gone at the next tasks/get (${plainGone.code})` : `no ttl requested → granted ${short(dflt)}`);
+      if (!plainGone && dflt === null) problems.push('a task created without a requested ttl was granted null (unlimited retention)');
       ctx.expect(problems.length === 0, `${problems.join('; ')} (resource-max-ttl; RULINGS.md #2)`);
       return seen.join('; ');
     },

@@ -11,7 +11,7 @@
 import { listenForClient } from '../harness/client-endpoint.ts';
 import type { ProfileRole } from '../harness/profile.ts';
 import type { Peer } from '../harness/wire.ts';
-import { DEFAULT_RUN_OPTIONS, hasPath, type CheckDef, type CheckResult, type RunOptions, type TargetConnector, type TargetInfo } from '../engine.ts';
+import { DEFAULT_RUN_OPTIONS, hasPath, taskSlots, type CheckDef, type CheckResult, type RunOptions, type TargetConnector, type TargetInfo } from '../engine.ts';
 import { allChecks } from '../index.ts';
 import { runChecks, type TargetSession } from '../harness/session.ts';
 import { startClient, type ClientLauncher } from './harness.ts';
@@ -205,7 +205,7 @@ export async function runClientReceiverChecks(
     },
     taskRequest: (role, task) => roleRequest(type, role, task),
   };
-  const session: TargetSession = { connector, shared, info, options, results: [], close: () => shared.close() };
+  const session: TargetSession = { connector, shared, info, options, results: [], run: { health: {}, slots: taskSlots(options.maxLiveTasks) }, close: () => shared.close() };
   try {
     const ran = await runChecks(runnable, session, opts.concurrency ?? 4);
     const byId = new Map(ran.map((r) => [r.id, r]));

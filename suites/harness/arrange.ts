@@ -1,0 +1,214 @@
+// Arranging what a check needs, apart from judging it: one way to create a task, reach a status, call a
+// role and clean up. A precondition that does not hold ends the check as not exercised (NotExercised),
+// with what happened and the id of the check that judges that behaviour; never as a violation of the
+// check's own requirement.
+import { hasPath, NotExercised, type CheckContext } from '../engine.ts';
+import { WireTimeoutError, type JsonRpcError, type Message, type Response, type Scope } from './wire.ts';
+import { isTaskStatus, isTerminal, type TaskStatus } from '../../schema/protocol.ts';
+import type { ProfileRole } from './profile.ts';
+import { timeLeft } from './budget.ts';
+import { delay, getTask, observe, pollDelay, seqText, type ObserveOptions } from './poll.ts';
+import { isObj, short } from './text.ts';
+
+/** ttl asked for by the checks' tasks: short, so that a target keeps nothing of ours for long. */
+export const TTL_MS = 60_000;
+
+/** The check that judges whether a task-augmented request creates a task (create-returns-createtaskresult). */
+export const CREATION_JUDGED_BY = 'creation.create-task-result';
+
+export interface CreatedTask {
+  taskId: string;
+  response: Response;
+  /** The task object of the CreateTaskResult. */
+  task: any;
+}
+
+export interface TaskRequestOptions {
+  peer?: Scope;
+  /** The `task` field as sent (default `{ ttl: TTL_MS }`); `ttl` overrides its ttl. */
+  task?: Record<string, unknown>;
+  ttl?: number;
+  /** `_meta` of the request. */
+  meta?: Record<string, unknown>;
+  timeoutMs?: number;
+}
+
+/**
+ * The task-augmented request for a role, answered as is (no verdict): a tools/call of the role's tool, or
+ * for a client target the request of TargetInfo.taskRequest (sampling/createMessage, elicitation/create).
+ */
+export function requestTask(ctx: CheckContext, role: ProfileRole, opts: TaskRequestOptions = {}): Promise<Response> {
+  const tool = ctx.tool(role);
+  const task: Record<string, unknown> = { ...(opts.task ?? { ttl: TTL_MS }) };
+  if (opts.ttl !== undefined) task.ttl = opts.ttl;
+  const custom = ctx.info.taskRequest?.(role, task);
+  const params: Record<string, unknown> = custom ? { ...custom.params } : { name: tool.name, arguments: tool.arguments ?? {}, task };
+  if (opts.meta) params._meta = { ...((params._meta as object) ?? {}), ...opts.meta };
+  return (opts.peer ?? ctx.peer).request(custom?.method ?? 'tools/call', params, opts.timeoutMs ? { timeoutMs: opts.timeoutMs } : {});
+}
+
+/** Plain (non-task) call of a role: tools/call, or for a client target the request without `task`. */
+export function callRole(ctx: CheckContext, role: ProfileRole, peer: Scope = ctx.peer): Promise<Response> {
+  const tool = ctx.tool(role);
+  const custom = ctx.info.taskRequest?.(role);
+  if (custom) return peer.request(custom.method, custom.params);
+  return peer.request('tools/call', { name: tool.name, arguments: tool.arguments ?? {} });
+}
+
+/** Does this error say the receiver is at a resource limit (too many tasks, rate limit)? Then it is back-pressure. */
+export function isLimitError(e: JsonRpcError | undefined): boolean {
+  return !!e && /limit|maximum|too many|exceed|quota|capacity|throttl|rate/i.test(`${e.message} ${short(e.data, 300)}`);
+}
+
+/**
+ * Creates a task for a role: the one way checks get a task. Takes one of the run's live-task slots
+ * (released when the check ends, after its unfinished tasks are cancelled); a limit error is
+ * back-pressure: wait and retry within the check's budget. Any other failure to create (no tasks
+ * capability, an error, no CreateTaskResult, no answer) ends the check as not exercised: creation itself
+ * is judged by creation.create-task-result.
+ */
+export async function createTask(ctx: CheckContext, role: ProfileRole, opts: TaskRequestOptions = {}): Promise<CreatedTask> {
+  const tool = ctx.tool(role);
+  const custom = ctx.info.taskRequest?.(role, {});
+  // A receiver that does not declare task support for tools/call processes `task` normally
+  // (support-undeclared-process-normally): no task to observe.
+  if (!custom && !hasPath(ctx.info.serverCapabilities, 'tasks.requests.tools.call')) ctx.skip('target does not declare tasks.requests.tools.call, so no task can be created');
+  const what = custom ? `task-augmented ${custom.method} (role ${role})` : `task-augmented tools/call of "${tool.name}" (role ${role})`;
+  if (ctx.taskSlots && !(await ctx.taskSlots.acquire(ctx.deadline - 2_000))) {
+    ctx.skip(`no live-task slot freed within the check's budget (the run keeps at most ${ctx.taskSlots.limit} tasks live; --max-tasks)`, { cause: 'the run was at its live-task bound' });
+  }
+  let slotHeld = true;
+  const peer = opts.peer ?? ctx.peer;
+  try {
+    let backoff = 250;
+    for (;;) {
+      let r: Response;
+      try {
+        r = await requestTask(ctx, role, opts);
+      } catch (e) {
+        if (e instanceof WireTimeoutError) ctx.skip(`${what} did not answer: ${e.message}`, { judgedBy: CREATION_JUDGED_BY, cause: `${what} did not answer` });
+        throw e;
+      }
+      if (r.error && isLimitError(r.error) && Date.now() + backoff < ctx.deadline - 3_000) {
+        ctx.limitSeen?.(`${r.error.code} ${r.error.message}`);
+        await delay(backoff);
+        backoff = Math.min(backoff * 2, 2_000);
+        continue;
+      }
+      if (r.error) {
+        const limit = isLimitError(r.error);
+        ctx.skip(`${what} answered error ${r.error.code} ${r.error.message}${limit ? ' (a resource limit; retried until the check\'s budget ran out)' : ''}`, {
+          judgedBy: limit ? undefined : CREATION_JUDGED_BY,
+          cause: limit ? `task creation refused at the receiver's limit: ${r.error.message}` : `${what} answered error ${r.error.code}`,
+        });
+      }
+      const t = r.result?.task;
+      if (!isObj(t) || typeof t.taskId !== 'string') {
+        ctx.skip(`${what} did not return a CreateTaskResult with task.taskId (got ${short(r.result)})`, { judgedBy: CREATION_JUDGED_BY, cause: `${what} returned no CreateTaskResult` });
+      }
+      ctx.created.push({ taskId: t.taskId, peer });
+      slotHeld = false; // now owned by the check's cleanup
+      return { taskId: t.taskId, response: r, task: t };
+    }
+  } finally {
+    if (slotHeld) ctx.taskSlots?.release();
+  }
+}
+
+/**
+ * Polls until the task is terminal: a precondition. A task that does not get there within the budget (e.g.
+ * a `completes` tool that waits for input), or a tasks/get error, ends the check as not exercised.
+ */
+export async function reachTerminal(ctx: CheckContext, taskId: string, opts: { peer?: Scope; initial?: any; boundMs?: number; into?: TaskStatus[]; wake?: Promise<unknown>; role?: ProfileRole } = {}): Promise<any> {
+  const into = opts.into ?? (isTaskStatus(opts.initial?.status) ? [opts.initial.status] : []);
+  const o = await observe(ctx, taskId, (t) => isTerminal(t.status), { boundMs: opts.boundMs ?? timeLeft(ctx, { marginMs: 4_000, floorMs: 2_000 }), peer: opts.peer, into, wake: opts.wake, label: 'waiting for it to end' });
+  if (o.timedOut) {
+    const role = opts.role ? ` (role ${opts.role}: the profile says it ends)` : '';
+    ctx.skip(`task ${taskId} did not reach a terminal status within ${o.elapsedMs} ms${role} (seen ${seqText(o.statuses)})`, {
+      cause: `a ${opts.role ?? ''} task did not end within the check's budget (last status ${o.last?.status})`.replace('a  task', 'a task'),
+    });
+  }
+  return o.last;
+}
+
+/** Creates a task for a role and waits until it is terminal (both preconditions). */
+export async function createSettled(ctx: CheckContext, role: ProfileRole, opts: TaskRequestOptions = {}): Promise<CreatedTask & { last: any }> {
+  const c = await createTask(ctx, role, opts);
+  const last = await reachTerminal(ctx, c.taskId, { peer: opts.peer, initial: c.task, role });
+  return { ...c, last };
+}
+
+/** tasks/cancel if the target declares it; never throws (cleanup). */
+export async function cancelQuietly(ctx: CheckContext, taskId: string, peer: Scope = ctx.peer): Promise<Response | undefined> {
+  if (!hasPath(ctx.info.serverCapabilities, 'tasks.cancel')) return undefined;
+  try {
+    return await peer.request('tasks/cancel', { taskId });
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Sends tasks/cancel and waits (bounded) until tasks/get shows a terminal status or the task is gone.
+ * `settled` is the status seen last; `deleted` when tasks/get answered an error (receivers MAY delete cancelled tasks).
+ */
+export async function cancelAndSettle(ctx: CheckContext, taskId: string, peer: Scope = ctx.peer): Promise<{ cancel: Response; settled?: TaskStatus; deleted: boolean; getError?: Response['error'] }> {
+  const cancel = await peer.request('tasks/cancel', { taskId });
+  const bound = timeLeft(ctx, { floorMs: 1_000, capMs: Math.max(1_000, Math.min(5_000, ctx.options.checkTimeoutMs / 4)) });
+  const deadline = Date.now() + bound;
+  let last: any = cancel.result;
+  for (;;) {
+    const g = await getTask(ctx, taskId, peer);
+    if (g.error) return { cancel, deleted: true, getError: g.error };
+    last = g.result;
+    if (isTaskStatus(last?.status) && isTerminal(last.status)) return { cancel, settled: last.status, deleted: false };
+    if (Date.now() + pollDelay(ctx, last) > deadline) return { cancel, settled: isTaskStatus(last?.status) ? last.status : undefined, deleted: false };
+    await delay(pollDelay(ctx, last));
+  }
+}
+
+/**
+ * Sends tasks/result (which blocks until the task is terminal) and settles when it is answered, whatever
+ * the answer. Given to observe() as `wake`, the tasks/get right after the answer sees the terminal status
+ * at once, so a receiver that leaves it again shortly afterwards is still caught (plain polling could miss
+ * a terminal status that lasts less than pollInterval); polling meanwhile still sees every status on the way.
+ */
+export function resultWake(ctx: CheckContext, taskId: string, peer: Scope = ctx.peer): Promise<void> {
+  return peer.request('tasks/result', { taskId }, { timeoutMs: timeLeft(ctx, { marginMs: 4_000, floorMs: 2_000 }) }).then(
+    () => undefined,
+    () => undefined,
+  );
+}
+
+/** Answers every elicitation/create from the target on this scope with `content`; returns a remover. */
+export function answerElicitation(peer: Scope, content: Record<string, unknown> = { answer: 'conformance' }): () => void {
+  return peer.onRequest((req: Message) => (req.method === 'elicitation/create' ? { result: { action: 'accept', content } } : undefined));
+}
+
+/**
+ * Polls until terminal (a precondition: not reached within the budget → not exercised), then `extraPolls`
+ * more polls (tolerating deletion). With `viaResult`, a tasks/result runs alongside (see resultWake).
+ * `onFailure` says whether a tasks/get error or an unknown status is the check's own verdict.
+ */
+export async function toTerminalAndBeyond(
+  ctx: CheckContext,
+  taskId: string,
+  into: TaskStatus[],
+  extraPolls: number,
+  opts: { peer?: Scope; viaResult?: boolean; onFailure?: ObserveOptions['onFailure'] } = {},
+): Promise<{ terminal: TaskStatus; after: TaskStatus[]; gone?: JsonRpcError }> {
+  const { peer, onFailure } = opts;
+  const wake = opts.viaResult ? resultWake(ctx, taskId, peer) : undefined;
+  const bound = () => timeLeft(ctx, { marginMs: 4_000, floorMs: 2_000 });
+  const o = await observe(ctx, taskId, (t) => isTerminal(t.status), { boundMs: bound(), peer, into, wake, onFailure, label: 'waiting for a terminal status' });
+  if (o.timedOut) ctx.skip(`task ${taskId} did not reach a terminal status within ${o.elapsedMs} ms (seen ${seqText(into)})`, { cause: `a task did not end within the check's budget (last status ${o.last?.status})` });
+  const terminal = o.last.status as TaskStatus;
+  const before = into.length;
+  let gone: JsonRpcError | undefined;
+  if (extraPolls > 0) {
+    await delay(pollDelay(ctx, o.last));
+    const more = await observe(ctx, taskId, (_t, n) => n >= extraPolls, { boundMs: bound(), peer, into, allowGone: true, onFailure, label: 'polling after the terminal status' });
+    gone = more.gone;
+  }
+  return { terminal, after: into.slice(before), gone };
+}

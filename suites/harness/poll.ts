@@ -1,0 +1,120 @@
+// The one poll loop of the checks: tasks/get following the target's pollInterval (clamped by the run
+// options), bounded, recording every status. Whether a failed wait is a violation or a precondition that
+// did not hold is the caller's choice (`onFailure`): the same loop judges and arranges.
+import { NotExercised, Violation, type CheckContext } from '../engine.ts';
+import type { JsonRpcError, Response, Scope } from './wire.ts';
+import { isTaskStatus, type TaskStatus } from '../../schema/protocol.ts';
+import { timeLeft } from './budget.ts';
+import { short } from './text.ts';
+
+export function delay(ms: number): Promise<void> {
+  return new Promise((r) => setTimeout(r, ms));
+}
+
+export function getTask(ctx: CheckContext, taskId: unknown, peer: Scope = ctx.peer): Promise<Response> {
+  return peer.request('tasks/get', { taskId });
+}
+
+/** The delay before the next poll: the target's pollInterval, clamped to [20 ms, maxPollIntervalMs]. */
+export function pollDelay(ctx: Pick<CheckContext, 'options'>, task: any): number {
+  const p = typeof task?.pollInterval === 'number' && task.pollInterval > 0 ? task.pollInterval : 100;
+  return Math.min(Math.max(p, 20), ctx.options.maxPollIntervalMs);
+}
+
+/** A status sequence for messages, runs folded: "working ×12 → failed". */
+export function seqText(seq: readonly unknown[]): string {
+  const parts: string[] = [];
+  for (let i = 0; i < seq.length; ) {
+    let j = i;
+    while (j + 1 < seq.length && seq[j + 1] === seq[i]) j++;
+    parts.push(j > i ? `${String(seq[i])} ×${j - i + 1}` : String(seq[i]));
+    i = j + 1;
+  }
+  return parts.join(' → ');
+}
+
+export interface Observation {
+  /** Statuses in the order seen (including `into`'s earlier ones when given). */
+  statuses: TaskStatus[];
+  /** Every tasks/get result of this observation. */
+  tasks: any[];
+  /** Every tasks/get response of this observation. */
+  responses: Response[];
+  last: any;
+  /** Set when the task stopped being retrievable (-32602) and `allowGone` was given. */
+  gone?: JsonRpcError;
+  /** The bound passed before `done` held. */
+  timedOut: boolean;
+  polls: number;
+  elapsedMs: number;
+}
+
+export interface ObserveOptions {
+  /** Longest wait (ms); default: the time left in the check less a margin (harness/budget.ts). */
+  boundMs?: number;
+  peer?: Scope;
+  /** Statuses seen before (appended to). */
+  into?: TaskStatus[];
+  /** A -32602 answer ends the observation as `gone` (deletion after cancel/expiry is allowed, RULINGS 9). */
+  allowGone?: boolean;
+  /** What the polling is for, in messages. */
+  label?: string;
+  /** Poll at once when this settles (e.g. tasks/result answered: the task has just become terminal). */
+  wake?: Promise<unknown>;
+  /**
+   * How a tasks/get error or a status outside the five ends the observation: 'violation' when the check
+   * judges tasks/get itself, 'not-exercised' (the default) when polling only arranges the check's
+   * precondition; then `judgedBy` names the check that judges tasks/get.
+   */
+  onFailure?: 'violation' | 'not-exercised';
+}
+
+/** The check that judges tasks/get answers and task statuses, cited when polling only arranges. */
+export const GET_JUDGED_BY = 'lifecycle.paths-completes';
+
+/**
+ * Polls tasks/get until `done(last, polls, elapsedMs)` holds or the bound passes (`timedOut`; the caller
+ * decides what that means).
+ */
+export async function observe(ctx: CheckContext, taskId: string, done: (last: any, polls: number, elapsedMs: number) => boolean, opts: ObserveOptions = {}): Promise<Observation> {
+  const started = Date.now();
+  const boundMs = opts.boundMs ?? timeLeft(ctx);
+  let wake = opts.wake;
+  const statuses = opts.into ?? [];
+  const tasks: any[] = [];
+  const responses: Response[] = [];
+  let last: any;
+  let polls = 0;
+  const fail = (message: string, cause: string): never => {
+    if (opts.onFailure === 'violation') throw new Violation(message, { cause });
+    throw new NotExercised(message, { cause, judgedBy: GET_JUDGED_BY });
+  };
+  for (;;) {
+    const r = await getTask(ctx, taskId, opts.peer);
+    responses.push(r);
+    polls++;
+    if (r.error) {
+      if (opts.allowGone && r.error.code === -32602) return { statuses, tasks, responses, last, gone: r.error, timedOut: false, polls, elapsedMs: Date.now() - started };
+      fail(
+        `tasks/get for task ${taskId} answered error ${r.error.code} ${r.error.message} while ${opts.label ?? 'polling'} (statuses so far: ${seqText(statuses) || 'none'})`,
+        `tasks/get of a live task answered ${r.error.code}`,
+      );
+    }
+    last = r.result;
+    if (!isTaskStatus(last?.status)) {
+      fail(
+        `tasks/get for task ${taskId} returned status ${short(last?.status)}, which is none of working, input_required, completed, failed, cancelled (statuses so far: ${seqText(statuses) || 'none'})`,
+        `tasks/get returned status ${short(last?.status)}`,
+      );
+    }
+    statuses.push(last.status);
+    tasks.push(last);
+    const elapsed = Date.now() - started;
+    if (done(last, polls, elapsed)) return { statuses, tasks, responses, last, timedOut: false, polls, elapsedMs: elapsed };
+    const wait = pollDelay(ctx, last);
+    if (elapsed + wait > boundMs) return { statuses, tasks, responses, last, timedOut: true, polls, elapsedMs: elapsed };
+    if (wake) {
+      if (await Promise.race([delay(wait).then(() => false), wake.then(() => true)])) wake = undefined;
+    } else await delay(wait);
+  }
+}

@@ -1,0 +1,11 @@
+// Small text helpers for verdict messages.
+
+/** JSON of a value, cut at `max` characters. */
+export function short(v: unknown, max = 200): string {
+  const s = JSON.stringify(v);
+  return s === undefined ? 'undefined' : s.length > max ? s.slice(0, max) + '…' : s;
+}
+
+export function isObj(v: unknown): v is Record<string, any> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
