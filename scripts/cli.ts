@@ -7,7 +7,7 @@ import { writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { allChecks } from '../suites/index.ts';
-import { openTargetSession, selected, type RunConfig } from '../suites/harness/session.ts';
+import { matches, openTargetSession, type RunConfig } from '../suites/harness/session.ts';
 import { loadProfile, type TargetSpec } from '../suites/harness/target.ts';
 import { DEFAULT_DISCOVERY, DISCOVER_MODES, formatPlan, profileToKeep, type DiscoverMode } from '../suites/harness/discovery.ts';
 import { computeCoverage } from '../suites/coverage.ts';
@@ -38,6 +38,8 @@ server options:
   --write-profile <file>     save the roles in use (discovered ones with what was observed) as a profile to keep
   --require-coverage         MUST requirements that apply but were not exercised fail the run (CI gates)
   --only <ids>               comma-separated check ids, id prefixes, requirement ids or sections (repeatable)
+  --exclude <ids>            the same selectors, left out of the run (repeatable; wins over --only)
+  --max-tasks <n>            most tasks the run keeps live at once (default ${DEFAULT_RUN_OPTIONS.maxLiveTasks}); checks that load the target on purpose run last
   --json <file>              write the JSON report
   --junit <file>             write JUnit XML (one testcase per check)
   --baseline <file>          expected failures (JSON list or YAML "- id" list); a listed check that passes is stale
@@ -71,6 +73,8 @@ export function parseServerArgs(argv: string[]) {
       'write-profile': { type: 'string' },
       'require-coverage': { type: 'boolean', default: false },
       only: { type: 'string', multiple: true },
+      exclude: { type: 'string', multiple: true },
+      'max-tasks': { type: 'string' },
       json: { type: 'string' },
       junit: { type: 'string' },
       baseline: { type: 'string' },
@@ -112,9 +116,14 @@ export function parseServerArgs(argv: string[]) {
     if (!values.stdio!.trim()) throw new UsageError('--stdio needs a command');
     target = { kind: 'stdio', command: values.stdio! };
   }
-  const only = (values.only ?? []).flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean);
-  const unknown = only.filter((s) => !allChecks.some((c) => selected(c, [s])));
-  if (unknown.length) throw new UsageError(`--only: no check matches ${unknown.join(', ')} (see "mcp-tasks-conformance checks")`);
+  const selectors = (list: string[] | undefined, name: string) => {
+    const ids = (list ?? []).flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean);
+    const unknown = ids.filter((s) => !allChecks.some((c) => matches(c, s)));
+    if (unknown.length) throw new UsageError(`--${name}: no check matches ${unknown.join(', ')} (see "mcp-tasks-conformance checks")`);
+    return ids;
+  };
+  const only = selectors(values.only, 'only');
+  const exclude = selectors(values.exclude, 'exclude');
   let profile;
   try {
     profile = values.profile ? loadProfile(values.profile) : undefined;
@@ -139,8 +148,10 @@ export function parseServerArgs(argv: string[]) {
     profile,
     discover: { mode: discoverMode, budgetMs: num('discover-budget', values['discover-budget'], DEFAULT_DISCOVERY.budgetMs) },
     only,
+    exclude,
     options: {
       requestTimeoutMs,
+      maxLiveTasks: num('max-tasks', values['max-tasks'], DEFAULT_RUN_OPTIONS.maxLiveTasks),
       checkTimeoutMs: num('check-timeout', values['check-timeout'], Math.max(DEFAULT_RUN_OPTIONS.checkTimeoutMs, requestTimeoutMs * 3)),
     },
   };

@@ -3,7 +3,7 @@
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Reporter, TestCase, TestModule } from 'vitest/node';
-import type { CheckResult, Status } from '../suites/engine.ts';
+import type { CheckResult, Status, TargetDown } from '../suites/engine.ts';
 import { PROTOCOL_VERSION } from '../schema/protocol.ts';
 import { formatCoverage, type RunCoverage } from '../suites/coverage.ts';
 import type { DiscoveryResult } from '../suites/harness/discovery.ts';
@@ -30,6 +30,26 @@ export interface Report {
   coverage?: RunCoverage;
   /** What discovery called, observed and chose (suites/harness/discovery.ts), when it ran. */
   discovery?: DiscoveryResult;
+  /** The target stopped running (a run-level finding, exit code 1): where, why, its last messages and stderr. */
+  targetDown: TargetDown[];
+  /** Several checks failed, warned or were not exercised because of one observed behaviour. */
+  rootCauses: RootCause[];
+}
+
+export interface RootCause {
+  cause: string;
+  checks: string[];
+  statuses: Partial<Record<Status, number>>;
+}
+
+/** Groups checks that name the same observed cause (two or more). */
+export function rootCauses(checks: readonly CheckResult[]): RootCause[] {
+  const groups = new Map<string, CheckResult[]>();
+  for (const c of checks) if (c.cause && c.status !== 'pass') groups.set(c.cause, [...(groups.get(c.cause) ?? []), c]);
+  return [...groups]
+    .filter(([, cs]) => cs.length > 1)
+    .map(([cause, cs]) => ({ cause, checks: cs.map((c) => c.id), statuses: Object.fromEntries(STATUSES.map((s) => [s, cs.filter((c) => c.status === s).length]).filter(([, n]) => n)) }))
+    .sort((a, b) => b.checks.length - a.checks.length);
 }
 
 /** Collects `task.meta.check` from the vitest run and prints progress. */
@@ -93,13 +113,15 @@ export function buildReport(results: CheckResult[], target: string, startedAt: D
     checks,
     summary: { ...counts, total: checks.length, expectedFailures: checks.filter((c) => c.expectedFailure).length, staleBaseline },
     errors,
+    targetDown: checks.flatMap((c) => (c.targetDown ? [c.targetDown] : [])),
+    rootCauses: rootCauses(checks),
   };
 }
 
 export function exitCode(report: Report, strict: boolean): 0 | 1 {
   const failing = report.checks.some((c) => c.status === 'fail' && !c.expectedFailure);
   const warning = strict && report.checks.some((c) => c.status === 'warn');
-  return failing || warning || report.summary.staleBaseline.length > 0 || report.errors.length > 0 ? 1 : 0;
+  return failing || warning || report.summary.staleBaseline.length > 0 || report.errors.length > 0 || report.targetDown.length > 0 ? 1 : 0;
 }
 
 /** The console report: grouped by section, a line per check, counts at the end. */
@@ -110,6 +132,7 @@ export function formatConsole(report: Report, color = false): string {
     return `\x1b[${c}m${t}\x1b[0m`;
   };
   const lines: string[] = [`MCP Tasks conformance (spec ${report.specVersion}) — target: ${report.target}`, ''];
+  lines.push(...healthBanner(report));
   const sections = [...new Set(report.checks.map((c) => c.section))];
   for (const section of sections) {
     lines.push(section);
@@ -120,6 +143,7 @@ export function formatConsole(report: Report, color = false): string {
     }
     lines.push('');
   }
+  lines.push(...rootCauseLines(report));
   for (const e of report.errors) lines.push(`ERROR ${e}`);
   const s = report.summary;
   if (s.expectedFailures) lines.push(`* ${s.expectedFailures} failure(s) expected by the baseline`);
@@ -127,6 +151,35 @@ export function formatConsole(report: Report, color = false): string {
   lines.push(`${s.total} checks: ${s.pass} passed, ${s.fail} failed, ${s.warn} warnings, ${s.info} info, ${s.skip} not exercised (${(report.durationMs / 1000).toFixed(1)} s)`);
   if (report.coverage) lines.push(...formatCoverage(report.coverage));
   return lines.join('\n');
+}
+
+/** The target-health banner: the target stopped running (once, at the top). */
+function healthBanner(report: Report): string[] {
+  const lines: string[] = [];
+  for (const d of report.targetDown) {
+    const later = report.checks.filter((c) => c.cause === `target not running since ${d.check}` && c.id !== d.check).length;
+    lines.push(
+      d.connectionOnly ? `ERROR the target crashed during ${d.check}: ${d.reason} (the connection of that check only)` : `ERROR the target stopped running during ${d.check}: ${d.reason}`,
+      ...(d.connectionOnly ? [] : [`  ${later} later check(s) were not exercised ("target not running since ${d.check}")`]),
+      '  last messages:',
+      ...d.lastMessages.map((m) => `    ${m}`),
+      ...(d.stderrTail ? ['  target stderr (tail):', ...d.stderrTail.split('\n').slice(-10).map((l) => `    ${l}`)] : []),
+      '',
+    );
+  }
+  return lines;
+}
+
+/** Root-cause groups: several checks, one observed behaviour. */
+function rootCauseLines(report: Report): string[] {
+  if (!report.rootCauses.length) return [];
+  const lines = ['Root causes (several checks, one observed behaviour)'];
+  for (const g of report.rootCauses) {
+    const st = Object.entries(g.statuses).map(([s, n]) => `${n} ${s}`).join(', ');
+    lines.push(`  ${g.checks.length} checks, one cause: ${g.cause} (${st}): ${g.checks.join(', ')}`);
+  }
+  lines.push('');
+  return lines;
 }
 
 function oneLine(s: string, max = 160): string {

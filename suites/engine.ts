@@ -3,7 +3,7 @@
 // test262's one-requirement-one-small-test metadata.
 import type { Peer, Scope, TranscriptEntry } from './harness/wire.ts';
 import { WireClosedError, WireTimeoutError } from './harness/wire.ts';
-import type { TaskSupport } from '../schema/protocol.ts';
+import { isTerminal, type TaskSupport } from '../schema/protocol.ts';
 import type { Profile, ProfileRole, ProfileTool } from './harness/profile.ts';
 
 /** Severity of a violation: MUST/MUST NOT → fail, SHOULD/SHOULD NOT → warn, MAY → info. */
@@ -110,36 +110,64 @@ export interface RunOptions {
 
 export const DEFAULT_RUN_OPTIONS: RunOptions = { requestTimeoutMs: 10_000, checkTimeoutMs: 30_000, maxPollIntervalMs: 1_000, maxLiveTasks: 20 };
 
+/** A task a check created, and whether it still holds a live-task slot. */
+export interface CreatedRef {
+  taskId: string;
+  peer: Scope;
+  slot: boolean;
+  /** Forgets the slot's holder (set by the engine). */
+  unhold?: () => void;
+}
+
 /** A bound on the run's live tasks: a slot per task created, freed when the check that created it ends. */
 export interface TaskSlots {
   readonly limit: number;
-  /** Waits until a slot is free or `deadline` (epoch ms) passes; false when none freed in time. */
+  /**
+   * Waits until a slot is free or `deadline` (epoch ms) passes; false when none freed in time. While
+   * waiting it asks the holders whether their tasks still run (a task that ended frees its slot).
+   */
   acquire(deadline: number): Promise<boolean>;
+  /** Ties the slot just acquired to a task: `stillLive()` answers whether it still runs; `free()` releases the slot. */
+  hold(stillLive: () => Promise<boolean>, free: () => void): () => void;
   release(): void;
 }
 
 export function taskSlots(limit: number): TaskSlots {
   let used = 0;
   const waiting: (() => void)[] = [];
-  return {
+  const holders = new Set<{ stillLive: () => Promise<boolean>; free: () => void }>();
+  let lastReclaim = 0;
+  const reclaim = async () => {
+    lastReclaim = Date.now();
+    await Promise.all([...holders].map(async (h) => ((await h.stillLive().catch(() => true)) ? undefined : h.free())));
+  };
+  const slots: TaskSlots = {
     limit,
     async acquire(deadline) {
       while (used >= limit) {
         const left = deadline - Date.now();
         if (left <= 0) return false;
+        if (Date.now() - lastReclaim > 500) await reclaim();
+        if (used < limit) break;
         await new Promise<void>((resolve) => {
-          const t = setTimeout(resolve, left);
+          const t = setTimeout(resolve, Math.min(left, 500));
           waiting.push(() => (clearTimeout(t), resolve()));
         });
       }
       used++;
       return true;
     },
+    hold(stillLive, free) {
+      const h = { stillLive, free };
+      holders.add(h);
+      return () => holders.delete(h);
+    },
     release() {
       used = Math.max(0, used - 1);
       waiting.shift()?.();
     },
   };
+  return slots;
 }
 
 /** What a run shares between its checks besides the connection: target health, the live-task bound, the limit seen. */
@@ -230,7 +258,11 @@ export interface CheckContext extends Verdicts {
   /** The run's bound on live tasks (harness/arrange.ts takes a slot per task it creates). */
   readonly taskSlots?: TaskSlots;
   /** Tasks this check created (harness/arrange.ts); the unfinished ones are cancelled when the check ends. */
-  readonly created: { taskId: string; peer: Scope }[];
+  readonly created: CreatedRef[];
+  /** A created task was seen terminal or gone: its live-task slot is free again (harness/poll.ts calls it). */
+  finished(taskId: string): void;
+  /** Records a task the check created (harness/arrange.ts), with the slot it holds. */
+  hold(ref: CreatedRef): void;
   /** Records that the receiver refused work with a resource-limit error (reported once per run). */
   limitSeen?(what: string): void;
   /** This check's view of the shared connection. */
@@ -266,7 +298,7 @@ export async function runCheck(
   const scope = shared.scope(def.id);
   const extra: { peer: Peer; scope: Scope }[] = [];
   const notes: string[] = [];
-  const created: { taskId: string; peer: Scope }[] = [];
+  const created: CreatedRef[] = [];
   const base = { id: def.id, title: def.title, section: def.section, requirements: def.requirements, level: def.level };
 
   const finish = (status: Status, message: string, more: Partial<CheckResult> = {}): CheckResult => {
@@ -275,6 +307,12 @@ export async function runCheck(
     const r: CheckResult = { ...base, status, message: [message, ...notes].filter(Boolean).join('; '), durationMs: Date.now() - started, transcript };
     for (const [k, v] of Object.entries(more)) if (v !== undefined) (r as any)[k] = v;
     return r;
+  };
+  const freeSlot = (c: CreatedRef) => {
+    if (!c.slot) return;
+    c.slot = false;
+    c.unhold?.();
+    run.slots?.release();
   };
   const notRunning = () => {
     const down = run.health.down!;
@@ -301,6 +339,20 @@ export async function runCheck(
     deadline: started + limit,
     taskSlots: def.loadsTarget ? undefined : run.slots,
     created,
+    finished(taskId) {
+      for (const c of created) if (c.taskId === taskId) freeSlot(c);
+    },
+    hold(ref) {
+      created.push(ref);
+      if (!ref.slot || !run.slots) return;
+      // Asked while another check waits for a slot: one tasks/get outside the check's transcript.
+      const stillLive = async () => {
+        if (ref.peer.peer.closed) return false;
+        const g = await ref.peer.peer.request('tasks/get', { taskId: ref.taskId }, { timeoutMs: 2_000 });
+        return !g.error && !isTerminal(g.result?.status);
+      };
+      ref.unhold = run.slots.hold(stillLive, () => freeSlot(ref));
+    },
     limitSeen(what) {
       if (run.limit) return;
       run.limit = { check: def.id, what };
@@ -309,7 +361,14 @@ export async function runCheck(
     peer: scope,
     connector,
     async openSession(opts) {
-      const peer = await connector.open(opts);
+      let peer: Peer;
+      try {
+        peer = await connector.open(opts);
+      } catch (e) {
+        // A connection of the check's own is a precondition; a target that is gone is the run's finding (judgeError).
+        if (await detectDown(shared, e)) throw e;
+        throw new NotExercised(`could not open a connection of its own: ${errorText(e)}`, { cause: 'opening a new connection to the target failed' });
+      }
       const s = peer.scope(`${def.id}#${extra.length + 2}`);
       extra.push({ peer, scope: s });
       return s;
@@ -395,7 +454,7 @@ export async function runCheck(
       );
       quiet.close();
     }
-    if (!def.loadsTarget) for (let i = 0; i < created.length; i++) run.slots?.release();
+    for (const c of created) freeSlot(c);
     scope.close();
     await Promise.all(extra.map((x) => x.peer.close()));
   }

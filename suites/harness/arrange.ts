@@ -74,10 +74,11 @@ export async function createTask(ctx: CheckContext, role: ProfileRole, opts: Tas
   // (support-undeclared-process-normally): no task to observe.
   if (!custom && !hasPath(ctx.info.serverCapabilities, 'tasks.requests.tools.call')) ctx.skip('target does not declare tasks.requests.tools.call, so no task can be created');
   const what = custom ? `task-augmented ${custom.method} (role ${role})` : `task-augmented tools/call of "${tool.name}" (role ${role})`;
-  if (ctx.taskSlots && !(await ctx.taskSlots.acquire(ctx.deadline - 2_000))) {
+  // Wait for a slot only while a creation could still complete within the check's budget.
+  if (ctx.taskSlots && !(await ctx.taskSlots.acquire(ctx.deadline - Math.min(ctx.options.requestTimeoutMs, (ctx.deadline - Date.now()) / 2)))) {
     ctx.skip(`no live-task slot freed within the check's budget (the run keeps at most ${ctx.taskSlots.limit} tasks live; --max-tasks)`, { cause: 'the run was at its live-task bound' });
   }
-  let slotHeld = true;
+  let slotHeld = ctx.taskSlots !== undefined;
   const peer = opts.peer ?? ctx.peer;
   try {
     let backoff = 250;
@@ -106,7 +107,8 @@ export async function createTask(ctx: CheckContext, role: ProfileRole, opts: Tas
       if (!isObj(t) || typeof t.taskId !== 'string') {
         ctx.skip(`${what} did not return a CreateTaskResult with task.taskId (got ${short(r.result)})`, { judgedBy: CREATION_JUDGED_BY, cause: `${what} returned no CreateTaskResult` });
       }
-      ctx.created.push({ taskId: t.taskId, peer });
+      ctx.hold({ taskId: t.taskId, peer, slot: slotHeld });
+      if (isTaskStatus(t.status) && isTerminal(t.status)) ctx.finished(t.taskId);
       slotHeld = false; // now owned by the check's cleanup
       return { taskId: t.taskId, response: r, task: t };
     }

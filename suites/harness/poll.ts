@@ -3,7 +3,7 @@
 // did not hold is the caller's choice (`onFailure`): the same loop judges and arranges.
 import { NotExercised, Violation, type CheckContext } from '../engine.ts';
 import type { JsonRpcError, Response, Scope } from './wire.ts';
-import { isTaskStatus, type TaskStatus } from '../../schema/protocol.ts';
+import { isTaskStatus, isTerminal, type TaskStatus } from '../../schema/protocol.ts';
 import { timeLeft } from './budget.ts';
 import { short } from './text.ts';
 
@@ -94,6 +94,7 @@ export async function observe(ctx: CheckContext, taskId: string, done: (last: an
     responses.push(r);
     polls++;
     if (r.error) {
+      if (r.error.code === -32602) ctx.finished(taskId);
       if (opts.allowGone && r.error.code === -32602) return { statuses, tasks, responses, last, gone: r.error, timedOut: false, polls, elapsedMs: Date.now() - started };
       fail(
         `tasks/get for task ${taskId} answered error ${r.error.code} ${r.error.message} while ${opts.label ?? 'polling'} (statuses so far: ${seqText(statuses) || 'none'})`,
@@ -109,6 +110,7 @@ export async function observe(ctx: CheckContext, taskId: string, done: (last: an
     }
     statuses.push(last.status);
     tasks.push(last);
+    if (isTerminal(last.status)) ctx.finished(taskId);
     const elapsed = Date.now() - started;
     if (done(last, polls, elapsed)) return { statuses, tasks, responses, last, timedOut: false, polls, elapsedMs: elapsed };
     const wait = pollDelay(ctx, last);

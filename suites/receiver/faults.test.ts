@@ -33,6 +33,7 @@ const COLLATERAL: Record<string, Collateral[]> = {
   'bad-timestamp': [{ checks: [SCHEMA, 'creation.create-task-result'], why: 'a non-ISO 8601 lastUpdatedAt is a schema violation of every message carrying the Task, the CreateTaskResult included' }],
   'ttl-missing': [{ checks: [SCHEMA], why: 'GetTaskResult requires ttl' }],
   'cancelled-resurrects': [{ checks: ['lifecycle.terminal-sticky-cancelled'], why: 'cancelled → completed leaves a terminal status: cancel-sticky is the cancel case of lifecycle-terminal-sticky' }],
+  'completed-resumes': [{ checks: ['lifecycle.paths-completes', 'lifecycle.paths-input'], why: 'completed → working leaves a terminal status: the same observation is outside the allowed graph (lifecycle-valid-paths)' }],
   'illegal-transition': [{ checks: ['lifecycle.terminal-sticky-failed'], why: 'failed → working is illegal because failed is terminal: the same observation breaks lifecycle-terminal-sticky' }],
   'result-returns-task': [
     { checks: ['result.exact-success', 'result.exact-fails'], why: 'anything but the final result also differs from what the plain call returns (result-exact)' },
