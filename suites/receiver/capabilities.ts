@@ -1,14 +1,10 @@
 // Checks for tasks.md "Capabilities", "Tool-Level Negotiation" and "Task Support and Handling";
 // requirement ids from schema/requirements.json (rulings: schema/RULINGS.md 1 and 3).
 import { defineCheck, hasPath, type CheckContext, type CheckDef } from '../engine.ts';
-<<<<<<< HEAD
-import { callTool, short } from '../harness/tasks.ts';
 import { toolSafety } from '../harness/discovery.ts';
 import { deriveArguments } from '../harness/arguments.ts';
-=======
 import { callRole, cancelQuietly, requestTask, TTL_MS } from '../harness/arrange.ts';
 import { isObj, short } from '../harness/text.ts';
->>>>>>> 998f1f2 (Harness: arrange.ts (one createTask, reachTerminal, cleanup), poll.ts (one poll loop), budget.ts (time left in a check), input.ts, compare.ts, text.ts; no check imports another check file; failed preconditions are not exercised with the judging check; target health, live-task slots, --exclude selector in the engine)
 import { validate } from '../../schema/validate.ts';
 import type { Response } from '../harness/wire.ts';
 
