@@ -45,7 +45,8 @@ export interface RootCause {
 /** Groups checks that name the same observed cause (two or more). */
 export function rootCauses(checks: readonly CheckResult[]): RootCause[] {
   const groups = new Map<string, CheckResult[]>();
-  for (const c of checks) if (c.cause && c.status !== 'pass') groups.set(c.cause, [...(groups.get(c.cause) ?? []), c]);
+  // A target that stopped running has its own banner (targetDown), not a group.
+  for (const c of checks) if (c.cause && c.status !== 'pass' && !c.cause.startsWith('target not running since')) groups.set(c.cause, [...(groups.get(c.cause) ?? []), c]);
   return [...groups]
     .filter(([, cs]) => cs.length > 1)
     .map(([cause, cs]) => ({ cause, checks: cs.map((c) => c.id), statuses: Object.fromEntries(STATUSES.map((s) => [s, cs.filter((c) => c.status === s).length]).filter(([, n]) => n)) }))

@@ -404,7 +404,7 @@ export async function runCheck(
   // A target that stopped running while (or right after) the check ran: say so once, on this check.
   if (!result.targetDown && !run.health.down) {
     const down = await detectDown(shared, undefined);
-    if (down) result = { ...result, targetDown: (run.health.down = describeDown(def.id, down, shared)) };
+    if (down && !run.health.down) result = { ...result, targetDown: (run.health.down = describeDown(def.id, down, shared)) };
   }
   await cleanUp();
   return result;
@@ -415,6 +415,7 @@ export async function runCheck(
     // The target stopped running: not a violation of this check's requirement, but a finding of the run.
     if (run.health.down) return notRunning();
     const down = await detectDown(shared, e);
+    if (run.health.down) return notRunning(); // another check noticed first
     if (down) {
       const d = (run.health.down = describeDown(def.id, down, shared));
       return finish('skip', `not exercised: the target stopped running during this check (${down})`, { targetDown: d, cause: `target not running since ${def.id}` });
