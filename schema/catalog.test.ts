@@ -2,14 +2,14 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
-  LEVELS,
+  KEYWORDS,
   coverage,
-  levelToSeverity,
+  severity,
   parseCatalog,
   primaryId,
   requirement,
   requirements,
-  type Level,
+  type Keyword,
   type Requirement,
   type Source,
 } from './catalog.ts';
@@ -28,7 +28,7 @@ const linesOf = (source: Source): string[] => readFileSync(`${SPEC_DIR}/${FILE_O
 
 /** Bold RFC 2119 keywords on one line, in order (`**MUST NOT**` is its own keyword, never also a `**MUST**`). */
 const BOLD_RE = /\*\*(MUST NOT|MUST|SHOULD NOT|SHOULD|MAY)\*\*/g;
-const boldKeywords = (line: string): Level[] => [...line.matchAll(BOLD_RE)].map((m) => m[1] as Level);
+const boldKeywords = (line: string): Keyword[] => [...line.matchAll(BOLD_RE)].map((m) => m[1] as Keyword);
 
 /** A source line as the catalog quotes it: bold markers dropped, `[text](url)` → text. */
 const plain = (line: string): string => line.replace(/\*\*/g, '').replace(/\[([^\]]*)\]\([^)]*\)/g, '$1');
@@ -53,13 +53,13 @@ const countBy = <T,>(xs: readonly T[], key: (x: T) => string): Record<string, nu
   for (const x of xs) out[key(x)] = (out[key(x)] ?? 0) + 1;
   return out;
 };
-const zeroLevels = (): Record<Level, number> => ({ MUST: 0, 'MUST NOT': 0, SHOULD: 0, 'SHOULD NOT': 0, MAY: 0 });
+const zeroLevels = (): Record<Keyword, number> => ({ MUST: 0, 'MUST NOT': 0, SHOULD: 0, 'SHOULD NOT': 0, MAY: 0 });
 
 const fromTasks = requirements.filter((r) => r.source === 'tasks.md');
 
 // Bold keywords on the Tasks page (tasks.md at tag 2025-11-25), counted once by hand and re-counted
 // from the file below when it is present.
-const PAGE_BOLD: Record<Level, number> = { MUST: 39, 'MUST NOT': 5, SHOULD: 21, 'SHOULD NOT': 7, MAY: 12 };
+const PAGE_BOLD: Record<Keyword, number> = { MUST: 39, 'MUST NOT': 5, SHOULD: 21, 'SHOULD NOT': 7, MAY: 12 };
 
 /*
  * The accounting, per level L:
@@ -79,7 +79,7 @@ const PAGE_BOLD: Record<Level, number> = { MUST: 39, 'MUST NOT': 5, SHOULD: 21, 
 describe('counts per level match the Tasks page', () => {
   it('catalog accounting equals the page counts (plain entries + list heads)', () => {
     const got = zeroLevels();
-    const heads = new Map<number, Level>();
+    const heads = new Map<number, Keyword>();
     for (const r of fromTasks) {
       if (r.expandedFrom === undefined) got[r.level]++;
       else {
@@ -113,8 +113,8 @@ describe('counts per level match the Tasks page', () => {
       if (ks.length) expected.set(i + 1, ks.sort());
     });
     const actual = new Map<number, string[]>();
-    const add = (line: number, level: Level) => actual.set(line, [...(actual.get(line) ?? []), level].sort());
-    const heads = new Map<number, Level>();
+    const add = (line: number, level: Keyword) => actual.set(line, [...(actual.get(line) ?? []), level].sort());
+    const heads = new Map<number, Keyword>();
     for (const r of fromTasks) {
       if (r.expandedFrom === undefined) add(r.line, r.level);
       else heads.set(r.expandedFrom, r.level);
@@ -213,7 +213,7 @@ describe('catalog integrity', () => {
   it('fields are well-formed; not-observable entries say why', () => {
     expect(() => parseCatalog(JSON.parse(readFileSync(new URL('./requirements.json', import.meta.url), 'utf8')))).not.toThrow();
     for (const r of requirements) {
-      expect(LEVELS).toContain(r.level);
+      expect(KEYWORDS).toContain(r.level);
       expect(r.statement).not.toMatch(/\*\*|\]\(/);
       if (!r.disposition.observable) expect(r.disposition.why.length, r.id).toBeGreaterThan(20);
     }
@@ -250,10 +250,10 @@ describe('catalog integrity', () => {
     expect(requirement('ttl-actual-in-get').notes).toContain('357adac4');
   });
 
-  it('requirement() throws on an unknown id; levelToSeverity maps levels', () => {
+  it('requirement() throws on an unknown id; severity maps levels', () => {
     expect(requirement('cancel-sticky').level).toBe('MUST');
     expect(() => requirement('no-such-requirement')).toThrow(/unknown requirement id/);
-    expect(LEVELS.map(levelToSeverity)).toEqual(['fail', 'fail', 'warn', 'warn', 'info']);
+    expect(KEYWORDS.map(severity)).toEqual(['fail', 'fail', 'warn', 'warn', 'info']);
   });
 });
 

@@ -1,4 +1,4 @@
-// `npm run bench` (GitHub issue 6): performance of the suite and of the reference receiver, measured
+// `npm run bench`: performance of the suite and of the reference receiver, measured
 // side by side in one run, medians of several runs, one table on stdout and the same as JSON.
 //
 //   tsx scripts/bench.ts [--repeats N] [--quick] [--out bench-results.json] [--only suite,throughput,memory,list,properties]

@@ -13,7 +13,8 @@ import { DEFAULT_DISCOVERY, DISCOVER_MODES, formatPlan, profileToKeep, type Disc
 import { computeCoverage } from '../suites/coverage.ts';
 import { DEFAULT_RUN_OPTIONS } from '../suites/engine.ts';
 import { CheckCollector, buildReport, exitCode, formatConsole, loadBaseline, writeJson } from './report.ts';
-import { PROPERTY_NAMES, formatPropertyFailure, parsePropertyArgs, runProperties } from '../suites/properties/run.ts'; // --properties (issue 4)
+import { PROPERTY_NAMES, formatPropertyFailure, parsePropertyArgs, propertyCatalog, runProperties } from '../suites/properties/run.ts';
+import { requestorChecks } from '../suites/requestor/checks.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -24,7 +25,7 @@ Usage:
   mcp-tasks-conformance mock (--stdio | --http <port>) [mock options]   (mock --help for its options)
   mcp-tasks-conformance client --command "<client command>" [--scenario <name>]… [--transport http|stdio]
                                           grade an MCP client as a task requestor (client --help; docs/CLIENTS.md)
-  mcp-tasks-conformance checks            list every check with its requirement ids
+  mcp-tasks-conformance checks            list every check (receiver, requestor, property) with its requirement ids and the faults that kill it
 
 server options:
   --stdio <command>          spawn the target and talk over stdio
@@ -84,7 +85,7 @@ export function parseServerArgs(argv: string[]) {
       concurrency: { type: 'string' },
       'no-color': { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
-      // --properties (issue 4)
+      // --properties
       properties: { type: 'boolean', default: false },
       runs: { type: 'string' },
       seed: { type: 'string' },
@@ -155,7 +156,7 @@ export function parseServerArgs(argv: string[]) {
       checkTimeoutMs: num('check-timeout', values['check-timeout'], Math.max(DEFAULT_RUN_OPTIONS.checkTimeoutMs, requestTimeoutMs * 3)),
     },
   };
-  let properties; // --properties (issue 4)
+  let properties; // --properties
   try {
     properties = parsePropertyArgs(values, argv);
   } catch (e) {
@@ -230,7 +231,7 @@ async function server(argv: string[]): Promise<number> {
       root: ROOT,
       config: false,
       watch: false,
-      include: args.properties?.path ? [] : ['suites/receiver.suite.ts'], // --properties (issue 4): --path replays only
+      include: args.properties?.path ? [] : ['suites/receiver.suite.ts'], // --properties: --path replays only
       reporters,
       provide: { conformance: { ...args.config, discover: undefined, discovered: preflight.discovery } },
       maxConcurrency: args.concurrency,
@@ -241,7 +242,7 @@ async function server(argv: string[]): Promise<number> {
     { logLevel: 'error' },
   );
   await vitest.close();
-  // --properties (issue 4): the property-based tests run after the checks; their results join the report.
+  // --properties: the property-based tests run after the checks; their results join the report.
   if (args.properties) {
     const results = await runProperties({ ...args.config, discover: undefined, discovered: preflight.discovery }, { ...args.properties, log: (l) => process.stderr.write(`  ${l}\n`) });
     for (const r of results) if (r.status === 'fail' || r.status === 'warn') process.stderr.write(`\n${formatPropertyFailure(r)}`);
@@ -267,8 +268,15 @@ async function client(argv: string[]): Promise<number> {
   return runClientCommand(argv, ROOT);
 }
 
+/** Every check of every role and every property run, with the facts on it (tab-separated, one per line). */
 function listChecks(): number {
-  for (const c of allChecks) process.stdout.write(`${c.id}\t${c.level}\t${c.requirements.join(',')}\t${c.title}\n`);
+  const row = (cols: string[]) => process.stdout.write(`${cols.join('\t')}\n`);
+  row(['id', 'role', 'level', 'requirements', 'killed by (faults)', 'title']);
+  for (const c of allChecks) {
+    row([c.id, c.clientReceiver === true ? 'receiver (server, client)' : 'receiver', c.level, c.requirements.join(','), c.killedBy.join(',') || '-', c.title]);
+  }
+  for (const c of requestorChecks) row([c.id, 'requestor', c.level, c.requirements.join(','), c.killedBy.map((f) => `client:${f}`).join(',') || '-', c.title]);
+  for (const p of propertyCatalog()) row([p.id, 'receiver (property)', p.level, p.requirements.join(','), '-', p.title]);
   return 0;
 }
 

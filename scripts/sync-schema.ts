@@ -1,4 +1,4 @@
-// Foundation item 2: extracts the task-related part of the official MCP schema (revision 2025-11-25),
+// Extracts the task-related part of the official MCP schema (revision 2025-11-25),
 // applies the published upstream errata plus this suite's own recorded patches, and writes
 // schema/tasks-2025-11-25.schema.json (JSON Schema draft 2020-12, `$defs`, refs `#/$defs/X`).
 //

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { computeCoverage, formatCoverage } from './coverage.ts';
 import type { CheckDef, CheckResult, Status, TargetInfo } from './engine.ts';
 
-const def = (id: string, requirements: string[], extra: Partial<CheckDef> = {}): CheckDef => ({ id, title: id, section: 's', requirements, level: 'MUST', run: async () => undefined, ...extra });
+const def = (id: string, requirements: string[], extra: Partial<CheckDef> = {}): CheckDef => ({ id, title: id, section: 's', requirements, level: 'MUST', killedBy: [], run: async () => undefined, ...extra });
 const result = (d: CheckDef, status: Status): CheckResult => ({ id: d.id, title: d.title, section: d.section, requirements: d.requirements, level: d.level, status, message: '', durationMs: 0, transcript: [] });
 const target = (extra: Partial<TargetInfo> = {}): TargetInfo => ({ label: 't', transport: 'stdio', initializeResult: {}, serverCapabilities: { tasks: { cancel: {} } }, tools: [], profile: { tools: {} }, missingRoles: {}, ...extra });
 

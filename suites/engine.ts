@@ -1,14 +1,28 @@
 // The check object and how one check runs. Shaped after the official MCP conformance suite's
 // check (id, description, status, spec references, details with the messages exchanged) and
 // test262's one-requirement-one-small-test metadata.
+//
+// Facts on the check. Besides what it verifies (`requirements`, `level`), a check states:
+// `killedBy`, the faults of the reference receiver (mocks/receiver/faults.ts, type-checked) that make it
+// fail (MUST) or warn (SHOULD) — the kill matrix (suites/receiver/faults.test.ts) runs every fault and
+// holds each check to exactly that list, so a MUST check has at least one; `level`, the strongest level of
+// its requirements (schema/catalog.ts strongestLevel, enforced by suites/checks.test.ts) unless
+// `weakerLevel` says why it only reports; where it applies: `notApplicable` (a transport or declared
+// capability that rules it out: skip with the reason) and `clientReceiver` (true: also run against clients
+// receiving task-augmented sampling/elicitation; a string: why not; absent: not vetted there); `revisions`, the spec revisions it
+// judges (default: SPEC_REVISION). Requestor checks (suites/requestor/engine.ts) state `killedBy` against
+// the reference client's faults (mocks/client/faults.ts). docs/COVERAGE.md and `mcp-tasks-conformance
+// checks` are computed from these facts.
 import type { Peer, Scope, TranscriptEntry } from './harness/wire.ts';
 import { WireClosedError, WireTimeoutError } from './harness/wire.ts';
 import { isTerminal, type TaskSupport } from '../schema/protocol.ts';
+import { severity, type Level } from '../schema/catalog.ts';
+import type { FaultName } from '../mocks/receiver/faults.ts';
 import type { Profile, ProfileRole, ProfileTool } from './harness/profile.ts';
 
-/** Severity of a violation: MUST/MUST NOT → fail, SHOULD/SHOULD NOT → warn, MAY → info. */
-export type Level = 'MUST' | 'SHOULD' | 'MAY';
+export { severity, type Level };
 export type Status = 'pass' | 'fail' | 'warn' | 'info' | 'skip';
+export type TargetTransport = 'stdio' | 'http' | 'in-process';
 
 export interface CheckDef {
   /** Stable id, `<section>.<what>` e.g. `cancel.terminal-rejected`. */
@@ -19,7 +33,16 @@ export interface CheckDef {
   section: string;
   /** Requirement ids from schema/requirements.json. */
   requirements: string[];
+  /** MUST → a violation fails, SHOULD → warns, MAY → the check reports (info). */
   level: Level;
+  /** Why `level` is weaker than the strongest of `requirements` (the check observes, it cannot judge a violation). */
+  weakerLevel?: string;
+  /** Reference-receiver faults that make this check fail (MUST) or warn (SHOULD): exactly these (suites/receiver/faults.test.ts). */
+  killedBy: readonly FaultName[];
+  /** A client receiving task-augmented sampling/elicitation: true → the check runs there too; a string → why it does not apply; absent → not vetted. */
+  clientReceiver?: true | string;
+  /** Spec revisions the check judges (default: [SPEC_REVISION], schema/spec.ts). */
+  revisions?: readonly string[];
   /** Profile roles the check needs; missing → skip ("not exercised") with the reason. */
   needs?: ProfileRole[];
   /** Server capabilities the check needs (e.g. 'tasks.list'); missing → skip with the reason. */
@@ -82,7 +105,7 @@ export interface TargetHealth {
 export interface TargetInfo {
   /** Human label: the command or URL. */
   label: string;
-  transport: 'stdio' | 'http' | 'in-process';
+  transport: TargetTransport;
   initializeResult: any;
   serverCapabilities: any;
   tools: any[];
@@ -278,8 +301,6 @@ export interface CheckContext extends Verdicts {
   history(): readonly CheckResult[];
 }
 
-const statusOnViolation: Record<Level, Status> = { MUST: 'fail', SHOULD: 'warn', MAY: 'info' };
-
 export function defineCheck(def: CheckDef): CheckDef {
   return def;
 }
@@ -411,7 +432,7 @@ export async function runCheck(
 
   async function judgeError(e: unknown): Promise<CheckResult> {
     if (e instanceof NotExercised) return finish('skip', `not exercised: ${e.message}${e.judgedBy ? ` (judged by ${e.judgedBy})` : ''}`, { cause: e.cause, judgedBy: e.judgedBy });
-    if (e instanceof Violation) return finish(statusOnViolation[def.level], e.message, { cause: e.cause });
+    if (e instanceof Violation) return finish(severity(def.level), e.message, { cause: e.cause });
     // The target stopped running: not a violation of this check's requirement, but a finding of the run.
     if (run.health.down) return notRunning();
     const down = await detectDown(shared, e);
@@ -431,9 +452,9 @@ export async function runCheck(
     // What the transport saw meanwhile (e.g. output that is not JSON-RPC) explains many a missing answer.
     const transportErrors = [...new Set(scope.transcript.filter((t) => t.note?.startsWith('transport error')).map((t) => t.note))].slice(-3);
     const seen = transportErrors.length ? ` — meanwhile: ${transportErrors.join('; ')}` : '';
-    if (e instanceof WireTimeoutError) return finish(statusOnViolation[def.level], `target did not answer: ${e.message}${seen}${stderr}`);
-    if (e instanceof WireClosedError) return finish(statusOnViolation[def.level], `${e.message}${stderr}`);
-    return finish(statusOnViolation[def.level], `check could not complete: ${errorText(e)}${stderr}`);
+    if (e instanceof WireTimeoutError) return finish(severity(def.level), `target did not answer: ${e.message}${seen}${stderr}`);
+    if (e instanceof WireClosedError) return finish(severity(def.level), `${e.message}${stderr}`);
+    return finish(severity(def.level), `check could not complete: ${errorText(e)}${stderr}`);
   }
 
   async function cleanUp(): Promise<void> {

@@ -1,4 +1,4 @@
-// Property-based tests of the receiver model (GitHub issue 4; suites/properties/): the properties pass
+// Property-based tests of the receiver model (suites/properties/): the properties pass
 // against the reference receiver, find every named fault that breaks the state machine or list
 // consistency, shrink, and replay from the printed seed/path; and the CLI reports them.
 import { describe, expect, it } from 'vitest';

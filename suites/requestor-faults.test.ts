@@ -1,21 +1,21 @@
 // Every requestor check can fail: each faulty mode of the reference client (mocks/client/faults.ts)
-// runs every scenario over Streamable HTTP and must turn exactly the checks it lists to fail/warn;
-// every other check stays pass/info/skip.
+// runs every scenario over Streamable HTTP and must turn exactly the checks that name it in `killedBy`
+// to fail (MUST) / warn (SHOULD); every other check stays pass/info/skip.
 import { describe, expect, it } from 'vitest';
 import { CLIENT_FAULTS } from '../mocks/client/faults.ts';
-import { coverage, requirement } from '../schema/catalog.ts';
+import { coverage, requirement, severity } from '../schema/catalog.ts';
 import { allChecks } from './index.ts';
 import { requestorChecks } from './requestor/checks.ts';
 import { gradeClient } from './requestor/run.ts';
 import { referenceClient } from './requestor/test-helpers.ts';
 
-describe('the fault table', () => {
-  it('names only known checks, and every requestor check is killed by some fault', () => {
-    const ids = new Set(requestorChecks.map((c) => c.id));
-    for (const f of CLIENT_FAULTS) for (const id of Object.keys(f.kills)) expect(ids, `${f.name} kills unknown check ${id}`).toContain(id);
-    const killed = new Set(CLIENT_FAULTS.flatMap((f) => Object.keys(f.kills)));
-    const mayOnly = requestorChecks.filter((c) => c.level === 'MAY').map((c) => c.id);
-    expect(requestorChecks.map((c) => c.id).filter((id) => !killed.has(id) && !mayOnly.includes(id))).toEqual([]);
+/** check id → the status it gets under the fault (from the checks' killedBy). */
+const kills = (fault: string): Record<string, string> => Object.fromEntries(requestorChecks.filter((c) => (c.killedBy as readonly string[]).includes(fault)).map((c) => [c.id, severity(c.level)]));
+
+describe('the kill facts', () => {
+  it('every requestor MUST/SHOULD check is killed by some fault, and every fault kills some check', () => {
+    expect(requestorChecks.filter((c) => c.level !== 'MAY' && c.killedBy.length === 0).map((c) => `${c.id}: add the reference-client fault that breaks it to killedBy`)).toEqual([]);
+    expect(CLIENT_FAULTS.filter((f) => Object.keys(kills(f.name)).length === 0).map((f) => `${f.name}: no check names it in killedBy`)).toEqual([]);
   });
 });
 
@@ -32,8 +32,9 @@ describe.concurrent('each faulty mode of the reference client fails exactly its 
     it(fault.name, async () => {
       const { results } = await gradeClient(referenceClient([fault.name]), { transport: 'http', scenarios: [], concurrency: 10 });
       const bad = Object.fromEntries(results.filter((r) => r.status === 'fail' || r.status === 'warn').map((r) => [r.id, r.status]));
-      const why = results.filter((r) => (r.id in bad || r.id in fault.kills) && bad[r.id] !== (fault.kills as Record<string, string>)[r.id]).map((r) => `${r.id}: ${r.status} — ${r.message}`);
-      expect(bad, why.join('\n')).toEqual(fault.kills);
+      const want = kills(fault.name);
+      const why = results.filter((r) => (r.id in bad || r.id in want) && bad[r.id] !== want[r.id]).map((r) => `${r.id}: ${r.status} — ${r.message}`);
+      expect(bad, `${why.join('\n')}\n(the checks a fault kills name it in killedBy)`).toEqual(want);
     });
   }
 });

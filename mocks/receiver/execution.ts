@@ -147,7 +147,7 @@ function finishTask(s: ReceiverSession, t: StoredTask, outcome: Outcome): void {
     to = 'failed';
     message = `Request failed: ${outcome.error.message}`;
   } else if (outcome.result.isError === true) {
-    // lowercase "should" (RULINGS #6): isError → failed
+    // lowercase "should" (RULINGS.md#is-error-lowercase): isError → failed
     to = 'failed';
     const content = outcome.result.content as { type?: string; text?: string }[] | undefined;
     const first = Array.isArray(content) ? content.find((c) => c?.type === 'text')?.text : undefined;

@@ -1,7 +1,8 @@
-// Named faults of the reference receiver. Each fault breaks exactly ONE requirement of the Tasks
+// The fault registry of the reference receiver. Each fault breaks exactly ONE requirement of the Tasks
 // page (tasks.md / progress.md), so that every conformance check can be shown to fail against a
 // receiver that is wrong in exactly the way the check is about. `requirement` is the catalog id
-// (schema/requirements.json).
+// (schema/requirements.json). Where a fault acts: mocks/receiver/fault-switches.ts. Which checks it
+// kills: the checks' own `killedBy` (suites/engine.ts), held exact by suites/receiver/faults.test.ts.
 
 export interface FaultInfo {
   name: string;
@@ -11,12 +12,24 @@ export interface FaultInfo {
   args?: readonly string[];
   /** The only transport on which the fault shows (default: any, including in process). */
   transport?: 'http';
+  /**
+   * Failures besides the checks citing `requirement`, each with the reason it must be so (keep this short:
+   * collateral damage is a sign that a fault breaks more than one requirement).
+   *  - `checks`: checks that fail too because the fault breaks their requirement by its nature (those that
+   *    always do name the fault in their `killedBy`; the others may fail).
+   *  - `message`: failures of any check whose message shows only the fault's own requirement, observed as
+   *    that check's precondition (e.g. "did not return a CreateTaskResult" in a check that needs a task).
+   *    These are not kills.
+   */
+  alsoFails?: readonly { checks?: readonly string[]; message?: RegExp; why: string }[];
 }
 
+const SCHEMA = 'schema.messages-valid';
+
 export const FAULTS = [
-  { name: 'cancelled-resurrects', requirement: 'cancel-sticky', description: 'tasks/cancel does not stop the work; when the work finishes the cancelled task becomes completed' },
+  { name: 'cancelled-resurrects', requirement: 'cancel-sticky', description: 'tasks/cancel does not stop the work; when the work finishes the cancelled task becomes completed', alsoFails: [{ checks: ['lifecycle.terminal-sticky-cancelled'], why: 'cancelled → completed leaves a terminal status: cancel-sticky is the cancel case of lifecycle-terminal-sticky' }] },
   { name: 'starts-completed', requirement: 'lifecycle-begin-working', description: 'a new task starts in status "completed" instead of "working"' },
-  { name: 'illegal-transition', requirement: 'lifecycle-valid-paths', description: 'a failed task is reported as "working" again once a tasks/get has shown it failed (polling alone sees failed → working; the task stays failed inside: tasks/result and tasks/cancel treat it as failed)' },
+  { name: 'illegal-transition', requirement: 'lifecycle-valid-paths', description: 'a failed task is reported as "working" again once a tasks/get has shown it failed (polling alone sees failed → working; the task stays failed inside: tasks/result and tasks/cancel treat it as failed)', alsoFails: [{ checks: ['lifecycle.terminal-sticky-failed'], why: 'failed → working is illegal because failed is terminal: the same observation breaks lifecycle-terminal-sticky' }] },
   { name: 'cancel-after-response', requirement: 'cancel-transition-before-response', description: 'tasks/cancel answers with the task still "working" and moves it to "cancelled" only after the response' },
   { name: 'cancel-terminal-ok', requirement: 'cancel-terminal-32602', description: 'cancelling a task in a terminal status succeeds (returns the task) instead of -32602' },
   { name: 'unknown-task-32603', requirement: 'errors-invalid-taskid-32602', description: 'an unknown/invalid taskId in tasks/get, tasks/result, tasks/cancel gives -32603 instead of -32602' },
@@ -29,9 +42,9 @@ export const FAULTS = [
   { name: 'related-task-on-get', requirement: 'related-task-get-list-cancel-should-not', description: 'tasks/get, tasks/list and tasks/cancel results carry related-task _meta (SHOULD NOT)' },
   { name: 'required-runs-without-task', requirement: 'tool-required-must-32601', description: 'a taskSupport "required" tool called without `task` runs normally instead of -32601' },
   { name: 'forbidden-runs-as-task', requirement: 'tool-forbidden-should-32601', description: 'a taskSupport "forbidden" (or absent) tool called with `task` creates a task instead of -32601' },
-  { name: 'missing-created-at', requirement: 'ttl-created-at', description: 'tasks omit createdAt' },
-  { name: 'bad-timestamp', requirement: 'ttl-last-updated-at', description: 'lastUpdatedAt is not an ISO 8601 / RFC 3339 timestamp (a Date.toString() string)' },
-  { name: 'ttl-missing', requirement: 'ttl-actual-in-get', description: 'tasks/get results omit ttl' },
+  { name: 'missing-created-at', requirement: 'ttl-created-at', description: 'tasks omit createdAt', alsoFails: [{ checks: [SCHEMA, 'creation.create-task-result'], why: 'a Task without createdAt is not schema-valid, so neither is the CreateTaskResult carrying it' }] },
+  { name: 'bad-timestamp', requirement: 'ttl-last-updated-at', description: 'lastUpdatedAt is not an ISO 8601 / RFC 3339 timestamp (a Date.toString() string)', alsoFails: [{ checks: [SCHEMA, 'creation.create-task-result'], why: 'a non-ISO 8601 lastUpdatedAt is a schema violation of every message carrying the Task, the CreateTaskResult included' }] },
+  { name: 'ttl-missing', requirement: 'ttl-actual-in-get', description: 'tasks/get results omit ttl', alsoFails: [{ checks: [SCHEMA], why: 'GetTaskResult requires ttl' }] },
   { name: 'sequential-ids', requirement: 'security-crypto-ids', description: 'task ids are predictable sequential numbers "1", "2", "3", …' },
   { name: 'no-isolation', requirement: 'security-bind-context', description: 'tasks are not bound to the session/authorization context: every requestor sees and touches every task' },
   { name: 'progress-new-token', requirement: 'progress-same-token', description: 'progress notifications after CreateTaskResult use a different progressToken' },
@@ -39,23 +52,49 @@ export const FAULTS = [
   { name: 'input-no-related-task', requirement: 'input-required-related-task', description: 'the elicitation/create request of an input_required task lacks related-task _meta' },
   { name: 'no-status-message-on-failure', requirement: 'exec-failed-status-message', description: 'a failed task has no statusMessage' },
   { name: 'slow-create', requirement: 'create-asap', description: 'CreateTaskResult (with the task as created) is sent only after the work has finished, or once it waits for input' },
-  { name: 'result-returns-task', requirement: 'result-terminal-returns-final', description: 'tasks/result for a terminal task returns the Task object (with related-task _meta) instead of the final result of the underlying request' },
-  { name: 'cancelled-result-hangs', requirement: 'result-terminal-returns-final', description: 'tasks/result for a cancelled task never answers' },
+  {
+    name: 'result-returns-task', requirement: 'result-terminal-returns-final', description: 'tasks/result for a terminal task returns the Task object (with related-task _meta) instead of the final result of the underlying request',
+    alsoFails: [
+      { checks: ['result.exact-success', 'result.exact-fails'], why: 'anything but the final result also differs from what the plain call returns (result-exact)' },
+      { checks: [SCHEMA], why: 'a Task object is not a valid CallToolResult' },
+    ],
+  },
+  { name: 'cancelled-result-hangs', requirement: 'result-terminal-returns-final', description: 'tasks/result for a cancelled task never answers', alsoFails: [{ checks: ['related-task.result-cancelled'], why: 'it judges the _meta of the tasks/result answer for a cancelled task, which never comes' }] },
   { name: 'progress-no-related-task', requirement: 'related-task-all-messages', description: 'notifications/progress for a task lack related-task _meta' },
-  { name: 'cancel-keeps-running', requirement: 'cancel-attempt-stop', description: 'after tasks/cancel the work keeps running and keeps sending notifications/progress (the status stays cancelled)' },
+  { name: 'cancel-keeps-running', requirement: 'cancel-attempt-stop', description: 'after tasks/cancel the work keeps running and keeps sending notifications/progress (the status stays cancelled)', alsoFails: [{ checks: ['progress.stop-after-terminal'], why: 'progress after the cancel is progress after a terminal status (cancelled) — progress-stop-after-terminal by nature; the check itself watches a completing task, so it rarely sees it' }] },
   { name: 'progress-after-terminal', requirement: 'progress-stop-after-terminal', description: 'one more notifications/progress with the task\'s token after a tasks/get has shown the task completed' },
   { name: 'expired-retained', requirement: 'resource-cleanup-expired', description: 'expired tasks are never deleted (tasks/get keeps answering after the ttl)' },
   { name: 'generic-error-messages', requirement: 'errors-informative-message', description: 'every protocol error of tasks/* has only the generic message of its code ("Invalid params", "Internal error", …)' },
   { name: 'get-sse', requirement: 'sse-get-no-upgrade', description: 'over Streamable HTTP every POST with requests, tasks/get included, is answered with an SSE stream (as --sse-responses)', transport: 'http' },
   { name: 'ttl-uncapped', requirement: 'resource-max-ttl', description: 'no maximum ttl: any requested ttl is granted (ten years included)' },
-  { name: 'caps-not-objects', requirement: 'caps-declare', description: 'the tasks capability is declared with booleans: tasks: { list: true, cancel: true, requests: { tools: { call: true } } }' },
-  { name: 'undeclared-creates-task', requirement: 'support-undeclared-process-normally', description: 'with --no-tasks-capability, a tools/call carrying `task` still creates a task (CreateTaskResult; tasks/* answer as usual)', args: ['--no-tasks-capability'] },
-  { name: 'ignores-task', requirement: 'create-returns-createtaskresult', description: 'a task-augmented tools/call of an "optional" tool is processed normally: the plain CallToolResult, no task' },
-  { name: 'numeric-task-id', requirement: 'id-string', description: 'task ids travel as JSON numbers (random 53-bit integers) in CreateTaskResult, tasks/get and every Task; numeric ids are accepted back' },
+  { name: 'caps-not-objects', requirement: 'caps-declare', description: 'the tasks capability is declared with booleans: tasks: { list: true, cancel: true, requests: { tools: { call: true } } }', alsoFails: [{ checks: [SCHEMA], why: 'the schema types every tasks capability as an object: the InitializeResult is invalid' }] },
+  { name: 'undeclared-creates-task', requirement: 'support-undeclared-process-normally', description: 'with --no-tasks-capability, a tools/call carrying `task` still creates a task (CreateTaskResult; tasks/* answer as usual)', args: ['--no-tasks-capability'], alsoFails: [{ checks: ['capabilities.declared-if-supported'], why: 'creating tasks without declaring tasks.requests.tools.call also breaks "declare the capability if supported" (caps-declare)' }] },
+  {
+    name: 'ignores-task', requirement: 'create-returns-createtaskresult', description: 'a task-augmented tools/call of an "optional" tool is processed normally: the plain CallToolResult, no task',
+    alsoFails: [
+      { message: /did not return a CreateTaskResult|no CreateTaskResult when/, why: 'checks that need a task report its missing CreateTaskResult under their own requirement (mustCreate / helpers.createTask fail instead of skipping)' },
+      { checks: ['creation.id-string'], why: 'a plain CallToolResult has no task id, string or not' },
+      { message: /no response to tools\/call/, why: 'the needsInput tool, run plainly, waits for its elicitation, which checks that hold input requests until their task exists do not answer: the tools/call never returns' },
+      { checks: ['creation.id-unique'], why: 'check-side false positive: it counts the missing ids of plain answers as one id repeated ("undefined ×10")' },
+    ],
+  },
+  {
+    name: 'numeric-task-id', requirement: 'id-string', description: 'task ids travel as JSON numbers (random 53-bit integers) in CreateTaskResult, tasks/get and every Task; numeric ids are accepted back',
+    alsoFails: [
+      { message: /did not return a CreateTaskResult with task\.taskId/, why: 'checks that need a task reject a CreateTaskResult whose taskId is not a string (their precondition), under their own requirement' },
+      { checks: [SCHEMA, 'creation.create-task-result'], why: 'the schema types taskId as a string (the schema check maps it to id-string): the CreateTaskResult is not valid' },
+    ],
+  },
   { name: 'duplicate-ids', requirement: 'id-unique', description: 'tasks created by one requestor in the same millisecond with the same request share one task id' },
   { name: 'adopts-requestor-id', requirement: 'id-receiver-generated', description: 'params.task.taskId, when the requestor sends one, becomes the task id' },
-  { name: 'unknown-status', requirement: 'lifecycle-valid-paths', description: 'tasks/get reports the status "running" (not a task status) while a task is working' },
-  { name: 'completed-resumes', requirement: 'lifecycle-terminal-sticky', description: 'a completed task is reported "working" once two tasks/get have shown it completed (the task stays completed inside)' },
+  {
+    name: 'unknown-status', requirement: 'lifecycle-valid-paths', description: 'tasks/get reports the status "running" (not a task status) while a task is working',
+    alsoFails: [
+      { message: /returned status "running", (which is none of|not a task status)/, why: 'every check that polls rejects a status outside the five while polling (its precondition), under its own requirement' },
+      { checks: [SCHEMA], why: 'the schema enumerates the five statuses' },
+    ],
+  },
+  { name: 'completed-resumes', requirement: 'lifecycle-terminal-sticky', description: 'a completed task is reported "working" once two tasks/get have shown it completed (the task stays completed inside)', alsoFails: [{ checks: ['lifecycle.paths-completes', 'lifecycle.paths-input'], why: 'completed → working leaves a terminal status: the same observation is outside the allowed graph (lifecycle-valid-paths)' }] },
   { name: 'no-input-required', requirement: 'input-required-move', description: 'a task stays "working" while its input request (elicitation/create) waits for the answer' },
   { name: 'input-stuck', requirement: 'input-required-resume', description: 'after its input arrives the task stays input_required for 11.5 s, then completes' },
   { name: 'last-updated-backwards', requirement: 'ttl-last-updated-at', description: 'lastUpdatedAt is one second before createdAt' },

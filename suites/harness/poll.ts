@@ -55,7 +55,7 @@ export interface ObserveOptions {
   peer?: Scope;
   /** Statuses seen before (appended to). */
   into?: TaskStatus[];
-  /** A -32602 answer ends the observation as `gone` (deletion after cancel/expiry is allowed, RULINGS 9). */
+  /** A -32602 answer ends the observation as `gone` (deletion after cancel/expiry is allowed, RULINGS.md#delete-vs-sticky). */
   allowGone?: boolean;
   /** What the polling is for, in messages. */
   label?: string;

@@ -1,5 +1,5 @@
 // A model of an MCP Tasks receiver (spec 2025-11-25, tasks.md), stated from the spec, for the
-// property-based tests (GitHub issue 4). Two forms:
+// property-based tests. Two forms:
 //
 //  * ReceiverModel — for sequential command runs (state-machine property). Per task it keeps the set
 //    of statuses the task may be in given everything observed so far ("narrowings", each naming the
@@ -115,8 +115,8 @@ export function describeAnswer(r: Response): string {
 
 /**
  * The fields every Task on the wire carries: createdAt / lastUpdatedAt as RFC 3339 date-times
- * (ttl-created-at, ttl-last-updated-at; RULINGS.md #12) and, in tasks/get results, the actual ttl
- * (a non-negative integer, or null for unlimited: ttl-actual-in-get, RULINGS.md #2).
+ * (ttl-created-at, ttl-last-updated-at; RULINGS.md#timestamps-rfc3339) and, in tasks/get results, the actual ttl
+ * (a non-negative integer, or null for unlimited: ttl-actual-in-get, RULINGS.md#ttl-null).
  */
 export function checkTaskFields(task: any, via: string, inGet: boolean): void {
   for (const [key, req] of [['createdAt', 'ttl-created-at'], ['lastUpdatedAt', 'ttl-last-updated-at']] as const) {
@@ -434,7 +434,7 @@ export class ReceiverModel {
 
   /**
    * A complete tasks/list walk: `entries` from every page in order; `recheck` re-reads a task with
-   * tasks/get (to allow for deletion races, RULINGS.md #9).
+   * tasks/get (to allow for deletion races, RULINGS.md#delete-vs-sticky).
    */
   async onListWalk(
     entries: { entry: any; page: number }[],

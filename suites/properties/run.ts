@@ -1,4 +1,4 @@
-// Property-based testing of a Tasks receiver (GitHub issue 4): the state-machine, races and
+// Property-based testing of a Tasks receiver: the state-machine, races and
 // hostile-input properties, run with fast-check against one target, reported as checks.
 //
 // Public API
@@ -12,7 +12,7 @@
 // its `transcript` is the JSON-RPC exchange of the shrunk counterexample. See README.md here.
 import fc from 'fast-check';
 import type { TranscriptEntry } from '../harness/wire.ts';
-import { hasPath, type CheckResult, type Level, type Status } from '../engine.ts';
+import { hasPath, severity, type CheckResult, type Level, type Status } from '../engine.ts';
 import { openTargetSession, type RunConfig } from '../harness/session.ts';
 import type { TargetSpec } from '../harness/target.ts';
 import { newModel, Real, stateMachineCommands, STATE_MACHINE_REQUIREMENTS } from './commands.ts';
@@ -193,6 +193,15 @@ function skipped(name: PropertyName, why: string): PropertyCheckResult {
   };
 }
 
+/** Every property run as the `checks` command and docs/COVERAGE.md list it: id, level, requirement ids, title. */
+export function propertyCatalog(): { id: string; title: string; level: Level; requirements: readonly string[] }[] {
+  return PROPERTY_NAMES.map((name) => {
+    const cat = HOSTILE_CATEGORIES.find((c) => `hostile-input.${c.name}` === name);
+    const requirements = cat ? cat.requirements : name === 'state-machine' ? STATE_MACHINE_REQUIREMENTS : RACES_REQUIREMENTS;
+    return { id: `properties.${name}`, title: cat?.title ?? titles[name] ?? name, level: cat?.level ?? 'MUST', requirements };
+  });
+}
+
 const titles: Partial<Record<PropertyName, string>> = {
   'state-machine': 'random command sequences (create/get/result/cancel/list/bad cursors/unknown ids/input/waits) agree with the model of the spec',
   races: 'overlapping get/result/cancel/input answers, in scheduler-chosen orders, fit a sequential order of the spec',
@@ -234,7 +243,7 @@ async function runSpec<T>(spec: PropertySpec<T>, target: TargetSpec, opts: Prope
   if (details.failed && details.counterexample) {
     const err = lastFailure?.error ?? details.errorInstance;
     const violation = isPropertyViolation(err) ? err : undefined;
-    const status: Status = violation?.level === 'SHOULD' ? 'warn' : spec.level === 'SHOULD' && !violation ? 'warn' : 'fail';
+    const status: Status = severity(violation?.level ?? spec.level);
     const counterexample = details.counterexample[0];
     const replayPath = spec.replayPathOf?.(counterexample);
     const token = `${spec.name}/${details.counterexamplePath}${replayPath ? `/${replayPath}` : ''}`;

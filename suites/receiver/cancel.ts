@@ -40,13 +40,14 @@ async function expectTerminalRejected(ctx: CheckContext, taskId: string, status:
 }
 
 export const checks: CheckDef[] = [
-  // Fault that kills it: cancel-after-response.
   defineCheck({
     id: 'cancel.cancelled-before-response',
     title: 'tasks/cancel of a working task answers with status "cancelled", and tasks/get right after shows "cancelled"',
     section: SECTION,
     requirements: ['cancel-transition-before-response'],
     level: 'MUST',
+    killedBy: ['cancel-after-response'],
+    clientReceiver: true,
     needs: ['slow'],
     needsCapabilities: ['tasks.cancel'],
     async run(ctx: CheckContext) {
@@ -59,14 +60,14 @@ export const checks: CheckDef[] = [
       ctx.expect(g.result?.status === 'cancelled', `tasks/get sent after the cancel response shows status ${short(g.result?.status)}, not "cancelled"`);
     },
   }),
-
-  // Fault that kills it: cancelled-resurrects.
   defineCheck({
     id: 'cancel.stays-cancelled',
     title: 'a cancelled task stays "cancelled" past the time its work would have finished',
     section: SECTION,
     requirements: ['cancel-sticky'],
     level: 'MUST',
+    killedBy: ['cancelled-resurrects'],
+    clientReceiver: true,
     needs: ['slow'],
     needsCapabilities: ['tasks.cancel'],
     async run(ctx: CheckContext) {
@@ -106,14 +107,14 @@ export const checks: CheckDef[] = [
       return `stayed cancelled over ${seen.length} polls`;
     },
   }),
-
-  // Fault that kills it: cancel-terminal-ok.
   defineCheck({
     id: 'cancel.completed-rejected',
     title: 'tasks/cancel of a completed task → -32602',
     section: SECTION,
     requirements: ['cancel-terminal-32602'],
     level: 'MUST',
+    killedBy: ['cancel-terminal-ok'],
+    clientReceiver: true,
     needs: ['completes'],
     needsCapabilities: ['tasks.cancel'],
     async run(ctx: CheckContext) {
@@ -122,14 +123,14 @@ export const checks: CheckDef[] = [
       return expectTerminalRejected(ctx, c.taskId, last.status);
     },
   }),
-
-  // Fault that kills it: cancel-terminal-ok.
   defineCheck({
     id: 'cancel.failed-rejected',
     title: 'tasks/cancel of a failed task → -32602',
     section: SECTION,
     requirements: ['cancel-terminal-32602'],
     level: 'MUST',
+    killedBy: ['cancel-terminal-ok'],
+    clientReceiver: true,
     needs: ['fails'],
     needsCapabilities: ['tasks.cancel'],
     async run(ctx: CheckContext) {
@@ -139,14 +140,14 @@ export const checks: CheckDef[] = [
       return expectTerminalRejected(ctx, c.taskId, last.status);
     },
   }),
-
-  // Fault that kills it: cancel-terminal-ok.
   defineCheck({
     id: 'cancel.cancelled-rejected',
     title: 'tasks/cancel of an already cancelled task → -32602',
     section: SECTION,
     requirements: ['cancel-terminal-32602'],
     level: 'MUST',
+    killedBy: ['cancel-terminal-ok'],
+    clientReceiver: true,
     needs: ['slow'],
     needsCapabilities: ['tasks.cancel'],
     async run(ctx: CheckContext) {
@@ -160,14 +161,13 @@ export const checks: CheckDef[] = [
     },
   }),
 
-  // Fault needed (none yet): "cancel-keeps-running" — after tasks/cancel the work goes on and keeps sending
-  // notifications/progress for the task (its status stays "cancelled").
   defineCheck({
     id: 'cancel.stops-work',
     title: 'after tasks/cancel the task\'s work stops: no more progress notifications for it',
     section: SECTION,
     requirements: ['cancel-attempt-stop'],
     level: 'SHOULD',
+    killedBy: ['cancel-keeps-running'],
     needs: ['progress'],
     needsCapabilities: ['tasks.cancel'],
     async run(ctx: CheckContext) {
@@ -203,6 +203,8 @@ export const checks: CheckDef[] = [
     section: SECTION,
     requirements: ['cancel-delete-may'],
     level: 'MAY',
+    killedBy: [],
+    clientReceiver: true,
     needs: ['slow'],
     needsCapabilities: ['tasks.cancel'],
     async run(ctx: CheckContext) {

@@ -1,5 +1,5 @@
 // Checks for tasks.md "Capabilities", "Tool-Level Negotiation" and "Task Support and Handling";
-// requirement ids from schema/requirements.json (rulings: schema/RULINGS.md 1 and 3).
+// requirement ids from schema/requirements.json (rulings: RULINGS.md#required-tool-32601 and RULINGS.md#forbidden-needs-capability).
 import { defineCheck, hasPath, type CheckContext, type CheckDef } from '../engine.ts';
 import { toolSafety } from '../harness/discovery.ts';
 import { deriveArguments } from '../harness/arguments.ts';
@@ -61,12 +61,12 @@ async function expectForbidden(ctx: CheckContext, tool: { name: string; argument
 
 export const checks: CheckDef[] = [
   defineCheck({
-    // Killed by a fault (needed: "caps-not-objects") declaring e.g. tasks: { list: true, requests: { tools: { call: true } } }.
     id: 'capabilities.tasks-shape',
     title: 'a declared tasks capability has the schema shape (list/cancel/requests.tools.call are objects)',
     section: SECTION,
     requirements: ['caps-declare'],
     level: 'MUST',
+    killedBy: ['caps-not-objects'],
     async run(ctx: CheckContext) {
       const tasks = ctx.info.serverCapabilities?.tasks;
       if (tasks === undefined) ctx.skip('target declares no capabilities.tasks (capabilities.declared-if-supported judges whether it should)');
@@ -97,13 +97,12 @@ export const checks: CheckDef[] = [
     },
   }),
   defineCheck({
-    // Killed by a fault (needed: "undeclared-creates-task": with --no-tasks-capability a task-augmented
-    // tools/call still returns a CreateTaskResult, or tools still list execution.taskSupport).
     id: 'capabilities.declared-if-supported',
     title: 'a target that accepts task-augmented tools/call declares tasks.requests.tools.call',
     section: SECTION,
     requirements: ['caps-declare'],
     level: 'MUST',
+    killedBy: ['undeclared-creates-task'],
     async run(ctx: CheckContext) {
       const taskTools = ctx.info.tools.filter((t) => ['required', 'optional'].includes(t?.execution?.taskSupport));
       const listed = taskTools.map((t) => `${t.name} (${t.execution.taskSupport})`).join(', ');
@@ -125,13 +124,13 @@ export const checks: CheckDef[] = [
     },
   }),
   defineCheck({
-    // Runs against a receiver without the capability (reference: --no-tasks-capability). Killed by a fault
-    // (needed: "undeclared-task-rejected": without the capability, a tools/call carrying `task` gets -32601).
+    // Runs against a receiver without the capability (reference: --no-tasks-capability).
     id: 'capabilities.undeclared-processed-normally',
     title: 'without tasks.requests.tools.call, a tools/call carrying `task` is processed as a normal call',
     section: SECTION,
     requirements: ['support-undeclared-process-normally'],
     level: 'MUST',
+    killedBy: ['undeclared-creates-task'],
     needs: ['completes'],
     notApplicable: (info) =>
       hasPath(info.serverCapabilities, TOOLS_CALL)
@@ -158,12 +157,12 @@ export const checks: CheckDef[] = [
     },
   }),
   defineCheck({
-    // Killed by `required-runs-without-task`.
     id: 'capabilities.required-without-task',
     title: 'a taskSupport "required" tool called without a task → -32601',
     section: SECTION,
     requirements: ['tool-required-must-32601'],
     level: 'MUST',
+    killedBy: ['required-runs-without-task'],
     needs: ['requiresTask'],
     needsCapabilities: [TOOLS_CALL],
     async run(ctx: CheckContext) {
@@ -176,7 +175,7 @@ export const checks: CheckDef[] = [
         ctx.violation(
           `tools/call of "${name}" without task answered -32600 (${r.error.message}), expected -32601 (Method not found). ` +
             `Note: tasks.md "Protocol Errors" lets receivers MAY use -32600 when task augmentation is required, which conflicts with this MUST; ` +
-            `the suite rules that the tool-level -32601 governs (schema/RULINGS.md ruling 1)`,
+            `the suite rules that the tool-level -32601 governs (RULINGS.md#required-tool-32601)`,
         );
       }
       if (r.error) ctx.violation(`tools/call of "${name}" without task answered ${r.error.code} ${r.error.message}, expected -32601 (Method not found)`);
@@ -185,12 +184,12 @@ export const checks: CheckDef[] = [
     },
   }),
   defineCheck({
-    // Killed by `forbidden-runs-as-task`.
     id: 'capabilities.forbidden-with-task',
     title: 'the forbidsTask tool called with a task → -32601, and no task is created',
     section: SECTION,
     requirements: ['tool-forbidden-should-32601'],
     level: 'SHOULD',
+    killedBy: ['forbidden-runs-as-task'],
     needs: ['forbidsTask'],
     needsCapabilities: [TOOLS_CALL],
     async run(ctx: CheckContext) {
@@ -201,12 +200,12 @@ export const checks: CheckDef[] = [
     },
   }),
   defineCheck({
-    // Killed by `forbidden-runs-as-task` (which covers absent taskSupport too).
     id: 'capabilities.absent-with-task',
     title: 'a tool without execution.taskSupport called with a task → -32601, and no task is created',
     section: SECTION,
     requirements: ['tool-forbidden-should-32601'],
     level: 'SHOULD',
+    killedBy: ['forbidden-runs-as-task'],
     needsCapabilities: [TOOLS_CALL],
     async run(ctx: CheckContext) {
       const tool = absentSupportTool(ctx);
@@ -222,6 +221,7 @@ export const checks: CheckDef[] = [
     section: SECTION,
     requirements: ['tool-optional-may'],
     level: 'MAY',
+    killedBy: [],
     needs: ['completes'],
     needsCapabilities: [TOOLS_CALL],
     async run(ctx: CheckContext) {
@@ -243,6 +243,7 @@ export const checks: CheckDef[] = [
     section: SECTION,
     requirements: ['support-declared-may-require'],
     level: 'MAY',
+    killedBy: [],
     needsCapabilities: [TOOLS_CALL],
     async run(ctx: CheckContext) {
       const seen: string[] = [];

@@ -1,7 +1,7 @@
 // Tests of the ttl / errors / progress / security / transport / schema checks against the reference
 // receiver: on the faultless receiver every check passes (MAY checks report info; only checks ruled
-// out by the transport are not exercised), and each fault kills the checks written for it. Faults
-// that do not exist yet (see the report) are tested as soon as faults.ts names them.
+// out by the transport are not exercised), and what each fault's failures say (which checks a fault
+// kills is the checks' `killedBy`, held by faults.test.ts).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CheckDef, CheckResult, Status } from '../engine.ts';
 import { openTargetSession, runChecks } from '../harness/session.ts';
@@ -13,7 +13,6 @@ import { checks as security } from './security.ts';
 import { checks as transport } from './transport.ts';
 import { checks as schema } from './schema.ts';
 import { createReferenceReceiverFromArgs } from '../../scripts/mock.ts';
-import { FAULT_NAMES } from '../../mocks/receiver/faults.ts';
 
 const mine: CheckDef[] = [...ttl, ...errors, ...progress, ...security, ...transport, ...schema];
 const profile = loadProfile('fixtures/reference.profile.json');
@@ -44,7 +43,6 @@ function expectStatuses(results: Map<string, CheckResult>, want: Record<string, 
 }
 
 const baseline: Record<string, Status> = Object.fromEntries(mine.map((c) => [c.id, c.level === 'MAY' ? 'info' : 'pass']));
-const hasFault = (name: string) => (FAULT_NAMES as readonly string[]).includes(name);
 
 describe.concurrent('checks-c against the in-process reference receiver', () => {
   it('plain receiver: all pass (MAY checks report); only the HTTP-only check is not exercised', async () => {
@@ -118,16 +116,15 @@ describe.concurrent('checks-c against the in-process reference receiver', () => 
     expect(results.get('ttl.max-enforced')!.message).toMatch(/granted as 315360000000 ms: no maximum ttl enforced/);
   });
 
-  // Faults requested in the report; tested once faults.ts names them.
-  it.runIf(hasFault('progress-after-terminal'))('progress-after-terminal: progress.stop-after-terminal fails', async () => {
+  it('progress-after-terminal: progress.stop-after-terminal fails', async () => {
     const results = await run(ref('--fault', 'progress-after-terminal'), ['progress.stop-after-terminal', 'progress.same-token']);
     expectStatuses(results, { 'progress.stop-after-terminal': 'fail', 'progress.same-token': 'pass' });
   });
-  it.runIf(hasFault('expired-retained'))('expired-retained: ttl.expired-cleaned-up warns, the MAY reports, the error-code check is not exercised', async () => {
+  it('expired-retained: ttl.expired-cleaned-up warns, the MAY reports, the error-code check is not exercised', async () => {
     const results = await run(ref('--fault', 'expired-retained'), ['ttl.expired-cleaned-up', 'ttl.expired-deleted', 'ttl.expired-error-code']);
     expectStatuses(results, { 'ttl.expired-cleaned-up': 'warn', 'ttl.expired-deleted': 'info', 'ttl.expired-error-code': 'skip' });
   });
-  it.runIf(hasFault('generic-error-messages'))('generic-error-messages: errors.informative-message warns', async () => {
+  it('generic-error-messages: errors.informative-message warns', async () => {
     const results = await run(ref('--fault', 'generic-error-messages'), ['errors.informative-message', 'errors.get-invalid-taskid']);
     expectStatuses(results, { 'errors.informative-message': 'warn', 'errors.get-invalid-taskid': 'pass' });
   });
@@ -162,7 +159,7 @@ describe('checks-c against the reference receiver over Streamable HTTP', () => {
     expect(results.get('security.foreign-context-rejected')!.message).toMatch(/second session of the same identity/);
     expect(results.get('errors.malformed-input-survives')!.message).toMatch(/malformed JSON → -32700/);
     // Exercised over HTTP (pass or warn). The reference currently answers every POST on an SSE stream,
-    // so this warns until the receiver answers tasks/get with application/json (see the report).
+    // so this warns until the receiver answers tasks/get with application/json.
     const t = results.get('transport.get-no-sse-upgrade')!;
     expect(['pass', 'warn'], t.message).toContain(t.status);
     if (t.status === 'warn') expect(t.message).toMatch(/text\/event-stream/);

@@ -57,7 +57,7 @@ export function predictability(ids: readonly string[]): string | null {
   return null;
 }
 
-/** Bits below which ids are guessable (brief: ≥ 64); the catalog note cites UUIDv4-class (≥ 122) as the aim. */
+/** Bits below which ids are guessable (security-crypto-ids: ≥ 64); the catalog note cites UUIDv4-class (≥ 122) as the aim. */
 export const MIN_ID_BITS = 64;
 export const UUID_CLASS_BITS = 122;
 
@@ -74,13 +74,12 @@ async function createMany(ctx: CheckContext, role: ProfileRole, n: number, concu
 
 export const checks: CheckDef[] = [
   defineCheck({
-    // Killed by `missing-created-at` / `bad-timestamp` (schema-invalid task); a fault answering the plain
-    // CallToolResult to a task-augmented call of an `optional` tool would kill it directly (needed: "ignores-task").
     id: 'creation.create-task-result',
     title: 'a task-augmented tools/call is answered with a valid CreateTaskResult (and no tool result)',
     section: SECTION,
     requirements: ['create-returns-createtaskresult'],
     level: 'MUST',
+    killedBy: ['missing-created-at', 'bad-timestamp', 'numeric-task-id', 'ignores-task'],
     needs: ['completes'],
     needsCapabilities: ['tasks.requests.tools.call'],
     async run(ctx: CheckContext) {
@@ -103,12 +102,12 @@ export const checks: CheckDef[] = [
     },
   }),
   defineCheck({
-    // Killed by `slow-create` (CreateTaskResult only after the work ended).
     id: 'creation.prompt',
     title: 'the CreateTaskResult of a slow tool comes back while its task is still running',
     section: SECTION,
     requirements: ['create-asap'],
     level: 'SHOULD',
+    killedBy: ['slow-create'],
     needs: ['slow'],
     needsCapabilities: ['tasks.requests.tools.call'],
     async run(ctx: CheckContext) {
@@ -130,21 +129,21 @@ export const checks: CheckDef[] = [
     },
   }),
   defineCheck({
-    // Killed by `starts-completed`.
     id: 'creation.begin-working',
     title: 'a new task starts in status working (CreateTaskResult.task.status)',
     section: SECTION,
     requirements: ['lifecycle-begin-working'],
     level: 'MUST',
+    killedBy: ['starts-completed'],
     needsCapabilities: ['tasks.requests.tools.call'],
     async run(ctx: CheckContext) {
-      // RULINGS 8: judged with a tool that cannot finish instantly (slow), else completes with a caveat.
+      // RULINGS.md#new-task-working: judged with a tool that cannot finish instantly (slow), else completes with a caveat.
       const role: ProfileRole | undefined = ctx.info.profile.tools.slow ? 'slow' : ctx.info.profile.tools.completes ? 'completes' : undefined;
       if (!role) ctx.skip('target has no tool for role slow or completes');
       const c = await createTask(ctx, role);
       try {
         if (role === 'completes' && isTerminal(c.task.status)) {
-          ctx.skip(`the completes-role task was already ${c.task.status} in its CreateTaskResult; with a tool that may finish instantly this is not judged (RULINGS 8) — name a slow tool in the profile`);
+          ctx.skip(`the completes-role task was already ${c.task.status} in its CreateTaskResult; with a tool that may finish instantly this is not judged (RULINGS.md#new-task-working) — name a slow tool in the profile`);
         }
         ctx.expect(c.task.status === 'working', `CreateTaskResult of the ${role} tool has status ${short(c.task.status)}, expected "working"`);
         const g = await getTask(ctx, c.taskId);
@@ -155,12 +154,12 @@ export const checks: CheckDef[] = [
     },
   }),
   defineCheck({
-    // Killed by a fault (needed: "numeric-task-id") returning taskId as a JSON number.
     id: 'creation.id-string',
     title: 'the task id is a string',
     section: SECTION,
     requirements: ['id-string'],
     level: 'MUST',
+    killedBy: ['numeric-task-id', 'ignores-task'],
     needs: ['completes'],
     needsCapabilities: ['tasks.requests.tools.call'],
     async run(ctx: CheckContext) {
@@ -173,12 +172,12 @@ export const checks: CheckDef[] = [
     },
   }),
   defineCheck({
-    // Killed by a fault (needed: "duplicate-ids") handing out an id already in use (e.g. the same id to concurrent creates).
     id: 'creation.id-unique',
     title: 'task ids of sequential and concurrent creations are all distinct',
     section: SECTION,
     requirements: ['id-unique'],
     level: 'MUST',
+    killedBy: ['duplicate-ids'],
     needs: ['completes'],
     needsCapabilities: ['tasks.requests.tools.call'],
     async run(ctx: CheckContext) {
@@ -197,12 +196,12 @@ export const checks: CheckDef[] = [
     },
   }),
   defineCheck({
-    // Killed by a fault (needed: "adopts-requestor-id") using params.task.taskId (or related-task _meta) as the id.
     id: 'creation.id-receiver-generated',
     title: 'the receiver generates the task id: an id offered by the requestor is not adopted',
     section: SECTION,
     requirements: ['id-receiver-generated'],
     level: 'MUST',
+    killedBy: ['adopts-requestor-id'],
     needs: ['completes'],
     needsCapabilities: ['tasks.requests.tools.call'],
     async run(ctx: CheckContext) {
@@ -236,12 +235,12 @@ export const checks: CheckDef[] = [
     },
   }),
   defineCheck({
-    // Killed by `sequential-ids`.
     id: 'creation.id-entropy',
     title: 'task ids look cryptographically random (no evident context binding)',
     section: SECTION,
     requirements: ['security-crypto-ids'],
     level: 'MUST',
+    killedBy: ['sequential-ids'],
     needs: ['completes'],
     needsCapabilities: ['tasks.requests.tools.call'],
     async run(ctx: CheckContext) {
@@ -270,12 +269,13 @@ export const checks: CheckDef[] = [
   }),
   defineCheck({
     // MAY (receiver corollary of create-ttl-may): creation works with and without task.ttl. A target
-    // refusing `task: {}` turns this into an info finding (fault needed: "ttl-required").
+    // refusing `task: {}` turns this into an info finding.
     id: 'creation.ttl-optional',
     title: 'tasks can be created with and without a requested ttl',
     section: SECTION,
     requirements: ['create-ttl-may'],
     level: 'MAY',
+    killedBy: [],
     needs: ['completes'],
     needsCapabilities: ['tasks.requests.tools.call'],
     async run(ctx: CheckContext) {

@@ -47,7 +47,7 @@ function describeAnswer(r: Response): string {
   return r.error ? `error ${r.error.code} ${short(r.error.message, 120)}` : `result ${short(r.result, 120)}`;
 }
 
-/** One check per method: every invalid/nonexistent taskId → -32602. Killed by fault unknown-task-32603. */
+/** One check per method: every invalid/nonexistent taskId → -32602. */
 function invalidTaskIdCheck(method: TaskIdMethod): CheckDef {
   const short_ = method.slice('tasks/'.length);
   return defineCheck({
@@ -56,6 +56,8 @@ function invalidTaskIdCheck(method: TaskIdMethod): CheckDef {
     section: SECTION,
     requirements: ['errors-invalid-taskid-32602'],
     level: 'MUST',
+    killedBy: ['unknown-task-32603'],
+    clientReceiver: true,
     ...(method === 'tasks/cancel' ? { needsCapabilities: ['tasks.cancel'] } : { needsCapabilities: ['tasks'] }),
     async run(ctx: CheckContext) {
       const outcomes = await sendProbes(ctx, [method]);
@@ -121,13 +123,15 @@ export const checks: CheckDef[] = [
 
   // -32603 is for internal errors only (errors-internal-32603): an invalid taskId is the requestor's
   // mistake, and its code is -32602 (errors-invalid-taskid-32602). Flags -32603 (and non-integer
-  // codes) answered to the invalid-params cases of every taskId method. Killed by fault unknown-task-32603.
+  // codes) answered to the invalid-params cases of every taskId method.
   defineCheck({
     id: 'errors.invalid-params-not-32603',
     title: 'Invalid taskIds are not answered with -32603 (Internal error)',
     section: SECTION,
     requirements: ['errors-internal-32603', 'errors-invalid-taskid-32602'],
     level: 'MUST',
+    killedBy: ['unknown-task-32603'],
+    clientReceiver: true,
     needsCapabilities: ['tasks'],
     async run(ctx: CheckContext) {
       const methods = (['tasks/get', 'tasks/result', 'tasks/cancel'] as const).filter((m) => methodAvailable(ctx, m));
@@ -144,14 +148,15 @@ export const checks: CheckDef[] = [
   }),
 
   // SHOULD: informative messages. Heuristic (catalog note): error.message is non-empty and not just the
-  // generic code name ("Invalid params"). Fault needed: `generic-error-messages` (errors-informative-message)
-  // — every tasks/* protocol error message is exactly "Invalid params" / "Internal error".
+  // generic code name ("Invalid params").
   defineCheck({
     id: 'errors.informative-message',
     title: 'Protocol errors for unknown taskIds carry an informative message',
     section: SECTION,
     requirements: ['errors-informative-message'],
     level: 'SHOULD',
+    killedBy: ['generic-error-messages'],
+    clientReceiver: true,
     needsCapabilities: ['tasks'],
     async run(ctx: CheckContext) {
       const methods = (['tasks/get', 'tasks/result', 'tasks/cancel'] as const).filter((m) => methodAvailable(ctx, m));
@@ -175,7 +180,7 @@ export const checks: CheckDef[] = [
   }),
 
   // MAY -32600 for a non-task request when the receiver requires task augmentation: info only. For
-  // tools/call of a `required` tool the suite's ruling (RULINGS.md #1) makes -32601 the MUST; that is
+  // tools/call of a `required` tool the suite's ruling (RULINGS.md#required-tool-32601) makes -32601 the MUST; that is
   // judged by the capabilities checks, not here. This reports which code the target uses.
   defineCheck({
     id: 'errors.task-required-code',
@@ -183,13 +188,14 @@ export const checks: CheckDef[] = [
     section: SECTION,
     requirements: ['errors-task-required-may-32600'],
     level: 'MAY',
+    killedBy: [],
     needs: ['requiresTask'],
     needsCapabilities: ['tasks.requests.tools.call'],
     async run(ctx: CheckContext) {
       const r = await callRole(ctx, 'requiresTask');
       const name = ctx.tool('requiresTask').name;
       if (!r.error) return `non-task call of "${name}" (taskSupport ${short(ctx.taskSupport(name))}) answered a result, not a JSON-RPC error: ${short(r.result, 120)}`;
-      if (r.error.code === -32600) return `non-task call of "${name}" → -32600 ${short(r.error.message)} (the MAY of Protocol Errors; for a "required" tool RULINGS.md #1 expects -32601)`;
+      if (r.error.code === -32600) return `non-task call of "${name}" → -32600 ${short(r.error.message)} (the MAY of Protocol Errors; for a "required" tool RULINGS.md#required-tool-32601 expects -32601)`;
       return `non-task call of "${name}" → ${r.error.code} ${short(r.error.message)}`;
     },
   }),
@@ -199,14 +205,15 @@ export const checks: CheckDef[] = [
   // cannot disturb other checks. The wrong-typed taskIds must get -32602 (errors-invalid-taskid-32602),
   // a numeric cursor -32602 when tasks.list is declared (errors-invalid-cursor-32602). The JSON-RPC
   // codes for parse errors (-32700) and unknown methods (-32601) are noted, not judged: they are
-  // JSON-RPC 2.0 rules, not rules of the Tasks page. Killed by faults unknown-task-32603 and
-  // bad-cursor-ignored.
+  // JSON-RPC 2.0 rules, not rules of the Tasks page.
   defineCheck({
     id: 'errors.malformed-input-survives',
     title: 'Malformed JSON, ill-typed params and unknown methods get JSON-RPC errors; the connection survives',
     section: SECTION,
     requirements: ['errors-invalid-taskid-32602', 'errors-invalid-cursor-32602'],
     level: 'MUST',
+    killedBy: ['unknown-task-32603', 'bad-cursor-ignored'],
+    clientReceiver: 'sends raw malformed bytes from the client side of a connection',
     needsCapabilities: ['tasks'],
     async run(ctx: CheckContext) {
       const s = await ctx.openSession();

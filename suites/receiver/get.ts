@@ -1,6 +1,6 @@
 // Checks for tasks.md "Getting Tasks", "TTL and Resource Management" (timestamps, ttl, pollInterval)
 // and "Task Execution Errors" (statusMessage of failed tasks); requirement ids from
-// schema/requirements.json (rulings: schema/RULINGS.md 2, 6, 12).
+// schema/requirements.json (rulings: RULINGS.md#ttl-null, RULINGS.md#is-error-lowercase, RULINGS.md#timestamps-rfc3339).
 import { defineCheck, hasPath, type CheckContext, type CheckDef } from '../engine.ts';
 import { listAll, statusNotifications } from '../harness/tasks.ts';
 import { createTask, resultWake, toTerminalAndBeyond, TTL_MS } from '../harness/arrange.ts';
@@ -20,7 +20,7 @@ interface Seen {
 
 /**
  * Every Task object the target sends for tasks of this check, on a connection of its own
- * (RULINGS 12: CreateTaskResult.task, tasks/get, tasks/list entries, tasks/cancel results, notifications/tasks/status).
+ * (RULINGS.md#timestamps-rfc3339: CreateTaskResult.task, tasks/get, tasks/list entries, tasks/cancel results, notifications/tasks/status).
  */
 async function gatherTaskObjects(ctx: CheckContext): Promise<{ seen: Seen[]; gets: any[]; covered: string[] }> {
   const s: Scope = await ctx.openSession();
@@ -65,12 +65,12 @@ function timestampProblems(seen: Seen[], field: 'createdAt' | 'lastUpdatedAt'): 
 
 export const checks: CheckDef[] = [
   defineCheck({
-    // Killed by `missing-created-at` and `bad-timestamp`.
     id: 'get.created-at',
     title: 'every Task object carries an ISO 8601 createdAt, the same on every response',
     section: SECTION,
     requirements: ['ttl-created-at'],
     level: 'MUST',
+    killedBy: ['missing-created-at'],
     needs: ['completes'],
     needsCapabilities: ['tasks.requests.tools.call'],
     async run(ctx: CheckContext) {
@@ -90,12 +90,12 @@ export const checks: CheckDef[] = [
     },
   }),
   defineCheck({
-    // Killed by a fault (needed: "bad-last-updated-at": lastUpdatedAt missing or not ISO 8601).
     id: 'get.last-updated-at',
     title: 'every Task object carries an ISO 8601 lastUpdatedAt',
     section: SECTION,
     requirements: ['ttl-last-updated-at'],
     level: 'MUST',
+    killedBy: ['bad-timestamp'],
     needs: ['completes'],
     needsCapabilities: ['tasks.requests.tools.call'],
     async run(ctx: CheckContext) {
@@ -106,12 +106,12 @@ export const checks: CheckDef[] = [
     },
   }),
   defineCheck({
-    // Killed by a fault (needed: "last-updated-backwards": lastUpdatedAt before createdAt, or decreasing across polls).
     id: 'get.last-updated-order',
     title: 'lastUpdatedAt is not before createdAt and never goes backwards across polls',
     section: SECTION,
     requirements: ['ttl-last-updated-at'],
     level: 'MUST',
+    killedBy: ['last-updated-backwards'],
     needsCapabilities: ['tasks.requests.tools.call'],
     needs: ['completes'],
     async run(ctx: CheckContext) {
@@ -138,12 +138,12 @@ export const checks: CheckDef[] = [
     },
   }),
   defineCheck({
-    // Killed by `ttl-missing`.
     id: 'get.ttl',
     title: 'tasks/get results include the actual ttl (a non-negative integer, or null for unlimited)',
     section: SECTION,
     requirements: ['ttl-actual-in-get'],
     level: 'MUST',
+    killedBy: ['ttl-missing'],
     needsCapabilities: ['tasks.requests.tools.call'],
     needs: ['completes'],
     async run(ctx: CheckContext) {
@@ -159,13 +159,13 @@ export const checks: CheckDef[] = [
     },
   }),
   defineCheck({
-    // MAY (info): reports the pollInterval; a present but malformed value is an info finding
-    // (fault needed: "bad-poll-interval", e.g. "100ms").
+    // MAY (info): reports the pollInterval; a present but malformed value (e.g. "100ms") is an info finding.
     id: 'get.poll-interval',
     title: 'tasks/get MAY suggest a pollInterval (reported)',
     section: SECTION,
     requirements: ['ttl-poll-interval-may'],
     level: 'MAY',
+    killedBy: [],
     needsCapabilities: ['tasks.requests.tools.call'],
     needs: ['completes'],
     async run(ctx: CheckContext) {
@@ -178,12 +178,13 @@ export const checks: CheckDef[] = [
     },
   }),
   defineCheck({
-    // Killed by `no-status-message-on-failure`. A completed isError task is not exercised (RULINGS 6: info only).
+    // A completed isError task is not exercised (RULINGS.md#is-error-lowercase: info only).
     id: 'get.failed-status-message',
     title: 'a failed task carries a statusMessage in tasks/get',
     section: SECTION,
     requirements: ['exec-failed-status-message'],
     level: 'SHOULD',
+    killedBy: ['no-status-message-on-failure'],
     needsCapabilities: ['tasks.requests.tools.call'],
     needs: ['fails'],
     async run(ctx: CheckContext) {
@@ -196,7 +197,7 @@ export const checks: CheckDef[] = [
         const r = await ctx.peer.request('tasks/result', { taskId: c.taskId }).catch(() => undefined);
         const isError = r?.result?.isError === true;
         ctx.skip(
-          `the fails-role task ended ${terminal}, not failed${isError ? ' although its CallToolResult has isError: true (the page says it "should reach failed", lowercase: not normative, RULINGS 6)' : ''} — no failed task to inspect`,
+          `the fails-role task ended ${terminal}, not failed${isError ? ' although its CallToolResult has isError: true (the page says it "should reach failed", lowercase: not normative, RULINGS.md#is-error-lowercase)' : ''} — no failed task to inspect`,
         );
       }
       const msg = o.last.statusMessage;

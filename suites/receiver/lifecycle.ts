@@ -26,8 +26,6 @@ const INPUT_TIMEOUT_MS = 45_000;
 
 export const checks: CheckDef[] = [
   // --- valid paths (lifecycle-valid-paths) -----------------------------------------------------
-  // Killed by a receiver reporting a status outside the five (fault needed: "unknown-status"), and by
-  // `illegal-transition` (failed → working, seen on the poll after the terminal one) for the fails role.
   ...(['completes', 'fails'] as const).map((role) =>
     defineCheck({
       id: `lifecycle.paths-${role}`,
@@ -35,6 +33,7 @@ export const checks: CheckDef[] = [
       section: SECTION,
       requirements: ['lifecycle-valid-paths'],
       level: 'MUST',
+      killedBy: role === 'fails' ? ['illegal-transition', 'unknown-status'] : ['unknown-status'],
       needsCapabilities: ['tasks.requests.tools.call'],
       needs: [role],
       async run(ctx: CheckContext) {
@@ -51,12 +50,12 @@ export const checks: CheckDef[] = [
     }),
   ),
   defineCheck({
-    // Killed by "unknown-status" (needed); cancel-after-response does not break the graph (working → cancelled is legal).
     id: 'lifecycle.paths-cancelled',
     title: 'every status change of a cancelled task follows the allowed graph',
     section: SECTION,
     requirements: ['lifecycle-valid-paths'],
     level: 'MUST',
+    killedBy: ['unknown-status'],
     needs: ['slow'],
     needsCapabilities: ['tasks.requests.tools.call', 'tasks.cancel'],
     async run(ctx: CheckContext) {
@@ -75,12 +74,12 @@ export const checks: CheckDef[] = [
     },
   }),
   defineCheck({
-    // Killed by "unknown-status" (needed).
     id: 'lifecycle.paths-input',
     title: 'every status change of a task that needs input follows the allowed graph',
     section: SECTION,
     requirements: ['lifecycle-valid-paths'],
     level: 'MUST',
+    killedBy: ['unknown-status'],
     needsCapabilities: ['tasks.requests.tools.call'],
     needs: ['needsInput'],
     timeoutMs: INPUT_TIMEOUT_MS,
@@ -108,8 +107,6 @@ export const checks: CheckDef[] = [
   }),
 
   // --- terminal states are final (lifecycle-terminal-sticky) -----------------------------------
-  // completes: killed by a "completed-resumes" fault (needed: a completed task later reported working);
-  // fails: killed by `illegal-transition` (reports working after the first tasks/get that showed failed).
   ...(['completes', 'fails'] as const).map((role) =>
     defineCheck({
       id: `lifecycle.terminal-sticky-${role === 'completes' ? 'completed' : 'failed'}`,
@@ -117,6 +114,7 @@ export const checks: CheckDef[] = [
       section: SECTION,
       requirements: ['lifecycle-terminal-sticky'],
       level: 'MUST',
+      killedBy: role === 'fails' ? ['illegal-transition'] : ['completed-resumes'],
       needsCapabilities: ['tasks.requests.tools.call'],
       needs: [role],
       async run(ctx: CheckContext) {
@@ -139,12 +137,12 @@ export const checks: CheckDef[] = [
     }),
   ),
   defineCheck({
-    // Killed by `cancelled-resurrects` (the work finishes after the cancel and the task turns completed).
     id: 'lifecycle.terminal-sticky-cancelled',
     title: 'a cancelled task stays cancelled for as long as its work would have run',
     section: SECTION,
     requirements: ['lifecycle-terminal-sticky'],
     level: 'MUST',
+    killedBy: ['cancelled-resurrects'],
     needs: ['slow'],
     needsCapabilities: ['tasks.requests.tools.call', 'tasks.cancel'],
     timeoutMs: SLOW_WATCH_MAX_MS + 10_000,
@@ -159,7 +157,7 @@ export const checks: CheckDef[] = [
         if (isTaskStatus(r.result?.status)) seq.push(r.result.status);
         // Reach `cancelled` first (a late transition is the cancel checks' business), then watch.
         const o = await observe(ctx, c.taskId, (t) => isTerminal(t.status), { boundMs: 5_000, into: seq, allowGone: true });
-        if (o.gone) ctx.skip(`the cancelled task was deleted at once (${o.gone.message}; allowed, RULINGS 9): nothing to watch`);
+        if (o.gone) ctx.skip(`the cancelled task was deleted at once (${o.gone.message}; allowed, RULINGS.md#delete-vs-sticky): nothing to watch`);
         const terminal = o.last.status as TaskStatus;
         if (terminal !== 'cancelled') ctx.skip(`after tasks/cancel the task reached ${terminal}, not cancelled (seen ${seqText(seq)}); cancel checks judge that`);
         let twinEnd: { at: number; status: string } | undefined;
@@ -193,12 +191,12 @@ export const checks: CheckDef[] = [
 
   // --- input_required ---------------------------------------------------------------------------
   defineCheck({
-    // Killed by a fault (needed: "no-input-required") keeping the task `working` while its elicitation waits.
     id: 'lifecycle.input-required-reached',
     title: 'a task that needs input from the requestor moves to input_required',
     section: SECTION,
     requirements: ['input-required-move'],
     level: 'SHOULD',
+    killedBy: ['no-input-required'],
     needsCapabilities: ['tasks.requests.tools.call'],
     needs: ['needsInput'],
     timeoutMs: INPUT_TIMEOUT_MS,
@@ -222,12 +220,12 @@ export const checks: CheckDef[] = [
     },
   }),
   defineCheck({
-    // Killed by `input-no-related-task`.
     id: 'lifecycle.input-related-task',
     title: 'the input request of an input_required task carries related-task _meta with the task id',
     section: SECTION,
     requirements: ['input-required-related-task'],
     level: 'MUST',
+    killedBy: ['input-no-related-task'],
     needsCapabilities: ['tasks.requests.tools.call'],
     needs: ['needsInput'],
     timeoutMs: INPUT_TIMEOUT_MS,
@@ -244,12 +242,12 @@ export const checks: CheckDef[] = [
     },
   }),
   defineCheck({
-    // Killed by a fault (needed: "input-stuck") leaving the task input_required after the answer arrived.
     id: 'lifecycle.input-resume',
     title: 'once its input arrives, the task leaves input_required',
     section: SECTION,
     requirements: ['input-required-resume'],
     level: 'SHOULD',
+    killedBy: ['input-stuck'],
     needsCapabilities: ['tasks.requests.tools.call'],
     needs: ['needsInput'],
     timeoutMs: INPUT_TIMEOUT_MS,

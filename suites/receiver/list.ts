@@ -82,13 +82,14 @@ function tamper(cursor: string): string {
 }
 
 export const checks: CheckDef[] = [
-  // Fault that kills it: list-omits-task (also no-next-cursor with --page-size 1).
   defineCheck({
     id: 'list.get-implies-list',
     title: 'every task retrievable via tasks/get (terminal or working) appears in tasks/list',
     section: SECTION,
     requirements: ['list-get-implies-list'],
     level: 'MUST',
+    killedBy: ['list-omits-task'],
+    clientReceiver: true,
     needs: ['completes'],
     needsCapabilities: ['tasks.list'],
     async run(ctx: CheckContext) {
@@ -102,14 +103,14 @@ export const checks: CheckDef[] = [
       ctx.expect(missing.length === 0, `task(s) ${missing.join(', ')} answer tasks/get but are not in tasks/list (${w.pages.length} page(s) of ${pageSizes(w)} tasks, ${w.ids.length} listed)`);
     },
   }),
-
-  // Fault that kills it: no-next-cursor (with a page size below 12, e.g. the default 10 or --page-size 2).
   defineCheck({
     id: 'list.next-cursor',
     title: 'a tasks/list page has a nextCursor whenever more of the requestor\'s tasks remain',
     section: SECTION,
     requirements: ['list-next-cursor'],
     level: 'MUST',
+    killedBy: ['no-next-cursor'],
+    clientReceiver: true,
     needs: ['completes'],
     needsCapabilities: ['tasks.list'],
     async run(ctx: CheckContext) {
@@ -136,14 +137,14 @@ export const checks: CheckDef[] = [
       );
     },
   }),
-
-  // Killed by the reference receiver run with --page-size 1000 (no fault: a configuration that never limits).
   defineCheck({
     id: 'list.paginate',
     title: `tasks/list limits how many tasks one response carries (warns above ${PAGE_LIMIT} without a nextCursor)`,
     section: SECTION,
     requirements: ['list-paginate'],
     level: 'SHOULD',
+    killedBy: [],
+    clientReceiver: true,
     needs: ['completes'],
     needsCapabilities: ['tasks.list'],
     timeoutMs: 45_000,
@@ -168,14 +169,14 @@ export const checks: CheckDef[] = [
       return `first page ${page.tasks.length} tasks${paged ? ' with a nextCursor' : ''} (${created} created)`;
     },
   }),
-
-  // Fault that kills it: bad-cursor-ignored.
   defineCheck({
     id: 'list.invalid-cursor',
     title: 'tasks/list with a cursor the receiver never issued → -32602',
     section: SECTION,
     requirements: ['errors-invalid-cursor-32602'],
     level: 'MUST',
+    killedBy: ['bad-cursor-ignored'],
+    clientReceiver: true,
     needsCapabilities: ['tasks.list'],
     async run(ctx: CheckContext) {
       for (const cursor of ['conformance-garbage-cursor', '%%%not a cursor%%%']) {
@@ -184,14 +185,14 @@ export const checks: CheckDef[] = [
       }
     },
   }),
-
-  // Fault that kills it: bad-cursor-ignored.
   defineCheck({
     id: 'list.tampered-cursor',
     title: 'tasks/list with a modified copy of a real cursor → -32602',
     section: SECTION,
     requirements: ['errors-invalid-cursor-32602'],
     level: 'MUST',
+    killedBy: ['bad-cursor-ignored'],
+    clientReceiver: true,
     needs: ['completes'],
     needsCapabilities: ['tasks.list'],
     async run(ctx: CheckContext) {
@@ -210,14 +211,14 @@ export const checks: CheckDef[] = [
       if (ok.error) ctx.note(`the untouched cursor then answered error ${ok.error.code} ${ok.error.message}`);
     },
   }),
-
-  // Faults that kill it: missing-created-at, bad-timestamp.
   defineCheck({
     id: 'list.entries-are-tasks',
     title: 'each tasks/list entry is a Task with taskId, createdAt and lastUpdatedAt (ISO 8601)',
     section: SECTION,
     requirements: ['ttl-created-at', 'ttl-last-updated-at'],
     level: 'MUST',
+    killedBy: ['missing-created-at', 'bad-timestamp'],
+    clientReceiver: true,
     needs: ['completes'],
     needsCapabilities: ['tasks.list'],
     async run(ctx: CheckContext) {

@@ -1,5 +1,5 @@
 // Checks for tasks.md "Task Status Notification" and "Task Notifications"; requirement ids from
-// schema/requirements.json (ruling on related-task _meta: schema/RULINGS.md 4). The reference
+// schema/requirements.json (ruling on related-task _meta: RULINGS.md#related-task-exemptions). The reference
 // receiver sends notifications/tasks/status only with --status-notifications.
 import { defineCheck, type CheckContext, type CheckDef } from '../engine.ts';
 import { inSenderOrder, statusNotifications } from '../harness/tasks.ts';
@@ -63,6 +63,7 @@ export const checks: CheckDef[] = [
     section: SECTION,
     requirements: ['notify-status-may'],
     level: 'MAY',
+    killedBy: [],
     needsCapabilities: ['tasks.requests.tools.call'],
     needs: ['completes'],
     async run(ctx: CheckContext) {
@@ -75,13 +76,12 @@ export const checks: CheckDef[] = [
     },
   }),
   defineCheck({
-    // Killed by `illegal-transition` with --status-notifications (a "working" notification after "failed");
-    // a fault reporting a status other than the polled one is also wanted (needed: "status-notification-wrong-status").
     id: 'notifications.consistent-status',
     title: 'statuses in notifications/tasks/status follow the lifecycle and agree with tasks/get',
     section: SECTION,
     requirements: ['lifecycle-valid-paths'],
     level: 'MUST',
+    killedBy: ['status-notification-wrong-status', 'unknown-status'],
     needsCapabilities: ['tasks.requests.tools.call'],
     async run(ctx: CheckContext) {
       const runs = await runAndCollect(ctx, ['completes', 'fails']);
@@ -104,12 +104,12 @@ export const checks: CheckDef[] = [
     },
   }),
   defineCheck({
-    // Killed by a fault (needed: "status-notification-related-task") adding related-task _meta to notifications/tasks/status.
     id: 'notifications.no-related-task',
     title: 'notifications/tasks/status do not carry related-task _meta',
     section: SECTION,
     requirements: ['notify-status-no-related-task'],
     level: 'SHOULD',
+    killedBy: ['status-notification-related-task'],
     needsCapabilities: ['tasks.requests.tools.call'],
     needs: ['completes'],
     async run(ctx: CheckContext) {

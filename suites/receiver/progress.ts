@@ -38,13 +38,13 @@ async function progressTask(ctx: CheckContext): Promise<{ s: Scope; token: strin
 
 export const checks: CheckDef[] = [
   // MUST: progress for a task keeps the original request's progressToken (also after CreateTaskResult).
-  // Killed by fault progress-new-token.
   defineCheck({
     id: 'progress.same-token',
     title: "A task's progress notifications use the progressToken of the task-creating request",
     section: SECTION,
     requirements: ['progress-same-token'],
     level: 'MUST',
+    killedBy: ['progress-new-token'],
     needs: ['progress'],
     async run(ctx: CheckContext) {
       const { s, token, taskId, task, createdSeq } = await progressTask(ctx);
@@ -62,17 +62,16 @@ export const checks: CheckDef[] = [
     },
   }),
 
-  // MUST: progress stops once the task is terminal. Judged in wire order (RULINGS.md #10): after the
+  // MUST: progress stops once the task is terminal. Judged in wire order (RULINGS.md#progress-token-lifetime): after the
   // first message of the receiver that shows the task terminal, no notifications/progress with its
   // token may follow; waits a bounded settle time (2 × pollInterval, 200 … 1000 ms) for late ones.
-  // Fault needed: `progress-after-terminal` (progress-stop-after-terminal) — the reference sends one
-  // more notifications/progress with the task's token after the task has completed.
   defineCheck({
     id: 'progress.stop-after-terminal',
     title: 'No progress notification for a task after it reached a terminal status',
     section: SECTION,
     requirements: ['progress-stop-after-terminal'],
     level: 'MUST',
+    killedBy: ['progress-after-terminal'],
     needs: ['progress'],
     async run(ctx: CheckContext) {
       const { s, token, taskId, task } = await progressTask(ctx);
@@ -95,14 +94,16 @@ export const checks: CheckDef[] = [
   // cancellation.md line 38 is a requestor MUST (use tasks/cancel, not notifications/cancelled). The
   // receiver side is unspecified, and receivers MAY ignore a notifications/cancelled for a request that
   // has already completed (the CreateTaskResult answered it), so the suite never fails a receiver here
-  // (RULINGS.md #11). This sends the forbidden notification on purpose and reports what the receiver did
-  // with the task. Info only; no fault needed.
+  // (RULINGS.md#cancelled-notification-receiver). This sends the forbidden notification on purpose and reports what the receiver did
+  // with the task. Info only.
   defineCheck({
     id: 'progress.cancelled-notification-not-for-tasks',
     title: 'What a receiver does with notifications/cancelled for a task-creating request (tasks/cancel is the way)',
     section: SECTION,
     requirements: ['cancellation-use-tasks-cancel'],
     level: 'MAY',
+    weakerLevel: 'the MUST binds the requestor; what a receiver does with the notification is unspecified (RULINGS.md#cancelled-notification-receiver), so it is only reported',
+    killedBy: [],
     needs: ['slow'],
     async run(ctx: CheckContext) {
       const created = await createTask(ctx, 'slow');

@@ -1,7 +1,7 @@
 // Checks for related-task metadata (tasks.md Behavior Requirements > "Associating Task-Related
 // Messages", Data Types > "Related Task Metadata"); requirement ids from schema/requirements.json.
 //
-// Which messages are "related to a task" (related-task-all-messages, RULINGS.md 4):
+// Which messages are "related to a task" (related-task-all-messages, RULINGS.md#related-task-exemptions):
 //  - the tasks/result response (also its own MUST, related-task-result-must);
 //  - requests the receiver sends on behalf of the task (elicitation/create …): input-required-related-task;
 //  - notifications/progress for the task sent after the CreateTaskResult (before it, the requestor
@@ -51,13 +51,14 @@ function expectNoMeta(ctx: CheckContext, result: any, method: string): void {
 }
 
 export const checks: CheckDef[] = [
-  // Fault that kills it: result-no-related-task.
   defineCheck({
     id: 'related-task.result-completed',
     title: 'tasks/result response for a completed task carries related-task _meta with its taskId',
     section: SECTION,
     requirements: ['related-task-result-must'],
     level: 'MUST',
+    killedBy: ['result-no-related-task'],
+    clientReceiver: true,
     needs: ['completes'],
     async run(ctx: CheckContext) {
       const c = await createTask(ctx, 'completes');
@@ -66,14 +67,14 @@ export const checks: CheckDef[] = [
       expectResultMeta(ctx, r, c.taskId, 'completed');
     },
   }),
-
-  // Fault that kills it: result-no-related-task.
   defineCheck({
     id: 'related-task.result-failed',
     title: 'tasks/result response for a failed task carries related-task _meta with its taskId',
     section: SECTION,
     requirements: ['related-task-result-must'],
     level: 'MUST',
+    killedBy: ['result-no-related-task'],
+    clientReceiver: true,
     needs: ['fails'],
     async run(ctx: CheckContext) {
       const c = await createTask(ctx, 'fails');
@@ -82,14 +83,14 @@ export const checks: CheckDef[] = [
       expectResultMeta(ctx, r, c.taskId, `"${last.status}"`);
     },
   }),
-
-  // Fault that kills it: result-no-related-task.
   defineCheck({
     id: 'related-task.result-cancelled',
     title: 'tasks/result response for a cancelled task carries related-task _meta with its taskId',
     section: SECTION,
     requirements: ['related-task-result-must'],
     level: 'MUST',
+    killedBy: ['result-no-related-task', 'cancelled-result-hangs'],
+    clientReceiver: true,
     needs: ['slow'],
     needsCapabilities: ['tasks.cancel'],
     async run(ctx: CheckContext) {
@@ -102,14 +103,13 @@ export const checks: CheckDef[] = [
       expectResultMeta(ctx, r, c.taskId, 'cancelled');
     },
   }),
-
-  // Fault that kills it: input-no-related-task.
   defineCheck({
     id: 'related-task.input-request',
     title: 'an input request the receiver sends for a task (elicitation/create) carries related-task _meta with that task\'s id',
     section: SECTION,
     requirements: ['input-required-related-task', 'related-task-nested-same-id'],
     level: 'MUST',
+    killedBy: ['input-no-related-task'],
     needs: ['needsInput'],
     async run(ctx: CheckContext) {
       // Own connection: every request arriving there during the task is the task's.
@@ -147,14 +147,13 @@ export const checks: CheckDef[] = [
       return `${inputs.length} request(s): ${inputs.map((r) => r.method).join(', ')}`;
     },
   }),
-
-  // Fault needed (none yet): "progress-no-related-task" — notifications/progress for a task omit related-task _meta.
   defineCheck({
     id: 'related-task.progress-notification',
     title: 'notifications/progress for a task (after the CreateTaskResult) carry related-task _meta with its taskId',
     section: SECTION,
     requirements: ['related-task-all-messages'],
     level: 'MUST',
+    killedBy: ['progress-no-related-task'],
     needs: ['progress'],
     async run(ctx: CheckContext) {
       const token = `${ctx.def.id}-${Math.random().toString(36).slice(2, 10)}`;
@@ -175,14 +174,14 @@ export const checks: CheckDef[] = [
       return `${progress.length} notification(s) judged`;
     },
   }),
-
-  // Fault that kills it: related-task-on-get.
   defineCheck({
     id: 'related-task.absent-on-get',
     title: 'tasks/get results do not carry related-task _meta',
     section: SECTION,
     requirements: ['related-task-get-list-cancel-should-not'],
     level: 'SHOULD',
+    killedBy: ['related-task-on-get'],
+    clientReceiver: true,
     needs: ['completes'],
     async run(ctx: CheckContext) {
       const c = await createTask(ctx, 'completes');
@@ -191,14 +190,14 @@ export const checks: CheckDef[] = [
       expectNoMeta(ctx, g.result, 'tasks/get');
     },
   }),
-
-  // Fault that kills it: related-task-on-get.
   defineCheck({
     id: 'related-task.absent-on-list',
     title: 'tasks/list results do not carry related-task _meta',
     section: SECTION,
     requirements: ['related-task-get-list-cancel-should-not'],
     level: 'SHOULD',
+    killedBy: ['related-task-on-get'],
+    clientReceiver: true,
     needs: ['completes'],
     needsCapabilities: ['tasks.list'],
     async run(ctx: CheckContext) {
@@ -210,14 +209,14 @@ export const checks: CheckDef[] = [
       for (const t of Array.isArray(r.result?.tasks) ? r.result.tasks : []) expectNoMeta(ctx, t, `tasks/list entry ${short(t?.taskId)}`);
     },
   }),
-
-  // Fault that kills it: related-task-on-get.
   defineCheck({
     id: 'related-task.absent-on-cancel',
     title: 'tasks/cancel results do not carry related-task _meta',
     section: SECTION,
     requirements: ['related-task-get-list-cancel-should-not'],
     level: 'SHOULD',
+    killedBy: ['related-task-on-get'],
+    clientReceiver: true,
     needs: ['slow'],
     needsCapabilities: ['tasks.cancel'],
     async run(ctx: CheckContext) {
@@ -227,14 +226,14 @@ export const checks: CheckDef[] = [
       expectNoMeta(ctx, r.result, 'tasks/cancel');
     },
   }),
-
-  // Fault that kills it: meta-taskid-wins.
   defineCheck({
     id: 'related-task.param-wins-get',
     title: 'tasks/get follows params.taskId, ignoring related-task _meta naming another or no task',
     section: SECTION,
     requirements: ['related-task-receiver-ignore', 'related-task-taskid-source-of-truth'],
     level: 'MUST',
+    killedBy: ['meta-taskid-wins'],
+    clientReceiver: true,
     needs: ['completes'],
     async run(ctx: CheckContext) {
       const a = await createTask(ctx, 'completes');
@@ -247,14 +246,14 @@ export const checks: CheckDef[] = [
       }
     },
   }),
-
-  // Fault that kills it: meta-taskid-wins.
   defineCheck({
     id: 'related-task.param-wins-result',
     title: 'tasks/result follows params.taskId, ignoring related-task _meta naming another or no task',
     section: SECTION,
     requirements: ['related-task-receiver-ignore', 'related-task-taskid-source-of-truth'],
     level: 'MUST',
+    killedBy: ['meta-taskid-wins'],
+    clientReceiver: true,
     needs: ['completes'],
     async run(ctx: CheckContext) {
       const a = await createTask(ctx, 'completes');
@@ -277,14 +276,14 @@ export const checks: CheckDef[] = [
       }
     },
   }),
-
-  // Fault that kills it: meta-taskid-wins (the cancel then hits the completed task B: -32602).
   defineCheck({
     id: 'related-task.param-wins-cancel',
     title: 'tasks/cancel follows params.taskId, ignoring related-task _meta naming another task',
     section: SECTION,
     requirements: ['related-task-receiver-ignore', 'related-task-taskid-source-of-truth'],
     level: 'MUST',
+    killedBy: ['meta-taskid-wins'],
+    clientReceiver: true,
     needs: ['slow', 'completes'],
     needsCapabilities: ['tasks.cancel'],
     async run(ctx: CheckContext) {

@@ -72,13 +72,14 @@ function requireOptional(ctx: CheckContext, role: 'completes' | 'fails'): string
 }
 
 export const checks: CheckDef[] = [
-  // Fault that kills it: result-not-blocking (tasks/result answers "not ready" at once).
   defineCheck({
     id: 'result.blocks-while-working',
     title: 'tasks/result sent while the task is working answers only once the task is terminal',
     section: SECTION,
     requirements: ['result-blocks-nonterminal'],
     level: 'MUST',
+    killedBy: ['result-not-blocking'],
+    clientReceiver: true,
     needs: ['completes'],
     async run(ctx: CheckContext) {
       const c = await createTask(ctx, 'completes');
@@ -101,14 +102,13 @@ export const checks: CheckDef[] = [
       ctx.note(`tasks/result answered after ${took} ms; tasks/get then showed "${g.result.status}"`);
     },
   }),
-
-  // Fault that kills it: result-not-blocking.
   defineCheck({
     id: 'result.blocks-while-input-required',
     title: 'tasks/result stays blocked while the task waits for input, and answers once it is terminal',
     section: SECTION,
     requirements: ['result-blocks-nonterminal'],
     level: 'MUST',
+    killedBy: ['result-not-blocking'],
     needs: ['needsInput'],
     async run(ctx: CheckContext) {
       // Own connection: every input request arriving there belongs to this check's task.
@@ -157,14 +157,14 @@ export const checks: CheckDef[] = [
       }
     },
   }),
-
-  // Fault needed (none yet): "result-returns-task" — tasks/result for a terminal task returns the Task (or an error) instead of the CallToolResult.
   defineCheck({
     id: 'result.completed-returns-result',
     title: 'tasks/result for a completed task returns the tool result (a CallToolResult) at once',
     section: SECTION,
     requirements: ['result-terminal-returns-final'],
     level: 'MUST',
+    killedBy: ['result-returns-task'],
+    clientReceiver: 'judges the tasks/result payload as a CallToolResult (tools/call); result.exact-success compares the client\'s payload with its plain answer instead',
     needs: ['completes'],
     async run(ctx: CheckContext) {
       const c = await createTask(ctx, 'completes');
@@ -182,20 +182,20 @@ export const checks: CheckDef[] = [
       );
     },
   }),
-
-  // Fault needed (none yet): "result-returns-task" (see above), applied to failed tasks.
   defineCheck({
     id: 'result.failed-returns-result',
     title: 'tasks/result for a task whose tool reported an error returns that outcome at once',
     section: SECTION,
     requirements: ['result-terminal-returns-final'],
     level: 'MUST',
+    killedBy: ['result-returns-task'],
+    clientReceiver: true,
     needs: ['fails'],
     async run(ctx: CheckContext) {
       const c = await createTask(ctx, 'fails');
       const status = (await reachTerminal(ctx, c.taskId, { initial: c.task })).status as TaskStatus;
       const r = await resultOfTerminal(ctx, c.taskId, status);
-      if (status !== 'failed') ctx.note(`the fails tool's task ended "${status}" (a tool error is expected to give "failed"; lowercase "should", not judged: RULINGS.md 6)`);
+      if (status !== 'failed') ctx.note(`the fails tool's task ended "${status}" (a tool error is expected to give "failed"; lowercase "should", not judged: RULINGS.md#is-error-lowercase)`);
       if (r.error) {
         // A JSON-RPC error is allowed when that is what the underlying request gave (result-exact checks which).
         ctx.note(`tasks/result answered JSON-RPC error ${r.error.code} ${r.error.message}`);
@@ -208,14 +208,14 @@ export const checks: CheckDef[] = [
       if (r.result.isError !== true) ctx.note(`the returned CallToolResult has isError ${JSON.stringify(r.result.isError)}`);
     },
   }),
-
-  // Fault needed (none yet): "cancelled-result-hangs" — tasks/result for a cancelled task never answers.
   defineCheck({
     id: 'result.cancelled-answers',
     title: 'tasks/result for a cancelled task answers (a result or a JSON-RPC error) instead of blocking',
     section: SECTION,
     requirements: ['result-terminal-returns-final'],
     level: 'MUST',
+    killedBy: ['cancelled-result-hangs'],
+    clientReceiver: true,
     needs: ['slow'],
     needsCapabilities: ['tasks.cancel'],
     async run(ctx: CheckContext) {
@@ -236,32 +236,34 @@ export const checks: CheckDef[] = [
       return `tasks/result for the cancelled task answered ${short(withoutMeta(r.result), 160)}`;
     },
   }),
-
-  // Fault that kills it: result-differs.
   defineCheck({
     id: 'result.exact-success',
     title: 'tasks/result returns exactly what the same tool call returns without a task',
     section: SECTION,
     requirements: ['result-exact'],
     level: 'MUST',
+    killedBy: ['result-differs', 'result-returns-task'],
+    clientReceiver: true,
     needs: ['completes'],
     async run(ctx: CheckContext) {
       await expectSameOutcome(ctx, 'completes');
     },
   }),
 
-  // Fault that kills it: result-differs. Covers result-exact-error too when the fails tool answers a JSON-RPC error.
+  // Covers result-exact-error too when the fails tool answers a JSON-RPC error.
   defineCheck({
     id: 'result.exact-fails',
     title: 'tasks/result of a failing tool returns exactly its tool error (isError result or JSON-RPC error)',
     section: SECTION,
     requirements: ['result-exact'],
     level: 'MUST',
+    killedBy: ['result-differs', 'result-returns-task'],
+    clientReceiver: true,
     needs: ['fails'],
     async run(ctx: CheckContext) {
       const { plain, last } = await expectSameOutcome(ctx, 'fails');
       if (!plain.error && plain.result?.isError !== true) ctx.note(`the fails tool's plain result has isError ${JSON.stringify(plain.result?.isError)}`);
-      if (last.status !== 'failed') ctx.note(`the task ended "${last.status}" (expected "failed" for a tool error; lowercase "should", RULINGS.md 6)`);
+      if (last.status !== 'failed') ctx.note(`the task ended "${last.status}" (expected "failed" for a tool error; lowercase "should", RULINGS.md#is-error-lowercase)`);
       return plain.error ? `compared JSON-RPC errors (result-exact-error): ${plain.error.code}` : 'compared isError results';
     },
   }),

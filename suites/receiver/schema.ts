@@ -6,8 +6,7 @@
 // Requirement ids: the catalog has no id for "messages conform to the schema"; the check cites the
 // ids whose rulings name this schema validation (ttl-created-at / ttl-last-updated-at: RFC 3339
 // timestamps via format iso8601; ttl-actual-in-get: ttl integer or null per the erratum schema) and
-// each violation names the id its path maps to when one does. Killed by faults missing-created-at,
-// bad-timestamp and ttl-missing.
+// each violation names the id its path maps to when one does.
 import { defineCheck, type CheckContext, type CheckDef } from '../engine.ts';
 import type { Message, TranscriptEntry } from '../harness/wire.ts';
 import { validate } from '../../schema/validate.ts';
@@ -103,6 +102,8 @@ export const checks: CheckDef[] = [
     section: SECTION,
     requirements: ['ttl-created-at', 'ttl-last-updated-at', 'ttl-actual-in-get'],
     level: 'MUST',
+    killedBy: ['missing-created-at', 'bad-timestamp', 'ttl-missing', 'result-returns-task', 'numeric-task-id', 'caps-not-objects', 'unknown-status'],
+    clientReceiver: 'validates tasks/result payloads as CallToolResult (the suite creates tasks through tools/call only)',
     runsLast: true,
     async run(ctx: CheckContext) {
       // Which check a message came up in (for the report).

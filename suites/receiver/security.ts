@@ -53,16 +53,17 @@ function answer(r: Response): string {
 
 export const checks: CheckDef[] = [
   // MUST reject get/result/cancel of another context's task. The page names no code; -32602 ("not
-  // found") is expected (RULINGS.md #13): another code is noted, any success fails. The cancel probe
+  // found") is expected (RULINGS.md#foreign-context-code): another code is noted, any success fails. The cancel probe
   // uses a non-terminal task (`slow` when available) and re-reads it as its owner, so a foreign cancel
-  // that took effect despite an error answer also fails. Killed by fault no-isolation (in process, where
-  // the secondary identity is a separate bearer context).
+  // that took effect despite an error answer also fails.
   defineCheck({
     id: 'security.foreign-context-rejected',
     title: "tasks/get, tasks/result and tasks/cancel of another context's task are rejected",
     section: SECTION,
     requirements: ['security-reject-foreign-context', 'security-bind-context'],
     level: 'MUST',
+    killedBy: ['no-isolation'],
+    clientReceiver: 'every connection is a client process of its own, so isolation between two of them is trivially true and says nothing about context binding',
     needs: ['completes'],
     needsCapabilities: ['tasks'],
     notApplicable: notOverStdio,
@@ -102,20 +103,21 @@ export const checks: CheckDef[] = [
       );
       const codes = rejected.map((p) => `${p.method} → ${p.r.error?.code}`);
       const odd = rejected.filter((p) => p.r.error && p.r.error.code !== -32602);
-      if (odd.length) ctx.note(`rejected with codes other than the expected -32602 (RULINGS.md #13): ${odd.map((p) => `${p.method} ${p.r.error!.code}`).join(', ')}`);
+      if (odd.length) ctx.note(`rejected with codes other than the expected -32602 (RULINGS.md#foreign-context-code): ${odd.map((p) => `${p.method} ${p.r.error!.code}`).join(', ')}`);
       return `${other(mode)}: ${codes.join(', ')}`;
     },
   }),
 
   // MUST list only the requestor's own tasks. With sessions only, a listed foreign task fails only if
   // tasks/get rejects it (binding available, list leaks); otherwise not exercised (no binding).
-  // Killed by fault no-isolation (in process).
   defineCheck({
     id: 'security.list-own-context',
     title: "tasks/list of another context does not include this context's task",
     section: SECTION,
     requirements: ['security-list-own-context', 'security-bind-context'],
     level: 'MUST',
+    killedBy: ['no-isolation'],
+    clientReceiver: 'every connection is a client process of its own, so isolation between two of them is trivially true and says nothing about context binding',
     needs: ['completes'],
     needsCapabilities: ['tasks.list'],
     notApplicable: notOverStdio,
@@ -138,7 +140,7 @@ export const checks: CheckDef[] = [
   // Erratum 7b5513e1, SHOULD NOT: a receiver that cannot identify requestors should not declare
   // tasks.list. Observed (not inferred from the transport): another session/identity lists this one's
   // task. Over stdio there is one requestor per process and nothing to expose, so not exercised there
-  // (RULINGS.md #14 reads stdio as "no authorization context"; the suite judges the leak itself, see
+  // (RULINGS.md#erratum-list-without-identity reads stdio as "no authorization context"; the suite judges the leak itself, see
   // the report). Killed (warn) by fault no-isolation.
   defineCheck({
     id: 'security.list-without-identity',
@@ -146,6 +148,8 @@ export const checks: CheckDef[] = [
     section: SECTION,
     requirements: ['security-list-without-identity'],
     level: 'SHOULD',
+    killedBy: [],
+    clientReceiver: 'about servers without an authorization context (erratum 7b5513e1); a client receiver has exactly one requestor, its server',
     needs: ['completes'],
     needsCapabilities: ['tasks.list'],
     notApplicable: notOverStdio,
@@ -172,6 +176,9 @@ export const checks: CheckDef[] = [
     section: SECTION,
     requirements: ['resource-concurrency-limit'],
     level: 'MAY',
+    weakerLevel: 'a concurrency limit has no defined signal (catalog: not observable); the probe reports what happens',
+    killedBy: [],
+    clientReceiver: 'sends task-augmented tools/call directly',
     needs: ['completes'],
     needsCapabilities: ['tasks.requests.tools.call'],
     timeoutMs: 60_000,

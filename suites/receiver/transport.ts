@@ -1,5 +1,5 @@
 // Checks for the Streamable HTTP notes of tasks.md (the <Note> of "Input Required Status", lines
-// 435-447; RULINGS.md #7: each keyword applies to Streamable HTTP only). Requirement ids from
+// 435-447; RULINGS.md#sse-notes: each keyword applies to Streamable HTTP only). Requirement ids from
 // schema/requirements.json.
 //
 // Not checked here: "clients SHOULD expect messages on any SSE stream" (sse-expect-any-stream) is a
@@ -16,14 +16,14 @@ const SECTION = 'Streamable HTTP';
 
 export const checks: CheckDef[] = [
   // SHOULD NOT upgrade tasks/get to SSE: each POST carrying tasks/get is answered application/json.
-  // Fault needed: `get-sse` (sse-get-no-upgrade) — over HTTP the reference answers tasks/get on a
-  // text/event-stream response (observable only over HTTP, not in process).
   defineCheck({
     id: 'transport.get-no-sse-upgrade',
     title: 'tasks/get is answered with application/json, not upgraded to an SSE stream',
     section: SECTION,
     requirements: ['sse-get-no-upgrade'],
     level: 'SHOULD',
+    killedBy: ['get-sse'],
+    clientReceiver: 'about the Streamable HTTP server answering tasks/get; a client answers on its own POST',
     needs: ['completes'],
     notApplicable: (info) => (info.transport === 'http' ? undefined : `Streamable HTTP only; transport is ${info.transport}`),
     async run(ctx: CheckContext) {

@@ -81,13 +81,14 @@ async function observeExpiry(ctx: CheckContext): Promise<ExpiryObservation> {
 
 export const checks: CheckDef[] = [
   // MAY: overriding the requested ttl is the receiver's right; this reports what came back.
-  // Cannot fail (info only); no fault needed.
   defineCheck({
     id: 'ttl.override-reported',
     title: `A requested ttl of ${SHORT_TTL_MS} ms: what the receiver grants (it MAY override)`,
     section: SECTION,
     requirements: ['ttl-override-may'],
     level: 'MAY',
+    killedBy: [],
+    clientReceiver: true,
     needs: ['completes'],
     async run(ctx: CheckContext) {
       const created = await createTask(ctx, 'completes', { ttl: SHORT_TTL_MS });
@@ -101,8 +102,8 @@ export const checks: CheckDef[] = [
   }),
 
   // SHOULD enforce a maximum ttl: a 10-year request granted as is, or a null (unlimited) ttl, warns
-  // (RULINGS.md #2: null passes ttl-actual-in-get but warns here). Killed by running the reference
-  // receiver with `--max-ttl 400000000000` (above ten years); no named fault yet (proposed: ttl-uncapped).
+  // (RULINGS.md#ttl-null: null passes ttl-actual-in-get but warns here). The reference receiver with
+  // `--max-ttl 400000000000` (above ten years) warns here too (suites/receiver/checks-c.test.ts).
   // A ten-year timer can hurt a target (a store that cannot arm it): this runs last, on its own connection.
   defineCheck({
     id: 'ttl.max-enforced',
@@ -110,6 +111,8 @@ export const checks: CheckDef[] = [
     section: SECTION,
     requirements: ['resource-max-ttl'],
     level: 'SHOULD',
+    killedBy: ['ttl-uncapped'],
+    clientReceiver: 'sends a task-augmented tools/call directly',
     needs: ['completes'],
     needsCapabilities: ['tasks.requests.tools.call'],
     loadsTarget: true,
@@ -138,7 +141,7 @@ export const checks: CheckDef[] = [
       const { ttl: dflt, gone: plainGone } = await grantedTtl(ctx, plain.taskId, plain.task, s);
       seen.push(plainGone ? `no ttl requested → gone at the next tasks/get (${plainGone.code})` : `no ttl requested → granted ${short(dflt)}`);
       if (!plainGone && dflt === null) problems.push('a task created without a requested ttl was granted null (unlimited retention)');
-      ctx.expect(problems.length === 0, `${problems.join('; ')} (resource-max-ttl; RULINGS.md #2)`);
+      ctx.expect(problems.length === 0, `${problems.join('; ')} (resource-max-ttl; RULINGS.md#ttl-null)`);
       return seen.join('; ');
     },
   }),
@@ -150,6 +153,8 @@ export const checks: CheckDef[] = [
     section: SECTION,
     requirements: ['ttl-delete-after-expiry-may'],
     level: 'MAY',
+    killedBy: [],
+    clientReceiver: true,
     needs: ['completes'],
     timeoutMs: EXPIRY_CHECK_TIMEOUT_MS,
     async run(ctx: CheckContext) {
@@ -160,13 +165,14 @@ export const checks: CheckDef[] = [
   }),
 
   // SHOULD clean up expired tasks promptly: still answered EXPIRY_GRACE_MS after ttl → warn.
-  // Fault needed: `expired-retained` (resource-cleanup-expired) — the reference never deletes expired tasks.
   defineCheck({
     id: 'ttl.expired-cleaned-up',
     title: `A task is gone (tasks/get errors) within ${EXPIRY_GRACE_MS} ms after its short ttl elapsed`,
     section: SECTION,
     requirements: ['resource-cleanup-expired'],
     level: 'SHOULD',
+    killedBy: ['expired-retained'],
+    clientReceiver: true,
     needs: ['completes'],
     timeoutMs: EXPIRY_CHECK_TIMEOUT_MS,
     async run(ctx: CheckContext) {
@@ -178,13 +184,15 @@ export const checks: CheckDef[] = [
 
   // MUST: an expired (purged) task is a nonexistent taskId → -32602 in tasks/get, tasks/result and
   // tasks/cancel (errors-invalid-taskid-32602; examples at tasks.md 807-822). A target that keeps the
-  // task is not judged here (MAY delete). Killed by fault unknown-task-32603 (expired lookups → -32603).
+  // task is not judged here (MAY delete).
   defineCheck({
     id: 'ttl.expired-error-code',
     title: 'An expired and deleted task answers -32602 in tasks/get, tasks/result and tasks/cancel',
     section: SECTION,
     requirements: ['errors-invalid-taskid-32602'],
     level: 'MUST',
+    killedBy: ['unknown-task-32603'],
+    clientReceiver: true,
     needs: ['completes'],
     timeoutMs: EXPIRY_CHECK_TIMEOUT_MS,
     async run(ctx: CheckContext) {

@@ -80,6 +80,7 @@ export const requestorChecks: RequestorCheckDef[] = [
     section: SEC_CAPS,
     requirements: ['caps-requestor-only-declared'],
     level: 'SHOULD',
+    killedBy: ['ignore-tasks-capability', 'ignore-tools-call-capability', 'augment-task-requests'],
     scenarios: ALL,
     judge(run: Analysis, ctx: JudgeContext) {
       const bad: Exchange[] = [];
@@ -106,6 +107,7 @@ export const requestorChecks: RequestorCheckDef[] = [
     section: SEC_CAPS,
     requirements: ['caps-no-tasks-should-not-create'],
     level: 'SHOULD',
+    killedBy: ['ignore-tasks-capability'],
     scenarios: ['no-tasks-capability'],
     judge(run: Analysis, ctx: JudgeContext) {
       const sessions = run.sessions.filter((s) => s.receiverCapabilities?.tasks === undefined);
@@ -123,6 +125,7 @@ export const requestorChecks: RequestorCheckDef[] = [
     section: SEC_CAPS,
     requirements: ['tool-no-cap-must-not-augment'],
     level: 'MUST',
+    killedBy: ['ignore-tasks-capability', 'ignore-tools-call-capability'],
     scenarios: NO_CAPABILITY,
     judge(run: Analysis, ctx: JudgeContext) {
       const sessions = run.sessions.filter((s) => !declaredAugmentable(s.receiverCapabilities).includes(TOOLS_CALL));
@@ -143,6 +146,7 @@ export const requestorChecks: RequestorCheckDef[] = [
     section: SEC_CAPS,
     requirements: ['tool-forbidden-must-not-augment'],
     level: 'MUST',
+    killedBy: ['augment-forbidden'],
     scenarios: TASK_SCENARIOS,
     judge(run: Analysis, ctx: JudgeContext) {
       const seen = sessionsDeclaring(run, TOOLS_CALL).flatMap((s) =>
@@ -169,6 +173,7 @@ export const requestorChecks: RequestorCheckDef[] = [
     section: SEC_CAPS,
     requirements: ['tool-required-must-augment'],
     level: 'MUST',
+    killedBy: ['no-augment-required'],
     scenarios: TASK_SCENARIOS,
     judge(run: Analysis, ctx: JudgeContext) {
       const seen = sessionsDeclaring(run, TOOLS_CALL).flatMap((s) => calls(s, TOOLS_CALL).filter((x) => toolSupport(s, x.params?.name) === 'required'));
@@ -185,6 +190,7 @@ export const requestorChecks: RequestorCheckDef[] = [
     section: SEC_CAPS,
     requirements: ['tool-optional-may'],
     level: 'MAY',
+    killedBy: [],
     scenarios: TASK_SCENARIOS,
     judge(run: Analysis, ctx: JudgeContext) {
       const seen = sessionsDeclaring(run, TOOLS_CALL).flatMap((s) => calls(s, TOOLS_CALL).filter((x) => toolSupport(s, x.params?.name) === 'optional'));
@@ -199,6 +205,7 @@ export const requestorChecks: RequestorCheckDef[] = [
     section: SEC_CAPS,
     requirements: ['create-ttl-may'],
     level: 'MAY',
+    killedBy: [],
     scenarios: TASK_SCENARIOS,
     judge(run: Analysis, ctx: JudgeContext) {
       const aug = run.sessions.flatMap((s) => calls(s, TOOLS_CALL).filter(augmented));
@@ -216,6 +223,7 @@ export const requestorChecks: RequestorCheckDef[] = [
     section: SEC_POLL,
     requirements: ['poll-respect-interval'],
     level: 'SHOULD',
+    killedBy: ['fast-poll'],
     scenarios: TASK_SCENARIOS,
     judge(run: Analysis, ctx: JudgeContext) {
       const gaps: { gap: number; pi: number; taskId: string; ms: number }[] = [];
@@ -247,6 +255,7 @@ export const requestorChecks: RequestorCheckDef[] = [
     section: SEC_POLL,
     requirements: ['poll-until-terminal'],
     level: 'SHOULD',
+    killedBy: ['stop-polling'],
     scenarios: FOLLOW,
     judge(run: Analysis, ctx: JudgeContext) {
       const tasks = allTasks(run).filter((t) => !cancelledByClient(t));
@@ -280,6 +289,7 @@ export const requestorChecks: RequestorCheckDef[] = [
     section: SEC_POLL,
     requirements: ['poll-not-stopped-by-result'],
     level: 'SHOULD',
+    killedBy: ['no-poll-after-result-error'],
     scenarios: TASK_SCENARIOS,
     judge(run: Analysis, ctx: JudgeContext) {
       const cases = allTasks(run).flatMap((t) => t.results.filter((r) => r.error && r.answeredMs !== undefined && !terminal(lastShown(t, r.answeredMs))).map((r) => ({ t, r })));
@@ -302,6 +312,7 @@ export const requestorChecks: RequestorCheckDef[] = [
     section: SEC_POLL,
     requirements: ['notify-no-reliance'],
     level: 'MUST',
+    killedBy: ['stop-polling'],
     scenarios: OUTCOME,
     judge(run: Analysis, ctx: JudgeContext) {
       if (run.sessions.some((s) => s.serverNotifications.some((e) => (e.message as any)?.method === 'notifications/tasks/status'))) {
@@ -332,6 +343,7 @@ export const requestorChecks: RequestorCheckDef[] = [
     section: SEC_INPUT,
     requirements: ['input-required-call-result'],
     level: 'SHOULD',
+    killedBy: ['no-result-on-input-required'],
     scenarios: INPUT,
     judge(run: Analysis, ctx: JudgeContext) {
       const tasks = allTasks(run);
@@ -364,6 +376,7 @@ export const requestorChecks: RequestorCheckDef[] = [
     section: SEC_INPUT,
     requirements: ['sse-expect-any-stream'],
     level: 'SHOULD',
+    killedBy: ['ignore-get-stream'],
     scenarios: ['input-on-get-stream'],
     judge(run: Analysis, ctx: JudgeContext) {
       if (run.transport !== 'http') ctx.skip('stdio has no SSE streams');
@@ -388,6 +401,7 @@ export const requestorChecks: RequestorCheckDef[] = [
     section: SEC_META,
     requirements: ['related-task-all-messages', 'related-task-nested-same-id'],
     level: 'MUST',
+    killedBy: ['elicitation-no-related-task'],
     scenarios: INPUT,
     judge(run: Analysis, ctx: JudgeContext) {
       const reqs = allTasks(run).flatMap((t) => t.inputRequests);
@@ -419,6 +433,7 @@ export const requestorChecks: RequestorCheckDef[] = [
     section: SEC_META,
     requirements: ['related-task-requestor-omit-in-requests'],
     level: 'SHOULD',
+    killedBy: ['related-task-in-requests'],
     scenarios: ALL,
     judge(run: Analysis, ctx: JudgeContext) {
       const reqs = run.sessions.flatMap((s) => s.clientRequests.filter((x) => ['tasks/get', 'tasks/result', 'tasks/cancel'].includes(x.method)));
@@ -435,6 +450,7 @@ export const requestorChecks: RequestorCheckDef[] = [
     section: SEC_META,
     requirements: ['related-task-get-list-cancel-should-not'],
     level: 'SHOULD',
+    killedBy: ['related-task-in-list'],
     scenarios: ALL,
     judge(run: Analysis, ctx: JudgeContext) {
       const reqs = run.sessions.flatMap((s) => calls(s, 'tasks/list'));
@@ -452,6 +468,7 @@ export const requestorChecks: RequestorCheckDef[] = [
     section: SEC_LIST,
     requirements: ['list-cursor-opaque'],
     level: 'MUST',
+    killedBy: ['modify-cursor'],
     scenarios: ALL,
     judge(run: Analysis, ctx: JudgeContext) {
       let listed = 0;
@@ -491,6 +508,7 @@ export const requestorChecks: RequestorCheckDef[] = [
     section: SEC_CANCEL,
     requirements: ['cancellation-use-tasks-cancel'],
     level: 'MUST',
+    killedBy: ['cancel-notification'],
     scenarios: ALL,
     judge(run: Analysis, ctx: JudgeContext) {
       const bad: string[] = [];

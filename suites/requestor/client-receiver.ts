@@ -39,63 +39,14 @@ export function roleRequest(type: RequestType, role: ProfileRole, task?: Record<
 }
 
 /**
- * Receiver checks that run against a client receiver: they create tasks only through
- * helpers.createTask / result.createTask (or send only tasks/* requests) and need no tools. Every
+ * Receiver checks that run against a client receiver (their `clientReceiver: true`): they create tasks only
+ * through helpers.createTask / result.createTask (or send only tasks/* requests) and need no tools. Every
  * other receiver check is reported as skipped (see skipReason).
  */
-export const CLIENT_RECEIVER_CHECKS: readonly string[] = [
-  'result.blocks-while-working',
-  'result.failed-returns-result',
-  'result.cancelled-answers',
-  'result.exact-success',
-  'result.exact-fails',
-  'related-task.result-completed',
-  'related-task.result-failed',
-  'related-task.result-cancelled',
-  'related-task.absent-on-get',
-  'related-task.absent-on-list',
-  'related-task.absent-on-cancel',
-  'related-task.param-wins-get',
-  'related-task.param-wins-result',
-  'related-task.param-wins-cancel',
-  'list.get-implies-list',
-  'list.next-cursor',
-  'list.paginate',
-  'list.invalid-cursor',
-  'list.tampered-cursor',
-  'list.entries-are-tasks',
-  'cancel.cancelled-before-response',
-  'cancel.stays-cancelled',
-  'cancel.completed-rejected',
-  'cancel.failed-rejected',
-  'cancel.cancelled-rejected',
-  'cancel.delete-may',
-  'ttl.override-reported',
-  'ttl.expired-deleted',
-  'ttl.expired-cleaned-up',
-  'ttl.expired-error-code',
-  'errors.get-invalid-taskid',
-  'errors.result-invalid-taskid',
-  'errors.cancel-invalid-taskid',
-  'errors.invalid-params-not-32603',
-  'errors.informative-message',
-];
-
-/** Vetted receiver checks that do not apply to a client receiver, with the reason. */
-const NOT_FOR_CLIENTS: Readonly<Record<string, string>> = {
-  'result.completed-returns-result': 'judges the tasks/result payload as a CallToolResult (tools/call); result.exact-success compares the client\'s payload with its plain answer instead',
-  'schema.messages-valid': 'validates tasks/result payloads as CallToolResult (the suite creates tasks through tools/call only)',
-  'ttl.max-enforced': 'sends a task-augmented tools/call directly',
-  'security.task-flood-reported': 'sends task-augmented tools/call directly',
-  'security.list-without-identity': 'about servers without an authorization context (erratum 7b5513e1); a client receiver has exactly one requestor, its server',
-  'transport.get-no-sse-upgrade': 'about the Streamable HTTP server answering tasks/get; a client answers on its own POST',
-  'errors.malformed-input-survives': 'sends raw malformed bytes from the client side of a connection',
-  'security.foreign-context-rejected': 'every connection is a client process of its own, so isolation between two of them is trivially true and says nothing about context binding',
-  'security.list-own-context': 'every connection is a client process of its own, so isolation between two of them is trivially true and says nothing about context binding',
-};
+export const CLIENT_RECEIVER_CHECKS: readonly string[] = allChecks.filter((c) => c.clientReceiver === true).map((c) => c.id);
 
 function skipReason(check: CheckDef): string {
-  if (NOT_FOR_CLIENTS[check.id]) return `${NOT_FOR_CLIENTS[check.id]}: not applicable to a client receiver`;
+  if (typeof check.clientReceiver === 'string') return `${check.clientReceiver}: not applicable to a client receiver`;
   if (check.needsCapabilities?.some((c) => c.startsWith('tasks.requests.tools'))) return 'tools/call-specific (needs tasks.requests.tools.call): not applicable to a client receiver';
   if (check.id.startsWith('capabilities.')) return 'tool-level negotiation / tools/call capability: not applicable to a client receiver';
   if (check.needs?.some((r) => !(r in ROLE_WORD))) return `needs a ${check.needs.filter((r) => !(r in ROLE_WORD)).join('/')} role, which a client receiver does not have in this suite`;

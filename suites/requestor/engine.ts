@@ -3,7 +3,8 @@
 // A check is judged once per scenario it applies to; the verdicts merge into one CheckResult:
 // any violation → fail (MUST) / warn (SHOULD) / info (MAY); else any judged scenario → pass (MAY: info);
 // else skip, with each scenario's reason.
-import { NotExercised, Violation, verdicts, type CheckResult, type Level, type Status, type Verdicts } from '../engine.ts';
+import { NotExercised, Violation, severity, verdicts, type CheckResult, type Level, type Status, type Verdicts } from '../engine.ts';
+import type { ClientFaultName } from '../../mocks/client/faults.ts';
 import type { Analysis } from './analysis.ts';
 import type { RecordedEntry } from './harness.ts';
 
@@ -17,6 +18,12 @@ export interface RequestorCheckDef {
   /** Requirement ids from schema/requirements.json. */
   requirements: string[];
   level: Level;
+  /** Why `level` is weaker than the strongest of `requirements` (the check observes, it cannot judge a violation). */
+  weakerLevel?: string;
+  /** Faults of the reference client that make this check fail (MUST) or warn (SHOULD): exactly these (suites/requestor-faults.test.ts). */
+  killedBy: readonly ClientFaultName[];
+  /** Spec revisions the check judges (default: [SPEC_REVISION], schema/spec.ts). */
+  revisions?: readonly string[];
   /** Scenarios whose transcripts this check judges. */
   scenarios: readonly string[];
   /** Judges one scenario. Return → fine (an observation); ctx.violation → fail/warn by level; ctx.skip → not exercised there. */
@@ -27,7 +34,6 @@ export function defineRequestorCheck(def: RequestorCheckDef): RequestorCheckDef 
   return def;
 }
 
-const statusOnViolation: Record<Level, Status> = { MUST: 'fail', SHOULD: 'warn', MAY: 'info' };
 const TRANSCRIPT_LIMIT = 400;
 
 /** Why a scenario's evidence may be incomplete (the client crashed, hung or never started). */
@@ -67,7 +73,7 @@ export function gradeCheck(def: RequestorCheckDef, runs: readonly Analysis[], no
   let status: Status;
   let message: string;
   if (violations.length) {
-    status = statusOnViolation[def.level];
+    status = severity(def.level);
     message = violations.join(' | ');
   } else if (passes.length) {
     status = def.level === 'MAY' ? 'info' : 'pass';

@@ -1,0 +1,47 @@
+// The facts on every check (suites/engine.ts) hold: ids are unique across roles, each check's level is the
+// strongest level of the requirements it cites (schema/catalog.ts) unless `weakerLevel` says why it only
+// reports, and `killedBy` names only known faults (the kill matrices run them: suites/receiver/faults.test.ts,
+// suites/requestor-faults.test.ts).
+import { describe, expect, it } from 'vitest';
+import { allChecks } from './index.ts';
+import { requestorChecks } from './requestor/checks.ts';
+import { propertyCatalog } from './properties/run.ts';
+import { hasRequirement, strongestLevel } from '../schema/catalog.ts';
+import { FAULT_NAMES } from '../mocks/receiver/faults.ts';
+import { CLIENT_FAULT_NAMES } from '../mocks/client/faults.ts';
+
+const every = [...allChecks, ...requestorChecks];
+
+describe('facts on the checks', () => {
+  it('ids are unique across receiver checks, requestor checks and property runs', () => {
+    const ids = [...every.map((c) => c.id), ...propertyCatalog().map((p) => p.id)];
+    expect(ids.filter((id, i) => ids.indexOf(id) !== i)).toEqual([]);
+  });
+
+  it('every check cites known requirement ids', () => {
+    expect(every.flatMap((c) => c.requirements.filter((r) => !hasRequirement(r)).map((r) => `${c.id} cites unknown ${r}`))).toEqual([]);
+    expect(every.filter((c) => c.requirements.length === 0).map((c) => c.id)).toEqual([]);
+  });
+
+  it("a check's level is the strongest level of its requirements, unless weakerLevel says why it only reports", () => {
+    const rank = { MAY: 0, SHOULD: 1, MUST: 2 } as const;
+    const wrong = every.flatMap((c) => {
+      const want = strongestLevel(c.requirements);
+      if (c.weakerLevel) return rank[c.level] < rank[want] ? [] : [`${c.id}: weakerLevel is set but its level ${c.level} is not weaker than ${want}`];
+      return c.level === want ? [] : [`${c.id}: level ${c.level}, but its requirements say ${want} (fix the level, or state weakerLevel)`];
+    });
+    expect(wrong).toEqual([]);
+  });
+
+  it('killedBy names known faults, without repeats', () => {
+    const bad = [
+      ...allChecks.flatMap((c) => c.killedBy.filter((f, i) => !FAULT_NAMES.includes(f) || c.killedBy.indexOf(f) !== i).map((f) => `${c.id}: ${f}`)),
+      ...requestorChecks.flatMap((c) => c.killedBy.filter((f, i) => !CLIENT_FAULT_NAMES.includes(f) || c.killedBy.indexOf(f) !== i).map((f) => `${c.id}: ${f}`)),
+    ];
+    expect(bad).toEqual([]);
+  });
+
+  it('a MAY check names no fault (it reports, it cannot fail)', () => {
+    expect(every.filter((c) => c.level === 'MAY' && c.killedBy.length > 0).map((c) => c.id)).toEqual([]);
+  });
+});
