@@ -115,7 +115,11 @@ function nameWords(name: string): string[] {
     .map((w) => w.toLowerCase());
 }
 
-/** Whether a tool may be called in `safe` mode, and why (or why not). */
+/**
+ * Whether a tool may be called in `safe` mode, and why (or why not). Annotations can only rule a tool out:
+ * they are untrusted (tools.md: clients MUST consider tool annotations untrusted unless from trusted
+ * servers), so the name and description are judged even for a tool annotated read-only.
+ */
 export function toolSafety(tool: any): { safe: boolean; reason: string } {
   const a = tool?.annotations ?? {};
   if (a.destructiveHint === true) return { safe: false, reason: 'annotated destructiveHint: true' };
