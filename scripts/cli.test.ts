@@ -9,6 +9,7 @@ import { buildReport, exitCode, formatConsole, loadBaseline } from './report.ts'
 import type { CheckResult } from '../suites/engine.ts';
 import { loadProfile } from '../suites/harness/target.ts';
 import { PROFILE_ROLES } from '../suites/harness/profile.ts';
+import { junitSchemaErrors } from '../fixtures/junit/validate.ts';
 
 const tmp = mkdtempSync(join(tmpdir(), 'mtc-cli-'));
 
@@ -82,7 +83,7 @@ describe('end to end (the bin, as a user runs it)', () => {
     expect(nocmd.stderr).toMatch(/cannot connect/);
   });
 
-  it('grades the reference receiver: exit 0, JSON and JUnit written, every check passes', async () => {
+  it('grades the reference receiver: exit 0, JSON and JUnit (valid against the JUnit schema) written, every check passes', async () => {
     const json = join(tmp, 'ref.json');
     const junit = join(tmp, 'ref.xml');
     const r = await cli(['server', '--stdio', `${process.execPath} --import tsx scripts/mock.ts --stdio --status-notifications`, '--profile', 'fixtures/reference.profile.json', '--json', json, '--junit', junit]);
@@ -96,16 +97,29 @@ describe('end to end (the bin, as a user runs it)', () => {
       expect(Array.isArray(c.transcript)).toBe(true);
     }
     expect(report.summary.fail).toBe(0);
-    expect(existsSync(junit) && readFileSync(junit, 'utf8')).toMatch(/<testsuites[\s\S]*<testcase/);
+    const xml = existsSync(junit) ? readFileSync(junit, 'utf8') : '';
+    expect(xml.match(/<testcase /g)?.length).toBe(report.checks.length);
+    expect(await junitSchemaErrors(xml)).toEqual([]);
   });
 
   it('exits 1 when the target breaks a MUST, and 0 when the baseline expects exactly that', async () => {
     const json = join(tmp, 'fault.json');
     const target = `${process.execPath} --import tsx scripts/mock.ts --stdio --fault cancel-terminal-ok`;
-    const r = await cli(['server', '--stdio', target, '--profile', 'fixtures/reference.profile.json', '--only', 'cancel', '--json', json]);
+    const junit = join(tmp, 'fault.xml');
+    const markdown = join(tmp, 'fault.md');
+    const r = await cli(['server', '--stdio', target, '--profile', 'fixtures/reference.profile.json', '--only', 'cancel', '--json', json, '--junit', junit, '--markdown', markdown]);
     expect(r.code).toBe(1);
     const failed = JSON.parse(readFileSync(json, 'utf8')).checks.filter((c: any) => c.status === 'fail').map((c: any) => c.id);
     expect(failed.length).toBeGreaterThan(0);
+    // The same verdicts in JUnit (valid against the schema) and Markdown, with the requirement text.
+    const xml = readFileSync(junit, 'utf8');
+    expect(await junitSchemaErrors(xml)).toEqual([]);
+    expect(xml.match(/<failure type="fail"/g)?.length).toBe(failed.length);
+    const md = readFileSync(markdown, 'utf8');
+    expect(md).toMatch(/^## MCP Tasks conformance: ❌ failed/);
+    for (const id of failed) expect(md).toContain(`### ❌ \`${id}\``);
+    expect(md).toContain('Receivers MUST reject cancellation requests for tasks already in a terminal status');
+    expect(md).toContain('```mermaid\nsequenceDiagram');
     const base = join(tmp, 'baseline.json');
     writeFileSync(base, JSON.stringify(failed));
     const again = await cli(['server', '--stdio', target, '--profile', 'fixtures/reference.profile.json', '--only', 'cancel', '--baseline', base]);

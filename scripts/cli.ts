@@ -12,7 +12,7 @@ import { loadProfile, type TargetSpec } from '../suites/harness/target.ts';
 import { DEFAULT_DISCOVERY, DISCOVER_MODES, formatPlan, profileToKeep, type DiscoverMode } from '../suites/harness/discovery.ts';
 import { computeCoverage } from '../suites/coverage.ts';
 import { DEFAULT_RUN_OPTIONS } from '../suites/engine.ts';
-import { CheckCollector, buildReport, exitCode, formatConsole, loadBaseline, writeJson } from './report.ts';
+import { CheckCollector, buildReport, exitCode, formatConsole, loadBaseline, writeReports } from './report.ts';
 import { PROPERTY_NAMES, formatPropertyFailure, parsePropertyArgs, propertyCatalog, runProperties } from '../suites/properties/run.ts';
 import { requestorChecks } from '../suites/requestor/checks.ts';
 
@@ -42,7 +42,8 @@ server options:
   --exclude <ids>            the same selectors, left out of the run (repeatable; wins over --only)
   --max-tasks <n>            most tasks the run keeps live at once (default ${DEFAULT_RUN_OPTIONS.maxLiveTasks}); checks that load the target on purpose run last
   --json <file>              write the JSON report
-  --junit <file>             write JUnit XML (one testcase per check)
+  --junit <file>             write JUnit XML (a testsuite per section, a testcase per check with its requirement ids)
+  --markdown <file>          write a Markdown report (tables per section; failures with requirement text, a sequence diagram, the messages)
   --baseline <file>          expected failures (JSON list or YAML "- id" list); a listed check that passes is stale
   --strict                   warnings fail the run too
   --timeout <ms>             bound for one request (default ${DEFAULT_RUN_OPTIONS.requestTimeoutMs})
@@ -78,6 +79,7 @@ export function parseServerArgs(argv: string[]) {
       'max-tasks': { type: 'string' },
       json: { type: 'string' },
       junit: { type: 'string' },
+      markdown: { type: 'string' },
       baseline: { type: 'string' },
       strict: { type: 'boolean', default: false },
       timeout: { type: 'string' },
@@ -168,6 +170,7 @@ export function parseServerArgs(argv: string[]) {
     properties,
     json: values.json,
     junit: values.junit,
+    markdown: values.markdown,
     baseline,
     strict: values.strict!,
     requireCoverage: values['require-coverage']!,
@@ -223,7 +226,6 @@ async function server(argv: string[]): Promise<number> {
   const collector = new CheckCollector((line) => process.stderr.write(`  ${line}\n`));
   const { startVitest } = await import('vitest/node');
   const reporters: any[] = [collector];
-  if (args.junit) reporters.push(['junit', { outputFile: resolve(args.junit), suiteName: 'mcp-tasks-conformance' }]);
   const vitest = await startVitest(
     'test',
     [],
@@ -255,7 +257,7 @@ async function server(argv: string[]): Promise<number> {
   report.coverage = computeCoverage(results, allChecks, preflight.info);
   if (preflight.discovery) report.discovery = preflight.discovery;
   process.stdout.write(formatConsole(report, args.color) + '\n');
-  if (args.json) writeJson(args.json, report);
+  await writeReports(report, { json: args.json, junit: args.junit, markdown: args.markdown }, args.strict);
   // --require-coverage: a MUST that applies but was not exercised fails the run like a violated one.
   const uncovered = args.requireCoverage && report.coverage.must.unexercised.length > 0;
   if (uncovered) process.stdout.write(`--require-coverage: ${report.coverage.must.unexercised.length} applicable MUST requirement(s) not exercised\n`);

@@ -6,7 +6,7 @@ import { delimiter, isAbsolute, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { SCENARIOS, SCENARIO_NAMES } from '../mocks/receiver/scenarios.ts';
 import { splitCommand } from '../suites/harness/wire.ts';
-import { buildReport, CheckCollector, exitCode, formatConsole, loadBaseline, writeJson } from './report.ts';
+import { buildReport, CheckCollector, exitCode, formatConsole, loadBaseline, writeReports } from './report.ts';
 import { requestorChecks } from '../suites/requestor/checks.ts';
 import { SCENARIO_ENV } from '../suites/requestor/harness.ts';
 import { DEFAULT_CLIENT_CONCURRENCY, planScenarios, TASK_RECEIVER, wantsTaskReceiver, type ClientRunConfig } from '../suites/requestor/run.ts';
@@ -31,7 +31,8 @@ options:
                              "${TASK_RECEIVER}" = the receiver checks against the client (sampling/elicitation tasks)
   --transport http|stdio     how the client reaches the receiver (default http)
   --json <file>              write the JSON report
-  --junit <file>             write JUnit XML (one testcase per check)
+  --junit <file>             write JUnit XML (a testsuite per section, a testcase per check with its requirement ids)
+  --markdown <file>          write a Markdown report (tables per section; failures with requirement text, a sequence diagram, the messages)
   --baseline <file>          expected failures (JSON list or YAML "- id" list); a listed check that passes is stale
   --strict                   warnings fail the run too
   --timeout <ms>             bound for the client's run in each scenario (default: the scenario's own, 20–30 s)
@@ -61,6 +62,7 @@ export function parseClientArgs(argv: string[]) {
         transport: { type: 'string' },
         json: { type: 'string' },
         junit: { type: 'string' },
+        markdown: { type: 'string' },
         baseline: { type: 'string' },
         strict: { type: 'boolean', default: false },
         timeout: { type: 'string' },
@@ -126,6 +128,7 @@ export function parseClientArgs(argv: string[]) {
     config,
     json: values.json,
     junit: values.junit,
+    markdown: values.markdown,
     baseline,
     strict: values.strict!,
     color: !values['no-color'] && process.stdout.isTTY === true,
@@ -212,7 +215,6 @@ export async function runClientCommand(argv: string[], root: string): Promise<nu
   const collector = new CheckCollector((line) => process.stderr.write(`  ${line}\n`));
   const { startVitest } = await import('vitest/node');
   const reporters: any[] = [collector];
-  if (args.junit) reporters.push(['junit', { outputFile: resolve(args.junit), suiteName: 'mcp-tasks-conformance client' }]);
   const longest = Math.max(20_000, ...plan.run.map((n) => config.timeoutMs ?? SCENARIOS.find((s) => s.name === n)!.timeoutMs));
   const vitest = await startVitest(
     'test',
@@ -239,6 +241,6 @@ export async function runClientCommand(argv: string[], root: string): Promise<nu
   const results = [...collector.results].sort((a, b) => (order.get(a.id) ?? 1e9) - (order.get(b.id) ?? 1e9));
   const report = buildReport(results, target, started, args.baseline, collector.errors);
   process.stdout.write(formatConsole(report, args.color) + '\n');
-  if (args.json) writeJson(args.json, report);
+  await writeReports(report, { json: args.json, junit: args.junit, markdown: args.markdown }, args.strict);
   return exitCode(report, args.strict);
 }

@@ -1,5 +1,6 @@
-// Reports: the vitest reporter that collects check results, the console report, the JSON report,
-// and the expected-failures baseline. Exit codes: 0 no failure, 1 a failure (or, with --strict, a warning).
+// Reports: the vitest reporter that collects check results, the console report, the JSON report
+// (JUnit: report-junit.ts; Markdown: report-markdown.ts), and the expected-failures baseline.
+// Exit codes: 0 no failure, 1 a failure (or, with --strict, a warning).
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Reporter, TestCase, TestModule } from 'vitest/node';
@@ -7,6 +8,7 @@ import type { CheckResult, Status, TargetDown } from '../suites/engine.ts';
 import { PROTOCOL_VERSION } from '../schema/protocol.ts';
 import { formatCoverage, type RunCoverage } from '../suites/coverage.ts';
 import type { DiscoveryResult } from '../suites/harness/discovery.ts';
+import { hasRequirement, requirement } from '../schema/catalog.ts';
 
 export const STATUSES: Status[] = ['pass', 'fail', 'warn', 'info', 'skip'];
 const MARK: Record<Status, string> = { pass: 'PASS', fail: 'FAIL', warn: 'WARN', info: 'INFO', skip: 'SKIP' };
@@ -188,7 +190,39 @@ function oneLine(s: string, max = 160): string {
   return t.length > max ? t.slice(0, max - 1) + '…' : t;
 }
 
-export function writeJson(path: string, report: Report): void {
+/** One line per requirement id: `id (LEVEL, source:line): statement` from the catalog. */
+export function requirementLines(ids: readonly string[]): string[] {
+  return ids.map((id) => {
+    if (!hasRequirement(id)) return id;
+    const r = requirement(id);
+    return `${id} (${r.level}, ${r.source}:${r.line}): ${r.statement}`;
+  });
+}
+
+function writeText(path: string, text: string): void {
   mkdirSync(dirname(path), { recursive: true });
-  writeFileSync(path, JSON.stringify(report, null, 2) + '\n');
+  writeFileSync(path, text);
+}
+
+export function writeJson(path: string, report: Report): void {
+  writeText(path, JSON.stringify(report, null, 2) + '\n');
+}
+
+export interface ReportFiles {
+  json?: string;
+  junit?: string;
+  markdown?: string;
+}
+
+/** Writes the requested report files (--json, --junit, --markdown); --strict makes warnings JUnit failures. */
+export async function writeReports(report: Report, files: ReportFiles, strict: boolean): Promise<void> {
+  if (files.json) writeJson(files.json, report);
+  if (files.junit) {
+    const { formatJunit } = await import('./report-junit.ts');
+    writeText(files.junit, formatJunit(report, { strict }));
+  }
+  if (files.markdown) {
+    const { formatMarkdown } = await import('./report-markdown.ts');
+    writeText(files.markdown, formatMarkdown(report, { strict }));
+  }
 }

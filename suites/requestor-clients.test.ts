@@ -94,7 +94,7 @@ describe.concurrent('client grading', () => {
     const report = JSON.parse(readFileSync(json, 'utf8'));
     expect(report.target).toBe(`client: ${client} (http)`);
     expect(report.checks.find((c: any) => c.id === 'requestor.cancel-with-tasks-cancel').status).toBe('pass');
-    expect(readFileSync(junit, 'utf8')).toMatch(/<testcase [^>]*name="Requestor: Cancellation &gt; requestor.cancel-with-tasks-cancel"/);
+    expect(readFileSync(junit, 'utf8')).toMatch(/<testcase name="requestor\.cancel-with-tasks-cancel \[MUST: cancellation-use-tasks-cancel\]" classname="Requestor: Cancellation"/);
     // A faulty client fails (exit 1) unless the baseline expects it.
     const baseline = join(dir, 'baseline.yaml');
     writeFileSync(baseline, '- requestor.cancel-with-tasks-cancel\n');

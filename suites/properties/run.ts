@@ -15,6 +15,7 @@ import type { TranscriptEntry } from '../harness/wire.ts';
 import { hasPath, severity, type CheckResult, type Level, type Status } from '../engine.ts';
 import { openTargetSession, type RunConfig } from '../harness/session.ts';
 import type { TargetSpec } from '../harness/target.ts';
+import { formatTranscript } from '../harness/transcript.ts';
 import { newModel, Real, stateMachineCommands, STATE_MACHINE_REQUIREMENTS } from './commands.ts';
 import { makePool, TASK_ROLES, type PropertyEnv } from './env.ts';
 import { HOSTILE_CATEGORIES, HostileConnection, runHostileInput, type HostileName } from './hostile.ts';
@@ -408,7 +409,7 @@ function shellQuote(s: string): string {
   return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
 }
 
-const DROP_WITH_VALUE = new Set(['--seed', '--path', '--runs', '--json', '--junit', '--only', '--baseline', '--properties-timeout', '--concurrency']);
+const DROP_WITH_VALUE = new Set(['--seed', '--path', '--runs', '--json', '--junit', '--markdown', '--only', '--baseline', '--properties-timeout', '--concurrency']);
 const DROP_FLAG = new Set(['--properties', '--strict', '--no-color']);
 
 /** The command that replays one counterexample (the checks are not rerun when --path is given). */
@@ -431,19 +432,6 @@ export function replayCommand(target: TargetSpec, opts: PropertyRunOptions, seed
   else if (target.kind === 'http') args = ['--url', target.url, ...Object.entries(target.headers ?? {}).flatMap(([k, v]) => ['--header', `${k}: ${v}`])];
   else args = ['--stdio', `npx tsx scripts/mock.ts --stdio${target.args?.length ? ' ' + target.args.join(' ') : ''}`, '--profile', '<the profile of the run>'];
   return ['npx mcp-tasks-conformance server', ...args.map(shellQuote), '--properties', `--seed=${seed}`, '--path', shellQuote(token)].join(' ');
-}
-
-/** A JSON-RPC transcript, one line per message (→ sent, ← received, · event). */
-export function formatTranscript(entries: TranscriptEntry[], maxLines = 120, maxChars = 400): string[] {
-  const lines = entries.map((e) => {
-    const arrow = e.dir === 'out' ? '→' : e.dir === 'in' ? '←' : '·';
-    const body = e.message !== undefined ? JSON.stringify(e.message) : e.raw !== undefined ? `raw ${JSON.stringify(e.raw)}` : '';
-    const text = [body, e.note].filter(Boolean).join(' ');
-    return `  ${String(e.ms).padStart(6)} ms ${arrow} ${text.length > maxChars ? text.slice(0, maxChars - 1) + '…' : text}`;
-  });
-  if (lines.length <= maxLines) return lines;
-  const head = Math.floor(maxLines / 2);
-  return [...lines.slice(0, head), `  … ${lines.length - maxLines} line(s) omitted …`, ...lines.slice(-(maxLines - head))];
 }
 
 /** The console block for a failed (or warned) property: message, requirement ids, transcript, replay. */
