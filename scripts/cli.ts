@@ -257,11 +257,12 @@ async function server(argv: string[]): Promise<number> {
   report.coverage = computeCoverage(results, allChecks, preflight.info);
   if (preflight.discovery) report.discovery = preflight.discovery;
   process.stdout.write(formatConsole(report, args.color) + '\n');
-  await writeReports(report, { json: args.json, junit: args.junit, markdown: args.markdown }, args.strict);
   // --require-coverage: a MUST that applies but was not exercised fails the run like a violated one.
   const uncovered = args.requireCoverage && report.coverage.must.unexercised.length > 0;
   if (uncovered) process.stdout.write(`--require-coverage: ${report.coverage.must.unexercised.length} applicable MUST requirement(s) not exercised\n`);
-  return Math.max(exitCode(report, args.strict), uncovered ? 1 : 0);
+  const code = Math.max(exitCode(report, args.strict), uncovered ? 1 : 0);
+  await writeReports(report, { json: args.json, junit: args.junit, markdown: args.markdown }, { strict: args.strict, exitCode: code });
+  return code;
 }
 
 /** `client`: grade an MCP client as a task requestor (scripts/client.ts, docs/CLIENTS.md). */

@@ -241,6 +241,6 @@ export async function runClientCommand(argv: string[], root: string): Promise<nu
   const results = [...collector.results].sort((a, b) => (order.get(a.id) ?? 1e9) - (order.get(b.id) ?? 1e9));
   const report = buildReport(results, target, started, args.baseline, collector.errors);
   process.stdout.write(formatConsole(report, args.color) + '\n');
-  await writeReports(report, { json: args.json, junit: args.junit, markdown: args.markdown }, args.strict);
+  await writeReports(report, { json: args.json, junit: args.junit, markdown: args.markdown }, { strict: args.strict });
   return exitCode(report, args.strict);
 }

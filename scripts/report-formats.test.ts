@@ -168,6 +168,17 @@ describe('Markdown report', () => {
     expect(md).toContain('left out for size, see the JSON report');
   });
 
+  it('shows the coverage of the run, and the verdict of the run when more than the checks decide it', () => {
+    const passing = buildReport([check('a.b', 'S', 'pass', 'MUST', ['cancel-terminal-32602'], 'ok')], 't', new Date());
+    passing.coverage = { must: { applicable: 2, exercised: 1, unexercised: ['resource-max-ttl'] }, should: { applicable: 0, exercised: 0, unexercised: [] }, missingRoles: [{ role: 'slow', reason: 'no tool', checks: 3 }] };
+    const md = formatMarkdown(passing);
+    expect(md).toMatch(/^## MCP Tasks conformance: ✅ passed/);
+    expect(md).toContain('**coverage: 1/2 MUST and 0/0 SHOULD requirements exercised**');
+    expect(md).toContain('- slow (3 checks not exercised): no tool');
+    expect(md).toContain('- MUST requirements not exercised: resource-max-ttl');
+    expect(formatMarkdown(passing, { exitCode: 1 })).toMatch(/^## MCP Tasks conformance: ❌ failed/);
+  });
+
   it('mermaidText leaves no character Mermaid treats as syntax', () => {
     expect(mermaidText('a;b#c<d>e"f`g|h%i{j}k\\l')).toBe('a#59;b#35;c#60;d#62;e#34;f#96;g#124;h#37;i#123;j#125;k#92;l');
     expect(mermaidText('x'.repeat(200))).toHaveLength(79 + '#8230;'.length);

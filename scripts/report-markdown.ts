@@ -7,10 +7,13 @@ import { exitCode, requirementLines } from './report.ts';
 import type { Status } from '../suites/engine.ts';
 import type { TranscriptEntry } from '../suites/harness/wire.ts';
 import { formatTranscript } from '../suites/harness/transcript.ts';
+import { formatCoverage } from '../suites/coverage.ts';
 import type { PropertyCheckResult } from '../suites/properties/run.ts';
 
 export interface MarkdownOptions {
   strict?: boolean;
+  /** The run's exit code when more than the checks decide it (--require-coverage); default exitCode(report, strict). */
+  exitCode?: number;
   /** Arrows in one sequence diagram (the first and the last are kept). */
   maxDiagramMessages?: number;
   /** Lines of one transcript in <details>. */
@@ -108,7 +111,7 @@ function sectionTable(checks: ReportCheck[]): string {
   return ['| check | requirements | level | status | note |', '| --- | --- | --- | --- | --- |', ...rows].join('\n');
 }
 
-function checkDetails(c: ReportCheck, report: Report, o: Required<MarkdownOptions>, withTranscript: boolean): string {
+function checkDetails(c: ReportCheck, report: Report, o: Required<Omit<MarkdownOptions, 'exitCode'>>, withTranscript: boolean): string {
   const out: string[] = [];
   const mark = c.status === 'fail' ? '❌' : '⚠️';
   out.push(`### ${mark} \`${c.id}\` (${c.section})${c.expectedFailure ? ' — expected by the baseline' : ''}`, '');
@@ -133,14 +136,15 @@ function checkDetails(c: ReportCheck, report: Report, o: Required<MarkdownOption
 
 /** The Markdown document for a report. */
 export function formatMarkdown(report: Report, options: MarkdownOptions = {}): string {
-  const o: Required<MarkdownOptions> = { strict: false, maxDiagramMessages: 40, maxTranscriptLines: 60, maxChars: 800_000, ...options };
+  const o = { strict: false, maxDiagramMessages: 40, maxTranscriptLines: 60, maxChars: 800_000, ...options };
   const s = report.summary;
-  const failed = exitCode(report, o.strict) !== 0;
+  const failed = (o.exitCode ?? exitCode(report, o.strict)) !== 0;
   const out: string[] = [];
   out.push(`## MCP Tasks conformance: ${failed ? '❌ failed' : '✅ passed'}`, '');
   out.push(`Target \`${cell(report.target, 300).replace(/`/g, "'")}\` · spec ${report.specVersion} · ${report.tool.name} ${report.tool.version} · ${(report.durationMs / 1000).toFixed(1)} s${o.strict ? ' · --strict (warnings fail)' : ''}`, '');
   out.push(`**${s.total} checks:** ${s.pass} passed, ${s.fail} failed${s.expectedFailures ? ` (${s.expectedFailures} expected by the baseline)` : ''}, ${s.warn} warnings, ${s.info} info, ${s.skip} not exercised`, '');
   if (s.staleBaseline.length) out.push(`**Stale baseline entries** (listed as expected to fail, but did not fail; remove them): ${s.staleBaseline.map((id) => `\`${id}\``).join(', ')}`, '');
+  if (report.coverage) out.push(...formatCoverage(report.coverage).map((l, i) => (i === 0 ? `**${cell(l, 2000)}**` : `- ${cell(l.trim(), 2000)}`)), '');
   if (report.errors.length) out.push('**Run errors:**', '', ...report.errors.map((e) => `- ${cell(e, 500)}`), '');
   for (const section of [...new Set(report.checks.map((c) => c.section))]) {
     out.push(`### ${section}`, '', sectionTable(report.checks.filter((c) => c.section === section)), '');

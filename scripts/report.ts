@@ -214,15 +214,15 @@ export interface ReportFiles {
   markdown?: string;
 }
 
-/** Writes the requested report files (--json, --junit, --markdown); --strict makes warnings JUnit failures. */
-export async function writeReports(report: Report, files: ReportFiles, strict: boolean): Promise<void> {
+/** Writes the requested report files (--json, --junit, --markdown). `strict`: warnings are JUnit failures; `exitCode`: the run's verdict when more than the checks decide it (--require-coverage). */
+export async function writeReports(report: Report, files: ReportFiles, verdict: { strict: boolean; exitCode?: number }): Promise<void> {
   if (files.json) writeJson(files.json, report);
   if (files.junit) {
     const { formatJunit } = await import('./report-junit.ts');
-    writeText(files.junit, formatJunit(report, { strict }));
+    writeText(files.junit, formatJunit(report, { strict: verdict.strict }));
   }
   if (files.markdown) {
     const { formatMarkdown } = await import('./report-markdown.ts');
-    writeText(files.markdown, formatMarkdown(report, { strict }));
+    writeText(files.markdown, formatMarkdown(report, verdict));
   }
 }
