@@ -104,6 +104,17 @@ describe('JUnit report', () => {
     expect(tc).toMatch(/Messages exchanged \(8;[\s\S]*→ \{"jsonrpc":"2.0","id":"p-2","method":"tasks\/cancel"/);
   });
 
+  it('a target that stopped running is an error of its own (JUnit and Markdown), as it fails the run', async () => {
+    const down = { ...check('lifecycle.paths-fails', 'Task Status Lifecycle', 'fail', 'MUST', ['lifecycle-valid-paths'], 'target stopped'), targetDown: { check: 'lifecycle.paths-fails', reason: 'process exited with code 1', lastMessages: ['→ tasks/get'], stderrTail: 'boom <stack>' } };
+    const later = { ...check('get.ttl', 'Getting Tasks', 'skip', 'MUST', ['ttl-actual-in-get'], 'not exercised: target not running'), cause: 'target not running since lifecycle.paths-fails' };
+    const report = buildReport([down, later], 't', new Date());
+    const xml = formatJunit(report);
+    expect(await junitSchemaErrors(xml)).toEqual([]);
+    expect(xml).toMatch(/<testsuite name="Target health" tests="1" failures="0" errors="1"[\s\S]*<error type="target-down" message="process exited with code 1">[\s\S]*boom &lt;stack&gt;/);
+    const md = formatMarkdown(report);
+    expect(md).toMatch(/\*\*The target stopped running\*\* \(a run-level finding\):\n\n```text\nERROR the target stopped running during lifecycle.paths-fails: process exited with code 1/);
+  });
+
   it('hostile text is escaped, never breaks the document', () => {
     const xml = formatJunit(sampleReport());
     expect(xml).not.toMatch(/[\u0000-\u0008\u000B\u000C\u000E-\u001F]/);

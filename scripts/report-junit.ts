@@ -4,10 +4,11 @@
 //   fail → <failure type="fail">; warn → passes with "WARNING …" in <system-out>, or <failure type="warning">
 //   under --strict; info → passes with "INFO …"; skip → <skipped message="<reason>"/>; a baseline's
 //   expected failure → <skipped type="expected-failure">; the messages exchanged go to <system-out>.
-//   Run errors and stale baseline entries get testsuites of their own, so the file fails when the run does.
+//   Run errors, a target that stopped running and stale baseline entries get testsuites of their own,
+//   so the file fails when the run does.
 import { hostname } from 'node:os';
 import type { Report, ReportCheck } from './report.ts';
-import { requirementLines } from './report.ts';
+import { healthBanner, requirementLines } from './report.ts';
 import { formatTranscript } from '../suites/harness/transcript.ts';
 import type { PropertyCheckResult } from '../suites/properties/run.ts';
 
@@ -123,6 +124,14 @@ export function formatJunit(report: Report, options: JunitOptions = {}): string 
   if (report.errors.length) {
     const cases = report.errors.map((e, i) => `    <testcase${attrs({ name: `run error ${i + 1}`, classname: 'Run errors', time: '0.000' })}>\n      <error${attrs({ type: 'run-error', message: firstLine(e) })}>${text(e)}</error>\n    </testcase>`);
     suites.push(suite('Run errors', cases, { tests: cases.length, failures: 0, errors: cases.length, skipped: 0, timeMs: 0 }, common, report.startedAt));
+    tests += cases.length;
+    errors += cases.length;
+  }
+  if (report.targetDown.length) {
+    // The target stopped running: a run-level finding (exit code 1), an error of its own.
+    const banner = healthBanner(report).join('\n');
+    const cases = report.targetDown.map((d) => `    <testcase${attrs({ name: `target stopped running during ${d.check}`, classname: 'Target health', time: '0.000' })}>\n      <error${attrs({ type: 'target-down', message: firstLine(d.reason) })}>${text(banner)}</error>\n    </testcase>`);
+    suites.push(suite('Target health', cases, { tests: cases.length, failures: 0, errors: cases.length, skipped: 0, timeMs: 0 }, common, report.startedAt));
     tests += cases.length;
     errors += cases.length;
   }

@@ -3,7 +3,7 @@
 // (schema/requirements.json), a Mermaid sequence diagram of the exchange (GitHub renders ```mermaid)
 // and the messages exchanged in a collapsible <details>. Sizes are bounded: a job summary holds 1 MiB.
 import type { Report, ReportCheck } from './report.ts';
-import { exitCode, requirementLines } from './report.ts';
+import { exitCode, healthBanner, requirementLines, rootCauseLines } from './report.ts';
 import type { Status } from '../suites/engine.ts';
 import type { TranscriptEntry } from '../suites/harness/wire.ts';
 import { formatTranscript } from '../suites/harness/transcript.ts';
@@ -146,6 +146,8 @@ export function formatMarkdown(report: Report, options: MarkdownOptions = {}): s
   if (s.staleBaseline.length) out.push(`**Stale baseline entries** (listed as expected to fail, but did not fail; remove them): ${s.staleBaseline.map((id) => `\`${id}\``).join(', ')}`, '');
   if (report.coverage) out.push(...formatCoverage(report.coverage).map((l, i) => (i === 0 ? `**${cell(l, 2000)}**` : `- ${cell(l.trim(), 2000)}`)), '');
   if (report.errors.length) out.push('**Run errors:**', '', ...report.errors.map((e) => `- ${cell(e, 500)}`), '');
+  if (report.targetDown.length) out.push('**The target stopped running** (a run-level finding):', '', fenced(healthBanner(report).join('\n').trimEnd(), 'text'), '');
+  if (report.rootCauses.length) out.push(fenced(rootCauseLines(report).join('\n').trimEnd(), 'text'), '');
   for (const section of [...new Set(report.checks.map((c) => c.section))]) {
     out.push(`### ${section}`, '', sectionTable(report.checks.filter((c) => c.section === section)), '');
   }

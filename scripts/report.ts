@@ -157,7 +157,7 @@ export function formatConsole(report: Report, color = false): string {
 }
 
 /** The target-health banner: the target stopped running (once, at the top). */
-function healthBanner(report: Report): string[] {
+export function healthBanner(report: Report): string[] {
   const lines: string[] = [];
   for (const d of report.targetDown) {
     const later = report.checks.filter((c) => c.cause === `target not running since ${d.check}` && c.id !== d.check).length;
@@ -174,7 +174,7 @@ function healthBanner(report: Report): string[] {
 }
 
 /** Root-cause groups: several checks, one observed behaviour. */
-function rootCauseLines(report: Report): string[] {
+export function rootCauseLines(report: Report): string[] {
   if (!report.rootCauses.length) return [];
   const lines = ['Root causes (several checks, one observed behaviour)'];
   for (const g of report.rootCauses) {
