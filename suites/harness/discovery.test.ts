@@ -59,10 +59,16 @@ describe('discovery against the reference receiver', () => {
   });
 });
 
-/** A scripted receiver in process: lists `tools`, records every tools/call; tasks stay working until cancelled. */
-async function fakeTarget(tools: any[], opts: { hangToolsCall?: boolean } = {}) {
+/**
+ * A scripted receiver in process: lists `tools`, records every tools/call; tasks stay working until cancelled.
+ * `maxLive`: more live tasks → -32000 "Too many concurrent tasks"; `asks`: tools that send elicitation/create
+ * (with related-task _meta) while their task stays working.
+ */
+async function fakeTarget(tools: any[], opts: { hangToolsCall?: boolean; maxLive?: number; asks?: string[] } = {}) {
   const calls: string[] = [];
   const tasks = new Map<string, string>();
+  let refused = 0;
+  let nextId = 1;
   const peer = await connectInMemory(async (t: Transport) => {
     const reply = (id: unknown, result: unknown) => void t.send({ jsonrpc: '2.0', id, result } as any);
     t.onmessage = (m: Message) => {
@@ -74,11 +80,20 @@ async function fakeTarget(tools: any[], opts: { hangToolsCall?: boolean } = {}) 
         case 'tools/list':
           return reply(m.id, { tools });
         case 'tools/call': {
+          if (opts.hangToolsCall) return void calls.push(m.params.name);
+          const live = [...tasks.values()].filter((s) => s === 'working').length;
+          if (opts.maxLive !== undefined && live >= opts.maxLive) {
+            refused++;
+            return void t.send({ jsonrpc: '2.0', id: m.id, error: { code: -32000, message: 'Too many concurrent tasks' } } as any);
+          }
           calls.push(m.params.name);
-          if (opts.hangToolsCall) return;
-          const id = `t${calls.length}`;
+          const id = `t${nextId++}`;
           tasks.set(id, 'working');
-          return reply(m.id, { task: task(id) });
+          reply(m.id, { task: task(id) });
+          if (opts.asks?.includes(m.params.name)) {
+            void t.send({ jsonrpc: '2.0', id: `ask-${id}`, method: 'elicitation/create', params: { mode: 'form', message: 'which?', requestedSchema: { type: 'object', properties: {} }, _meta: { 'io.modelcontextprotocol/related-task': { taskId: id } } } } as any);
+          }
+          return;
         }
         case 'tasks/get':
           return reply(m.id, task(m.params.taskId));
@@ -90,7 +105,7 @@ async function fakeTarget(tools: any[], opts: { hangToolsCall?: boolean } = {}) 
     await t.start();
   });
   await peer.initialize(SUITE_CLIENT_CAPABILITIES);
-  return { peer, calls };
+  return { peer, calls, refused: () => refused };
 }
 
 const tool = (name: string, extra: Record<string, unknown> = {}) => ({ name, description: `the ${name} tool`, inputSchema: { type: 'object' }, execution: { taskSupport: 'optional' }, ...extra });
@@ -156,6 +171,41 @@ describe('discovery budget', () => {
       expect(Object.keys(result.roles)).toEqual([]);
       // Bounded by the budget plus the bounded cancels, not by the 10 s request timeout or observation time.
       expect(result.elapsedMs).toBeLessThan(1_000 + 5_000);
+    } finally {
+      await peer.close();
+    }
+  });
+});
+
+describe('discovery against limits and input requests', () => {
+  const caps = { tasks: { requests: { tools: { call: {} } } } };
+
+  it('backs off when the target reports a limit, and still observes every tool', { timeout: 30_000 }, async () => {
+    const { peer, calls, refused } = await fakeTarget([tool('a'), tool('b'), tool('c'), tool('d')], { maxLive: 1 });
+    try {
+      const listed = await listTools(peer);
+      const plan = planDiscovery(listed, caps, { mode: 'safe' });
+      const result = await discover(peer, listed, plan, { mode: 'safe', budgetMs: 20_000, concurrency: 4, slowAfterMs: 100, observeMs: 200 });
+      expect(refused()).toBeGreaterThan(0);
+      expect(calls.sort()).toEqual(['a', 'b', 'c', 'd']);
+      expect(result.observations.map((o) => o.outcome)).toEqual(['working', 'working', 'working', 'working']);
+    } finally {
+      await peer.close();
+    }
+  });
+
+  it('a tool that sends an input request for its task is needsInput (the request is answered, the task cancelled)', { timeout: 30_000 }, async () => {
+    const { peer } = await fakeTarget([tool('lookup'), tool('clarify')], { asks: ['clarify'] });
+    try {
+      const listed = await listTools(peer);
+      const plan = planDiscovery(listed, caps, { mode: 'safe' });
+      const result = await discover(peer, listed, plan, { mode: 'safe', budgetMs: 10_000, slowAfterMs: 300, observeMs: 600 });
+      expect(result.roles.needsInput?.name).toBe('clarify');
+      expect(result.roles.needsInput?.observed).toMatch(/elicitation\/create/);
+      expect(result.roles.slow?.name).toBe('lookup');
+      const answered = peer.transcript.filter((e) => e.dir === 'out' && (e.message as any)?.id === 'ask-t2' && (e.message as any)?.result);
+      expect(answered.length).toBe(1);
+      expect(result.observations.every((o) => o.cancelled)).toBe(true);
     } finally {
       await peer.close();
     }

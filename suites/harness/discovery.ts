@@ -295,12 +295,12 @@ export async function discover(peer: Peer, tools: any[], plan: DiscoveryPlan, se
               observations[item.index] = obs;
             })
             .catch(async (e) => {
-              if (e instanceof LimitReached && item.attempts + 1 < MAX_ATTEMPTS) {
-                // Back-pressure: fewer calls at once, then retry this one.
-                concurrency = Math.max(1, Math.floor(concurrency / 2));
-                item.attempts++;
-                await delay(Math.min(250 * item.attempts, deadline - Date.now()));
-                queue.push(item);
+              // Back-pressure: fewer calls at once, then retry this one. While other calls of ours are in
+              // flight they hold the target's capacity, so only a refusal with none of ours running counts.
+              if (e instanceof LimitReached) concurrency = Math.max(1, Math.floor(concurrency / 2));
+              if (e instanceof LimitReached && (running > 1 || ++item.attempts < MAX_ATTEMPTS)) {
+                await delay(Math.min(250 * Math.max(1, item.attempts), deadline - Date.now()));
+                queue.unshift(item);
               } else {
                 if (e instanceof WireClosedError) closed = e.message;
                 observations[item.index] = { ...item.call, outcome: 'error', statuses: [], elapsedMs: 0, inputRequests: [], progressNotifications: 0, slow: false, cancelled: false, error: e instanceof Error ? e.message : String(e) };
