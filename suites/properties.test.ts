@@ -52,7 +52,7 @@ describe.concurrent('command line', () => {
     const target = `${process.execPath} --import tsx scripts/mock.ts --stdio --fault cancelled-resurrects --slow-ms 400`;
     const small = (allChecks.find((c) => c.id === 'capabilities.tasks-shape') ?? allChecks[0]!).id; // one quick check
     const r = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
-      execFile(process.execPath, ['scripts/bin.mjs', 'server', '--stdio', target, '--only', small, '--properties', '--runs', '30', '--json', out], { timeout: 110_000, maxBuffer: 32 << 20 }, (err, _stdout, stderr) =>
+      execFile(process.execPath, ['scripts/bin.mjs', 'server', '--stdio', target, '--only', small, '--properties', '--runs', '30', '--json', out, '--junit', out.replace(/json$/, 'xml')], { timeout: 110_000, maxBuffer: 32 << 20 }, (err, _stdout, stderr) =>
         resolve({ code: err ? ((err as { code?: number }).code ?? null) : 0, stderr }),
       );
     });
@@ -68,6 +68,9 @@ describe.concurrent('command line', () => {
       expect(f.transcript.length).toBeGreaterThan(0);
     }
     expect(r.stderr).toMatch(/JSON-RPC transcript of the shrunk counterexample/);
+    // The property runs are in the JUnit report too, a failure with its seed and replay command.
+    const xml = readFileSync(out.replace(/json$/, 'xml'), 'utf8');
+    for (const f of failed) expect(xml).toMatch(new RegExp(`<testcase name="${f.id.replace(/\./g, '\\.')} \\[[^"]*" classname="Properties"[^>]*>\\s*<failure type="fail"[\\s\\S]*?Replay: npx mcp-tasks-conformance server`));
   });
 });
 
