@@ -1,5 +1,6 @@
 // The MCP Tasks state machine and protocol constants (spec 2025-11-25, tasks.md), stated once.
 // Shared by the reference receiver, the receiver checks and the property model.
+import { SPEC_REVISION } from './spec.ts';
 
 export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
 
@@ -43,7 +44,8 @@ export function firstIllegalStep(seen: readonly TaskStatus[]): { from: TaskStatu
   return null;
 }
 
-export const PROTOCOL_VERSION = '2025-11-25';
+/** The protocolVersion our peers speak: the judged revision. */
+export const PROTOCOL_VERSION = SPEC_REVISION;
 
 /** `_meta` key associating messages with a task. */
 export const RELATED_TASK_META = 'io.modelcontextprotocol/related-task';

@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import Ajv2020Module from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import type { ErrorObject, ValidateFunction } from 'ajv';
+import { SPEC_REVISION } from './spec.ts';
 
 // NodeNext types a CJS default import as the whole module; both packages also set `.default` on
 // module.exports, so `.default ?? module` works under tsc, tsx and vitest alike.
@@ -54,7 +55,7 @@ export function createValidator(doc: { $defs: Record<string, unknown> }): Valida
   for (const k of Object.keys(doc).filter((k) => k.startsWith('x-'))) ajv.addKeyword(k);
   addFormats(ajv); // uri, uri-template, byte used by upstream definitions
   ajv.addFormat('iso8601', { type: 'string', validate: isIso8601DateTime });
-  const key = 'mcp-tasks-2025-11-25';
+  const key = `mcp-tasks-${SPEC_REVISION}`;
   ajv.addSchema(doc, key);
   const cache = new Map<string, ValidateFunction>(); // compiled lazily, per definition
 
@@ -85,7 +86,7 @@ export function createValidator(doc: { $defs: Record<string, unknown> }): Valida
 let defaultValidator: Validator | undefined;
 const committed = (): Validator =>
   (defaultValidator ??= createValidator(
-    JSON.parse(readFileSync(new URL('./tasks-2025-11-25.schema.json', import.meta.url), 'utf8')),
+    JSON.parse(readFileSync(new URL(`./tasks-${SPEC_REVISION}.schema.json`, import.meta.url), 'utf8')),
   ));
 
 /** Validates `value` against definition `definitionName` (e.g. "Task", "GetTaskResult", "JSONRPCRequest"). */

@@ -15,10 +15,11 @@ import { DEFAULT_RUN_OPTIONS } from '../suites/engine.ts';
 import { CheckCollector, buildReport, exitCode, formatConsole, loadBaseline, writeReports } from './report.ts';
 import { PROPERTY_NAMES, formatPropertyFailure, parsePropertyArgs, propertyCatalog, runProperties } from '../suites/properties/run.ts';
 import { requestorChecks } from '../suites/requestor/checks.ts';
+import { SPEC_REVISION } from '../schema/spec.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
-const HELP = `mcp-tasks-conformance — conformance suite for MCP Tasks (spec 2025-11-25)
+const HELP = `mcp-tasks-conformance — conformance suite for MCP Tasks (spec ${SPEC_REVISION})
 
 Usage:
   mcp-tasks-conformance server (--stdio "<command>" | --url <http-url> [--header "K: V"]…) [options]

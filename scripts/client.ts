@@ -12,8 +12,9 @@ import { SCENARIO_ENV } from '../suites/requestor/harness.ts';
 import { DEFAULT_CLIENT_CONCURRENCY, planScenarios, TASK_RECEIVER, wantsTaskReceiver, type ClientRunConfig } from '../suites/requestor/run.ts';
 import { allChecks } from '../suites/index.ts';
 import { REQUEST_TYPE_NAMES } from '../suites/requestor/client-receiver.ts';
+import { SPEC_REVISION } from '../schema/spec.ts';
 
-export const CLIENT_HELP = `mcp-tasks-conformance client — grade an MCP client as a task requestor (spec 2025-11-25)
+export const CLIENT_HELP = `mcp-tasks-conformance client — grade an MCP client as a task requestor (spec ${SPEC_REVISION})
 
 Usage:
   mcp-tasks-conformance client --command "<client command>" [--scenario <name>]… [options]

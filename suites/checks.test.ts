@@ -3,10 +3,12 @@
 // reports, and `killedBy` names only known faults (the kill matrices run them: suites/receiver/faults.test.ts,
 // suites/requestor-faults.test.ts).
 import { describe, expect, it } from 'vitest';
-import { allChecks } from './index.ts';
+import { readdirSync } from 'node:fs';
+import { allChecks, checkRevisions, checksFor } from './index.ts';
 import { requestorChecks } from './requestor/checks.ts';
 import { propertyCatalog } from './properties/run.ts';
-import { hasRequirement, strongestLevel } from '../schema/catalog.ts';
+import { hasRequirement, requirements, requirementsFor, revisionsOf, strongestLevel } from '../schema/catalog.ts';
+import { SPEC_REVISION } from '../schema/spec.ts';
 import { FAULT_NAMES } from '../mocks/receiver/faults.ts';
 import { CLIENT_FAULT_NAMES } from '../mocks/client/faults.ts';
 
@@ -43,5 +45,13 @@ describe('facts on the checks', () => {
 
   it('a MAY check names no fault (it reports, it cannot fail)', () => {
     expect(every.filter((c) => c.level === 'MAY' && c.killedBy.length > 0).map((c) => c.id)).toEqual([]);
+  });
+
+  it('checks and catalog entries name only vendored spec revisions; the judged revision has them all today', () => {
+    const vendored = new Set(readdirSync('schema/spec', { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name));
+    const unknown = [...every.flatMap((c) => checkRevisions(c).map((r) => `${c.id}: ${r}`)), ...requirements.flatMap((r) => revisionsOf(r).map((v) => `${r.id}: ${v}`))].filter((x) => !vendored.has(x.split(': ')[1]!));
+    expect(unknown).toEqual([]);
+    expect(checksFor(SPEC_REVISION).length).toBe(allChecks.length);
+    expect(requirementsFor(SPEC_REVISION).length).toBe(requirements.length);
   });
 });

@@ -1,5 +1,6 @@
 // Every receiver check, by spec section (one file each).
 import type { CheckDef } from './engine.ts';
+import { SPEC_REVISION } from '../schema/spec.ts';
 import { checks as capabilities } from './receiver/capabilities.ts';
 import { checks as creation } from './receiver/creation.ts';
 import { checks as lifecycle } from './receiver/lifecycle.ts';
@@ -33,3 +34,13 @@ export const allChecks: CheckDef[] = [
   ...transport,
   ...schema,
 ];
+
+/** The spec revisions a check judges. */
+export function checkRevisions(c: { revisions?: readonly string[] }): readonly string[] {
+  return c.revisions ?? [SPEC_REVISION];
+}
+
+/** The receiver checks of one spec revision (a later revision adds checks, or widens `revisions`). */
+export function checksFor(revision: string = SPEC_REVISION): CheckDef[] {
+  return allChecks.filter((c) => checkRevisions(c).includes(revision));
+}

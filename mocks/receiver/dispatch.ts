@@ -6,6 +6,7 @@ import { toolsCall } from './execution.ts';
 import { tasksResult } from './result-delivery.ts';
 import { RpcError, type JsonRpcErrorObject } from './store.ts';
 import { tasksCancel, tasksGet, tasksList } from './task-methods.ts';
+import { SPEC_REVISION } from '../../schema/spec.ts';
 
 /** The answer to one request: its result (and work to do once it is sent), its error, or none at all. */
 export async function answer(s: ReceiverSession, method: string, params: unknown, ctx: RequestCtx): Promise<Reply | { error: JsonRpcErrorObject }> {
@@ -55,7 +56,7 @@ function initialize(s: ReceiverSession, params: Params): Record<string, unknown>
     protocolVersion: PROTOCOL_VERSION,
     capabilities,
     serverInfo: { name: SERVER_NAME, version: SERVER_VERSION },
-    instructions: 'Reference receiver for MCP Tasks conformance testing (spec 2025-11-25).',
+    instructions: `Reference receiver for MCP Tasks conformance testing (spec ${SPEC_REVISION}).`,
   };
 }
 

@@ -5,7 +5,8 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 
-export const PROTOCOL_VERSION = '2025-11-25';
+import { PROTOCOL_VERSION } from '../../schema/protocol.ts';
+export { PROTOCOL_VERSION };
 
 export class RpcFailure extends Error {
   constructor(

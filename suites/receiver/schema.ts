@@ -11,6 +11,7 @@ import { defineCheck, type CheckContext, type CheckDef } from '../engine.ts';
 import type { Message, TranscriptEntry } from '../harness/wire.ts';
 import { validate } from '../../schema/validate.ts';
 import { short } from '../harness/text.ts';
+import { SPEC_REVISION } from '../../schema/spec.ts';
 
 const SECTION = 'Schema';
 const MAX_REPORTED = 12;
@@ -98,7 +99,7 @@ function sources(ctx: CheckContext): Source[] {
 export const checks: CheckDef[] = [
   defineCheck({
     id: 'schema.messages-valid',
-    title: 'Every message the target sent conforms to the 2025-11-25 schema (task definitions with errata)',
+    title: `Every message the target sent conforms to the ${SPEC_REVISION} schema (task definitions with errata)`,
     section: SECTION,
     requirements: ['ttl-created-at', 'ttl-last-updated-at', 'ttl-actual-in-get'],
     level: 'MUST',
