@@ -55,6 +55,7 @@ function describeParams(method: string, params: any): string {
   if (params.task !== undefined) parts.push('as task');
   if (typeof params.status === 'string') parts.push(params.status);
   if (typeof params.cursor === 'string') parts.push('cursor');
+  if ('requestId' in params) parts.push(`requestId ${short(params.requestId)}`);
   if (method === 'notifications/progress' && params.progress !== undefined) parts.push(`${params.progress}${params.total !== undefined ? `/${params.total}` : ''}`);
   return parts.join(', ');
 }

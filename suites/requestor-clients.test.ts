@@ -9,6 +9,7 @@ import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import type { Status } from './engine.ts';
 import { requestorChecks } from './requestor/checks.ts';
+import { junitSchemaErrors } from '../fixtures/junit/validate.ts';
 import { parseClientArgs } from '../scripts/client.ts';
 import { runScenario } from './requestor/harness.ts';
 import { analyse } from './requestor/analysis.ts';
@@ -100,12 +101,18 @@ describe.concurrent('client grading', () => {
     writeFileSync(baseline, '- requestor.cancel-with-tasks-cancel\n');
     const env = { ...process.env, CLIENT_FAULT: 'cancel-notification' };
     const [faulty, expected, missing] = await Promise.allSettled([
-      run(base[0]!, [...base.slice(1), '--no-color'], { env }),
+      run(base[0]!, [...base.slice(1), '--no-color', '--markdown', join(dir, 'faulty.md'), '--junit', join(dir, 'faulty.xml')], { env }),
       run(base[0]!, [...base.slice(1), '--no-color', '--baseline', baseline], { env }),
       run(process.execPath, ['--import', 'tsx', 'scripts/cli.ts', 'client', '--command', '/nonexistent/client']),
     ]);
     expect(faulty).toMatchObject({ status: 'rejected', reason: { code: 1 } });
     expect(expected.status === 'fulfilled' && expected.value.stdout).toMatch(/FAIL\* requestor\.cancel-with-tasks-cancel/);
     expect(missing).toMatchObject({ status: 'rejected', reason: { code: 2 } });
+    // The Markdown and JUnit reports of the faulty client: the failure, its requirement text, the exchange.
+    const md = readFileSync(join(dir, 'faulty.md'), 'utf8');
+    expect(md).toContain('### ❌ `requestor.cancel-with-tasks-cancel` (Requestor: Cancellation)');
+    expect(md).toContain('the `tasks/cancel` request MUST be used instead of the `notifications/cancelled` notification');
+    expect(md).toMatch(/participant T as client under test[\s\S]*T-\)S: notifications\/cancelled requestId 3/);
+    expect(await junitSchemaErrors(readFileSync(join(dir, 'faulty.xml'), 'utf8'))).toEqual([]);
   });
 });
