@@ -123,8 +123,13 @@ describe('JUnit report', () => {
   });
 });
 
-/** Mermaid sequence-diagram statements this report writes; anything else would be a syntax risk. */
-const STATEMENT = /^(sequenceDiagram|  participant [ST] as [^#;\n]*(#\d+;[^#;\n]*)*|  (S|T)(->>|-->>|-x|--x|-\))(S|T): ([^#;\n]|#\d+;)+|  Note over S,T: ([^#;\n]|#\d+;)+)$/;
+/** Parses a diagram with Mermaid itself (the parser GitHub's renderer uses); throws on a syntax error. */
+async function mermaidParse(diagram: string): Promise<void> {
+  const { default: mermaid } = await import('mermaid');
+  await mermaid.parse(diagram);
+}
+
+const diagramsOf = (md: string) => [...md.matchAll(/```mermaid\n([\s\S]*?)\n```/g)].map((m) => m[1]!);
 
 describe('Markdown report', () => {
   it('verdict, counts, and one table per section with check id, requirement ids, level, status', () => {
@@ -158,11 +163,29 @@ describe('Markdown report', () => {
     expect(flagged).toContain('Replay: ```sh\nnpx mcp-tasks-conformance server --stdio x --properties --seed=42 --path races/1\n```');
   });
 
-  it('every diagram line is a statement Mermaid takes, hostile text included; fences cannot be closed by content', () => {
+  it('every diagram parses with Mermaid, hostile text included; fences cannot be closed by content', async () => {
     const md = formatMarkdown(sampleReport());
-    const diagrams = [...md.matchAll(/```mermaid\n([\s\S]*?)\n```/g)].map((m) => m[1]!);
+    const diagrams = diagramsOf(md);
     expect(diagrams.length).toBe(3); // the fail, the warn, the property (the expected failure has no transcript)
-    for (const d of diagrams) for (const line of d.split('\n')) expect(line).toMatch(STATEMENT);
+    for (const d of diagrams) await mermaidParse(d);
+    // The control: what the escaping prevents is a syntax error for Mermaid.
+    await expect(mermaidParse('sequenceDiagram\n  S->>T: a;b#c\n')).rejects.toThrow();
+    // Every kind of entry, with text that is Mermaid syntax, a null message, an array, a bare string.
+    const hostile = [HOSTILE + ' ->> :: participant end loop alt\nNote over', null, [1, 2], 'a string'];
+    const entries: TranscriptEntry[] = [
+      entry('out', { jsonrpc: '2.0', id: hostile[0], method: hostile[0], params: { name: hostile[0], taskId: hostile[0], requestId: hostile[0], task: {} } }),
+      entry('in', { jsonrpc: '2.0', id: 1, error: { code: -1, message: hostile[0] } }),
+      entry('in', { jsonrpc: '2.0', id: 1, result: { [hostile[0] as string]: 1 } }),
+      entry('in', undefined, { raw: hostile[0] as string }),
+      entry('event', undefined, { note: hostile[0] as string }),
+      ...hostile.slice(1).map((m) => entry('in', m)),
+    ];
+    const report = buildReport([check('a.b', 'S', 'fail', 'MUST', ['x'], hostile[0] as string, entries)], hostile[0] as string, new Date());
+    const hostileMd = formatMarkdown(report);
+    expect(hostileMd).not.toMatch(/[\u0000-\u0008\u000B\u000C\u000E-\u001F]/);
+    const [d] = diagramsOf(hostileMd);
+    expect(d!.split('\n').length).toBe(3 + entries.length);
+    await mermaidParse(d!);
     // The message holding ``` is fenced with a longer fence.
     expect(md).toMatch(/````text\ngranted 10 years [^\n]*```[^\n]*\n````/);
   });

@@ -8,7 +8,7 @@
 //   so the file fails when the run does.
 import { hostname } from 'node:os';
 import type { Report, ReportCheck } from './report.ts';
-import { healthBanner, requirementLines } from './report.ts';
+import { healthBanner, printableText, requirementLines } from './report.ts';
 import { formatTranscript } from '../suites/harness/transcript.ts';
 import type { PropertyCheckResult } from '../suites/properties/run.ts';
 
@@ -20,13 +20,8 @@ export interface JunitOptions {
   maxLineChars?: number;
 }
 
-/** Characters XML 1.0 cannot carry at all (C0 controls but tab/LF/CR, lone surrogates, U+FFFE/U+FFFF) become U+FFFD. */
-function xmlSafe(s: string): string {
-  return s.replace(/[\x00-\x08\x0B\x0C\x0E-\x1F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
-}
-
 function text(s: string): string {
-  return xmlSafe(s).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  return printableText(s).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
 function attr(s: string): string {

@@ -3,7 +3,7 @@
 // (schema/requirements.json), a Mermaid sequence diagram of the exchange (GitHub renders ```mermaid)
 // and the messages exchanged in a collapsible <details>. Sizes are bounded: a job summary holds 1 MiB.
 import type { Report, ReportCheck } from './report.ts';
-import { exitCode, healthBanner, requirementLines, rootCauseLines } from './report.ts';
+import { exitCode, healthBanner, printableText, requirementLines, rootCauseLines } from './report.ts';
 import type { Status } from '../suites/engine.ts';
 import type { TranscriptEntry } from '../suites/harness/wire.ts';
 import { formatTranscript } from '../suites/harness/transcript.ts';
@@ -83,7 +83,7 @@ function diagramLine(e: TranscriptEntry, checkId: string): string {
   const [from, to] = e.dir === 'out' ? ['S', 'T'] : ['T', 'S'];
   const m = e.message as any;
   if (e.dir === 'event' || (m === undefined && e.raw === undefined)) return `  Note over S,T: ${mermaidText(e.note ?? 'event')}`;
-  if (m === undefined || typeof m !== 'object' || Array.isArray(m)) return `  ${from}-x${to}: ${mermaidText(`raw ${JSON.stringify(e.raw ?? m)}`)}`;
+  if (m === undefined || m === null || typeof m !== 'object' || Array.isArray(m)) return `  ${from}-x${to}: ${mermaidText(`raw ${JSON.stringify(e.raw ?? m)}`)}`;
   if (typeof m.method === 'string') {
     const what = [m.method, describeParams(m.method, m.params)].filter(Boolean).join(' ');
     return m.id === undefined ? `  ${from}-)${to}: ${mermaidText(what)}` : `  ${from}->>${to}: ${mermaidText(`${what} (id ${shortRequestId(m.id, checkId)})`)}`;
@@ -163,5 +163,6 @@ export function formatMarkdown(report: Report, options: MarkdownOptions = {}): s
       size += block.length + 1;
     }
   }
-  return out.join('\n').trimEnd() + '\n';
+  // Control characters (a garbage-speaking target's bytes) have no place in a job summary.
+  return printableText(out.join('\n').trimEnd()) + '\n';
 }

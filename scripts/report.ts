@@ -190,6 +190,11 @@ function oneLine(s: string, max = 160): string {
   return t.length > max ? t.slice(0, max - 1) + '…' : t;
 }
 
+/** Text fit for XML and Markdown: C0 controls (but tab, LF, CR), DEL, lone surrogates and U+FFFE/U+FFFF become U+FFFD. */
+export function printableText(s: string): string {
+  return s.replace(/[\x00-\x08\x0B\x0C\x0E-\x1F\x7F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
+}
+
 /** One line per requirement id: `id (LEVEL, source:line): statement` from the catalog. */
 export function requirementLines(ids: readonly string[]): string[] {
   return ids.map((id) => {
