@@ -6,6 +6,7 @@ import { dirname } from 'node:path';
 import type { Reporter, TestCase, TestModule } from 'vitest/node';
 import type { CheckResult, Status, TargetDown } from '../suites/engine.ts';
 import { PROTOCOL_VERSION } from '../schema/protocol.ts';
+import { OUTSIDE_TASKS } from '../schema/outside-tasks.ts';
 import { formatCoverage, type RunCoverage } from '../suites/coverage.ts';
 import type { DiscoveryResult } from '../suites/harness/discovery.ts';
 import { hasRequirement, requirement } from '../schema/catalog.ts';
@@ -36,6 +37,10 @@ export interface Report {
   targetDown: TargetDown[];
   /** Several checks failed, warned or were not exercised because of one observed behaviour. */
   rootCauses: RootCause[];
+  /** Deviations from rules outside the Tasks page (base JSON-RPC, non-task schema, transport): reported, never a Tasks verdict. */
+  outsideTasks: { id: string; rule: string; check: string; message: string }[];
+  /** The receiver's resource-limit refusal, seen first in `check`: back-pressure the run waited on, reported once. */
+  limitObserved?: { check: string; what: string };
 }
 
 export interface RootCause {
@@ -118,6 +123,8 @@ export function buildReport(results: CheckResult[], target: string, startedAt: D
     errors,
     targetDown: checks.flatMap((c) => (c.targetDown ? [c.targetDown] : [])),
     rootCauses: rootCauses(checks),
+    limitObserved: checks.filter((c) => c.limitObserved).map((c) => ({ check: c.id, what: c.limitObserved! }))[0],
+    outsideTasks: checks.flatMap((c) => (c.outside ?? []).map((o) => ({ id: o.id, rule: OUTSIDE_TASKS[o.id], check: c.id, message: o.message }))),
   };
 }
 
@@ -136,6 +143,9 @@ export function formatConsole(report: Report, color = false): string {
   };
   const lines: string[] = [`MCP Tasks conformance (spec ${report.specVersion}) — target: ${report.target}`, ''];
   lines.push(...healthBanner(report));
+  if (report.limitObserved) {
+    lines.push(`INFO  the receiver refused task creation at a resource limit (${report.limitObserved.what}; first in ${report.limitObserved.check}): the run waited and retried within each check's budget (limiting tasks is a SHOULD: resource-concurrency-limit)`, '');
+  }
   const sections = [...new Set(report.checks.map((c) => c.section))];
   for (const section of sections) {
     lines.push(section);
@@ -147,6 +157,7 @@ export function formatConsole(report: Report, color = false): string {
     lines.push('');
   }
   lines.push(...rootCauseLines(report));
+  lines.push(...outsideTasksLines(report));
   for (const e of report.errors) lines.push(`ERROR ${e}`);
   const s = report.summary;
   if (s.expectedFailures) lines.push(`* ${s.expectedFailures} failure(s) expected by the baseline`);
@@ -170,6 +181,15 @@ export function healthBanner(report: Report): string[] {
       '',
     );
   }
+  return lines;
+}
+
+/** Deviations outside the Tasks page, by their own ids (they do not fail the run). */
+function outsideTasksLines(report: Report): string[] {
+  if (!report.outsideTasks.length) return [];
+  const lines = ['Outside Tasks (base JSON-RPC, schema of non-task messages, transport; not Tasks verdicts)'];
+  for (const o of report.outsideTasks) lines.push(`  NOTE  ${o.id} (seen in ${o.check}) — ${oneLine(o.message)}`);
+  lines.push('');
   return lines;
 }
 

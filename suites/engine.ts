@@ -18,6 +18,7 @@ import { WireClosedError, WireTimeoutError } from './harness/wire.ts';
 import { isTerminal, type TaskSupport } from '../schema/protocol.ts';
 import { severity, type Level } from '../schema/catalog.ts';
 import type { FaultName } from '../mocks/receiver/faults.ts';
+import type { OutsideTasksId } from '../schema/outside-tasks.ts';
 import type { Profile, ProfileRole, ProfileTool } from './harness/profile.ts';
 
 export { severity, type Level };
@@ -81,6 +82,15 @@ export interface CheckResult {
   judgedBy?: string;
   /** Set on the check during which the target stopped running (the target-health banner). */
   targetDown?: TargetDown;
+  /** Deviations seen along the way from rules outside the Tasks page (schema/outside-tasks.ts): never this check's verdict. */
+  outside?: OutsideFinding[];
+  /** The receiver's first resource-limit refusal of the run, on the check that saw it (reported once). */
+  limitObserved?: string;
+}
+
+export interface OutsideFinding {
+  id: OutsideTasksId;
+  message: string;
 }
 
 /** The target stopped running: a stdio process exited, an HTTP endpoint refused or reset, a client exited. */
@@ -252,11 +262,16 @@ export interface Verdicts {
   skip(reason: string, opts?: VerdictOptions & { judgedBy?: string }): never;
   /** Adds a line to the check's message (observations worth reporting even on pass). */
   note(line: string): void;
+  /** Records a deviation from a rule outside the Tasks page (own id; reported apart, never this check's verdict). */
+  outside(id: OutsideTasksId, message: string): void;
 }
 
 /** Verdict methods that throw Violation / NotExercised and collect notes into `notes`. */
-export function verdicts(notes: string[]): Verdicts {
+export function verdicts(notes: string[], outside: OutsideFinding[] = []): Verdicts {
   return {
+    outside(id, message) {
+      outside.push({ id, message });
+    },
     violation(message, opts) {
       throw new Violation(message, opts);
     },
@@ -319,6 +334,7 @@ export async function runCheck(
   const scope = shared.scope(def.id);
   const extra: { peer: Peer; scope: Scope }[] = [];
   const notes: string[] = [];
+  const outside: OutsideFinding[] = [];
   const created: CreatedRef[] = [];
   const base = { id: def.id, title: def.title, section: def.section, requirements: def.requirements, level: def.level };
 
@@ -327,6 +343,8 @@ export async function runCheck(
     transcript.sort((a, b) => a.time.localeCompare(b.time) || a.seq - b.seq);
     const r: CheckResult = { ...base, status, message: [message, ...notes].filter(Boolean).join('; '), durationMs: Date.now() - started, transcript };
     for (const [k, v] of Object.entries(more)) if (v !== undefined) (r as any)[k] = v;
+    if (outside.length) r.outside = [...outside];
+    if (run.limit?.check === def.id) r.limitObserved = run.limit.what;
     return r;
   };
   const freeSlot = (c: CreatedRef) => {
@@ -377,7 +395,6 @@ export async function runCheck(
     limitSeen(what) {
       if (run.limit) return;
       run.limit = { check: def.id, what };
-      notes.push(`the receiver refused task creation at a resource limit (${what}); the run waited and retried (resource limits are a SHOULD: resource-concurrency-limit)`);
     },
     peer: scope,
     connector,
@@ -403,7 +420,7 @@ export async function runCheck(
       const t = info.tools.find((x) => x?.name === name);
       return t?.execution?.taskSupport;
     },
-    ...verdicts(notes),
+    ...verdicts(notes, outside),
     history,
   };
 

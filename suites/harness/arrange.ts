@@ -61,11 +61,44 @@ export function isLimitError(e: JsonRpcError | undefined): boolean {
 }
 
 /**
- * Creates a task for a role: the one way checks get a task. Takes one of the run's live-task slots
- * (released when the check ends, after its unfinished tasks are cancelled); a limit error is
- * back-pressure: wait and retry within the check's budget. Any other failure to create (no tasks
- * capability, an error, no CreateTaskResult, no answer) ends the check as not exercised: creation itself
- * is judged by creation.create-task-result.
+ * Sends the task-augmented request for a role, gently: it takes one of the run's live-task slots (freed
+ * once the task is seen terminal, or when the check ends after cancelling what it left running), and a
+ * limit error is back-pressure: wait and retry within the check's budget (the limit is reported once).
+ * Returns the last answer as is: judging it is the caller's business.
+ */
+export async function sendTaskRequest(ctx: CheckContext, role: ProfileRole, opts: TaskRequestOptions = {}): Promise<Response> {
+  // Wait for a slot only while a creation could still complete within the check's budget.
+  if (ctx.taskSlots && !(await ctx.taskSlots.acquire(ctx.deadline - Math.min(ctx.options.requestTimeoutMs, (ctx.deadline - Date.now()) / 2)))) {
+    ctx.skip(`no live-task slot freed within the check's budget (the run keeps at most ${ctx.taskSlots.limit} tasks live; --max-tasks)`, { cause: 'the run was at its live-task bound' });
+  }
+  let slotHeld = ctx.taskSlots !== undefined;
+  try {
+    let backoff = 250;
+    for (;;) {
+      const r = await requestTask(ctx, role, opts);
+      if (r.error && isLimitError(r.error) && Date.now() + backoff < ctx.deadline - 3_000) {
+        ctx.limitSeen?.(`${r.error.code} ${r.error.message}`);
+        await delay(backoff);
+        backoff = Math.min(backoff * 2, 2_000);
+        continue;
+      }
+      const t = r.result?.task;
+      if (isObj(t) && typeof t.taskId === 'string') {
+        ctx.hold({ taskId: t.taskId, peer: opts.peer ?? ctx.peer, slot: slotHeld });
+        slotHeld = false; // now owned by the check's cleanup
+        if (isTaskStatus(t.status) && isTerminal(t.status)) ctx.finished(t.taskId);
+      }
+      return r;
+    }
+  } finally {
+    if (slotHeld) ctx.taskSlots?.release();
+  }
+}
+
+/**
+ * Creates a task for a role: the one way checks get a task (sendTaskRequest, then a CreateTaskResult is
+ * required). Failing to create one (no tasks capability, an error, no CreateTaskResult, no answer)
+ * ends the check as not exercised: creation itself is judged by creation.create-task-result.
  */
 export async function createTask(ctx: CheckContext, role: ProfileRole, opts: TaskRequestOptions = {}): Promise<CreatedTask> {
   const tool = ctx.tool(role);
@@ -74,47 +107,25 @@ export async function createTask(ctx: CheckContext, role: ProfileRole, opts: Tas
   // (support-undeclared-process-normally): no task to observe.
   if (!custom && !hasPath(ctx.info.serverCapabilities, 'tasks.requests.tools.call')) ctx.skip('target does not declare tasks.requests.tools.call, so no task can be created');
   const what = custom ? `task-augmented ${custom.method} (role ${role})` : `task-augmented tools/call of "${tool.name}" (role ${role})`;
-  // Wait for a slot only while a creation could still complete within the check's budget.
-  if (ctx.taskSlots && !(await ctx.taskSlots.acquire(ctx.deadline - Math.min(ctx.options.requestTimeoutMs, (ctx.deadline - Date.now()) / 2)))) {
-    ctx.skip(`no live-task slot freed within the check's budget (the run keeps at most ${ctx.taskSlots.limit} tasks live; --max-tasks)`, { cause: 'the run was at its live-task bound' });
-  }
-  let slotHeld = ctx.taskSlots !== undefined;
-  const peer = opts.peer ?? ctx.peer;
+  let r: Response;
   try {
-    let backoff = 250;
-    for (;;) {
-      let r: Response;
-      try {
-        r = await requestTask(ctx, role, opts);
-      } catch (e) {
-        if (e instanceof WireTimeoutError) ctx.skip(`${what} did not answer: ${e.message}`, { judgedBy: CREATION_JUDGED_BY, cause: `${what} did not answer` });
-        throw e;
-      }
-      if (r.error && isLimitError(r.error) && Date.now() + backoff < ctx.deadline - 3_000) {
-        ctx.limitSeen?.(`${r.error.code} ${r.error.message}`);
-        await delay(backoff);
-        backoff = Math.min(backoff * 2, 2_000);
-        continue;
-      }
-      if (r.error) {
-        const limit = isLimitError(r.error);
-        ctx.skip(`${what} answered error ${r.error.code} ${r.error.message}${limit ? ' (a resource limit; retried until the check\'s budget ran out)' : ''}`, {
-          judgedBy: limit ? undefined : CREATION_JUDGED_BY,
-          cause: limit ? `task creation refused at the receiver's limit: ${r.error.message}` : `${what} answered error ${r.error.code}`,
-        });
-      }
-      const t = r.result?.task;
-      if (!isObj(t) || typeof t.taskId !== 'string') {
-        ctx.skip(`${what} did not return a CreateTaskResult with task.taskId (got ${short(r.result)})`, { judgedBy: CREATION_JUDGED_BY, cause: `${what} returned no CreateTaskResult` });
-      }
-      ctx.hold({ taskId: t.taskId, peer, slot: slotHeld });
-      if (isTaskStatus(t.status) && isTerminal(t.status)) ctx.finished(t.taskId);
-      slotHeld = false; // now owned by the check's cleanup
-      return { taskId: t.taskId, response: r, task: t };
-    }
-  } finally {
-    if (slotHeld) ctx.taskSlots?.release();
+    r = await sendTaskRequest(ctx, role, opts);
+  } catch (e) {
+    if (e instanceof WireTimeoutError) ctx.skip(`${what} did not answer: ${e.message}`, { judgedBy: CREATION_JUDGED_BY, cause: `${what} did not answer` });
+    throw e;
   }
+  if (r.error) {
+    const limit = isLimitError(r.error);
+    ctx.skip(`${what} answered error ${r.error.code} ${r.error.message}${limit ? " (a resource limit; retried until the check's budget ran out)" : ''}`, {
+      judgedBy: limit ? undefined : CREATION_JUDGED_BY,
+      cause: limit ? `task creation refused at the receiver's limit: ${r.error.message}` : `task creation answered error ${r.error.code} ${r.error.message}`,
+    });
+  }
+  const t = r.result?.task;
+  if (!isObj(t) || typeof t.taskId !== 'string') {
+    ctx.skip(`${what} did not return a CreateTaskResult with task.taskId (got ${short(r.result)})`, { judgedBy: CREATION_JUDGED_BY, cause: 'task creation returned no CreateTaskResult with a string taskId' });
+  }
+  return { taskId: t.taskId, response: r, task: t };
 }
 
 /**

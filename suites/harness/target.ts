@@ -25,13 +25,23 @@ export function connectorFor(spec: TargetSpec, requestTimeoutMs: number): Target
   switch (spec.kind) {
     case 'stdio': {
       const { command, args } = splitCommand(spec.command);
+      // Each connection is a process: start them two at a time, so that a burst of checks opening
+      // connections does not turn process start-up on a busy machine into initialize timeouts.
+      const starting = limiter(2);
       return {
         transport: 'stdio',
         label: spec.command,
         hasSecondIdentity: false,
-        async open(opts) {
-          const peer = await connectStdio({ command, args, cwd: spec.cwd, env: spec.env }, { defaultTimeoutMs: requestTimeoutMs });
-          return init(peer, opts?.capabilities);
+        open(opts) {
+          return starting(async () => {
+            const peer = await connectStdio({ command, args, cwd: spec.cwd, env: spec.env }, { defaultTimeoutMs: requestTimeoutMs });
+            try {
+              return await init(peer, opts?.capabilities);
+            } catch (e) {
+              await peer.close();
+              throw e;
+            }
+          });
         },
       };
     }
@@ -65,6 +75,22 @@ export function connectorFor(spec: TargetSpec, requestTimeoutMs: number): Target
       };
     }
   }
+}
+
+/** Runs at most `n` of the given functions at once. */
+function limiter(n: number): <T>(f: () => Promise<T>) => Promise<T> {
+  let active = 0;
+  const queue: (() => void)[] = [];
+  return async (f) => {
+    while (active >= n) await new Promise<void>((r) => queue.push(r));
+    active++;
+    try {
+      return await f();
+    } finally {
+      active--;
+      queue.shift()?.();
+    }
+  };
 }
 
 export function loadProfile(path: string): Profile {

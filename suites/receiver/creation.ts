@@ -2,7 +2,7 @@
 // id-entropy MUST of "Security Considerations"); requirement ids from schema/requirements.json.
 import { defineCheck, type CheckContext, type CheckDef } from '../engine.ts';
 import { getTask } from '../harness/poll.ts';
-import { cancelQuietly, createTask, requestTask, TTL_MS } from '../harness/arrange.ts';
+import { cancelQuietly, CREATION_JUDGED_BY, createTask, sendTaskRequest, TTL_MS } from '../harness/arrange.ts';
 import { isObj, short } from '../harness/text.ts';
 import { validate } from '../../schema/validate.ts';
 import { WireTimeoutError } from '../harness/wire.ts';
@@ -64,7 +64,7 @@ export const UUID_CLASS_BITS = 122;
 /** Creates `n` tasks of a role (sequentially, or all at once), keeping the ids of the CreateTaskResults. */
 async function createMany(ctx: CheckContext, role: ProfileRole, n: number, concurrent: boolean): Promise<{ ids: unknown[]; errors: string[] }> {
   const one = async () => {
-    const r = await requestTask(ctx, role);
+    const r = await sendTaskRequest(ctx, role);
     return r.error ? { error: `${r.error.code} ${r.error.message}` } : { id: r.result?.task?.taskId };
   };
   const out = concurrent ? await Promise.all(Array.from({ length: n }, one)) : [];
@@ -84,7 +84,7 @@ export const checks: CheckDef[] = [
     needsCapabilities: ['tasks.requests.tools.call'],
     async run(ctx: CheckContext) {
       const name = ctx.tool('completes').name;
-      const r = await requestTask(ctx, 'completes');
+      const r = await sendTaskRequest(ctx, 'completes');
       if (r.error) ctx.violation(`task-augmented tools/call of "${name}" answered error ${r.error.code} ${r.error.message}`);
       const res = r.result;
       ctx.expect(isObj(res?.task), `task-augmented tools/call of "${name}" returned no result.task (got ${short(res)}): not a CreateTaskResult`);
@@ -111,10 +111,10 @@ export const checks: CheckDef[] = [
     needs: ['slow'],
     needsCapabilities: ['tasks.requests.tools.call'],
     async run(ctx: CheckContext) {
-      const r = await requestTask(ctx, 'slow');
-      if (r.error) ctx.violation(`task-augmented tools/call of the slow tool answered error ${r.error.code} ${r.error.message}`);
+      const r = await sendTaskRequest(ctx, 'slow');
+      if (r.error) ctx.skip(`task-augmented tools/call of the slow tool answered error ${r.error.code} ${r.error.message}`, { judgedBy: CREATION_JUDGED_BY, cause: `task creation answered error ${r.error.code} ${r.error.message}` });
       const t = r.result?.task;
-      if (!isObj(t) || typeof t.taskId !== 'string') ctx.violation(`no CreateTaskResult (got ${short(r.result)})`);
+      if (!isObj(t) || typeof t.taskId !== 'string') ctx.skip(`no CreateTaskResult (got ${short(r.result)})`, { judgedBy: CREATION_JUDGED_BY, cause: 'task creation returned no CreateTaskResult with a string taskId' });
       try {
         const g = await getTask(ctx, t.taskId);
         const st = g.result?.status;
@@ -163,8 +163,8 @@ export const checks: CheckDef[] = [
     needs: ['completes'],
     needsCapabilities: ['tasks.requests.tools.call'],
     async run(ctx: CheckContext) {
-      const r = await requestTask(ctx, 'completes');
-      if (r.error) ctx.violation(`task-augmented tools/call answered error ${r.error.code} ${r.error.message}`);
+      const r = await sendTaskRequest(ctx, 'completes');
+      if (r.error) ctx.skip(`task-augmented tools/call answered error ${r.error.code} ${r.error.message}`, { judgedBy: CREATION_JUDGED_BY, cause: `task creation answered error ${r.error.code} ${r.error.message}` });
       const id = r.result?.task?.taskId;
       ctx.expect(typeof id === 'string', `CreateTaskResult task.taskId is ${id === undefined ? 'missing' : `${typeof id} ${short(id)}`}, expected a string`);
       ctx.expect(id.length > 0, 'CreateTaskResult task.taskId is the empty string');
@@ -215,7 +215,7 @@ export const checks: CheckDef[] = [
       const refused: string[] = [];
       const wait = Math.min(5_000, ctx.options.requestTimeoutMs);
       for (const t of tries) {
-        const r = await requestTask(ctx, 'completes', { task: t.task, meta: t.meta, timeoutMs: wait }).catch((e: unknown) => (e instanceof WireTimeoutError ? undefined : Promise.reject(e)));
+        const r = await sendTaskRequest(ctx, 'completes', { task: t.task, meta: t.meta, timeoutMs: wait }).catch((e: unknown) => (e instanceof WireTimeoutError ? undefined : Promise.reject(e)));
         if (!r) {
           refused.push(`${t.what}: no answer within ${wait} ms`);
           continue;
@@ -279,8 +279,8 @@ export const checks: CheckDef[] = [
     needs: ['completes'],
     needsCapabilities: ['tasks.requests.tools.call'],
     async run(ctx: CheckContext) {
-      const without = await requestTask(ctx, 'completes', { task: {} });
-      const withTtl = await requestTask(ctx, 'completes', { task: { ttl: TTL_MS } });
+      const without = await sendTaskRequest(ctx, 'completes', { task: {} });
+      const withTtl = await sendTaskRequest(ctx, 'completes', { task: { ttl: TTL_MS } });
       const d = (r: typeof without) => (r.error ? `error ${r.error.code} ${r.error.message}` : isObj(r.result?.task) ? `task ttl ${short(r.result.task.ttl)}` : `no task (${short(r.result)})`);
       ctx.expect(isObj(without.result?.task) && isObj(withTtl.result?.task), `task: {} → ${d(without)}; task: {ttl: ${TTL_MS}} → ${d(withTtl)}`);
       return `task: {} → ${d(without)}; task: {ttl: ${TTL_MS}} → ${d(withTtl)}`;

@@ -43,6 +43,17 @@ async function sendProbes(ctx: CheckContext, methods: TaskIdMethod[], peer: Scop
   return out;
 }
 
+/**
+ * The observed behaviour behind wrong answers to invalid taskIds, shared by every check that sends them
+ * (root-cause groups): e.g. "ill-typed taskId answered -32603".
+ */
+function invalidTaskIdCause(bad: { label: string; response: Response }[]): string | undefined {
+  if (!bad.length) return undefined;
+  const kinds = [...new Set(bad.map((o) => (o.label.startsWith('unknown') ? 'unknown' : 'ill-typed')))].sort();
+  const answers = [...new Set(bad.map((o) => (o.response.error ? String(o.response.error.code) : 'a result')))].sort();
+  return `${kinds.join(' and ')} taskId answered ${answers.join(' / ')}`;
+}
+
 function describeAnswer(r: Response): string {
   return r.error ? `error ${r.error.code} ${short(r.error.message, 120)}` : `result ${short(r.result, 120)}`;
 }
@@ -62,7 +73,7 @@ function invalidTaskIdCheck(method: TaskIdMethod): CheckDef {
     async run(ctx: CheckContext) {
       const outcomes = await sendProbes(ctx, [method]);
       const bad = outcomes.filter((o) => o.response.error?.code !== -32602);
-      ctx.expect(bad.length === 0, `expected -32602 (Invalid params) from ${method} for: ${bad.map((o) => `${o.label} → ${describeAnswer(o.response)}`).join('; ')}`);
+      ctx.expect(bad.length === 0, `expected -32602 (Invalid params) from ${method} for: ${bad.map((o) => `${o.label} → ${describeAnswer(o.response)}`).join('; ')}`, { cause: invalidTaskIdCause(bad) });
       return `${outcomes.length} invalid taskIds → -32602`;
     },
   });
@@ -141,7 +152,7 @@ export const checks: CheckDef[] = [
       const problems: string[] = [];
       if (internal.length) problems.push(`-32603 (Internal error) answered to invalid params, which are not internal errors (expected -32602): ${internal.map((o) => `${o.method} ${o.label}`).join('; ')}`);
       if (odd.length) problems.push(`error codes that are not JSON-RPC integers: ${odd.map((o) => `${o.method} ${o.label} → ${short(o.response.error!.code)}`).join('; ')}`);
-      ctx.expect(problems.length === 0, problems.join('; '));
+      ctx.expect(problems.length === 0, problems.join('; '), { cause: invalidTaskIdCause([...internal, ...odd]) });
       const codes = [...new Set(outcomes.map((o) => (o.response.error ? String(o.response.error.code) : 'result')))];
       return `${outcomes.length} invalid-taskid probes; codes seen: ${codes.join(', ')}`;
     },
@@ -231,10 +242,11 @@ export const checks: CheckDef[] = [
           const answer = s.waitFor((m: Message) => 'error' in m && !('method' in m) && (m.id === null || m.id === undefined || m.id === 'conformance-bad-json'), shortWait, `error answer to ${label}`).catch(() => undefined);
           await s.sendBytes(bytes);
           const m = await answer;
-          if (!m) ctx.note(`${label}: no JSON-RPC error answer within ${shortWait} ms (JSON-RPC 2.0 expects ${want})`);
+          const rule = want === -32700 ? 'jsonrpc-parse-error-32700' : 'jsonrpc-invalid-request-32600';
+          if (!m) ctx.outside(rule, `${label}: no JSON-RPC error answer within ${shortWait} ms (JSON-RPC 2.0 expects ${want})`);
           else {
             seen.push(`${label} → ${m.error?.code}`);
-            if (m.error?.code !== want) ctx.note(`${label} answered ${m.error?.code} ${short(m.error?.message)} (JSON-RPC 2.0 code is ${want})`);
+            if (m.error?.code !== want) ctx.outside(rule, `${label} answered ${m.error?.code} ${short(m.error?.message)} (JSON-RPC 2.0 code is ${want})`);
           }
         }
       } else {
@@ -242,6 +254,7 @@ export const checks: CheckDef[] = [
       }
 
       // 2. tasks/get with ill-typed taskIds and params that are not an object.
+      const illTyped: { label: string; response: Response }[] = [];
       for (const [label, params] of [
         ['taskId 123', { taskId: 123 }],
         ['taskId []', { taskId: [] }],
@@ -251,7 +264,10 @@ export const checks: CheckDef[] = [
       ] as const) {
         const r = await hostileRequest(s, 'tasks/get', params);
         seen.push(`tasks/get ${label} → ${r.error ? r.error.code : 'result'}`);
-        if (r.error?.code !== -32602) problems.push(`tasks/get with ${label}: expected -32602, got ${describeAnswer(r)}`);
+        if (r.error?.code !== -32602) {
+          problems.push(`tasks/get with ${label}: expected -32602, got ${describeAnswer(r)}`);
+          illTyped.push({ label, response: r });
+        }
       }
       for (const [label, params] of [
         ['params [] (array)', ['conformance']],
@@ -259,10 +275,10 @@ export const checks: CheckDef[] = [
       ] as const) {
         const r = await shapeProbe(s, 'tasks/get', params, shortWait);
         seen.push(`tasks/get ${label} → ${!r ? 'no answer' : r.error ? r.error.code : 'result'}`);
-        // An invalid JSON-RPC request left unanswered is a JSON-RPC 2.0 matter, not a Tasks rule: noted.
-        if (!r) ctx.note(`tasks/get with ${label}: no answer within ${shortWait} ms (JSON-RPC 2.0 expects an Invalid Request / Invalid params error)`);
-        else if (!r.error) problems.push(`tasks/get with ${label}: expected a JSON-RPC error, got ${describeAnswer(r)}`);
-        else if (r.error.code !== -32602 && r.error.code !== -32600) ctx.note(`tasks/get with ${label} answered ${r.error.code} (expected -32602 or -32600)`);
+        // Params that are not an object are a JSON-RPC 2.0 matter, not a Tasks rule: outside Tasks.
+        if (!r) ctx.outside('jsonrpc-error-for-invalid-params', `tasks/get with ${label}: no answer within ${shortWait} ms (JSON-RPC 2.0 expects an Invalid Request / Invalid params error)`);
+        else if (!r.error) ctx.outside('jsonrpc-error-for-invalid-params', `tasks/get with ${label}: expected a JSON-RPC error, got ${describeAnswer(r)}`);
+        else if (r.error.code !== -32602 && r.error.code !== -32600) ctx.outside('jsonrpc-error-for-invalid-params', `tasks/get with ${label} answered ${r.error.code} (expected -32602 or -32600)`);
       }
 
       // 3. tasks/list with a cursor of the wrong type.
@@ -277,15 +293,15 @@ export const checks: CheckDef[] = [
       // 4. An unknown method.
       const unknown = await hostileRequest(s, 'tasks/frobnicate', { taskId: 'x' });
       seen.push(`tasks/frobnicate → ${unknown.error ? unknown.error.code : 'result'}`);
-      if (!unknown.error) problems.push(`unknown method tasks/frobnicate: expected a JSON-RPC error, got ${describeAnswer(unknown)}`);
-      else if (unknown.error.code !== -32601) ctx.note(`unknown method answered ${unknown.error.code} (JSON-RPC 2.0 code is -32601)`);
+      if (!unknown.error) ctx.outside('jsonrpc-method-not-found-32601', `unknown method tasks/frobnicate: expected a JSON-RPC error, got ${describeAnswer(unknown)}`);
+      else if (unknown.error.code !== -32601) ctx.outside('jsonrpc-method-not-found-32601', `unknown method answered ${unknown.error.code} (JSON-RPC 2.0 code is -32601)`);
 
-      // 5. The connection still works.
+      // 5. The connection still works (a JSON-RPC/transport matter: outside Tasks).
       const ping = await s.request('ping', {}).catch((e: unknown) => e as Error);
-      if (ping instanceof Error) ctx.violation(`the target stopped answering after hostile input: ping → ${ping.message}${problems.length ? `; also: ${problems.join('; ')}` : ''}`);
-      if (ping.error) problems.push(`ping after hostile input answered error ${ping.error.code} ${short(ping.error.message)}`);
-      ctx.expect(problems.length === 0, problems.join('; '));
-      return `${seen.join('; ')}; ping answered`;
+      if (ping instanceof Error) ctx.outside('connection-survives-malformed-input', `the target stopped answering after hostile input: ping → ${ping.message}`);
+      else if (ping.error) ctx.outside('connection-survives-malformed-input', `ping after hostile input answered error ${ping.error.code} ${short(ping.error.message)}`);
+      ctx.expect(problems.length === 0, problems.join('; '), { cause: problems.length === illTyped.length ? invalidTaskIdCause(illTyped) : undefined });
+      return `${seen.join('; ')}${ping instanceof Error || ping.error ? '' : '; ping answered'}`;
     },
   }),
 ];
