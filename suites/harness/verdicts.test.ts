@@ -1,0 +1,82 @@
+// Verdicts on messy targets: each class of trouble, reproduced by a small target, ends with no verdict
+// charged to an unrelated requirement, the cause named once, and the run finishing.
+import { describe, expect, it } from 'vitest';
+import { allChecks } from '../index.ts';
+import { openTargetSession, runChecks } from './session.ts';
+import { loadProfile, type TargetSpec } from './target.ts';
+import { buildReport, formatConsole } from '../../scripts/report.ts';
+import { createReferenceReceiverFromArgs } from '../../scripts/mock.ts';
+import type { CheckResult } from '../engine.ts';
+import type { Profile } from './profile.ts';
+
+const reference = loadProfile('fixtures/reference.profile.json');
+const OPTIONS = { checkTimeoutMs: 15_000, requestTimeoutMs: 5_000 };
+
+async function runAll(target: TargetSpec, profile: Profile, during?: (shared: { transcript: unknown[] }) => Promise<void>): Promise<CheckResult[]> {
+  const session = await openTargetSession({ target, profile, options: OPTIONS });
+  try {
+    const side = during?.(session.shared);
+    const results = await runChecks(allChecks, session, 8);
+    await side;
+    return results;
+  } finally {
+    await session.close();
+  }
+}
+
+const failing = (rs: CheckResult[]) => rs.filter((r) => r.status === 'fail' || r.status === 'warn').map((r) => `${r.id}: ${r.message}`);
+
+describe('verdicts on messy targets', () => {
+  it('a proxy that declares tasks but answers -32603 to every creation: creation fails once, the rest is not exercised with one cause', { timeout: 120_000 }, async () => {
+    const profile = { tools: { completes: { name: 'work' }, slow: { name: 'work' } } };
+    const results = await runAll({ kind: 'stdio', command: `${process.execPath} fixtures/bad-target.mjs proxy` }, profile);
+    expect(failing(results).map((l) => l.split(':')[0])).toEqual(['creation.create-task-result']);
+    const report = buildReport(results, 'proxy', new Date());
+    const group = report.rootCauses.find((g) => /task creation answered error -32603/.test(g.cause));
+    expect(group?.checks.length).toBeGreaterThan(10);
+    expect(results.filter((r) => r.judgedBy === 'creation.create-task-result').length).toBeGreaterThan(10);
+    // A schema error outside the Tasks page (serverInfo without version) is reported apart, not as a Tasks verdict.
+    expect(results.find((r) => r.id === 'schema.messages-valid')?.status).toBe('pass');
+    expect(report.outsideTasks.map((o) => o.id)).toContain('schema-non-task-message');
+    expect(formatConsole(report)).toMatch(/\d+ checks, one cause: task creation answered error -32603/);
+  });
+
+  it('a `completes` role that waits for input: checks that need it to end are not exercised, nothing fails', { timeout: 120_000 }, async () => {
+    const profile = { tools: { ...reference.tools, completes: reference.tools.needsInput! } };
+    const results = await runAll({ kind: 'reference', args: [] }, profile);
+    expect(failing(results)).toEqual([]);
+    expect(results.filter((r) => r.status === 'skip' && /did not (reach a terminal status|end)/.test(r.message)).length).toBeGreaterThan(3);
+  });
+
+  it('a low shared task limit is back-pressure: the run waits and retries, reports the limit once, and nothing fails', { timeout: 120_000 }, async () => {
+    const results = await runAll({ kind: 'reference', args: ['--max-tasks', '2'] }, reference);
+    expect(failing(results)).toEqual([]);
+    const report = buildReport(results, 'limited', new Date());
+    expect(report.limitObserved?.what).toMatch(/Too many concurrent tasks/);
+    expect(results.filter((r) => r.limitObserved)).toHaveLength(1);
+  });
+
+  it('an HTTP target that dies mid-run: named once with the check that was running; later checks not exercised; nothing fails', { timeout: 120_000 }, async () => {
+    const receiver = createReferenceReceiverFromArgs([]);
+    const h = await receiver.listenHttp(0);
+    try {
+      // Stop the server once the run is under way (the shared connection has exchanged some messages).
+      const kill = async (shared: { transcript: unknown[] }) => {
+        for (let i = 0; i < 400 && shared.transcript.length < 40; i++) await new Promise((r) => setTimeout(r, 25));
+        await h.close();
+        await receiver.close();
+      };
+      const results = await runAll({ kind: 'http', url: h.url }, reference, kill);
+      const report = buildReport(results, 'dies', new Date());
+      expect(report.targetDown).toHaveLength(1);
+      const down = report.targetDown[0]!;
+      expect(down.reason).toMatch(/fetch failed|ECONNREFUSED|closed|ECONNRESET|socket/i);
+      expect(results.filter((r) => r.message.includes(`target not running since ${down.check}`)).length).toBeGreaterThan(10);
+      expect(failing(results)).toEqual([]);
+      expect(formatConsole(report).match(/^ERROR the target stopped running/gm)).toHaveLength(1);
+    } finally {
+      await h.close().catch(() => undefined);
+      await receiver.close().catch(() => undefined);
+    }
+  });
+});
