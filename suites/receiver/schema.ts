@@ -71,6 +71,8 @@ function requirementFor(error: string): string | undefined {
   if (/\/lastUpdatedAt\b/.test(error) || /'lastUpdatedAt'/.test(error)) return 'ttl-last-updated-at';
   if (/\/ttl\b/.test(error) || /'ttl'/.test(error)) return 'ttl-actual-in-get';
   if (/\/taskId\b/.test(error) || /'taskId'/.test(error)) return 'id-string';
+  // The tasks capability is the Tasks page's own (Capabilities), wherever it appears.
+  if (/\/capabilities\/tasks\b/.test(error)) return 'caps-declare';
   return undefined;
 }
 
