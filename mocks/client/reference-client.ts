@@ -8,12 +8,12 @@
 // spawns. Exit code 0 when the scenario ran to its end. Faulty modes: mocks/client/faults.ts.
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { pathToFileURL } from 'node:url';
-import { ErrorCode, isTerminal, RELATED_TASK_META, type TaskStatus } from '../../schema/protocol.ts';
+import { isTerminal, RELATED_TASK_META, type TaskStatus } from '../../schema/protocol.ts';
 import { elicitationContent } from '../../suites/harness/elicitation.ts';
-import { RpcError, TaskStore, type StoredTask } from '../receiver/store.ts';
+import { RpcError } from '../receiver/store.ts';
+import { abortableSleep, ClientTaskReceiver, RECEIVABLE, type ReceivableMethod, type WorkContext } from './task-receiver.ts';
 import { connectHttp, connectStdio, Peer, splitCommand, type JsonRpcError, type Message, type Response } from '../../suites/harness/wire.ts';
 
-type Answer = { result?: unknown; error?: JsonRpcError };
 import { CLIENT_FAULT_NAMES, isClientFault, type ClientFaultName } from './faults.ts';
 
 export const CLIENT_NAME = 'mcp-tasks-reference-client';
@@ -290,50 +290,29 @@ class ReferenceRequestor {
 export const TASK_RECEIVER_SCENARIO = 'task-receiver';
 export const RECEIVER_POLL_INTERVAL_MS = 100;
 export const SLOW_MS = 3000;
-const RECEIVER_PAGE_SIZE = 10;
-const OWNER = 'server';
-const CANCELLED_ERROR = { code: -32000, message: 'Task cancelled: The task was cancelled by request.' };
 
-function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason);
-    const t = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(t);
-      reject(signal.reason);
-    };
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
+/** The work of a request under the role contract (deterministic given its text). */
+async function roleWork(method: ReceivableMethod, p: Record<string, any>, ctx: WorkContext): Promise<Record<string, unknown>> {
+  const text = String(method === 'sampling/createMessage' ? (p.messages?.[0]?.content?.text ?? '') : (p.message ?? ''));
+  await abortableSleep(/slow/i.test(text) ? SLOW_MS : 20, ctx.signal);
+  if (/fail/i.test(text)) throw new RpcError(-1, 'User rejected the request');
+  if (method === 'elicitation/create') return { action: 'accept', content: elicitationContent(p, 'reference client') };
+  return { role: 'assistant', content: { type: 'text', text: `reference client reply to: ${text}` }, model: 'reference-client-model', stopReason: 'endTurn' };
 }
 
 class ReferenceTaskReceiver {
-  private readonly store = new TaskStore({ maxTtl: 3_600_000, defaultTtl: 300_000, maxConcurrentTasks: 100, maxRetainedTasks: 1000 });
+  private readonly receiver: ClientTaskReceiver;
 
   constructor(
     private readonly peer: Peer,
     private readonly signal: AbortSignal | undefined,
-    private readonly log: (line: string) => void,
+    log: (line: string) => void,
   ) {
-    peer.onRequest(async (req) => {
-      try {
-        return await this.handle(req);
-      } catch (e) {
-        if (e instanceof RpcError) return { error: e.toJSON() };
-        throw e;
-      }
-    });
+    this.receiver = new ClientTaskReceiver(peer, { declared: RECEIVABLE, pollIntervalMs: RECEIVER_POLL_INTERVAL_MS, work: roleWork, log });
   }
 
   async run(): Promise<void> {
-    const capabilities = {
-      sampling: {},
-      elicitation: { form: {} },
-      tasks: { list: {}, cancel: {}, requests: { sampling: { createMessage: {} }, elicitation: { create: {} } } },
-    };
-    const init = await this.peer.initialize(capabilities, { name: CLIENT_NAME, version: CLIENT_VERSION }, REQUEST_TIMEOUT_MS);
+    const init = await this.peer.initialize(this.receiver.capabilities, { name: CLIENT_NAME, version: CLIENT_VERSION }, REQUEST_TIMEOUT_MS);
     if (init.error) throw new Error(`initialize failed: ${init.error.code} ${init.error.message}`);
     // Serve until the connection closes or we are stopped.
     await new Promise<void>((resolve) => {
@@ -341,120 +320,7 @@ class ReferenceTaskReceiver {
       const wait = () => void this.peer.waitClosed(3_600_000).then((closed) => (closed ? resolve() : wait()));
       wait();
     });
-    this.store.clear();
-  }
-
-  private handle(req: Message): Promise<Answer | undefined> | Answer | undefined {
-    const p = (req.params ?? {}) as Record<string, any>;
-    switch (req.method) {
-      case 'sampling/createMessage':
-      case 'elicitation/create':
-        return this.request(req.method, p);
-      case 'tasks/get':
-        return { result: this.wire(this.lookup(p)) };
-      case 'tasks/result':
-        return this.result(this.lookup(p));
-      case 'tasks/list':
-        return { result: this.list(p) };
-      case 'tasks/cancel':
-        return { result: this.cancel(this.lookup(p)) };
-      default:
-        return undefined;
-    }
-  }
-
-  /** The work of a request (deterministic given its text). */
-  private async work(method: string, p: Record<string, any>, signal: AbortSignal): Promise<Record<string, unknown>> {
-    const text = String(method === 'sampling/createMessage' ? (p.messages?.[0]?.content?.text ?? '') : (p.message ?? ''));
-    await abortableSleep(/slow/i.test(text) ? SLOW_MS : 20, signal);
-    if (/fail/i.test(text)) throw new RpcError(-1, 'User rejected the request');
-    if (method === 'elicitation/create') return { action: 'accept', content: elicitationContent(p, 'reference client') };
-    return { role: 'assistant', content: { type: 'text', text: `reference client reply to: ${text}` }, model: 'reference-client-model', stopReason: 'endTurn' };
-  }
-
-  private async request(method: string, p: Record<string, any>): Promise<Answer> {
-    if (p.task === undefined) {
-      try {
-        return { result: await this.work(method, p, new AbortController().signal) };
-      } catch (e) {
-        if (e instanceof RpcError) return { error: e.toJSON() };
-        throw e;
-      }
-    }
-    if (typeof p.task !== 'object' || p.task === null || Array.isArray(p.task)) throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: "task" must be an object');
-    const ttl = p.task.ttl;
-    if (ttl !== undefined && (typeof ttl !== 'number' || !Number.isFinite(ttl) || ttl < 0)) throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: "task.ttl" must be a non-negative number');
-    const t = this.store.create({ owner: OWNER, requestedTtl: ttl, toolName: method, origin: this });
-    void this.work(method, p, t.abort.signal).then(
-      (result) => this.finish(t, { kind: 'result', result }),
-      (e) => {
-        if (t.abort.signal.aborted || t.deleted) return;
-        const error = e instanceof RpcError ? e.toJSON() : { code: ErrorCode.InternalError, message: `Internal error: ${e instanceof Error ? e.message : String(e)}` };
-        this.finish(t, { kind: 'error', error });
-      },
-    );
-    return { result: { task: this.wire(t) } };
-  }
-
-  private finish(t: StoredTask, outcome: { kind: 'result'; result: Record<string, unknown> } | { kind: 'error'; error: { code: number; message: string } }): void {
-    if (t.deleted || isTerminal(t.status)) return;
-    this.store.settle(t, outcome);
-    this.store.transition(t, outcome.kind === 'result' ? 'completed' : 'failed', outcome.kind === 'error' ? `Request failed: ${outcome.error.message}` : undefined);
-  }
-
-  private lookup(p: Record<string, any>): StoredTask {
-    return this.store.lookup(OWNER, p.taskId);
-  }
-
-  private wire(t: StoredTask): Record<string, unknown> {
-    return {
-      taskId: t.taskId,
-      status: t.status,
-      ...(t.statusMessage !== undefined ? { statusMessage: t.statusMessage } : {}),
-      createdAt: new Date(t.createdAtMs).toISOString(),
-      lastUpdatedAt: new Date(t.lastUpdatedAtMs).toISOString(),
-      ttl: t.ttl,
-      pollInterval: RECEIVER_POLL_INTERVAL_MS,
-    };
-  }
-
-  /** Blocks until terminal; the underlying request's answer with related-task _meta (or its JSON-RPC error). */
-  private result(t: StoredTask): Promise<Answer> {
-    return new Promise((resolve) => {
-      const check = () => {
-        if (t.deleted) {
-          t.listeners.delete(check);
-          resolve({ error: { code: ErrorCode.InvalidParams, message: 'Failed to retrieve task: Task has expired' } });
-          return;
-        }
-        if (!t.outcome || !isTerminal(t.status)) return;
-        t.listeners.delete(check);
-        const o = t.outcome;
-        if (o.kind === 'error') resolve({ error: o.error });
-        else resolve({ result: { ...o.result, _meta: { ...((o.result._meta as object) ?? {}), [RELATED_TASK_META]: { taskId: t.taskId } } } });
-      };
-      t.listeners.add(check);
-      check();
-    });
-  }
-
-  private list(p: Record<string, any>): Record<string, unknown> {
-    const all = this.store.list(OWNER);
-    const after = p.cursor === undefined ? 0 : this.store.decodeCursor(OWNER, p.cursor);
-    const rest = all.filter((t) => t.seq > after);
-    const page = rest.slice(0, RECEIVER_PAGE_SIZE);
-    const out: Record<string, unknown> = { tasks: page.map((t) => this.wire(t)) };
-    if (rest.length > page.length) out.nextCursor = this.store.encodeCursor(OWNER, page[page.length - 1]!.seq);
-    return out;
-  }
-
-  private cancel(t: StoredTask): Record<string, unknown> {
-    if (isTerminal(t.status)) throw new RpcError(ErrorCode.InvalidParams, `Cannot cancel task: already in terminal status '${t.status}'`);
-    this.store.settle(t, { kind: 'error', error: CANCELLED_ERROR });
-    this.store.transition(t, 'cancelled', 'The task was cancelled by request.');
-    t.abort.abort(new Error('task cancelled'));
-    this.log(`task ${t.taskId} cancelled`);
-    return this.wire(t);
+    this.receiver.close();
   }
 }
 
