@@ -127,7 +127,10 @@ function pair(entries: RecordedEntry[], reqDir: 'in' | 'out'): Exchange[] {
 function sessionView(id: string, entries: RecordedEntry[]): SessionView {
   const clientRequests = pair(entries, 'in');
   const serverRequests = pair(entries, 'out');
+  // initialize: sent by the requestor (a client under test) or by the receiver (the suite's client
+  // grading a server as requestor); either way it carries both sides' capabilities.
   const init = clientRequests.find((x) => x.method === 'initialize');
+  const receiverInit = init ? undefined : serverRequests.find((x) => x.method === 'initialize');
   const tools = new Map<string, any>();
   for (const x of clientRequests) {
     if (x.method === 'tools/list' && Array.isArray(x.result?.tools)) for (const t of x.result.tools) if (typeof t?.name === 'string') tools.set(t.name, t);
@@ -139,8 +142,8 @@ function sessionView(id: string, entries: RecordedEntry[]): SessionView {
     serverRequests,
     clientNotifications: entries.filter((e) => e.dir === 'in' && isNotification(msg(e))),
     serverNotifications: entries.filter((e) => e.dir === 'out' && isNotification(msg(e))),
-    receiverCapabilities: init?.result?.capabilities ?? {},
-    clientCapabilities: init?.params?.capabilities ?? {},
+    receiverCapabilities: (init ? init.result?.capabilities : receiverInit?.params?.capabilities) ?? {},
+    clientCapabilities: (init ? init.params?.capabilities : receiverInit?.result?.capabilities) ?? {},
     tools,
     tasks: new Map(),
     openedGetStream: entries.some((e) => e.dir === 'event' && e.note?.startsWith('http GET')),
@@ -224,6 +227,11 @@ export function cancelledByClient(t: TaskView): boolean {
 export function short(v: unknown, max = 160): string {
   const s = JSON.stringify(v);
   return s === undefined ? 'undefined' : s.length > max ? s.slice(0, max) + '…' : s;
+}
+
+/** What created a task: `tools/call "name"` or the request type (e.g. sampling/createMessage). */
+export function createdBy(t: TaskView): string {
+  return t.created.method === 'tools/call' ? `tools/call "${String(t.created.params?.name)}"` : t.created.method;
 }
 
 /** "+1234 ms" */

@@ -17,6 +17,7 @@ import {
   at,
   augmented,
   cancelledByClient,
+  createdBy,
   declaredAugmentable,
   lastShown,
   relatedTask,
@@ -33,11 +34,27 @@ import { defineRequestorCheck, type JudgeContext, type RequestorCheckDef } from 
 const TASK_SCENARIOS = ['tool-negotiation', 'poll-interval', 'input-required', 'input-on-get-stream', 'result-error', 'failing-task', 'list-pages', 'cancel'];
 const NO_CAPABILITY = ['no-tasks-capability', 'no-tools-call-capability'];
 const INPUT = ['input-required', 'input-on-get-stream', 'result-error'];
-/** Scenarios in which the client is asked to follow every task to its end (not cancel). */
+/** Scenarios in which the requestor is asked to follow every task to its end (not cancel). */
 const FOLLOW = TASK_SCENARIOS.filter((s) => s !== 'cancel');
 /** Scenarios without input or cancellation: the outcome of every task is reachable by polling alone. */
 const OUTCOME = ['tool-negotiation', 'poll-interval', 'failing-task', 'list-pages'];
 const ALL = [...SCENARIO_NAMES];
+
+/**
+ * Runs of the `server` command that grade the target as requestor (suites/requestor/server-requestor.ts):
+ * the suite's client, a task receiver, calls the target's requestsSampling / requestsElicitation tool;
+ * `undeclared`: the same tools toward a client declaring no tasks capability; `receiver-checks`: every
+ * message of the receiver checks, whose client declares none either.
+ */
+export const SERVER_RUNS = {
+  sampling: 'server-requests-sampling',
+  elicitation: 'server-requests-elicitation',
+  undeclared: 'server-requests-undeclared',
+  receiverChecks: 'server-receiver-checks',
+} as const;
+/** Server runs in which the target follows a task of the suite's client. */
+const SERVER_TASKS = [SERVER_RUNS.sampling, SERVER_RUNS.elicitation];
+const SERVER_ALL = Object.values(SERVER_RUNS);
 
 /** The pollInterval tolerance: a gap between polls of at least this fraction of pollInterval respects it. */
 export const POLL_TOLERANCE = 0.8;
@@ -81,7 +98,7 @@ export const requestorChecks: RequestorCheckDef[] = [
     requirements: ['caps-requestor-only-declared'],
     level: 'SHOULD',
     killedBy: ['ignore-tasks-capability', 'ignore-tools-call-capability', 'augment-task-requests'],
-    scenarios: ALL,
+    scenarios: [...ALL, ...SERVER_ALL],
     judge(run: Analysis, ctx: JudgeContext) {
       const bad: Exchange[] = [];
       let n = 0;
@@ -112,9 +129,9 @@ export const requestorChecks: RequestorCheckDef[] = [
     judge(run: Analysis, ctx: JudgeContext) {
       const sessions = run.sessions.filter((s) => s.receiverCapabilities?.tasks === undefined);
       const toolCalls = sessions.flatMap((s) => calls(s, TOOLS_CALL));
-      if (toolCalls.length === 0) ctx.skip('the client called no tool on the receiver without a tasks capability');
+      if (toolCalls.length === 0) ctx.skip('the requestor called no tool on the receiver without a tasks capability');
       const aug = sessions.flatMap((s) => s.clientRequests.filter(augmented));
-      ctx.expect(aug.length === 0, `the receiver declared no tasks capability, yet the client sent ${aug.length} task-augmented request(s): ${summarize(aug)}`);
+      ctx.expect(aug.length === 0, `the receiver declared no tasks capability, yet the requestor sent ${aug.length} task-augmented request(s): ${summarize(aug)}`);
       return `${toolCalls.length} tools/call, none task-augmented`;
     },
   }),
@@ -130,7 +147,7 @@ export const requestorChecks: RequestorCheckDef[] = [
     judge(run: Analysis, ctx: JudgeContext) {
       const sessions = run.sessions.filter((s) => !declaredAugmentable(s.receiverCapabilities).includes(TOOLS_CALL));
       const toolCalls = sessions.flatMap((s) => calls(s, TOOLS_CALL).map((x) => ({ s, x })));
-      if (toolCalls.length === 0) ctx.skip('the client called no tool on the receiver without tasks.requests.tools.call');
+      if (toolCalls.length === 0) ctx.skip('the requestor called no tool on the receiver without tasks.requests.tools.call');
       const bad = toolCalls.filter(({ x }) => augmented(x));
       ctx.expect(
         bad.length === 0,
@@ -157,7 +174,7 @@ export const requestorChecks: RequestorCheckDef[] = [
           })
           .map((x) => ({ s, x })),
       );
-      if (seen.length === 0) ctx.skip('the client called no tool listed with taskSupport "forbidden" or without execution.taskSupport');
+      if (seen.length === 0) ctx.skip('the requestor called no tool listed with taskSupport "forbidden" or without execution.taskSupport');
       const bad = seen.filter(({ x }) => augmented(x));
       ctx.expect(
         bad.length === 0,
@@ -177,7 +194,7 @@ export const requestorChecks: RequestorCheckDef[] = [
     scenarios: TASK_SCENARIOS,
     judge(run: Analysis, ctx: JudgeContext) {
       const seen = sessionsDeclaring(run, TOOLS_CALL).flatMap((s) => calls(s, TOOLS_CALL).filter((x) => toolSupport(s, x.params?.name) === 'required'));
-      if (seen.length === 0) ctx.skip('the client called no tool listed with taskSupport "required"');
+      if (seen.length === 0) ctx.skip('the requestor called no tool listed with taskSupport "required"');
       const bad = seen.filter((x) => !augmented(x));
       ctx.expect(bad.length === 0, `${bad.length} of ${seen.length} tools/call of "required" tools carried no \`task\`: ${bad.map(describeReq).join('; ')}`);
       return `${seen.length} calls of "required" tools, all task-augmented`;
@@ -194,7 +211,7 @@ export const requestorChecks: RequestorCheckDef[] = [
     scenarios: TASK_SCENARIOS,
     judge(run: Analysis, ctx: JudgeContext) {
       const seen = sessionsDeclaring(run, TOOLS_CALL).flatMap((s) => calls(s, TOOLS_CALL).filter((x) => toolSupport(s, x.params?.name) === 'optional'));
-      if (seen.length === 0) ctx.skip('the client called no tool listed with taskSupport "optional"');
+      if (seen.length === 0) ctx.skip('the requestor called no tool listed with taskSupport "optional"');
       return seen.map((x) => `"${String(x.params?.name)}" ${augmented(x) ? 'as a task' : 'as a normal request'}`).join(', ');
     },
   }),
@@ -224,7 +241,7 @@ export const requestorChecks: RequestorCheckDef[] = [
     requirements: ['poll-respect-interval'],
     level: 'SHOULD',
     killedBy: ['fast-poll'],
-    scenarios: TASK_SCENARIOS,
+    scenarios: [...TASK_SCENARIOS, ...SERVER_TASKS],
     judge(run: Analysis, ctx: JudgeContext) {
       const gaps: { gap: number; pi: number; taskId: string; ms: number }[] = [];
       for (const t of allTasks(run)) {
@@ -256,10 +273,10 @@ export const requestorChecks: RequestorCheckDef[] = [
     requirements: ['poll-until-terminal'],
     level: 'SHOULD',
     killedBy: ['stop-polling'],
-    scenarios: FOLLOW,
+    scenarios: [...FOLLOW, ...SERVER_TASKS],
     judge(run: Analysis, ctx: JudgeContext) {
       const tasks = allTasks(run).filter((t) => !cancelledByClient(t));
-      if (tasks.length === 0) ctx.skip('the client created no task (or cancelled every one)');
+      if (tasks.length === 0) ctx.skip('the requestor created no task (or cancelled every one)');
       const bad: string[] = [];
       const how: string[] = [];
       for (const t of tasks) {
@@ -276,9 +293,9 @@ export const requestorChecks: RequestorCheckDef[] = [
           how.push(`waited on tasks/result while ${last.status}`);
           continue;
         }
-        bad.push(`task ${t.taskId} (${String(t.created.params?.name)}): the last status the client saw was "${last.status}" (${last.via} at ${at(last.ms)}), and afterwards it sent no tasks/get and no tasks/result it waited on (${t.gets.length} tasks/get in all)`);
+        bad.push(`task ${t.taskId} (${createdBy(t)}): the last status the requestor saw was "${last.status}" (${last.via} at ${at(last.ms)}), and afterwards it sent no tasks/get and no tasks/result it waited on (${t.gets.length} tasks/get in all)`);
       }
-      ctx.expect(bad.length === 0, `the client stopped following ${bad.length} of ${tasks.length} task(s): ${bad.join('; ')}`);
+      ctx.expect(bad.length === 0, `the requestor stopped following ${bad.length} of ${tasks.length} task(s): ${bad.join('; ')}`);
       return `${tasks.length} task(s) followed to: ${[...new Set(how)].join(', ')}`;
     },
   }),
@@ -298,8 +315,8 @@ export const requestorChecks: RequestorCheckDef[] = [
       const ok: string[] = [];
       for (const { t, r } of cases) {
         const later = [...t.gets, ...t.results].filter((x) => x.sentMs > r.answeredMs!).sort((a, b) => a.sentMs - b.sentMs);
-        if (later.length === 0) bad.push(`task ${t.taskId}: tasks/result answered error ${r.error!.code} at ${at(r.answeredMs)}; afterwards the client sent no tasks/get or tasks/result for the task`);
-        else ok.push(`after the failed tasks/result (${at(r.answeredMs)}) the client sent ${later[0]!.method} at ${at(later[0]!.sentMs)}`);
+        if (later.length === 0) bad.push(`task ${t.taskId}: tasks/result answered error ${r.error!.code} at ${at(r.answeredMs)}; afterwards the requestor sent no tasks/get or tasks/result for the task`);
+        else ok.push(`after the failed tasks/result (${at(r.answeredMs)}) the requestor sent ${later[0]!.method} at ${at(later[0]!.sentMs)}`);
       }
       ctx.expect(bad.length === 0, bad.join('; '));
       return ok.join('; ');
@@ -313,24 +330,24 @@ export const requestorChecks: RequestorCheckDef[] = [
     requirements: ['notify-no-reliance'],
     level: 'MUST',
     killedBy: ['stop-polling'],
-    scenarios: OUTCOME,
+    scenarios: [...OUTCOME, ...SERVER_TASKS],
     judge(run: Analysis, ctx: JudgeContext) {
       if (run.sessions.some((s) => s.serverNotifications.some((e) => (e.message as any)?.method === 'notifications/tasks/status'))) {
         ctx.skip('the receiver sent notifications/tasks/status in this scenario');
       }
       const tasks = allTasks(run).filter((t) => !cancelledByClient(t));
-      if (tasks.length === 0) ctx.skip('the client created no task');
+      if (tasks.length === 0) ctx.skip('the requestor created no task');
       const bad: string[] = [];
       for (const t of tasks) {
         const last = lastShown(t);
         const learned = terminal(last) || t.results.some((x) => x.response !== undefined);
         if (!learned) {
-          bad.push(`task ${t.taskId} (${String(t.created.params?.name)}): last status the client saw "${last?.status}" at ${at(last?.ms)}; it neither polled to a terminal status nor got a tasks/result answer`);
+          bad.push(`task ${t.taskId} (${createdBy(t)}): last status the requestor saw "${last?.status}" at ${at(last?.ms)}; it neither polled to a terminal status nor got a tasks/result answer`);
         }
       }
       ctx.expect(
         bad.length === 0,
-        `the receiver sends no notifications/tasks/status, and the client did not reach the outcome of ${bad.length} of ${tasks.length} task(s) by polling: ${bad.join('; ')}`,
+        `the receiver sends no notifications/tasks/status, and the requestor did not reach the outcome of ${bad.length} of ${tasks.length} task(s) by polling: ${bad.join('; ')}`,
       );
       return `outcome of all ${tasks.length} task(s) reached without status notifications`;
     },
@@ -344,14 +361,14 @@ export const requestorChecks: RequestorCheckDef[] = [
     requirements: ['input-required-call-result'],
     level: 'SHOULD',
     killedBy: ['no-result-on-input-required'],
-    scenarios: INPUT,
+    scenarios: [...INPUT, ...SERVER_TASKS],
     judge(run: Analysis, ctx: JudgeContext) {
       const tasks = allTasks(run);
-      if (tasks.length === 0) ctx.skip('the client created no task');
+      if (tasks.length === 0) ctx.skip('the requestor created no task');
       const cases = tasks.map((t) => ({ t, first: t.shown.find((s) => s.status === 'input_required') })).filter((c) => c.first);
       if (cases.length === 0) {
-        if (tasks.some((t) => t.inputRequests.length > 0)) return 'the client had tasks/result pending before it saw input_required';
-        ctx.skip('the client never saw a task in input_required');
+        if (tasks.some((t) => t.inputRequests.length > 0)) return 'the requestor had tasks/result pending before it saw input_required';
+        ctx.skip('the requestor never saw a task in input_required');
       }
       const bad: string[] = [];
       const ok: string[] = [];
@@ -381,11 +398,11 @@ export const requestorChecks: RequestorCheckDef[] = [
     judge(run: Analysis, ctx: JudgeContext) {
       if (run.transport !== 'http') ctx.skip('stdio has no SSE streams');
       const inputs = allTasks(run).flatMap((t) => t.inputRequests);
-      if (inputs.length === 0) ctx.skip('the receiver sent no input request (the client did not call tasks/result on the input_required task)');
+      if (inputs.length === 0) ctx.skip('the receiver sent no input request (the requestor did not call tasks/result on the input_required task)');
       const standalone = inputs.filter((x) => !x.request.note?.startsWith('related to request'));
       if (standalone.length === 0) {
         ctx.violation(
-          `the client opened no standalone GET SSE stream, so the receiver could only deliver the ${inputs[0]!.method} on the tasks/result stream; clients SHOULD expect messages on any SSE stream, including the HTTP GET stream (tasks.md line 441)`,
+          `the requestor opened no standalone GET SSE stream, so the receiver could only deliver the ${inputs[0]!.method} on the tasks/result stream; clients SHOULD expect messages on any SSE stream, including the HTTP GET stream (tasks.md line 441)`,
         );
       }
       const unanswered = standalone.filter((x) => !x.response);
@@ -405,9 +422,9 @@ export const requestorChecks: RequestorCheckDef[] = [
     scenarios: INPUT,
     judge(run: Analysis, ctx: JudgeContext) {
       const reqs = allTasks(run).flatMap((t) => t.inputRequests);
-      if (reqs.length === 0) ctx.skip('the receiver sent no input request (the client did not reach the input step)');
+      if (reqs.length === 0) ctx.skip('the receiver sent no input request (the requestor did not reach the input step)');
       const answered = reqs.filter((x) => x.response);
-      if (answered.length === 0) ctx.skip(`the client answered none of the ${reqs.length} input request(s)`);
+      if (answered.length === 0) ctx.skip(`the requestor answered none of the ${reqs.length} input request(s)`);
       const bad: string[] = [];
       let good = 0;
       for (const x of answered) {
@@ -434,10 +451,10 @@ export const requestorChecks: RequestorCheckDef[] = [
     requirements: ['related-task-requestor-omit-in-requests'],
     level: 'SHOULD',
     killedBy: ['related-task-in-requests'],
-    scenarios: ALL,
+    scenarios: [...ALL, ...SERVER_ALL],
     judge(run: Analysis, ctx: JudgeContext) {
       const reqs = run.sessions.flatMap((s) => s.clientRequests.filter((x) => ['tasks/get', 'tasks/result', 'tasks/cancel'].includes(x.method)));
-      if (reqs.length === 0) ctx.skip('the client sent no tasks/get, tasks/result or tasks/cancel');
+      if (reqs.length === 0) ctx.skip('the requestor sent no tasks/get, tasks/result or tasks/cancel');
       const bad = reqs.filter((x) => relatedTask(x.params).present);
       ctx.expect(bad.length === 0, `${bad.length} of ${reqs.length} requests carry _meta["${RELATED_TASK_META}"]: ${summarize(bad)}`);
       return `${reqs.length} tasks/get|result|cancel requests, none with related-task _meta`;
@@ -451,10 +468,10 @@ export const requestorChecks: RequestorCheckDef[] = [
     requirements: ['related-task-get-list-cancel-should-not'],
     level: 'SHOULD',
     killedBy: ['related-task-in-list'],
-    scenarios: ALL,
+    scenarios: [...ALL, ...SERVER_ALL],
     judge(run: Analysis, ctx: JudgeContext) {
       const reqs = run.sessions.flatMap((s) => calls(s, 'tasks/list'));
-      if (reqs.length === 0) ctx.skip('the client sent no tasks/list');
+      if (reqs.length === 0) ctx.skip('the requestor sent no tasks/list');
       const bad = reqs.filter((x) => relatedTask(x.params).present);
       ctx.expect(bad.length === 0, `${bad.length} of ${reqs.length} tasks/list requests carry _meta["${RELATED_TASK_META}"]: ${summarize(bad)}`);
       return `${reqs.length} tasks/list requests, none with related-task _meta`;
@@ -469,7 +486,7 @@ export const requestorChecks: RequestorCheckDef[] = [
     requirements: ['list-cursor-opaque'],
     level: 'MUST',
     killedBy: ['modify-cursor'],
-    scenarios: ALL,
+    scenarios: [...ALL, ...SERVER_ALL],
     judge(run: Analysis, ctx: JudgeContext) {
       let listed = 0;
       let sent = 0;
@@ -494,8 +511,8 @@ export const requestorChecks: RequestorCheckDef[] = [
           }
         }
       }
-      if (listed === 0) ctx.skip('the client sent no tasks/list');
-      if (sent === 0) ctx.skip(`the client sent ${listed} tasks/list without a cursor (it did not follow nextCursor)`);
+      if (listed === 0) ctx.skip('the requestor sent no tasks/list');
+      if (sent === 0) ctx.skip(`the requestor sent ${listed} tasks/list without a cursor (it did not follow nextCursor)`);
       ctx.expect(bad.length === 0, bad.join('; '));
       return `${sent} cursor(s) sent back unchanged over ${listed} tasks/list request(s)${lastPageReached ? ', last page reached' : ''}`;
     },
@@ -509,7 +526,7 @@ export const requestorChecks: RequestorCheckDef[] = [
     requirements: ['cancellation-use-tasks-cancel'],
     level: 'MUST',
     killedBy: ['cancel-notification'],
-    scenarios: ALL,
+    scenarios: [...ALL, ...SERVER_ALL],
     judge(run: Analysis, ctx: JudgeContext) {
       const bad: string[] = [];
       let cancels = 0;
@@ -526,7 +543,7 @@ export const requestorChecks: RequestorCheckDef[] = [
         cancels += [...s.tasks.values()].filter(cancelledByClient).length;
       }
       ctx.expect(bad.length === 0, `${bad.join('; ')}; task-augmented requests are cancelled with tasks/cancel (cancellation.md line 38)`);
-      if (cancels === 0) ctx.skip('the client cancelled no task');
+      if (cancels === 0) ctx.skip('the requestor cancelled no task');
       return `${cancels} task(s) cancelled with tasks/cancel, no notifications/cancelled for a task`;
     },
   }),
