@@ -8,6 +8,7 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { allChecks } from '../suites/index.ts';
 import { matches, openTargetSession, type RunConfig } from '../suites/harness/session.ts';
+import { serverRequestorChecks } from '../suites/requestor/server-requestor.ts';
 import { loadProfile, type TargetSpec } from '../suites/harness/target.ts';
 import { DEFAULT_DISCOVERY, DISCOVER_MODES, formatPlan, profileToKeep, type DiscoverMode } from '../suites/harness/discovery.ts';
 import { computeCoverage } from '../suites/coverage.ts';
@@ -122,7 +123,7 @@ export function parseServerArgs(argv: string[]) {
   }
   const selectors = (list: string[] | undefined, name: string) => {
     const ids = (list ?? []).flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean);
-    const unknown = ids.filter((s) => !allChecks.some((c) => matches(c, s)));
+    const unknown = ids.filter((s) => !allChecks.some((c) => matches(c, s)) && !serverRequestorChecks.some((c) => matches(c, s)));
     if (unknown.length) throw new UsageError(`--${name}: no check matches ${unknown.join(', ')} (see "mcp-tasks-conformance checks")`);
     return ids;
   };
@@ -141,7 +142,9 @@ export function parseServerArgs(argv: string[]) {
     throw new UsageError(`--baseline: ${e instanceof Error ? e.message : String(e)}`);
   }
   // Property results (--properties) are checks too, named properties.<name>.
-  const unknownBaseline = baseline.filter((id) => !allChecks.some((c) => c.id === id) && !PROPERTY_NAMES.some((p) => id === `properties.${p}`));
+  const unknownBaseline = baseline.filter(
+    (id) => !allChecks.some((c) => c.id === id) && !serverRequestorChecks.some((c) => c.id === id) && !PROPERTY_NAMES.some((p) => id === `properties.${p}`),
+  );
   if (unknownBaseline.length) throw new UsageError(`--baseline lists unknown check ids: ${unknownBaseline.join(', ')}`);
   const requestTimeoutMs = num('timeout', values.timeout, DEFAULT_RUN_OPTIONS.requestTimeoutMs);
   if (!(DISCOVER_MODES as readonly string[]).includes(values.discover!)) throw new UsageError(`--discover takes ${DISCOVER_MODES.join(', ')}, got "${values.discover}"`);
@@ -279,7 +282,7 @@ function listChecks(): number {
   for (const c of allChecks) {
     row([c.id, c.clientReceiver === true ? 'receiver (server, client)' : 'receiver', c.level, c.requirements.join(','), c.killedBy.join(',') || '-', c.title]);
   }
-  for (const c of requestorChecks) row([c.id, 'requestor', c.level, c.requirements.join(','), c.killedBy.map((f) => `client:${f}`).join(',') || '-', c.title]);
+  for (const c of requestorChecks) row([c.id, serverRequestorChecks.includes(c) ? 'requestor (client, server)' : 'requestor', c.level, c.requirements.join(','), c.killedBy.map((f) => `client:${f}`).join(',') || '-', c.title]);
   for (const p of propertyCatalog()) row([p.id, 'receiver (property)', p.level, p.requirements.join(','), '-', p.title]);
   return 0;
 }

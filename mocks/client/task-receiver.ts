@@ -136,6 +136,8 @@ export class ClientTaskReceiver {
     if (ttl !== undefined && (typeof ttl !== 'number' || !Number.isFinite(ttl) || ttl < 0)) throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: "task.ttl" must be a non-negative number');
     // lifecycle-begin-working; ids from the store (security-crypto-ids)
     const t = this.store.create({ owner: OWNER, requestedTtl: ttl, toolName: method, origin: this });
+    // create-asap, lifecycle-begin-working: the CreateTaskResult shows the task as created, before the work moves it.
+    const created = { task: this.wire(t) };
     const ctx: WorkContext = { signal: t.abort.signal, task: t, awaitUser: (maxWaitMs) => this.awaitUser(t, maxWaitMs) };
     void this.opts.work(method, p, ctx).then(
       (result) => this.finish(t, { kind: 'result', result }),
@@ -145,8 +147,7 @@ export class ClientTaskReceiver {
         this.finish(t, { kind: 'error', error });
       },
     );
-    // create-asap
-    return { result: { task: this.wire(t) } };
+    return { result: created };
   }
 
   private async awaitUser(t: StoredTask, maxWaitMs: number): Promise<void> {

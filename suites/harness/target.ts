@@ -3,7 +3,7 @@
 // completed by discovery where it ran).
 import { readFileSync } from 'node:fs';
 import { connectHttp, connectInMemory, connectStdio, splitCommand, type Peer } from './wire.ts';
-import { PROFILE_ROLES, type Profile, type ProfileRole } from './profile.ts';
+import { PROFILE_ROLES, REQUESTOR_ROLES, type Profile, type ProfileRole } from './profile.ts';
 import type { TargetConnector, TargetInfo } from '../engine.ts';
 import type { DiscoveryResult } from './discovery.ts';
 
@@ -140,6 +140,12 @@ export async function probe(peer: Peer, connector: TargetConnector, profile: Pro
   const missingRoles: Partial<Record<ProfileRole, string>> = {};
   for (const role of PROFILE_ROLES) {
     const given = profile?.tools[role];
+    if ((REQUESTOR_ROLES as readonly string[]).includes(role)) {
+      // Resolved against the tools listed to a client that declares tasks.requests.* (server-requestor.ts).
+      if (given) resolved.tools[role] = { name: given.name, arguments: given.arguments ?? {} };
+      else missingRoles[role] = `no tool for role ${role} (name one in --profile)`;
+      continue;
+    }
     if (given) {
       if (!byName.has(given.name)) missingRoles[role] = `profile names tool "${given.name}" for role ${role}, but the target does not list it`;
       else resolved.tools[role] = { name: given.name, arguments: given.arguments ?? {} };

@@ -39,6 +39,7 @@ const TRANSCRIPT_LIMIT = 400;
 /** Why a scenario's evidence may be incomplete (the client crashed, hung or never started). */
 export function runNote(run: Analysis): string | undefined {
   const x = run.exit;
+  if (run.problem) return run.problem;
   if (x.startError) return `client could not be started: ${x.startError}`;
   if (x.timedOut) return `client did not exit within ${run.timeoutMs} ms and was killed (graded on what was seen)`;
   if (x.code !== 0) return `client exited with ${x.code ?? x.signal}${x.stderr.trim() ? ` (stderr: ${x.stderr.trim().slice(-300)})` : ''}`;

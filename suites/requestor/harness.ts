@@ -54,6 +54,8 @@ export interface ScenarioRun {
   timeoutMs: number;
   entries: RecordedEntry[];
   exit: ClientExit;
+  /** Why the evidence may be incomplete, when the peer graded is not a client process (server as requestor). */
+  problem?: string;
 }
 
 export const SCENARIO_ENV = 'MCP_CONFORMANCE_SCENARIO';
