@@ -6,7 +6,8 @@ import { RELATED_TASK_META } from '../schema/protocol.ts';
 import { FAULTS, type FaultInfo, type FaultName } from './receiver/faults.ts';
 import type { ReceiverOptions } from './receiver/index.ts';
 import { createTask, harness, ISO_8601, ok, pollUntil, statusIs, type Harness, type Kind } from './receiver/test-helpers.ts';
-import { WireTimeoutError, type Peer } from '../suites/harness/wire.ts';
+import { WireTimeoutError, type Message, type Peer } from '../suites/harness/wire.ts';
+import { ClientTaskReceiver, type ReceivableMethod } from './client/task-receiver.ts';
 
 const info = (name: FaultName): FaultInfo => FAULTS.find((f) => f.name === name)!;
 
@@ -35,6 +36,31 @@ const answerAll = (p: Peer, asked: any[] = []) =>
     return { result: { action: 'accept', content: { answer: 'x' } } };
   });
 const progressNotes = (p: Peer, token: string) => p.messages((m) => m.method === 'notifications/progress' && m.params?.progressToken === token);
+
+/** The peer as a client task receiver (declaring `declared`), then a call of a requestor tool; returns the requests the receiver sent it. */
+async function asClientReceiver(p: Peer, declared: ReceivableMethod[], tool: string, statusAtResult: string[] = []): Promise<Message[]> {
+  const r = new ClientTaskReceiver(p, {
+    declared,
+    pollIntervalMs: 150,
+    work: async (method, params, ctx) => {
+      if (method === 'elicitation/create') {
+        await ctx.awaitUser(600);
+        return { action: 'accept', content: { answer: 'x' } };
+      }
+      await delay(ctx.task ? 600 : 0);
+      return { role: 'assistant', content: { type: 'text', text: 'x' }, model: 'm' };
+    },
+  });
+  p.onRequest((req) => {
+    if (req.method === 'tasks/result') statusAtResult.push(r.store.lookup('requestor', req.params?.taskId).status);
+    return undefined;
+  });
+  expect(ok(await p.initialize(r.capabilities)).protocolVersion).toBeDefined();
+  ok(await p.request('tools/call', { name: tool, arguments: {} }, { timeoutMs: 10_000 }));
+  r.close();
+  return p.messages((m) => typeof m.method === 'string' && 'id' in m);
+}
+const gaps = (ms: number[]) => ms.slice(1).map((t, i) => t - ms[i]!);
 
 const observations: Record<FaultName, (p: Peer, h: Harness) => Promise<void>> = {
   'cancelled-resurrects': async (p) => {
@@ -318,6 +344,37 @@ const observations: Record<FaultName, (p: Peer, h: Harness) => Promise<void>> = 
     const n = await p.waitFor((m) => m.method === 'notifications/tasks/status' && m.params?.taskId === t.taskId, 3000, 'status notification', true);
     expect(n.params.status).toBe('completed');
     expect(ok(await p.request('tasks/get', { taskId: t.taskId })).status).toBe('failed');
+  },
+  // The receiver as requestor (requestor.ts): peers are client task receivers, not initialized by the harness.
+  'requestor-fast-poll': async (_p, h) => {
+    const p = await h.peer({ initialize: false });
+    await asClientReceiver(p, ['sampling/createMessage'], 'sample_via_client');
+    const times = p.transcript.filter((e) => e.dir === 'in' && (e.message as Message)?.method === 'tasks/get').map((e) => e.ms);
+    expect(Math.min(...gaps(times))).toBeLessThan(120);
+  },
+  'requestor-stops-polling': async (_p, h) => {
+    const p = await h.peer({ initialize: false });
+    const sent = await asClientReceiver(p, ['sampling/createMessage'], 'sample_via_client');
+    expect(sent.filter((m) => m.method === 'sampling/createMessage' && m.params?.task)).toHaveLength(1);
+    expect(sent.filter((m) => m.method === 'tasks/get' || m.method === 'tasks/result')).toEqual([]);
+  },
+  'requestor-no-result-on-input': async (_p, h) => {
+    const p = await h.peer({ initialize: false });
+    const statuses: string[] = [];
+    await asClientReceiver(p, ['elicitation/create'], 'elicit_via_client', statuses);
+    expect(statuses).toEqual(['completed']);
+  },
+  'requestor-related-task-in-requests': async (_p, h) => {
+    const p = await h.peer({ initialize: false });
+    const sent = await asClientReceiver(p, ['sampling/createMessage'], 'sample_via_client');
+    const gets = sent.filter((m) => m.method === 'tasks/get');
+    expect(gets.length).toBeGreaterThan(0);
+    for (const g of gets) expect(g.params._meta?.[RELATED_TASK_META]).toEqual({ taskId: g.params.taskId });
+  },
+  'requestor-augments-undeclared': async (_p, h) => {
+    const p = await h.peer({ initialize: false });
+    const sent = await asClientReceiver(p, [], 'elicit_via_client');
+    expect(sent.filter((m) => m.method === 'elicitation/create' && m.params?.task !== undefined)).toHaveLength(1);
   },
 };
 

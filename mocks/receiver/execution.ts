@@ -60,6 +60,8 @@ async function runPlain(s: ReceiverSession, tool: ToolDef, args: Params, ctx: Re
       const { response } = s.request(method, p, ctx.id);
       return raceAbort(response, abort.signal);
     },
+    clientCapabilities: s.clientCapabilities,
+    switches: s.core.switches,
   };
   try {
     const result = await tool.run(toolCtx);
@@ -115,6 +117,8 @@ async function runTask(s: ReceiverSession, t: StoredTask, tool: ToolDef, args: P
       sendProgress(s, t, { progressToken: token, progress, ...(total !== undefined ? { total } : {}), ...(message ? { message } : {}) });
     },
     requestInput: (method, params) => requestTaskInput(s, t, method, params),
+    clientCapabilities: s.clientCapabilities,
+    switches: sw,
   };
   let outcome: Outcome;
   try {

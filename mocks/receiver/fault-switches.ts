@@ -4,10 +4,13 @@
 // the exact behaviour as is. A new fault: its entry in faults.ts, its switch here, one call at the point
 // where it acts. Each switch names the requirement it breaks (the fault's `requirement`).
 import { randomBytes, randomUUID } from 'node:crypto';
-import { ErrorCode, isTerminal, type Task, type TaskStatus } from '../../schema/protocol.ts';
+import { ErrorCode, isTerminal, RELATED_TASK_META, type Task, type TaskStatus } from '../../schema/protocol.ts';
 import { abortableSleep, type Params, type Reply } from './core.ts';
 import type { FaultSet } from './faults.ts';
 import type { JsonRpcErrorObject, StoredTask, TaskStore } from './store.ts';
+
+/** The fault requestor-fast-poll polls the client's task this often (ms). */
+export const REQUESTOR_FAST_POLL_MS = 50;
 
 /** How long the fault input-stuck keeps a task input_required after its input arrived (the check allows 10 s). */
 export const INPUT_STUCK_MS = 11_500;
@@ -317,5 +320,31 @@ export class FaultSwitches {
   resultBeforeTerminal(t: StoredTask, relatedMeta: Record<string, unknown>): Reply | undefined {
     if (!this.f.has('result-not-blocking')) return undefined;
     return { result: { content: [{ type: 'text', text: `not ready: task is ${t.status}` }], _meta: relatedMeta } };
+  }
+
+  // --- the receiver as requestor toward its client (requestor.ts) ---------------------------------
+  /** caps-requestor-only-declared (requestor-augments-undeclared): task-augment whatever the client declared. */
+  augmentsUndeclared(): boolean {
+    return this.f.has('requestor-augments-undeclared');
+  }
+
+  /** poll-until-terminal (requestor-stops-polling): the CreateTaskResult is taken for the end. */
+  stopsPolling(): boolean {
+    return this.f.has('requestor-stops-polling');
+  }
+
+  /** input-required-call-result (requestor-no-result-on-input): keep polling while input_required. */
+  pollsThroughInput(): boolean {
+    return this.f.has('requestor-no-result-on-input');
+  }
+
+  /** poll-respect-interval (requestor-fast-poll): the wait before the next tasks/get of a client task. */
+  clientPollDelay(pollInterval: number): number {
+    return this.f.has('requestor-fast-poll') ? REQUESTOR_FAST_POLL_MS : pollInterval;
+  }
+
+  /** related-task-requestor-omit-in-requests (requestor-related-task-in-requests): params of tasks/get and tasks/result to the client. */
+  clientTaskParams(taskId: string): Params {
+    return this.f.has('requestor-related-task-in-requests') ? { taskId, _meta: { [RELATED_TASK_META]: { taskId } } } : { taskId };
   }
 }

@@ -22,6 +22,8 @@ export interface FaultInfo {
    *    These are not kills.
    */
   alsoFails?: readonly { checks?: readonly string[]; message?: RegExp; why: string }[];
+  /** The fault breaks a requestor rule of the requestor tools (requestor.ts), seen by `server` with the requestor roles. */
+  asRequestor?: true;
 }
 
 const SCHEMA = 'schema.messages-valid';
@@ -100,6 +102,12 @@ export const FAULTS = [
   { name: 'last-updated-backwards', requirement: 'ttl-last-updated-at', description: 'lastUpdatedAt is one second before createdAt' },
   { name: 'status-notification-related-task', requirement: 'notify-status-no-related-task', description: 'notifications/tasks/status carry related-task _meta', args: ['--status-notifications'] },
   { name: 'status-notification-wrong-status', requirement: 'lifecycle-valid-paths', description: 'the notifications/tasks/status of a task that fails says "completed"', args: ['--status-notifications'] },
+  // The receiver as requestor toward its client (requestor.ts: sample_via_client, elicit_via_client).
+  { name: 'requestor-fast-poll', requirement: 'poll-respect-interval', description: "the requestor tools poll the client's task every 50 ms, whatever its pollInterval says", asRequestor: true },
+  { name: 'requestor-stops-polling', requirement: 'poll-until-terminal', description: "the requestor tools take the client's CreateTaskResult for the end: no tasks/get, no tasks/result", asRequestor: true },
+  { name: 'requestor-no-result-on-input', requirement: 'input-required-call-result', description: "while the client's task is input_required the requestor tools keep polling tasks/get (then fetch the result once it is terminal), never tasks/result before", asRequestor: true },
+  { name: 'requestor-related-task-in-requests', requirement: 'related-task-requestor-omit-in-requests', description: 'the requestor tools put related-task _meta into their tasks/get and tasks/result requests', asRequestor: true },
+  { name: 'requestor-augments-undeclared', requirement: 'caps-requestor-only-declared', description: 'the requestor tools task-augment sampling/createMessage and elicitation/create although the client declared no tasks capability for them', asRequestor: true },
 ] as const satisfies readonly FaultInfo[];
 
 export type FaultName = (typeof FAULTS)[number]['name'];

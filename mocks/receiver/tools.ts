@@ -4,6 +4,8 @@
 import type { TaskSupport } from '../../schema/protocol.ts';
 import { ErrorCode } from '../../schema/protocol.ts';
 import { RpcError, type JsonRpcErrorObject } from './store.ts';
+import type { FaultSwitches } from './fault-switches.ts';
+import { requestFromClient, type ClientRequestMethod } from './requestor.ts';
 
 export interface ToolTimings {
   /** `complete`, `required_task`, `forbidden_task`, `plain`, `echo`: default run time (ms). */
@@ -32,6 +34,10 @@ export interface ToolContext {
   progress(progress: number, total?: number, message?: string): void;
   /** Sends a request to the requestor (elicitation/create) and waits for its answer. */
   requestInput(method: string, params: Record<string, unknown>): Promise<{ result?: unknown; error?: JsonRpcErrorObject }>;
+  /** The capabilities the client declared at initialize (the requestor tools read tasks.requests). */
+  clientCapabilities: Record<string, unknown>;
+  /** Where the active faults bend the requestor tools. */
+  switches: FaultSwitches;
 }
 
 export interface ToolDef {
@@ -147,6 +153,8 @@ export function buildTools(timings: ToolTimings): ToolDef[] {
         return text('progress done');
       },
     },
+    requestorTool('sample_via_client', 'sampling/createMessage', 'Requestor role requestsSampling: sends sampling/createMessage to the calling client'),
+    requestorTool('elicit_via_client', 'elicitation/create', 'Requestor role requestsElicitation: sends elicitation/create (form, one string field "answer") to the calling client'),
     {
       name: 'echo',
       title: 'echo',
@@ -160,4 +168,28 @@ export function buildTools(timings: ToolTimings): ToolDef[] {
       },
     },
   ];
+}
+
+/**
+ * A tool that makes the receiver a requestor toward its client (requestor.ts): the request is
+ * task-augmented when the client declared it in tasks.requests, and the client's task is followed to
+ * its end. No `execution` field: these tools run only as plain calls.
+ */
+function requestorTool(name: string, method: ClientRequestMethod, what: string): ToolDef {
+  return {
+    name,
+    title: name,
+    description: `${what} (task-augmented when the client declares it in capabilities.tasks.requests), follows the client's task and returns its answer.`,
+    inputSchema: { type: 'object', properties: { text: { type: 'string' } } },
+    async run(ctx) {
+      const said = typeof ctx.args.text === 'string' ? ctx.args.text : 'conformance: complete';
+      const params: Record<string, unknown> =
+        method === 'sampling/createMessage'
+          ? { messages: [{ role: 'user', content: { type: 'text', text: said } }], maxTokens: 64 }
+          : { mode: 'form', message: said, requestedSchema: { type: 'object', properties: { answer: { type: 'string', title: 'Answer' } }, required: ['answer'] } };
+      const o = await requestFromClient({ clientCapabilities: ctx.clientCapabilities, switches: ctx.switches, signal: ctx.signal, sleep: ctx.sleep, send: ctx.requestInput }, method, params);
+      if (o.error) return { content: [{ type: 'text', text: `${method} failed: ${o.error.code} ${o.error.message} (${o.log.join('; ')})` }], isError: true };
+      return text(`${method}: ${JSON.stringify(o.result)} (${o.log.join('; ')})`);
+    },
+  };
 }

@@ -8,11 +8,13 @@ import { allChecks } from '../index.ts';
 import { openTargetSession, runChecks } from '../harness/session.ts';
 import { loadProfile, type TargetSpec } from '../harness/target.ts';
 import type { CheckDef, CheckResult } from '../engine.ts';
-import { FAULTS, type FaultInfo, type FaultName } from '../../mocks/receiver/faults.ts';
+import { FAULTS as ALL_FAULTS, type FaultInfo, type FaultName } from '../../mocks/receiver/faults.ts';
 import { createReferenceReceiverFromArgs } from '../../scripts/mock.ts';
 import { primaryId, hasRequirement } from '../../schema/catalog.ts';
 
 const profile = loadProfile('fixtures/reference.profile.json');
+/** Faults of the receiver as requestor are killed by the requestor checks (suites/requestor-server.test.ts). */
+const FAULTS = ALL_FAULTS.filter((f: FaultInfo) => !f.asRequestor);
 
 const citing = (c: CheckDef, req: string) => c.requirements.some((r) => primaryId(r) === primaryId(req));
 const failing = (r: CheckResult) => r.status === 'fail' || r.status === 'warn';

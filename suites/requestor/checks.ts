@@ -376,13 +376,13 @@ export const requestorChecks: RequestorCheckDef[] = [
         // The tasks/result must come while the task is input_required: before the requestor saw it leave that status.
         const left = t.shown.find((s) => s.ms > first!.ms && s.status !== 'input_required');
         const until = left?.ms ?? Infinity;
-        const after = t.results.find((x) => x.sentMs >= first!.ms && x.sentMs <= until);
+        const after = t.results.find((x) => x.sentMs >= first!.ms && x.sentMs < until);
         const pending = t.results.find((x) => x.sentMs < first!.ms && (x.answeredMs === undefined || x.answeredMs > first!.ms));
         if (after) ok.push(`saw input_required at ${at(first!.ms)} (${first!.via}), called tasks/result at ${at(after.sentMs)}`);
         else if (pending) ok.push(`tasks/result was already pending when input_required was seen`);
         else {
-          const getsWhile = t.gets.filter((x) => x.sentMs > first!.ms && x.sentMs <= until).length;
-          const late = t.results.find((x) => x.sentMs > until);
+          const getsWhile = t.gets.filter((x) => x.sentMs > first!.ms && x.sentMs < until).length;
+          const late = t.results.find((x) => x.sentMs >= until);
           bad.push(
             `task ${t.taskId}: saw input_required at ${at(first!.ms)} (${first!.via}), then sent ${getsWhile} more tasks/get and no tasks/result while it was input_required` +
               (left ? ` (it saw "${left.status}" at ${at(left.ms)}${late ? `; tasks/result only at ${at(late.sentMs)}` : ''})` : ''),

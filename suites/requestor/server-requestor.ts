@@ -43,7 +43,7 @@ export interface ServerRequestorOptions {
 
 /** Work long enough for two polls at pollInterval while working (the first poll after creation is not judged). */
 export function serverRequestorOptions(pollIntervalMs = SERVER_REQUESTOR_POLL_INTERVAL_MS, requestTimeoutMs = 10_000): ServerRequestorOptions {
-  const workMs = Math.round(pollIntervalMs * 2.2);
+  const workMs = Math.round(Math.max(pollIntervalMs * 2.2, pollIntervalMs + 1000));
   return { pollIntervalMs, workMs, callTimeoutMs: workMs + pollIntervalMs * 4 + requestTimeoutMs };
 }
 
