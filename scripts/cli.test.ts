@@ -83,7 +83,8 @@ describe('end to end (the bin, as a user runs it)', () => {
     expect(nocmd.stderr).toMatch(/cannot connect/);
   });
 
-  it('grades the reference receiver: exit 0, JSON and JUnit (valid against the JUnit schema) written, every check passes', async () => {
+  // Every receiver check, then the server-as-requestor runs (their own connections, overlapping the checks).
+  it('grades the reference receiver: exit 0, JSON and JUnit (valid against the JUnit schema) written, every check passes', { timeout: 120_000 }, async () => {
     const json = join(tmp, 'ref.json');
     const junit = join(tmp, 'ref.xml');
     const r = await cli(['server', '--stdio', `${process.execPath} --import tsx scripts/mock.ts --stdio --status-notifications`, '--profile', 'fixtures/reference.profile.json', '--json', json, '--junit', junit]);

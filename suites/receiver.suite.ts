@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, inject, test } from 'vitest';
 import { allChecks } from './index.ts';
 import type { CheckResult } from './engine.ts';
 import { openTargetSession, runInSession, selected, type RunConfig, type TargetSession } from './harness/session.ts';
-import { gradeServerAsRequestor, receiverChecksRun, runServerAsRequestor, serverRequestorChecks, serverRequestorOptions, SERVER_REQUESTOR_SECTION_PREFIX } from './requestor/server-requestor.ts';
+import { gradeServerAsRequestor, receiverChecksRun, runServerAsRequestor, serverRequestorChecks, serverRequestorOptions, SERVER_REQUESTOR_SECTION_PREFIX, type ServerRequestorRuns } from './requestor/server-requestor.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -22,9 +22,15 @@ const checks = allChecks.filter((c) => c.runsLast || selected(c, config.only, co
 let session: TargetSession | undefined;
 let openError: unknown;
 
+/** The target as requestor (below): its own connections, started at once so that they overlap the receiver checks. */
+let requestorRuns: Promise<ServerRequestorRuns> | undefined;
+const requestorChecks = serverRequestorChecks.filter((c) => selected(c, config.only));
+const requestorOptions = serverRequestorOptions(undefined, config.options?.requestTimeoutMs);
+
 beforeAll(async () => {
   try {
     session = await openTargetSession(config);
+    if (requestorChecks.length) requestorRuns = runServerAsRequestor(session.connector, session.info, requestorOptions);
   } catch (e) {
     openError = e;
   }
@@ -56,25 +62,17 @@ for (const section of sections) {
   });
 }
 
-// The target as requestor (suites/requestor/server-requestor.ts): after every receiver check (these
-// sections are not concurrent, so they start once the ones above have finished), the requestor roles'
-// connections run, and the requestor checks judge them together with the receiver checks' messages.
-const requestorChecks = serverRequestorChecks.filter((c) => selected(c, config.only));
+// The target as requestor (suites/requestor/server-requestor.ts): these sections are not concurrent, so
+// they start once every receiver check above has finished; the requestor checks judge the requestor
+// roles' connections together with the receiver checks' messages.
 if (requestorChecks.length) {
   let graded: Promise<CheckResult[]> | undefined;
-  const grade = () =>
-    (graded ??= (async () => {
-      const s = session!;
-      const o = serverRequestorOptions(undefined, s.options.requestTimeoutMs);
-      const active = await runServerAsRequestor(s.connector, s.info, o);
-      return gradeServerAsRequestor({ runs: [...active.runs, receiverChecksRun(s.results, s.info.label)], notRun: active.notRun });
-    })());
-  const o = serverRequestorOptions(undefined, config.options?.requestTimeoutMs);
+  const grade = () => (graded ??= requestorRuns!.then((active) => gradeServerAsRequestor({ runs: [...active.runs, receiverChecksRun(session!.results, session!.info.label)], notRun: active.notRun })));
   for (const section of [...new Set(requestorChecks.map((c) => c.section))]) {
     describe(SERVER_REQUESTOR_SECTION_PREFIX + section.replace(/^Requestor: /, ''), () => {
       for (const check of requestorChecks.filter((c) => c.section === section)) {
-        test(check.id, { timeout: o.callTimeoutMs + 30_000 }, async ({ task, skip }) => {
-          if (!session) throw new Error(`could not reach the target: ${openError instanceof Error ? openError.message : String(openError)}`);
+        test(check.id, { timeout: requestorOptions.callTimeoutMs + 30_000 }, async ({ task, skip }) => {
+          if (!session || !requestorRuns) throw new Error(`could not reach the target: ${openError instanceof Error ? openError.message : String(openError)}`);
           const result = (await grade()).find((r) => r.id === check.id)!;
           task.meta.check = result;
           if (result.status === 'fail') throw new Error(`[${result.requirements.join(', ')}] ${result.message}`);
