@@ -24,7 +24,7 @@ let openError: unknown;
 
 /** The target as requestor (below): its own connections, started at once so that they overlap the receiver checks. */
 let requestorRuns: Promise<ServerRequestorRuns> | undefined;
-const requestorChecks = serverRequestorChecks.filter((c) => selected(c, config.only));
+const requestorChecks = serverRequestorChecks.filter((c) => selected(c, config.only, config.exclude));
 const requestorOptions = serverRequestorOptions(undefined, config.options?.requestTimeoutMs);
 
 beforeAll(async () => {
