@@ -4,7 +4,7 @@
 // judged safe by their annotations (tools.md: destructiveHint, readOnlyHint, openWorldHint) and by name
 // and description. requiresTask / forbidsTask come from execution.taskSupport. Bounded by a budget.
 import { RELATED_TASK_META, isTaskStatus, isTerminal, type TaskStatus, type TaskSupport } from '../../schema/protocol.ts';
-import { PROFILE_ROLES, type Profile, type ProfileRole } from './profile.ts';
+import { ALL_ROLES, PROFILE_ROLES, type Profile, type ProfileRole } from './profile.ts';
 import { deriveArguments } from './arguments.ts';
 import { WireClosedError, type Peer, type Scope } from './wire.ts';
 
@@ -434,7 +434,7 @@ function forbidsTaskCandidate(tools: any[], mode: DiscoverMode): DiscoveredRole 
 /** A profile to keep (--write-profile): the roles in use, each with what was observed ("observed"). */
 export function profileToKeep(profile: Profile, discovery: DiscoveryResult | undefined, target: string): Record<string, unknown> {
   const tools: Record<string, unknown> = {};
-  for (const role of PROFILE_ROLES) {
+  for (const role of ALL_ROLES) {
     const t = profile.tools[role];
     if (!t) continue;
     const found = discovery?.roles[role];

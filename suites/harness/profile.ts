@@ -1,13 +1,16 @@
 // Profiles (fixtures/*.profile.json): which tool of a target plays which role in the checks.
-/** Profile roles (fixtures/*.profile.json): which tool of a target plays which part. */
-export const PROFILE_ROLES = ['completes', 'slow', 'fails', 'needsInput', 'requiresTask', 'forbidsTask', 'progress', 'requestsSampling', 'requestsElicitation'] as const;
+/** Receiver roles (fixtures/*.profile.json): which tool of a target plays which part in the receiver checks. */
+export const PROFILE_ROLES = ['completes', 'slow', 'fails', 'needsInput', 'requiresTask', 'forbidsTask', 'progress'] as const;
 /**
- * Roles that make the target a requestor: calling the tool makes it send sampling/createMessage
- * (resp. elicitation/create) to the client (suites/requestor/server-requestor.ts). A target may list
- * them only to clients declaring tasks.requests.*, so they are resolved on a connection of their own.
+ * Requestor roles: calling the tool makes the target send sampling/createMessage (resp.
+ * elicitation/create) to the client (suites/requestor/server-requestor.ts). A target may list them only
+ * to clients declaring tasks.requests.*, so they are resolved on connections of their own; discovery
+ * does not look for them (a profile names them).
  */
 export const REQUESTOR_ROLES = ['requestsSampling', 'requestsElicitation'] as const;
-export type ProfileRole = (typeof PROFILE_ROLES)[number];
+/** Every role a profile may name. */
+export const ALL_ROLES = [...PROFILE_ROLES, ...REQUESTOR_ROLES] as const;
+export type ProfileRole = (typeof ALL_ROLES)[number];
 export interface ProfileTool {
   name: string;
   arguments?: Record<string, unknown>;

@@ -3,7 +3,7 @@
 // completed by discovery where it ran).
 import { readFileSync } from 'node:fs';
 import { connectHttp, connectInMemory, connectStdio, splitCommand, type Peer } from './wire.ts';
-import { PROFILE_ROLES, REQUESTOR_ROLES, type Profile, type ProfileRole } from './profile.ts';
+import { ALL_ROLES, PROFILE_ROLES, REQUESTOR_ROLES, type Profile, type ProfileRole } from './profile.ts';
 import type { TargetConnector, TargetInfo } from '../engine.ts';
 import type { DiscoveryResult } from './discovery.ts';
 
@@ -97,7 +97,7 @@ export function loadProfile(path: string): Profile {
   const raw = JSON.parse(readFileSync(path, 'utf8'));
   if (!raw || typeof raw !== 'object' || typeof raw.tools !== 'object') throw new Error(`${path}: a profile is { "tools": { "<role>": { "name": "…", "arguments": {} } } }`);
   for (const [role, t] of Object.entries(raw.tools as Record<string, any>)) {
-    if (!(PROFILE_ROLES as readonly string[]).includes(role)) throw new Error(`${path}: unknown role "${role}" (roles: ${PROFILE_ROLES.join(', ')})`);
+    if (!(ALL_ROLES as readonly string[]).includes(role)) throw new Error(`${path}: unknown role "${role}" (roles: ${ALL_ROLES.join(', ')})`);
     if (!t || typeof t.name !== 'string') throw new Error(`${path}: role ${role} needs a tool "name"`);
   }
   return raw as Profile;
@@ -138,14 +138,13 @@ export async function probe(peer: Peer, connector: TargetConnector, profile: Pro
   const byName = new Map(tools.map((t) => [t?.name, t]));
   const resolved: Profile = { tools: {} };
   const missingRoles: Partial<Record<ProfileRole, string>> = {};
+  // Requestor roles: resolved against the tools listed to a client that declares tasks.requests.* (server-requestor.ts).
+  for (const role of REQUESTOR_ROLES) {
+    const given = profile?.tools[role];
+    if (given) resolved.tools[role] = { name: given.name, arguments: given.arguments ?? {} };
+  }
   for (const role of PROFILE_ROLES) {
     const given = profile?.tools[role];
-    if ((REQUESTOR_ROLES as readonly string[]).includes(role)) {
-      // Resolved against the tools listed to a client that declares tasks.requests.* (server-requestor.ts).
-      if (given) resolved.tools[role] = { name: given.name, arguments: given.arguments ?? {} };
-      else missingRoles[role] = `no tool for role ${role} (name one in --profile)`;
-      continue;
-    }
     if (given) {
       if (!byName.has(given.name)) missingRoles[role] = `profile names tool "${given.name}" for role ${role}, but the target does not list it`;
       else resolved.tools[role] = { name: given.name, arguments: given.arguments ?? {} };

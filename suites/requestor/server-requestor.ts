@@ -172,7 +172,7 @@ export async function runServerAsRequestor(connector: TargetConnector, info: Tar
   const calls: ToolCall[] = [];
   for (const role of REQUESTOR_ROLES) {
     const t = info.profile.tools[role];
-    if (!t) notRun[ROLE_RUN[role]] = info.missingRoles[role] ?? `no tool for role ${role}`;
+    if (!t) notRun[ROLE_RUN[role]] = `the profile names no tool for role ${role} (discovery does not look for requestor roles)`;
     else calls.push({ role, name: t.name, arguments: t.arguments ?? {} });
   }
   const active = calls.map((c) =>
