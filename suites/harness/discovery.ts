@@ -395,7 +395,9 @@ export function pickRoles(tools: any[], plan: DiscoveryPlan, observations: CallO
   else missing.progress = nothing('sent notifications/progress for the request\'s progressToken');
 
   // requiresTask: a tool listed with taskSupport "required" whose derived arguments created a task.
-  const requiresTask = pick((o) => o.taskSupport === 'required' && o.taskId !== undefined);
+  // Checks wait for it to end: one that completed on its own first, one that asks for input last.
+  const rank = (o: CallObservation) => (o.outcome === 'completed' && !o.isError ? 0 : o.outcome === 'input_required' || o.inputRequests.length ? 2 : 1);
+  const requiresTask = pick((o) => o.taskSupport === 'required' && o.taskId !== undefined, (a, b) => rank(a) - rank(b));
   const requiredListed = tools.filter((t) => taskSupportOf(t) === 'required').map((t) => t.name);
   if (requiresTask) roles.requiresTask = asRole(requiresTask, `listed with taskSupport "required"; called as a task with ${argsText(requiresTask)} it created a task (${requiresTask.outcome})`);
   else missing.requiresTask = requiredListed.length ? `${requiredListed.join(', ')} ${requiredListed.length > 1 ? 'are' : 'is'} listed with taskSupport "required", but discovery created no task with ${requiredListed.length > 1 ? 'them' : 'it'} (${plan.noCalls ?? 'not safe to call, or no valid arguments, or the call failed'})` : 'target lists no tool with taskSupport "required"';
