@@ -190,6 +190,16 @@ const observations: Record<FaultName, (p: Peer, h: Harness) => Promise<void>> = 
     expect(asked).toHaveLength(1);
     expect(asked[0].params._meta?.[RELATED_TASK_META]).toBeUndefined();
   },
+  'input-to-every-session': async (p, h) => {
+    const other = await h.peer();
+    const strays: any[] = [];
+    answerAll(other, strays);
+    answerAll(p);
+    const t = await createTask(p, 'ask', { ms: 0 });
+    ok(await p.request('tasks/result', { taskId: t.taskId }));
+    await other.request('ping');
+    expect(strays.map((r) => r.params._meta?.[RELATED_TASK_META]?.taskId)).toEqual([t.taskId]);
+  },
   'no-status-message-on-failure': async (p) => {
     const t = await createTask(p, 'fail', { ms: 0 });
     const r = await pollUntil(p, t.taskId, statusIs('failed'));
@@ -212,6 +222,14 @@ const observations: Record<FaultName, (p: Peer, h: Harness) => Promise<void>> = 
     const t = await createTask(p, 'slow', { ms: 5000 });
     ok(await p.request('tasks/cancel', { taskId: t.taskId }));
     await expect(p.request('tasks/result', { taskId: t.taskId }, { timeoutMs: 300 })).rejects.toBeInstanceOf(WireTimeoutError);
+  },
+  'waiting-result-orphaned': async (p) => {
+    const t = await createTask(p, 'slow', { ms: 5000 });
+    const waiting = p.request('tasks/result', { taskId: t.taskId }, { timeoutMs: 500 });
+    await p.request('ping');
+    ok(await p.request('tasks/cancel', { taskId: t.taskId }));
+    await expect(waiting).rejects.toBeInstanceOf(WireTimeoutError);
+    expect(ok(await p.request('tasks/result', { taskId: t.taskId })).isError).toBe(true); // one sent afterwards answers
   },
   'progress-no-related-task': async (p) => {
     const t = await createTask(p, 'progress', { ms: 30 }, {}, { progressToken: 'tok-p' });
@@ -333,6 +351,32 @@ const observations: Record<FaultName, (p: Peer, h: Harness) => Promise<void>> = 
     const t = await createTask(p, 'complete', { ms: 0 });
     expect(t.lastUpdatedAt).toMatch(ISO_8601);
     expect(Date.parse(t.lastUpdatedAt)).toBeLessThan(Date.parse(t.createdAt));
+  },
+  'result-error-as-result': async (p) => {
+    const t = await createTask(p, 'complete', { ms: 'not-a-number' });
+    await pollUntil(p, t.taskId, statusIs('failed'), 3000);
+    const r = await p.request('tasks/result', { taskId: t.taskId });
+    expect(r.error).toBeUndefined();
+    expect(ok(r).isError).toBe(true);
+  },
+  'created-input-required': async (p) => {
+    expect((await createTask(p, 'ask', {})).status).toBe('input_required');
+    expect((await createTask(p, 'slow', { ms: 1000 })).status).toBe('working');
+  },
+  'task-on-undeclared-types': async (p) => {
+    expect((await p.request('tools/list', { task: {} })).error?.code).toBe(-32600);
+    expect(ok(await p.request('tools/list', {})).tools.length).toBeGreaterThan(0);
+  },
+  'deleted-early': async (p) => {
+    const t = await createTask(p, 'complete', { ms: 0 }, { ttl: 60_000 });
+    await pollUntil(p, t.taskId, statusIs('completed'), 3000);
+    const gone = await pollUntil(p, t.taskId, (r) => r.error !== undefined, 3000);
+    expect(gone.error?.code).toBe(-32602);
+  },
+  'last-updated-frozen': async (p) => {
+    const t = await createTask(p, 'complete', { ms: 20 });
+    const done = await pollUntil(p, t.taskId, statusIs('completed'), 3000);
+    expect(ok(done).lastUpdatedAt).toBe(t.createdAt);
   },
   'status-notification-related-task': async (p) => {
     const t = await createTask(p, 'complete', { ms: 0 });

@@ -229,10 +229,13 @@ export interface VerdictOptions {
 
 export class Violation extends Error {
   readonly cause?: string;
-  constructor(message: string, opts: VerdictOptions = {}) {
+  /** Set by `warn()`: the status regardless of the check's level. */
+  readonly status?: 'warn';
+  constructor(message: string, opts: VerdictOptions & { status?: 'warn' } = {}) {
     super(message);
     this.name = 'Violation';
     this.cause = opts.cause;
+    this.status = opts.status;
   }
 }
 
@@ -256,6 +259,11 @@ export class NotExercised extends Error {
 export interface Verdicts {
   /** Records a violation of the check's requirement and ends the check. */
   violation(message: string, opts?: VerdictOptions): never;
+  /**
+   * Ends the check with `warn` whatever its level: the observation departs from the requirement in a way a
+   * ruling (schema/RULINGS.md) says is only worth a warning, e.g. where the page contradicts itself.
+   */
+  warn(message: string, opts?: VerdictOptions): never;
   /** Violation unless `cond`. */
   expect(cond: unknown, message: string, opts?: VerdictOptions): asserts cond;
   /** Ends the check as not exercised. */
@@ -274,6 +282,9 @@ export function verdicts(notes: string[], outside: OutsideFinding[] = []): Verdi
     },
     violation(message, opts) {
       throw new Violation(message, opts);
+    },
+    warn(message, opts) {
+      throw new Violation(message, { ...opts, status: 'warn' });
     },
     expect(cond, message, opts) {
       if (!cond) throw new Violation(message, opts);
@@ -449,7 +460,7 @@ export async function runCheck(
 
   async function judgeError(e: unknown): Promise<CheckResult> {
     if (e instanceof NotExercised) return finish('skip', `not exercised: ${e.message}${e.judgedBy ? ` (judged by ${e.judgedBy})` : ''}`, { cause: e.cause, judgedBy: e.judgedBy });
-    if (e instanceof Violation) return finish(severity(def.level), e.message, { cause: e.cause });
+    if (e instanceof Violation) return finish(e.status ?? severity(def.level), e.message, { cause: e.cause });
     // The target stopped running: not a violation of this check's requirement, but a finding of the run.
     if (run.health.down) return notRunning();
     const down = await detectDown(shared, e);

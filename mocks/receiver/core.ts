@@ -32,6 +32,8 @@ export interface ReceiverCore {
   readonly pollInterval: number;
   /** How many times each tool's work started (tests: "the tool must not run"). */
   readonly runs: Map<string, number>;
+  /** Every open session (fault input-to-every-session). */
+  readonly sessions: ReadonlySet<ReceiverSession>;
   /** Scenario hooks for client grading (optional; see ScenarioHooks). */
   readonly scenario?: ScenarioHooks;
   audit(event: string, fields: Record<string, unknown>): void;

@@ -91,7 +91,8 @@ async function createTask(s: ReceiverSession, tool: ToolDef, args: Params, taskP
   // A background task must never take the receiver down: any error is logged (errorLog) and dropped.
   const work = runTask(s, t, tool, args, ctx.progressToken).catch((e: unknown) => s.core.logError(`task ${t.taskId} (${tool.name}) failed in the background: ${e instanceof Error ? e.stack : String(e)}`));
   // create-asap: answer at once; the work continues in the background.
-  const task = wireTask(s, t);
+  let task = wireTask(s, t);
+  task = (await sw.createdTask(t, work, () => wireTask(s, t))) ?? task;
   const hold = sw.holdCreateResult(t, work);
   if (hold) await hold;
   return {
@@ -160,6 +161,7 @@ function finishTask(s: ReceiverSession, t: StoredTask, outcome: Outcome): void {
   if (to === 'failed') message = sw.failureStatusMessage(message); // exec-failed-status-message
   store.settle(t, outcome);
   store.transition(t, to, message);
+  sw.afterEnd(t, store);
   s.core.audit(`task.${to}`, { task: t.taskId, tool: t.toolName, requestor: t.owner.startsWith('bearer:') ? `bearer:sha256:${t.owner.slice(7, 19)}` : t.owner });
 }
 

@@ -14,6 +14,10 @@ export const REQUESTOR_FAST_POLL_MS = 50;
 
 /** How long the fault input-stuck keeps a task input_required after its input arrived (the check allows 10 s). */
 export const INPUT_STUCK_MS = 11_500;
+/** How long after it ends a task lives under the fault deleted-early. */
+export const DELETED_EARLY_MS = 1_000;
+/** How long the fault created-input-required holds a CreateTaskResult waiting for the task to ask for input. */
+const CREATED_INPUT_WAIT_MS = 1_000;
 
 // --- state of named faults (per task, or per store = per receiver) ---------------------------
 /** Status a fault reports instead of the real one (illegal-transition, completed-resumes); the store keeps the real one. */
@@ -52,6 +56,11 @@ export class FaultSwitches {
   protocolError(method: string, error: JsonRpcErrorObject, underlying: boolean): JsonRpcErrorObject {
     if (this.f.has('generic-error-messages') && method.startsWith('tasks/') && !underlying) return { code: error.code, message: GENERIC_MESSAGES[error.code] ?? 'Internal error' };
     return error;
+  }
+
+  /** support-undeclared-process-normally (task-on-undeclared-types): a request other than tools/call carrying `task` is refused. */
+  refusesTaskOn(method: string, params: Params): boolean {
+    return this.f.has('task-on-undeclared-types') && method !== 'tools/call' && method !== 'initialize' && params.task !== undefined;
   }
 
   /** support-undeclared-process-normally (undeclared-creates-task): tasks are created and served without the capability. */
@@ -121,6 +130,27 @@ export class FaultSwitches {
     });
   }
 
+  /**
+   * lifecycle-begin-working (created-input-required): a task that asks for input at once gets its
+   * CreateTaskResult only once it is input_required (waited for at most CREATED_INPUT_WAIT_MS), and shows
+   * that status. Undefined: the task as created.
+   */
+  async createdTask(t: StoredTask, work: Promise<void>, wire: () => Task): Promise<Task | undefined> {
+    if (!this.f.has('created-input-required')) return undefined;
+    let onChange = () => {};
+    const asked = new Promise<void>((resolve) => {
+      onChange = () => {
+        if (t.status === 'input_required' || t.deleted) resolve();
+      };
+      t.listeners.add(onChange);
+    });
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([work, asked, new Promise<void>((r) => (timer = setTimeout(r, CREATED_INPUT_WAIT_MS)))]);
+    clearTimeout(timer);
+    t.listeners.delete(onChange);
+    return t.status === 'input_required' ? wire() : undefined;
+  }
+
   // --- the Task on the wire ----------------------------------------------------------------------
   /** id-string (numeric-task-id): the id as a JSON number. */
   wireId(taskId: string): string | number {
@@ -147,19 +177,20 @@ export class FaultSwitches {
 
   /**
    * The Task as it travels: ttl-created-at (missing-created-at), ttl-last-updated-at (bad-timestamp,
-   * last-updated-backwards), id-string (numeric-task-id), and the status a fault reports instead of the
+   * last-updated-backwards, last-updated-frozen), id-string (numeric-task-id), and the status a fault reports instead of the
    * real one (illegal-transition, completed-resumes).
    */
   task(t: StoredTask, exact: Task): Task {
     const reported = reportedAs.get(t);
     const f = this.f;
-    if (!reported && !f.has('numeric-task-id') && !f.has('missing-created-at') && !f.has('last-updated-backwards') && !f.has('bad-timestamp')) return exact;
+    if (!reported && !f.has('numeric-task-id') && !f.has('missing-created-at') && !f.has('last-updated-backwards') && !f.has('bad-timestamp') && !f.has('last-updated-frozen')) return exact;
     const out: Record<string, unknown> = { taskId: this.wireId(t.taskId), status: reported?.status ?? exact.status };
     if (reported) out.statusMessage = 'Resumed';
     else if (exact.statusMessage !== undefined) out.statusMessage = exact.statusMessage;
     if (!f.has('missing-created-at')) out.createdAt = exact.createdAt;
     let updated = Math.max(t.lastUpdatedAtMs, reported?.atMs ?? 0);
     if (f.has('last-updated-backwards')) updated = t.createdAtMs - 1000;
+    if (f.has('last-updated-frozen')) updated = t.createdAtMs; // never moves
     out.lastUpdatedAt = f.has('bad-timestamp') ? new Date(updated).toString() : new Date(updated).toISOString();
     out.ttl = exact.ttl;
     out.pollInterval = exact.pollInterval;
@@ -286,6 +317,16 @@ export class FaultSwitches {
     return this.f.has('no-status-message-on-failure') ? undefined : exact;
   }
 
+  /** ttl-actual-in-get (deleted-early): an ended task vanishes long before the ttl it reports. */
+  afterEnd(t: StoredTask, store: TaskStore): void {
+    if (this.f.has('deleted-early')) setTimeout(() => store.delete(t, 'evicted'), DELETED_EARLY_MS).unref?.();
+  }
+
+  /** input-required-related-task (input-to-every-session): the input request also goes to every other open session. */
+  inputToEverySession(): boolean {
+    return this.f.has('input-to-every-session');
+  }
+
   /** notify-status-no-related-task (status-notification-related-task), lifecycle-valid-paths (status-notification-wrong-status). */
   statusNotification(params: Params, relatedMeta: Record<string, unknown>): Params {
     if (this.f.has('status-notification-wrong-status') && params.status === 'failed') params.status = 'completed';
@@ -297,6 +338,17 @@ export class FaultSwitches {
   /** result-terminal-returns-final (result-returns-task): tasks/result answers with the Task. */
   resultIsTask(): boolean {
     return this.f.has('result-returns-task');
+  }
+
+  /** result-exact-error (result-error-as-result): the underlying JSON-RPC error comes back as a tool error result. */
+  errorAsResult(error: JsonRpcErrorObject, relatedMeta: Record<string, unknown>): Record<string, unknown> | undefined {
+    if (!this.f.has('result-error-as-result')) return undefined;
+    return { content: [{ type: 'text', text: error.message }], isError: true, _meta: relatedMeta };
+  }
+
+  /** result-blocks-nonterminal (waiting-result-orphaned): a waiting tasks/result is dropped when its task is cancelled, fails or expires. */
+  dropsWaitingResult(t: StoredTask, ended: boolean): boolean {
+    return this.f.has('waiting-result-orphaned') && (t.deleted || (ended && t.status !== 'completed'));
   }
 
   /** result-exact-success (result-differs). */

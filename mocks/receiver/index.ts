@@ -129,7 +129,7 @@ export class ReferenceReceiver implements ReceiverCore {
   readonly runs = new Map<string, number>();
   /** Scenario hooks (client grading); undefined normally. */
   readonly scenario: ScenarioHooks | undefined;
-  private readonly sessions = new Set<ReceiverSession>();
+  readonly sessions = new Set<ReceiverSession>();
   private readonly httpServers = new Set<{ close(): Promise<void> }>();
   private readonly logLine: ((line: string) => void) | undefined;
   private readonly errLine: ((line: string) => void) | undefined;

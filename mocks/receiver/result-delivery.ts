@@ -51,7 +51,11 @@ function resultOf(s: ReceiverSession, t: StoredTask): Record<string, unknown> {
   const o = t.outcome!;
   if (sw.resultIsTask()) return { ...wireTask(s, t), _meta: relatedMeta(s, t) };
   // result-exact-error: the same JSON-RPC error the plain call would give.
-  if (o.kind === 'error') throw new UnderlyingRequestError(o.error.code, o.error.message, o.error.data);
+  if (o.kind === 'error') {
+    const bent = sw.errorAsResult(o.error, relatedMeta(s, t));
+    if (bent) return bent;
+    throw new UnderlyingRequestError(o.error.code, o.error.message, o.error.data);
+  }
   const result = sw.result(o.result);
   if (sw.dropsResultRelatedTask()) return result;
   // related-task-result-must
@@ -91,6 +95,10 @@ export function tasksResult(s: ReceiverSession, params: Params, ctx: RequestCtx)
     };
     const check = () => {
       try {
+        if (sw.dropsWaitingResult(t, ready(t))) {
+          t.listeners.delete(check); // never answered (until the session ends)
+          return;
+        }
         if (ready(t) && sw.resultHangs(t)) {
           t.listeners.delete(check); // never answered (until the session ends)
           return;
@@ -110,6 +118,9 @@ export function tasksResult(s: ReceiverSession, params: Params, ctx: RequestCtx)
           p.delivered = true;
           const standalone = s.core.scenario?.inputOnStandaloneStream === true && s.standaloneStreamOpen; // scenario hook
           const { sent, response } = s.request(p.method, p.params, standalone ? undefined : ctx.id);
+          if (sw.inputToEverySession()) {
+            for (const other of s.core.sessions) if (other !== s && other.initialized && !other.closed) void other.request(p.method, p.params).response.catch(() => undefined);
+          }
           void sent.then((ok) => {
             if (!ok) p.delivered = false; // stream gone: deliver on the next tasks/result
           });

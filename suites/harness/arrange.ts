@@ -225,3 +225,29 @@ export async function toTerminalAndBeyond(
   }
   return { terminal, after: into.slice(before), gone };
 }
+
+/** Roles whose work cannot end before the CreateTaskResult is written: slow runs for seconds, needsInput waits for input. */
+const NEVER_INSTANT: readonly ProfileRole[] = ['slow', 'needsInput'];
+
+/**
+ * RULINGS.md#new-task-working, the one judgement of a CreateTaskResult's status against lifecycle-begin-working ("Tasks MUST
+ * begin in the working status"): `working` passes; `input_required` fails (a task is created working and
+ * asks for input afterwards); a terminal status fails for a role that cannot end instantly and is only
+ * noted for one that can (completes, fails: the work may end before the answer is written).
+ * `roles`: the profile roles the called tool plays.
+ */
+export function judgeFirstStatus(status: unknown, roles: readonly ProfileRole[]): { violation?: string; note?: string } {
+  if (status === 'working') return {};
+  if (isTaskStatus(status) && isTerminal(status)) {
+    const slow = roles.filter((r) => NEVER_INSTANT.includes(r));
+    if (slow.length && slow.length === roles.length) return { violation: `a new ${slow.join('/')} task, which cannot end instantly, shows "${status}" in its CreateTaskResult, not "working" (RULINGS.md#new-task-working)` };
+    return { note: `a new ${roles.join('/') || 'task'} shows "${status}" in its CreateTaskResult (it may have ended before the answer was written; RULINGS.md#new-task-working)` };
+  }
+  if (status === 'input_required') return { violation: `a new task shows "input_required" in its CreateTaskResult: tasks begin "working" and ask for input after that (RULINGS.md#new-task-working)` };
+  return { violation: `a new task shows status ${short(status)} in its CreateTaskResult, not "working"` };
+}
+
+/** The profile roles a tool plays (several roles may share one tool). */
+export function rolesOf(profile: { tools: Partial<Record<ProfileRole, { name: string }>> }, toolName: string): ProfileRole[] {
+  return (Object.entries(profile.tools) as [ProfileRole, { name: string } | undefined][]).filter(([, t]) => t?.name === toolName).map(([r]) => r);
+}

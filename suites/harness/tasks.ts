@@ -1,7 +1,7 @@
 // Task observations shared by the checks: walking tasks/list, related-task _meta, expected errors,
 // status notifications in the sender's order. Creating tasks and reaching statuses: arrange.ts; polling: poll.ts.
 import type { CheckContext } from '../engine.ts';
-import type { Message, Response, Scope } from './wire.ts';
+import type { Message, Response, Scope, TranscriptEntry } from './wire.ts';
 import { RELATED_TASK_META } from '../../schema/protocol.ts';
 import { short } from './text.ts';
 
@@ -57,4 +57,27 @@ export function inSenderOrder<M extends { params?: any }>(notes: readonly M[]): 
 /** notifications/tasks/status received on this connection for a task, in the sender's order. */
 export function statusNotifications(peer: Scope, taskId: string): Message[] {
   return inSenderOrder(peer.peer.messages((m) => m.method === 'notifications/tasks/status' && m.params?.taskId === taskId));
+}
+
+/** Messages exchanged on one connection: the shared one, or an extra session of an earlier check. */
+export interface Source {
+  label: string;
+  entries: readonly TranscriptEntry[];
+}
+
+/** Everything received so far: the shared connection, plus each extra session found in earlier checks' transcripts. */
+export function targetTranscripts(ctx: CheckContext): Source[] {
+  const out: Source[] = [{ label: 'shared connection', entries: ctx.peer.peer.transcript }];
+  for (const result of ctx.history()) {
+    if (result.id === ctx.def.id) continue;
+    const bySession = new Map<string, TranscriptEntry[]>();
+    for (const e of result.transcript) {
+      if (!e.note?.startsWith('session ')) continue;
+      const list = bySession.get(e.note) ?? [];
+      list.push(e);
+      bySession.set(e.note, list);
+    }
+    for (const [note, entries] of bySession) out.push({ label: `${result.id} ${note}`, entries });
+  }
+  return out;
 }

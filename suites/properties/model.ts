@@ -18,6 +18,7 @@
 import { canTransition, isTaskStatus, isTerminal, RELATED_TASK_META, TASK_STATUSES, TERMINAL_STATUSES, TRANSITIONS, type TaskStatus } from '../../schema/protocol.ts';
 import { type ProfileRole } from '../harness/profile.ts';
 import type { Response } from '../harness/wire.ts';
+import { judgeFirstStatus } from '../harness/arrange.ts';
 import { isIso8601DateTime } from '../../schema/validate.ts';
 
 // --- findings ------------------------------------------------------------------------------------
@@ -277,13 +278,13 @@ export class ReceiverModel {
     if (typeof task.taskId !== 'string') throw new PropertyViolation(['id-string'], `CreateTaskResult.task.taskId is ${short(task.taskId)}, not a string`);
     const dup = this.byId(task.taskId);
     if (dup) throw new PropertyViolation(['id-unique'], `a new task got taskId ${short(task.taskId)}, the id of task ${dup.label}`);
-    if (task.status !== 'working') {
-      throw new PropertyViolation(['lifecycle-begin-working'], `the CreateTaskResult of a new "${toolName}" task (role ${role}) shows status ${short(task.status)}, not "working"`);
-    }
+    // RULINGS.md#new-task-working, as the fixed checks judge it (judgeFirstStatus).
+    const first = judgeFirstStatus(task.status, [role]);
+    if (first.violation) throw new PropertyViolation(['lifecycle-begin-working'], `the CreateTaskResult of a new "${toolName}" task (role ${role}): ${first.violation}`);
     checkTaskFields(task, `the CreateTaskResult of a new "${toolName}" task`, false);
     const ttl = typeof task.ttl === 'number' ? task.ttl : task.ttl === null ? null : undefined;
     const t = new ModelTask(this.tasks.length, task.taskId, role, sentAt, ttl);
-    t.observe('working', 'CreateTaskResult');
+    t.observe(task.status, 'CreateTaskResult');
     this.tasks.push(t);
     return t;
   }

@@ -80,7 +80,11 @@ export const checks: CheckDef[] = [
         await cancelRunning(ctx, a.taskId); // skips if A had ended first, else reports the rejected cancel
       }
       if (k.deleted) return 'task deleted right after cancellation (receivers MAY delete cancelled tasks)';
-      if (k.settled !== 'cancelled') ctx.skip(`after tasks/cancel the task shows "${k.settled}" (judged by cancel.cancelled-before-response)`);
+      if (k.settled !== 'cancelled') {
+        // Once the tasks/cancel answer showed "cancelled", any other status later is the violation itself.
+        if (k.cancel.result?.status === 'cancelled') ctx.violation(`tasks/cancel answered status "cancelled", then tasks/get showed "${k.settled}"`);
+        ctx.skip(`after tasks/cancel the task shows "${k.settled}" and the cancel answer showed ${short(k.cancel.result?.status)} (judged by cancel.cancelled-before-response)`);
+      }
       const bound = timeLeft(ctx, { marginMs: 3_000, floorMs: 2_000 });
       const deadline = Date.now() + bound;
       const seen: string[] = [];

@@ -97,8 +97,9 @@ export const checks: CheckDef[] = [
     },
   }),
   defineCheck({
+    // Only a CreateTaskResult shows support; listed taskSupport alone does not.
     id: 'capabilities.declared-if-supported',
-    title: 'a target that accepts task-augmented tools/call declares tasks.requests.tools.call',
+    title: 'a target that answers a task-augmented tools/call with a CreateTaskResult declares tasks.requests.tools.call',
     section: SECTION,
     requirements: ['caps-declare'],
     level: 'MUST',
@@ -111,7 +112,9 @@ export const checks: CheckDef[] = [
       }
       const tasksDecl = ctx.info.serverCapabilities?.tasks;
       const declared = tasksDecl === undefined ? 'declares no capabilities.tasks' : `declares tasks ${short(tasksDecl)} without requests.tools.call`;
-      ctx.expect(taskTools.length === 0, `target ${declared}, yet lists tools with task support: ${listed}`);
+      // Listing taskSupport without the capability is anticipated by the page: "If a server's capabilities include
+      // tasks.requests.tools.call, … regardless of the execution.taskSupport value" — not a violation by itself.
+      if (taskTools.length) ctx.note(`lists tools with task support (${listed}); without ${TOOLS_CALL} that setting is moot`);
       const probe = ctx.info.profile.tools.completes ?? ctx.info.profile.tools.slow;
       if (!probe) return `${declared} and lists no task-capable tools (no profile tool to probe with a task-augmented call)`;
       const r = await ctx.peer.request('tools/call', { name: probe.name, arguments: probe.arguments ?? {}, task: { ttl: TTL_MS } });
@@ -157,6 +160,55 @@ export const checks: CheckDef[] = [
     },
   }),
   defineCheck({
+    // A server can declare task augmentation only for tools/call in this revision; every other request type
+    // it serves is undeclared, so `task` there is ignored (support-undeclared-process-normally).
+    id: 'capabilities.undeclared-types-processed-normally',
+    title: 'request types not declared under tasks.requests (tools/list, tasks/get, tasks/list, ping …) carrying `task` are processed normally',
+    section: SECTION,
+    requirements: ['support-undeclared-process-normally'],
+    level: 'MUST',
+    killedBy: ['task-on-undeclared-types'],
+    async run(ctx: CheckContext) {
+      const caps = ctx.info.serverCapabilities ?? {};
+      const probes: { method: string; params: Record<string, unknown> }[] = [{ method: 'ping', params: {} }];
+      if (caps.tools) probes.push({ method: 'tools/list', params: {} });
+      if (caps.prompts) probes.push({ method: 'prompts/list', params: {} });
+      if (caps.resources) probes.push({ method: 'resources/list', params: {} });
+      if (hasPath(caps, 'tasks.list')) probes.push({ method: 'tasks/list', params: {} });
+      const role = ctx.info.profile.tools.completes ? 'completes' : undefined;
+      if (role && declaresToolsCall(ctx)) {
+        const c = await requestTask(ctx, role);
+        const id = c.result?.task?.taskId;
+        if (typeof id === 'string') probes.push({ method: 'tasks/get', params: { taskId: id } });
+        else ctx.note(`no task to probe tasks/get with (${describe(c)})`);
+      }
+      const declared = (method: string) => {
+        const [cat, verb] = method.split('/');
+        return hasPath(caps, `tasks.requests.${cat}.${verb}`);
+      };
+      const seen: string[] = [];
+      for (const { method, params } of probes) {
+        if (declared(method)) continue;
+        const plain = await ctx.peer.request(method, params);
+        const aug = await ctx.peer.request(method, { ...params, task: { ttl: TTL_MS } });
+        const what = `${method} with \`task\``;
+        if (plain.error) {
+          ctx.expect(aug.error?.code === plain.error.code, `${what} answered ${aug.error ? `error ${aug.error.code}` : `a result ${short(aug.result)}`}, whereas without \`task\` it answered error ${plain.error.code}: the task field was not ignored`);
+          seen.push(`${method} → the same error ${plain.error.code}`);
+          continue;
+        }
+        if (aug.error) ctx.violation(`${what} answered error ${aug.error.code} ${oneLine(aug.error.message)}, whereas without \`task\` it succeeds: ${method} is not declared under tasks.requests, so \`task\` must be ignored`);
+        const createdTask = isObj(aug.result?.task) && !isObj(plain.result?.task);
+        if (createdTask && typeof aug.result.task.taskId === 'string') await cancelQuietly(ctx, aug.result.task.taskId);
+        ctx.expect(!createdTask, `${what} answered a CreateTaskResult (${short(aug.result.task)}) although ${method} is not declared under tasks.requests`);
+        const keys = (r: any) => (isObj(r) ? Object.keys(r).filter((k) => k !== '_meta' && k !== 'nextCursor').sort().join(',') : typeof r);
+        ctx.expect(keys(aug.result) === keys(plain.result), `${what} answered ${short(aug.result)}, not the same kind of result as without \`task\` (${short(plain.result)})`);
+        seen.push(`${method} → processed normally`);
+      }
+      return seen.join('; ');
+    },
+  }),
+  defineCheck({
     id: 'capabilities.required-without-task',
     title: 'a taskSupport "required" tool called without a task → -32601',
     section: SECTION,
@@ -172,10 +224,11 @@ export const checks: CheckDef[] = [
       const r = await callRole(ctx, 'requiresTask');
       if (r.error?.code === -32601) return `tools/call of "${name}" without task → -32601 ${r.error.message}`;
       if (r.error?.code === -32600) {
-        ctx.violation(
-          `tools/call of "${name}" without task answered -32600 (${r.error.message}), expected -32601 (Method not found). ` +
-            `Note: tasks.md "Protocol Errors" lets receivers MAY use -32600 when task augmentation is required, which conflicts with this MUST; ` +
-            `the suite rules that the tool-level -32601 governs (RULINGS.md#required-tool-32601)`,
+        // RULINGS.md#required-tool-32601: the page's own Error Handling (errors-task-required-may-32600) names -32600 for this case.
+        ctx.warn(
+          `tools/call of "${name}" without task answered -32600 (${r.error.message}), not the -32601 (Method not found) of Tool-Level Negotiation. ` +
+            `tasks.md "Protocol Errors" lets receivers MAY use -32600 when task augmentation is required, which conflicts with that MUST; ` +
+            `the suite warns (RULINGS.md#required-tool-32601)`,
         );
       }
       if (r.error) ctx.violation(`tools/call of "${name}" without task answered ${r.error.code} ${r.error.message}, expected -32601 (Method not found)`);

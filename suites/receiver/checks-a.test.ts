@@ -71,6 +71,7 @@ describe.concurrent('checks-a against the reference receiver', () => {
       ...Object.fromEntries(mine.map((c) => [c.id, 'skip' as Status])),
       'capabilities.undeclared-processed-normally': 'pass',
       'capabilities.declared-if-supported': 'pass',
+      'capabilities.undeclared-types-processed-normally': 'pass',
     };
     expect(statusOf(results), explain(results, want)).toEqual(want);
   });
@@ -89,6 +90,9 @@ describe.concurrent('checks-a against the reference receiver', () => {
     [['--fault', 'illegal-transition'], { 'lifecycle.paths-fails': /illegal transition failed → working/, 'lifecycle.terminal-sticky-failed': /reached failed, then tasks\/get reported working/ }],
     [['--fault', 'illegal-transition', '--status-notifications'], { 'notifications.consistent-status': /notifications went failed → working/ }],
     [['--fault', 'cancelled-resurrects'], { 'lifecycle.terminal-sticky-cancelled': /was cancelled, then tasks\/get reported completed/ }],
+    [['--fault', 'task-on-undeclared-types'], { 'capabilities.undeclared-types-processed-normally': /ping with `task` answered error -32600/ }],
+    [['--fault', 'last-updated-frozen'], { 'get.last-updated-moves': /yet lastUpdatedAt went .* → .*: the change is not reflected/ }],
+    [['--fault', 'input-to-every-session'], { 'lifecycle.input-to-own-requestor': /a session that owns no task received 1 input request\(s\) for another requestor's task/ }],
     [['--fault', 'input-no-related-task'], { 'lifecycle.input-related-task': /has no _meta\["io.modelcontextprotocol\/related-task"\]/ }],
   ];
   for (const [args, expected] of killed) {
@@ -99,6 +103,15 @@ describe.concurrent('checks-a against the reference receiver', () => {
       for (const [id, re] of Object.entries(expected)) expect(results.get(id)!.message, id).toMatch(re);
     });
   }
+});
+
+describe('the runs-last first-status check', () => {
+  it('created-input-required: it fails on the needsInput task another check created', async () => {
+    const results = await run(['--fault', 'created-input-required'], ['creation.first-status-everywhere', 'lifecycle.input-related-task']);
+    const want: Record<string, Status> = { 'creation.first-status-everywhere': 'fail', 'lifecycle.input-related-task': 'pass' };
+    expect(statusOf(results), explain(results, want)).toEqual(want);
+    expect(results.get('creation.first-status-everywhere')!.message).toMatch(/"ask" → task .*shows "input_required" in its CreateTaskResult/);
+  });
 });
 
 describe('task id entropy estimate', () => {

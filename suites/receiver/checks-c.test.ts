@@ -124,6 +124,11 @@ describe.concurrent('checks-c against the in-process reference receiver', () => 
     const results = await run(ref('--fault', 'expired-retained'), ['ttl.expired-cleaned-up', 'ttl.expired-deleted', 'ttl.expired-error-code']);
     expectStatuses(results, { 'ttl.expired-cleaned-up': 'warn', 'ttl.expired-deleted': 'info', 'ttl.expired-error-code': 'skip' });
   });
+  it('deleted-early: ttl.retained-until-expiry fails; the expiry checks are not fooled', async () => {
+    const results = await run(ref('--fault', 'deleted-early'), ['ttl.retained-until-expiry', 'ttl.expired-error-code', 'get.ttl'].filter((id) => mine.some((c) => c.id === id)));
+    expectStatuses(results, { 'ttl.retained-until-expiry': 'fail', 'ttl.expired-error-code': 'pass', 'schema.messages-valid': 'pass' });
+    expect(results.get('ttl.retained-until-expiry')!.message).toMatch(/vanished before its ttl elapsed/);
+  });
   it('generic-error-messages: errors.informative-message warns', async () => {
     const results = await run(ref('--fault', 'generic-error-messages'), ['errors.informative-message', 'errors.get-invalid-taskid']);
     expectStatuses(results, { 'errors.informative-message': 'warn', 'errors.get-invalid-taskid': 'pass' });

@@ -2,10 +2,11 @@
 // id-entropy MUST of "Security Considerations"); requirement ids from schema/requirements.json.
 import { defineCheck, type CheckContext, type CheckDef } from '../engine.ts';
 import { getTask } from '../harness/poll.ts';
-import { cancelQuietly, CREATION_JUDGED_BY, createTask, sendTaskRequest, TTL_MS } from '../harness/arrange.ts';
+import { cancelQuietly, CREATION_JUDGED_BY, createTask, judgeFirstStatus, rolesOf, sendTaskRequest, TTL_MS } from '../harness/arrange.ts';
+import { targetTranscripts } from '../harness/tasks.ts';
 import { isObj, short } from '../harness/text.ts';
 import { validate } from '../../schema/validate.ts';
-import { WireTimeoutError } from '../harness/wire.ts';
+import { WireTimeoutError, type Message } from '../harness/wire.ts';
 import { isTerminal, MODEL_IMMEDIATE_RESPONSE_META, RELATED_TASK_META } from '../../schema/protocol.ts';
 import { type ProfileRole } from '../harness/profile.ts';
 
@@ -57,7 +58,7 @@ export function predictability(ids: readonly string[]): string | null {
   return null;
 }
 
-/** Bits below which ids are guessable (security-crypto-ids: ≥ 64); the catalog note cites UUIDv4-class (≥ 122) as the aim. */
+/** Bits below which ids are guessable (RULINGS.md#id-entropy); below the UUIDv4 class (122) is only noted. */
 export const MIN_ID_BITS = 64;
 export const UUID_CLASS_BITS = 122;
 
@@ -142,15 +143,55 @@ export const checks: CheckDef[] = [
       if (!role) ctx.skip('target has no tool for role slow or completes');
       const c = await createTask(ctx, role);
       try {
-        if (role === 'completes' && isTerminal(c.task.status)) {
-          ctx.skip(`the completes-role task was already ${c.task.status} in its CreateTaskResult; with a tool that may finish instantly this is not judged (RULINGS.md#new-task-working) — name a slow tool in the profile`);
-        }
-        ctx.expect(c.task.status === 'working', `CreateTaskResult of the ${role} tool has status ${short(c.task.status)}, expected "working"`);
+        const v = judgeFirstStatus(c.task.status, rolesOf(ctx.info.profile, ctx.tool(role).name));
+        if (v.note) ctx.skip(`${v.note} — name a slow tool in the profile`);
+        ctx.expect(!v.violation, `CreateTaskResult of the ${role} tool has status ${short(c.task.status)}, expected "working": ${v.violation}`);
         const g = await getTask(ctx, c.taskId);
         return `CreateTaskResult status working (${role} tool); first tasks/get: ${g.result?.status ?? `error ${g.error?.code}`}`;
       } finally {
         if (role === 'slow') await cancelQuietly(ctx, c.taskId);
       }
+    },
+  }),
+  defineCheck({
+    // Every CreateTaskResult of the run, judged under the one ruling (RULINGS.md#new-task-working,
+    // judgeFirstStatus) that the property model applies too.
+    id: 'creation.first-status-everywhere',
+    title: 'every CreateTaskResult of the run shows a status a new task may have (working; terminal only for a tool that may end instantly)',
+    section: SECTION,
+    requirements: ['lifecycle-begin-working'],
+    level: 'MUST',
+    killedBy: ['created-input-required', 'starts-completed'],
+    runsLast: true,
+    async run(ctx: CheckContext) {
+      let judged = 0;
+      const notes = new Map<string, number>();
+      const problems: string[] = [];
+      const seen = new Set<unknown>();
+      for (const src of targetTranscripts(ctx)) {
+        const requests = new Map<string, Message>();
+        for (const e of src.entries) {
+          const m = e.message as Message | undefined;
+          if (e.dir === 'out' && m && typeof m === 'object' && 'method' in m && 'id' in m) requests.set(JSON.stringify(m.id), m);
+        }
+        for (const e of src.entries) {
+          const m = e.message as Message | undefined;
+          if (e.dir !== 'in' || !m || typeof m !== 'object' || seen.has(m) || 'method' in m || !isObj(m.result?.task)) continue;
+          seen.add(m);
+          const req = requests.get(JSON.stringify(m.id));
+          if (!req || req.params?.task === undefined) continue;
+          judged++;
+          const roles = req.method === 'tools/call' ? rolesOf(ctx.info.profile, req.params?.name) : [];
+          const v = judgeFirstStatus(m.result.task.status, roles);
+          const what = `${req.method}${req.method === 'tools/call' ? ` "${req.params?.name}"` : ''}`;
+          if (v.violation) problems.push(`${src.label}: ${what} → task ${short(m.result.task.taskId)}: ${v.violation}`);
+          else if (v.note) notes.set(`${what} ${m.result.task.status}`, (notes.get(`${what} ${m.result.task.status}`) ?? 0) + 1);
+        }
+      }
+      if (!judged) ctx.skip('no CreateTaskResult was seen in this run');
+      ctx.expect(problems.length === 0, `${problems.length} of ${judged} CreateTaskResults: ${problems.slice(0, 4).join('; ')}${problems.length > 4 ? '; …' : ''}`);
+      const ended = [...notes].map(([k, n]) => `${k} ×${n}`).join(', ');
+      return `${judged} CreateTaskResults judged${ended ? `; already ended (allowed for tools that may end instantly, RULINGS.md#new-task-working): ${ended}` : ''}`;
     },
   }),
   defineCheck({

@@ -8,7 +8,7 @@ import { observe, seqText } from '../harness/poll.ts';
 import { timeLeft } from '../harness/budget.ts';
 import { isObj, short } from '../harness/text.ts';
 import { isIso8601DateTime } from '../../schema/validate.ts';
-import { isTerminal, type TaskStatus } from '../../schema/protocol.ts';
+import { isTaskStatus, isTerminal, type TaskStatus } from '../../schema/protocol.ts';
 import type { Scope } from '../harness/wire.ts';
 
 const SECTION = 'Getting Tasks';
@@ -135,6 +135,36 @@ export const checks: CheckDef[] = [
       if (objs.length < 2) ctx.skip('no tasks/get results to compare');
       ctx.expect(problems.length === 0, problems.join('; '));
       return `lastUpdatedAt ≥ createdAt and non-decreasing over ${objs.length} responses (${seqText(seq)})`;
+    },
+  }),
+  defineCheck({
+    // "to indicate when the task was last updated": a Task showing a new status was updated after one
+    // showing the old status was sent.
+    id: 'get.last-updated-moves',
+    title: 'lastUpdatedAt moves forward when the task\'s status changes',
+    section: SECTION,
+    requirements: ['ttl-last-updated-at'],
+    level: 'MUST',
+    needsCapabilities: ['tasks.requests.tools.call'],
+    killedBy: ['last-updated-frozen', 'last-updated-backwards'],
+    needs: ['slow'],
+    async run(ctx: CheckContext) {
+      // The slow role runs for seconds, so its status change cannot share a clock tick with its creation.
+      const c = await createTask(ctx, 'slow');
+      const o = await observe(ctx, c.taskId, (t) => isTerminal(t.status), { boundMs: timeLeft(ctx, { marginMs: 4_000, floorMs: 2_000 }), allowGone: true });
+      if (o.gone) ctx.skip(`the task was gone (tasks/get ${o.gone.code}) before it reached a terminal status`);
+      if (o.timedOut) ctx.skip(`the slow task did not reach a terminal status within ${o.elapsedMs} ms`);
+      const stamp = (t: any) => (typeof t?.lastUpdatedAt === 'string' && isIso8601DateTime(t.lastUpdatedAt) ? Date.parse(t.lastUpdatedAt) : undefined);
+      const snaps = [c.task, ...o.tasks].filter((t) => isTaskStatus(t?.status) && stamp(t) !== undefined); // presence and format: get.last-updated-at
+      const changes: string[] = [];
+      for (let i = 1; i < snaps.length; i++) {
+        const [a, b] = [snaps[i - 1], snaps[i]];
+        if (a.status === b.status) continue;
+        ctx.expect(stamp(b)! > stamp(a)!, `the status went ${a.status} → ${b.status}, yet lastUpdatedAt went ${a.lastUpdatedAt} → ${b.lastUpdatedAt} (createdAt ${short(b.createdAt)}): the change is not reflected`);
+        changes.push(`${a.status} → ${b.status}: ${a.lastUpdatedAt} → ${b.lastUpdatedAt}`);
+      }
+      if (!changes.length) ctx.skip(`no status change was seen between Task objects with a readable lastUpdatedAt (${seqText(o.statuses)})`);
+      return changes.join('; ');
     },
   }),
   defineCheck({

@@ -3,7 +3,8 @@
 import { defineCheck, type CheckContext, type CheckDef } from '../engine.ts';
 import { cancelQuietly, createTask, toTerminalAndBeyond } from '../harness/arrange.ts';
 import { awaitInputRequest, awaitInputRequired, startInputTask, withInputTask } from '../harness/input.ts';
-import { getTask, observe, seqText, type Observation } from '../harness/poll.ts';
+import { delay, getTask, observe, seqText, type Observation } from '../harness/poll.ts';
+import type { Message } from '../harness/wire.ts';
 import { statusNotifications } from '../harness/tasks.ts';
 import { short } from '../harness/text.ts';
 import { timeLeft } from '../harness/budget.ts';
@@ -159,7 +160,11 @@ export const checks: CheckDef[] = [
         const o = await observe(ctx, c.taskId, (t) => isTerminal(t.status), { boundMs: 5_000, into: seq, allowGone: true });
         if (o.gone) ctx.skip(`the cancelled task was deleted at once (${o.gone.message}; allowed, RULINGS.md#delete-vs-sticky): nothing to watch`);
         const terminal = o.last.status as TaskStatus;
-        if (terminal !== 'cancelled') ctx.skip(`after tasks/cancel the task reached ${terminal}, not cancelled (seen ${seqText(seq)}); cancel checks judge that`);
+        if (terminal !== 'cancelled') {
+          // A task once shown cancelled (the tasks/cancel answer) that later shows another terminal status left a terminal status.
+          if (r.result?.status === 'cancelled') ctx.violation(`the task was cancelled, then tasks/get reported ${terminal} (seen ${seqText(seq)})`);
+          ctx.skip(`after tasks/cancel the task reached ${terminal}, not cancelled (seen ${seqText(seq)}); cancel checks judge that`);
+        }
         let twinEnd: { at: number; status: string } | undefined;
         const twinWatch = observe(ctx, twin.taskId, (t) => isTerminal(t.status), { boundMs: SLOW_WATCH_MAX_MS, allowGone: true, label: 'timing the twin slow task' }).then((w) => {
           twinEnd = { at: Date.now(), status: w.gone ? 'deleted' : w.timedOut ? 'still running' : w.last.status };
@@ -238,6 +243,46 @@ export const checks: CheckDef[] = [
       ctx.expect(meta !== undefined, `${req.method} for task ${run.taskId} has no _meta["${RELATED_TASK_META}"] (params._meta: ${short(req.params?._meta)})`);
       ctx.expect(meta?.taskId === run.taskId, `${req.method} carries related-task taskId ${short(meta?.taskId)}, expected ${JSON.stringify(run.taskId)}`);
       return `${req.method} carried related-task taskId ${run.taskId}`;
+      });
+    },
+  }),
+  defineCheck({
+    // The related-task metadata associates the input request "with the
+    // task": it goes to that task's requestor. A bystander session, opened first and owning no task, must
+    // receive no input request naming a task it does not own (security-bind-context: tasks are bound to
+    // their context). Over stdio the bystander is another process, so only the owner's side is observed.
+    id: 'lifecycle.input-to-own-requestor',
+    title: 'the input request of an input_required task goes to the session that created the task, and to no other',
+    section: SECTION,
+    requirements: ['input-required-related-task', 'security-bind-context'],
+    level: 'MUST',
+    needsCapabilities: ['tasks.requests.tools.call'],
+    killedBy: ['input-to-every-session', 'input-no-related-task'],
+    needs: ['needsInput'],
+    timeoutMs: INPUT_TIMEOUT_MS,
+    async run(ctx: CheckContext) {
+      const bystander = await ctx.openSession();
+      const stray: Message[] = [];
+      bystander.onRequest((req) => {
+        if (req.method !== 'elicitation/create' && req.method !== 'sampling/createMessage') return undefined;
+        stray.push(req);
+        return req.method === 'elicitation/create' ? { result: { action: 'decline' } } : { error: { code: -32603, message: 'not this requestor' } };
+      });
+      return withInputTask(ctx, async (run) => {
+        run.release(); // the owner answers at once: the task can end
+        await awaitInputRequired(ctx, run, INPUT_WAIT_MS);
+        const req = await awaitInputRequest(ctx, run, 5_000);
+        if (run.result) await Promise.race([run.result, delay(5_000)]);
+        const named = (m: Message) => m.params?._meta?.[RELATED_TASK_META]?.taskId;
+        const foreign = stray.filter((m) => named(m) !== undefined);
+        ctx.expect(
+          foreign.length === 0,
+          `a session that owns no task received ${foreign.length} input request(s) for another requestor's task: ${foreign.map((m) => `${m.method} naming task ${short(named(m))}${named(m) === run.taskId ? ' (the task of the other session)' : ''}`).join('; ')}`,
+        );
+        if (!req) ctx.skip(`the needsInput task sent its requestor no input request (statuses ${seqText(run.statuses)})`);
+        ctx.expect(named(req) === run.taskId, `the input request on the task's own session names task ${short(named(req))}, not ${JSON.stringify(run.taskId)}`);
+        if (stray.length) ctx.note(`the bystander session also received ${stray.length} input request(s) without related-task`);
+        return `${req.method} for task ${run.taskId} reached its own session only`;
       });
     },
   }),

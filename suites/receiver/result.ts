@@ -7,6 +7,7 @@ import { outcomeDifference, withoutMeta } from '../harness/compare.ts';
 import { timeLeft } from '../harness/budget.ts';
 import { delay, getTask, pollDelay } from '../harness/poll.ts';
 import { short } from '../harness/text.ts';
+import type { ProfileRole } from '../harness/profile.ts';
 import { WireTimeoutError, type Message, type Response, type Scope } from '../harness/wire.ts';
 import { isTaskStatus, isTerminal, type TaskStatus } from '../../schema/protocol.ts';
 
@@ -63,6 +64,23 @@ async function resultOfTerminal(ctx: CheckContext, taskId: string, status: strin
   }
 }
 
+/**
+ * Arguments that break a tool's listed inputSchema, or undefined when the schema gives no handle:
+ * a required property left out, else a property of the wrong type, else an unexpected property where
+ * additionalProperties is false.
+ */
+export function argumentsBreaking(schema: any): { args: Record<string, unknown>; how: string } | undefined {
+  if (!schema || typeof schema !== 'object') return undefined;
+  const props = schema.properties && typeof schema.properties === 'object' ? (schema.properties as Record<string, any>) : {};
+  if (Array.isArray(schema.required) && schema.required.length) return { args: {}, how: `required ${JSON.stringify(schema.required)} left out` };
+  const wrong: Record<string, unknown> = { integer: 'not-a-number', number: 'not-a-number', string: 12345, boolean: 'not-a-boolean', object: 7, array: 7 };
+  for (const [name, p] of Object.entries(props)) {
+    if (typeof p?.type === 'string' && p.type in wrong) return { args: { [name]: wrong[p.type] }, how: `${name} (${p.type}) = ${JSON.stringify(wrong[p.type])}` };
+  }
+  if (schema.additionalProperties === false) return { args: { conformanceUnexpected: true }, how: 'an unexpected property (additionalProperties false)' };
+  return undefined;
+}
+
 /** The role's tool can be called both with and without a task (taskSupport "optional"), else skip. */
 function requireOptional(ctx: CheckContext, role: 'completes' | 'fails'): string {
   const tool = ctx.tool(role);
@@ -71,7 +89,64 @@ function requireOptional(ctx: CheckContext, role: 'completes' | 'fails'): string
   return tool.name;
 }
 
+/** Requested ttl of the expiry variant: the task's lifetime ends while its work still runs. */
+const SHORT_TTL_MS = 1_000;
+/** How long after a task is gone (or terminal) a waiting tasks/result may take to answer. */
+const ANSWER_GRACE_MS = 5_000;
+
+/**
+ * A tasks/result sent while the task is non-terminal must be answered when the task ends however it ends
+ * (result-blocks-nonterminal: "block … until the task reaches a terminal status"; then
+ * result-terminal-returns-final). `end`: tasks/cancel, the fails role, or a ttl shorter than the work.
+ */
+function waitingResultCheck(end: 'cancel' | 'fail' | 'expire', title: string): CheckDef {
+  const role: ProfileRole = end === 'fail' ? 'fails' : 'slow';
+  return defineCheck({
+    id: `result.waiting-answered-on-${end}`,
+    title,
+    section: SECTION,
+    requirements: ['result-blocks-nonterminal', 'result-terminal-returns-final'],
+    level: 'MUST',
+    // A tasks/result waiting when the task ends otherwise than by completion is never answered (waiting-result-orphaned);
+    // under cancelled-result-hangs no tasks/result of a cancelled task is.
+    killedBy: end === 'cancel' ? ['waiting-result-orphaned', 'cancelled-result-hangs'] : ['waiting-result-orphaned'],
+    needs: [role],
+    ...(end === 'cancel' ? { needsCapabilities: ['tasks.cancel'] } : {}),
+    async run(ctx: CheckContext) {
+      const c = await createTask(ctx, role, end === 'expire' ? { ttl: SHORT_TTL_MS } : {});
+      if (isTaskStatus(c.task.status) && isTerminal(c.task.status)) ctx.skip(`the ${role} task's CreateTaskResult already showed "${c.task.status}": no tasks/result can wait on it`);
+      const bound = blockingBound(ctx);
+      const pending = pendingResult(ctx.peer, c.taskId, bound);
+      // A tasks/get round trip: the tasks/result went out first and the task was still running when it did.
+      const g0 = await getTask(ctx, c.taskId);
+      if (g0.error) ctx.skip(`tasks/get right after tasks/result answered ${g0.error.code} ${g0.error.message}`);
+      if (isTaskStatus(g0.result?.status) && isTerminal(g0.result.status) && pending.answered()) ctx.skip(`the task was already "${g0.result.status}" when its tasks/result was answered: it never waited`);
+      if (end === 'cancel') {
+        const k = await ctx.peer.request('tasks/cancel', { taskId: c.taskId });
+        if (k.error) ctx.skip(`tasks/cancel answered ${k.error.code} ${k.error.message}; the task did not end by cancellation`);
+      }
+      // Watch until the task is terminal or gone; from then on the answer has ANSWER_GRACE_MS to come.
+      let ended: string | undefined;
+      const deadline = Date.now() + bound;
+      while (!pending.answered() && Date.now() < deadline) {
+        const g = await getTask(ctx, c.taskId);
+        if (g.error) ended ??= `gone (tasks/get ${g.error.code})`;
+        else if (isTaskStatus(g.result?.status) && isTerminal(g.result.status)) ended ??= `"${g.result.status}"`;
+        if (ended) break;
+        await delay(pollDelay(ctx, g.result));
+      }
+      if (!ended && !pending.answered()) ctx.skip(`the task neither ended nor was answered within ${bound} ms`);
+      const r = await Promise.race([pending.done, delay(ANSWER_GRACE_MS).then(() => 'late' as const)]);
+      if (r === 'late' || r === undefined) {
+        ctx.violation(`a tasks/result sent while task ${c.taskId} was working was never answered: the task ended (${ended}${end === 'cancel' ? ' after tasks/cancel' : ''}) and ${ANSWER_GRACE_MS} ms later the request was still waiting`);
+      }
+      return `the waiting tasks/result answered ${r.error ? `error ${r.error.code} ${short(r.error.message, 80)}` : short(withoutMeta(r.result), 120)} once the task was ${ended ?? 'terminal'}`;
+    },
+  });
+}
+
 export const checks: CheckDef[] = [
+  // The slow role: the task is still running when tasks/result arrives, so the answer has to wait.
   defineCheck({
     id: 'result.blocks-while-working',
     title: 'tasks/result sent while the task is working answers only once the task is terminal',
@@ -80,10 +155,10 @@ export const checks: CheckDef[] = [
     level: 'MUST',
     killedBy: ['result-not-blocking'],
     clientReceiver: true,
-    needs: ['completes'],
+    needs: ['slow'],
     async run(ctx: CheckContext) {
-      const c = await createTask(ctx, 'completes');
-      if (isTaskStatus(c.task.status) && isTerminal(c.task.status)) ctx.note(`the CreateTaskResult already showed status "${c.task.status}", so blocking was hardly exercised`);
+      const c = await createTask(ctx, 'slow');
+      if (isTaskStatus(c.task.status) && isTerminal(c.task.status)) ctx.skip(`the slow task's CreateTaskResult already showed status "${c.task.status}": nothing to block on`);
       const bound = blockingBound(ctx);
       const started = Date.now();
       const r = await pendingResult(ctx.peer, c.taskId, bound).done;
@@ -102,6 +177,12 @@ export const checks: CheckDef[] = [
       ctx.note(`tasks/result answered after ${took} ms; tasks/get then showed "${g.result.status}"`);
     },
   }),
+
+  // Blocking lasts "until the task reaches a terminal status", however it gets there.
+  waitingResultCheck('cancel', 'a tasks/result waiting on a working task is answered once the task is cancelled'),
+  waitingResultCheck('fail', 'a tasks/result waiting on a working task is answered once the task fails'),
+  waitingResultCheck('expire', 'a tasks/result waiting on a working task is answered when the task expires (or ends)'),
+
   defineCheck({
     id: 'result.blocks-while-input-required',
     title: 'tasks/result stays blocked while the task waits for input, and answers once it is terminal',
@@ -247,6 +328,35 @@ export const checks: CheckDef[] = [
     needs: ['completes'],
     async run(ctx: CheckContext) {
       await expectSameOutcome(ctx, 'completes');
+    },
+  }),
+
+  // The underlying request is made to end in a JSON-RPC error portably: the completes
+  // tool called with arguments that break its inputSchema, compared with the same call without a task.
+  defineCheck({
+    id: 'result.exact-error',
+    title: 'tasks/result of a task whose request ended in a JSON-RPC error returns that same error',
+    section: SECTION,
+    requirements: ['result-exact'],
+    level: 'MUST',
+    killedBy: ['result-error-as-result', 'result-returns-task'],
+    needs: ['completes'],
+    async run(ctx: CheckContext) {
+      const name = requireOptional(ctx, 'completes');
+      const listed = ctx.info.tools.find((t) => t?.name === name);
+      const bad = argumentsBreaking(listed?.inputSchema);
+      if (!bad) ctx.skip(`the inputSchema of "${name}" gives no way to build invalid arguments (no required or typed properties)`);
+      const plain = await ctx.peer.request('tools/call', { name, arguments: bad.args });
+      if (!plain.error) ctx.skip(`"${name}" with invalid arguments (${bad.how}) answers a result, not a JSON-RPC error (${short(withoutMeta(plain.result), 120)}): no underlying error to compare`);
+      const aug = await ctx.peer.request('tools/call', { name, arguments: bad.args, task: {} });
+      if (aug.error) ctx.skip(`the task-augmented call with invalid arguments was rejected at once (${aug.error.code} ${aug.error.message}; without a task: ${plain.error.code}): no task to ask for the result`);
+      const t = aug.result?.task;
+      if (!t || typeof t.taskId !== 'string') ctx.skip(`the task-augmented call with invalid arguments answered no CreateTaskResult (${short(aug.result)})`);
+      const last = await reachTerminal(ctx, t.taskId, { initial: t, role: 'completes' });
+      const viaTask = await resultOfTerminal(ctx, t.taskId, last?.status ?? 'terminal');
+      const diff = outcomeDifference(plain, viaTask);
+      ctx.expect(diff === undefined, `"${name}" with ${bad.how}: ${diff}`);
+      return `"${name}" with ${bad.how}: without a task and via tasks/result the same error ${plain.error.code} ${short(plain.error.message, 80)} (task ended "${last?.status}")`;
     },
   }),
 

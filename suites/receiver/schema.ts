@@ -12,6 +12,7 @@ import type { Message, TranscriptEntry } from '../harness/wire.ts';
 import { validate } from '../../schema/validate.ts';
 import { short } from '../harness/text.ts';
 import { SPEC_REVISION } from '../../schema/spec.ts';
+import { targetTranscripts } from '../harness/tasks.ts';
 
 const SECTION = 'Schema';
 const MAX_REPORTED = 12;
@@ -79,28 +80,6 @@ function requirementFor(error: string): string | undefined {
 /** Definitions of the Tasks page's messages: their schema errors are Tasks findings. */
 const TASK_DEFINITIONS = new Set(['CreateTaskResult', 'GetTaskResult', 'ListTasksResult', 'CancelTaskResult', 'GetTaskPayloadResult', 'TaskStatusNotification']);
 
-interface Source {
-  label: string;
-  entries: readonly TranscriptEntry[];
-}
-
-/** The shared connection, plus each extra session found in earlier checks' transcripts. */
-function sources(ctx: CheckContext): Source[] {
-  const out: Source[] = [{ label: 'shared connection', entries: ctx.peer.peer.transcript }];
-  for (const result of ctx.history()) {
-    if (result.id === ctx.def.id) continue;
-    const bySession = new Map<string, TranscriptEntry[]>();
-    for (const e of result.transcript) {
-      if (!e.note?.startsWith('session ')) continue;
-      const list = bySession.get(e.note) ?? [];
-      list.push(e);
-      bySession.set(e.note, list);
-    }
-    for (const [note, entries] of bySession) out.push({ label: `${result.id} ${note}`, entries });
-  }
-  return out;
-}
-
 export const checks: CheckDef[] = [
   defineCheck({
     id: 'schema.messages-valid',
@@ -145,7 +124,7 @@ export const checks: CheckDef[] = [
       };
 
       // The probe's initialize result and tool list (also in the shared transcript; validated once there).
-      for (const src of sources(ctx)) {
+      for (const src of targetTranscripts(ctx)) {
         const requests = new Map<string, Message>();
         for (const e of src.entries) {
           const m = e.message as Message | undefined;

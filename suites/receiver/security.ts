@@ -140,8 +140,7 @@ export const checks: CheckDef[] = [
   // Erratum 7b5513e1, SHOULD NOT: a receiver that cannot identify requestors should not declare
   // tasks.list. Observed (not inferred from the transport): another session/identity lists this one's
   // task. Over stdio there is one requestor per process and nothing to expose, so not exercised there
-  // (RULINGS.md#erratum-list-without-identity reads stdio as "no authorization context"; the suite judges the leak itself, see
-  // the report). Killed (warn) by fault no-isolation.
+  // (RULINGS.md#erratum-list-without-identity). Killed (warn) by fault no-isolation.
   defineCheck({
     id: 'security.list-without-identity',
     title: 'A receiver whose tasks/list shows other requestors\' tasks should not declare tasks.list',

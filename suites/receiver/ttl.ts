@@ -13,6 +13,7 @@ import { createTask } from '../harness/arrange.ts';
 import { delay, getTask, pollDelay } from '../harness/poll.ts';
 import { short } from '../harness/text.ts';
 import type { Scope } from '../harness/wire.ts';
+import { isTaskStatus, isTerminal } from '../../schema/protocol.ts';
 
 const SECTION = 'TTL and Resource Management';
 
@@ -24,6 +25,12 @@ export const EXPIRY_BOUND_MS = 60_000;
 export const EXPIRY_GRACE_MS = 1_500;
 /** "Indefinite" for resource-max-ttl: ten years (ms). */
 export const TEN_YEARS_MS = 10 * 365 * 24 * 3600 * 1000;
+
+/** How long ttl.retained-until-expiry watches an ended task, and the ttl it asks for. */
+const RETAIN_WATCH_MS = 3_000;
+const RETAIN_TTL_MS = 60_000;
+/** Allowance for a receiver whose clock runs ahead of ours. */
+const CLOCK_MARGIN_MS = 500;
 
 const EXPIRY_CHECK_TIMEOUT_MS = EXPIRY_BOUND_MS + EXPIRY_GRACE_MS + 15_000;
 
@@ -143,6 +150,53 @@ export const checks: CheckDef[] = [
       if (!plainGone && dflt === null) problems.push('a task created without a requested ttl was granted null (unlimited retention)');
       ctx.expect(problems.length === 0, `${problems.join('; ')} (resource-max-ttl; RULINGS.md#ttl-null)`);
       return seen.join('; ');
+    },
+  }),
+
+  // MUST report the actual ttl: a task that vanishes while the ttl it reported has not elapsed did not have
+  // that ttl. "Not found" is legitimate only after createdAt + ttl (or after cancellation, not used here).
+  defineCheck({
+    id: 'ttl.retained-until-expiry',
+    title: `A completed task stays retrievable for ${RETAIN_WATCH_MS} ms while its reported ttl has not elapsed`,
+    section: SECTION,
+    requirements: ['ttl-actual-in-get'],
+    level: 'MUST',
+    killedBy: ['deleted-early'],
+    needs: ['completes'],
+    async run(ctx: CheckContext) {
+      // The task is created after the request is sent: it may be deleted no earlier than sent + ttl.
+      const sent = Date.now();
+      const created = await createTask(ctx, 'completes', { ttl: RETAIN_TTL_MS });
+      const { ttl } = await grantedTtl(ctx, created.taskId, created.task);
+      if (ttl !== null && (typeof ttl !== 'number' || !Number.isFinite(ttl) || ttl < 0)) ctx.skip(`target reported no usable ttl (${short(ttl)}); ttl presence is judged by get.ttl`, { judgedBy: 'get.ttl' });
+      const until = ttl === null ? Infinity : sent + ttl - CLOCK_MARGIN_MS;
+      const reported = ttl === null ? 'null (unlimited)' : `${ttl} ms`;
+      const vanished = (r: Response, when: string) =>
+        `task ${created.taskId} (reported ttl ${reported}) answered tasks/get ${r.error!.code} ${short(r.error!.message)} ${when}, ${Date.now() - sent} ms after it was requested: it vanished before its ttl elapsed`;
+      let last: any = created.task;
+      const bound = ctx.deadline - RETAIN_WATCH_MS - 3_000;
+      for (;;) {
+        const r = await getTask(ctx, created.taskId);
+        if (r.error) {
+          if (Date.now() < until) ctx.violation(vanished(r, `while ${short(last?.status)}`));
+          ctx.skip(`the task's ttl elapsed before it ended (${reported})`);
+        }
+        last = r.result;
+        if (isTaskStatus(last?.status) && isTerminal(last.status)) break;
+        if (Date.now() > bound) ctx.skip(`the task did not end within the check's time (last status ${short(last?.status)})`);
+        await delay(pollDelay(ctx, last));
+      }
+      const watchEnd = Math.min(Date.now() + RETAIN_WATCH_MS, until);
+      if (watchEnd - Date.now() < 500) ctx.skip(`the reported ttl (${reported}) leaves no time to watch the ${short(last.status)} task`);
+      let polls = 0;
+      while (Date.now() < watchEnd) {
+        await delay(Math.min(pollDelay(ctx, last), Math.max(20, watchEnd - Date.now())));
+        const r = await getTask(ctx, created.taskId);
+        polls++;
+        if (r.error && Date.now() < until) ctx.violation(vanished(r, `after it was ${short(last.status)}`));
+        if (!r.error) last = r.result;
+      }
+      return `the ${short(last.status)} task (reported ttl ${reported}) answered ${polls} tasks/get over ${RETAIN_WATCH_MS} ms after it ended`;
     },
   }),
 
