@@ -244,7 +244,7 @@ describe('catalog integrity', () => {
   });
 
   it('the -32601/-32600 conflict ruling is stated where check authors look', () => {
-    const ruling = 'for tools/call of a `required` tool, -32601 is the MUST (tool-level rule is more specific); a -32600 warns (never fails) with a note citing the conflict (RULINGS.md 1)';
+    const ruling = 'for tools/call of a `required` tool, -32601 is the MUST (tool-level rule is more specific); a -32600 warns (never fails) with a note citing the conflict (RULINGS.md#required-tool-32601)';
     expect(requirement('tool-required-must-32601').notes).toContain(ruling);
     expect(requirement('errors-task-required-may-32600').notes).toContain(ruling);
     expect(requirement('ttl-actual-in-get').notes).toContain('357adac4');
