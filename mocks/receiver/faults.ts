@@ -54,7 +54,7 @@ export const FAULTS = [
   { name: 'progress-new-token', requirement: 'progress-same-token', description: 'progress notifications after CreateTaskResult use a different progressToken' },
   { name: 'meta-taskid-wins', requirement: 'related-task-receiver-ignore', description: 'tasks/get, tasks/result, tasks/cancel use the related-task _meta taskId over params.taskId' },
   { name: 'input-no-related-task', requirement: 'input-required-related-task', description: 'the elicitation/create request of an input_required task lacks related-task _meta' },
-  { name: 'input-to-every-session', requirement: 'input-required-related-task', description: 'the input request (elicitation/create) of an input_required task goes to every open session of the receiver, not only to the requestor of that task' },
+  { name: 'input-to-every-session', requirement: 'input-required-related-task', description: 'the input request (elicitation/create) of an input_required task goes to every open session of the receiver, not only to the requestor of that task' , alsoFails: [{ checks: ['lifecycle.input-related-task', 'related-task.input-request'], why: 'their own sessions receive the input requests of other sessions\' tasks too, and a foreign one may come first: the same misrouting, seen from the requestor that gets it' }] },
   { name: 'no-status-message-on-failure', requirement: 'exec-failed-status-message', description: 'a failed task has no statusMessage' },
   { name: 'slow-create', requirement: 'create-asap', description: 'CreateTaskResult (with the task as created) is sent only after the work has finished, or once it waits for input' },
   {
