@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { parseServerArgs } from './cli.ts';
+import { parseServerArgs } from './server.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const YAML = readFileSync(join(ROOT, 'action.yml'), 'utf8');

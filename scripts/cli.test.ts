@@ -4,7 +4,7 @@ import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseServerArgs, UsageError } from './cli.ts';
+import { parseServerArgs, UsageError } from './server.ts';
 import { buildReport, exitCode, formatConsole, loadBaseline } from './report.ts';
 import type { CheckResult } from '../suites/engine.ts';
 import { loadProfile } from '../suites/harness/target.ts';
@@ -17,10 +17,10 @@ function result(id: string, status: CheckResult['status'], level: CheckResult['l
   return { id, title: id, section: 'S', requirements: ['r'], level, status, message: status, durationMs: 1, transcript: [] };
 }
 
-/** Runs the CLI as a user would (bin → tsx → cli.ts); bounded. */
+/** Runs the CLI from its sources (tsx → cli.ts); bounded. */
 function cli(args: string[], timeoutMs = 120_000): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, ['scripts/bin.mjs', ...args], { timeout: timeoutMs, maxBuffer: 16 << 20 }, (err, stdout, stderr) => {
+    execFile(process.execPath, ['--import', 'tsx', 'scripts/cli.ts', ...args], { timeout: timeoutMs, maxBuffer: 16 << 20 }, (err, stdout, stderr) => {
       resolve({ code: err ? ((err as { code?: number }).code ?? null) : 0, stdout, stderr });
     });
   });

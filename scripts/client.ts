@@ -6,6 +6,7 @@ import { delimiter, isAbsolute, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { SCENARIOS, SCENARIO_NAMES } from '../mocks/receiver/scenarios.ts';
 import { splitCommand } from '../suites/harness/wire.ts';
+import { runSuite } from './run-suite.ts';
 import { buildReport, CheckCollector, exitCode, formatConsole, loadBaseline, writeReports } from './report.ts';
 import { requestorChecks } from '../suites/requestor/checks.ts';
 import { SCENARIO_ENV } from '../suites/requestor/harness.ts';
@@ -183,7 +184,7 @@ async function serveScenario(name: string, port: number): Promise<number> {
   return -1; // keeps serving
 }
 
-export async function runClientCommand(argv: string[], root: string): Promise<number> {
+export async function runClientCommand(argv: string[]): Promise<number> {
   let args: ReturnType<typeof parseClientArgs>;
   try {
     args = parseClientArgs(argv);
@@ -214,30 +215,19 @@ export async function runClientCommand(argv: string[], root: string): Promise<nu
   process.stderr.write(`${target}\nscenarios: ${scenarioList.join(', ')}\n`);
 
   const collector = new CheckCollector((line) => process.stderr.write(`  ${line}\n`));
-  const { startVitest } = await import('vitest/node');
-  const reporters: any[] = [collector];
+  const reporters: unknown[] = [collector];
   const longest = Math.max(20_000, ...plan.run.map((n) => config.timeoutMs ?? SCENARIOS.find((s) => s.name === n)!.timeoutMs));
-  const vitest = await startVitest(
-    'test',
-    [],
-    {
-      root,
-      config: false,
-      watch: false,
-      include: ['suites/requestor/client.suite.ts'],
-      reporters,
-      provide: { clientConformance: config },
-      pool: 'threads',
-      fileParallelism: false,
-      passWithNoTests: true,
+  await runSuite({
+    entry: 'suites/requestor/client.suite',
+    reporters,
+    provide: { clientConformance: config },
+    options: {
       // Every scenario runs in beforeAll: allow them all (bounded by their own timeouts), plus margin.
       hookTimeout: Math.ceil(plan.run.length / Math.max(1, config.concurrency)) * (longest + 5_000) + 30_000,
       // The first receiver check of a request type waits for all of that type's checks (client-receiver.ts).
       testTimeout: 600_000,
-    } as any,
-    { logLevel: 'error' },
-  );
-  await vitest.close();
+    },
+  });
   const order = new Map(allCheckIds().map((id, i) => [id, i]));
   const results = [...collector.results].sort((a, b) => (order.get(a.id) ?? 1e9) - (order.get(b.id) ?? 1e9));
   const report = buildReport(results, target, started, args.baseline, collector.errors);

@@ -1,5 +1,6 @@
-// Every receiver check, by spec section (one file each).
-import type { CheckDef } from './engine.ts';
+// Every receiver check, by spec section (one file each), and which of them a run selects.
+import type { CheckDef, CheckResult } from './engine.ts';
+import { matches, selected } from './harness/session.ts';
 import { SPEC_REVISION } from '../schema/spec.ts';
 import { checks as capabilities } from './receiver/capabilities.ts';
 import { checks as creation } from './receiver/creation.ts';
@@ -43,4 +44,20 @@ export function checkRevisions(c: { revisions?: readonly string[] }): readonly s
 /** The receiver checks of one spec revision (a later revision adds checks, or widens `revisions`). */
 export function checksFor(revision: string = SPEC_REVISION): CheckDef[] {
   return allChecks.filter((c) => checkRevisions(c).includes(revision));
+}
+
+/** The checks a run with these selectors runs (`runsLast` checks always: they read the others' transcripts). */
+export function checksToRun(only: string[] | undefined, exclude: string[] = []): CheckDef[] {
+  return allChecks.filter((c) => c.runsLast || selected(c, only, exclude));
+}
+
+/** Selectors (check ids, id prefixes, requirement ids, sections) that match no check. */
+export function unmatchedSelectors(selectors: string[]): string[] {
+  return selectors.filter((s) => !allChecks.some((c) => matches(c, s)));
+}
+
+/** Results in catalog order (sections as the spec has them), not completion order; others (properties) last. */
+export function inCheckOrder<R extends CheckResult>(results: readonly R[]): R[] {
+  const order = new Map(allChecks.map((c, i) => [c.id, i]));
+  return [...results].sort((a, b) => (order.get(a.id) ?? 1e9) - (order.get(b.id) ?? 1e9));
 }

@@ -52,7 +52,7 @@ describe.concurrent('command line', () => {
     const target = `${process.execPath} --import tsx scripts/mock.ts --stdio --fault cancelled-resurrects --slow-ms 400`;
     const small = (allChecks.find((c) => c.id === 'capabilities.tasks-shape') ?? allChecks[0]!).id; // one quick check
     const r = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
-      execFile(process.execPath, ['scripts/bin.mjs', 'server', '--stdio', target, '--only', small, '--properties', '--runs', '30', '--json', out, '--junit', out.replace(/json$/, 'xml')], { timeout: 110_000, maxBuffer: 32 << 20 }, (err, _stdout, stderr) =>
+      execFile(process.execPath, ['--import', 'tsx', 'scripts/cli.ts', 'server', '--stdio', target, '--only', small, '--properties', '--runs', '30', '--json', out, '--junit', out.replace(/json$/, 'xml')], { timeout: 110_000, maxBuffer: 32 << 20 }, (err, _stdout, stderr) =>
         resolve({ code: err ? ((err as { code?: number }).code ?? null) : 0, stderr }),
       );
     });

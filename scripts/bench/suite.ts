@@ -109,7 +109,7 @@ export async function benchSuite(o: SuiteOptions): Promise<SuiteSection> {
 
   const cli = async (target: string[], only: string[]): Promise<CliRun> => {
     const json = join(tmp, `report-${Date.now()}-${Math.random().toString(36).slice(2)}.json`);
-    const r = await run(process.execPath, ['scripts/bin.mjs', 'server', ...target, '--profile', PROFILE_PATH, '--json', json, '--no-color', ...only], { cwd: o.root, timeoutMs: o.cliTimeoutMs });
+    const r = await run(process.execPath, ['--import', 'tsx', 'scripts/cli.ts', 'server', ...target, '--profile', PROFILE_PATH, '--json', json, '--no-color', ...only], { cwd: o.root, timeoutMs: o.cliTimeoutMs });
     const out: CliRun = { wallMs: round(r.wallMs, 0), exitCode: r.code, checks: 0, failed: 0, connections: 0 };
     try {
       const report = JSON.parse(readFileSync(json, 'utf8'));

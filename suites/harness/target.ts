@@ -2,7 +2,8 @@
 // connectors that open fresh initialized connections, and the probe (initialize + tools/list + profile,
 // completed by discovery where it ran).
 import { readFileSync } from 'node:fs';
-import { connectHttp, connectInMemory, connectStdio, splitCommand, type Peer } from './wire.ts';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { connectHttp, connectInMemory, connectStdio, connectTransport, splitCommand, type Peer } from './wire.ts';
 import { ALL_ROLES, PROFILE_ROLES, REQUESTOR_ROLES, type Profile, type ProfileRole } from './profile.ts';
 import type { TargetConnector, TargetInfo } from '../engine.ts';
 import type { DiscoveryResult } from './discovery.ts';
@@ -11,7 +12,13 @@ export type TargetSpec =
   | { kind: 'stdio'; command: string; cwd?: string; env?: Record<string, string> }
   | { kind: 'http'; url: string; headers?: Record<string, string>; secondaryHeaders?: Record<string, string> }
   /** The reference receiver in this process (tests, benchmarks); `args` are `mock` options, e.g. ['--fault', 'x']. */
-  | { kind: 'reference'; args?: string[] };
+  | { kind: 'reference'; args?: string[] }
+  /**
+   * A target in this process (library use; does not survive serialisation): `connect` returns a new
+   * client Transport, connected to the target and not yet started, for every connection the checks open
+   * (e.g. one end of the SDK's InMemoryTransport pair whose other end an McpServer is connected to).
+   */
+  | { kind: 'transport'; connect: () => Transport | Promise<Transport>; label?: string };
 
 /** Requestor capabilities the suite declares: it can answer elicitation (needsInput role). */
 export const SUITE_CLIENT_CAPABILITIES = { elicitation: { form: {} } };
@@ -56,6 +63,16 @@ export function connectorFor(spec: TargetSpec, requestTimeoutMs: number): Target
           return init(peer, opts?.capabilities);
         },
       };
+    case 'transport':
+      return {
+        transport: 'in-process',
+        label: spec.label ?? 'in-process transport',
+        hasSecondIdentity: false,
+        async open(opts) {
+          const peer = await connectTransport(await spec.connect(), { label: spec.label, defaultTimeoutMs: requestTimeoutMs });
+          return init(peer, opts?.capabilities);
+        },
+      };
     case 'reference': {
       // Loaded lazily so that the suite does not depend on the mock unless asked to.
       let receiver: Promise<{ connect(t: unknown, identity?: { authToken?: string; label?: string }): unknown }> | undefined;
@@ -91,6 +108,20 @@ function limiter(n: number): <T>(f: () => Promise<T>) => Promise<T> {
       queue.shift()?.();
     }
   };
+}
+
+/** How a report names the target. */
+export function describeTarget(t: TargetSpec): string {
+  switch (t.kind) {
+    case 'stdio':
+      return `stdio: ${t.command}`;
+    case 'http':
+      return `http: ${t.url}`;
+    case 'transport':
+      return t.label ?? 'in-process transport';
+    case 'reference':
+      return 'reference receiver (in process)';
+  }
 }
 
 export function loadProfile(path: string): Profile {

@@ -634,11 +634,16 @@ function parseHttpBody(text: string): unknown[] {
   }
 }
 
+/** A Peer on a client transport that is connected to its target but not yet started (the Peer starts it). */
+export async function connectTransport(transport: Transport, opts: PeerOptions = {}): Promise<Peer> {
+  const peer = new Peer(transport, { label: opts.label ?? 'transport', ...opts });
+  await transport.start();
+  return peer;
+}
+
 /** An in-process pair: `serve` gets the server side (e.g. the reference receiver), the Peer the client side. */
 export async function connectInMemory(serve: (serverTransport: Transport) => void | Promise<void>, opts: PeerOptions = {}): Promise<Peer> {
   const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
   await serve(serverTransport);
-  const peer = new Peer(clientTransport, { label: opts.label ?? 'in-memory', ...opts });
-  await clientTransport.start();
-  return peer;
+  return connectTransport(clientTransport, { label: opts.label ?? 'in-memory', ...opts });
 }

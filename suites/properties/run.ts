@@ -430,7 +430,8 @@ export function replayCommand(target: TargetSpec, opts: PropertyRunOptions, seed
     }
   } else if (target.kind === 'stdio') args = ['--stdio', target.command];
   else if (target.kind === 'http') args = ['--url', target.url, ...Object.entries(target.headers ?? {}).flatMap(([k, v]) => ['--header', `${k}: ${v}`])];
-  else args = ['--stdio', `npx tsx scripts/mock.ts --stdio${target.args?.length ? ' ' + target.args.join(' ') : ''}`, '--profile', '<the profile of the run>'];
+  else if (target.kind === 'reference') args = ['--stdio', `npx mcp-tasks-conformance mock --stdio${target.args?.length ? ' ' + target.args.join(' ') : ''}`, '--profile', '<the profile of the run>'];
+  else args = ['--stdio', '<a command serving the in-process target over stdio>', '--profile', '<the profile of the run>'];
   return ['npx mcp-tasks-conformance server', ...args.map(shellQuote), '--properties', `--seed=${seed}`, '--path', shellQuote(token)].join(' ');
 }
 

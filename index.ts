@@ -1,0 +1,9 @@
+// mcp-tasks-conformance as a library (the package root). The vitest helper is a subpath of its own,
+// `mcp-tasks-conformance/vitest` (suites/vitest.ts), so that this entry does not load vitest.
+export { runConformance, runConfig, targetSpec, type ConformanceOptions, type RunConformanceOptions, type Target } from './suites/api.ts';
+export { allChecks, checksToRun } from './suites/index.ts';
+export { buildReport, exitCode, formatConsole, type Report, type ReportCheck } from './scripts/report.ts';
+export type { CheckDef, CheckResult, Level, Status } from './suites/engine.ts';
+export type { Profile, ProfileRole, ProfileTool } from './suites/harness/profile.ts';
+export type { TranscriptEntry } from './suites/harness/wire.ts';
+export { PROTOCOL_VERSION } from './schema/protocol.ts';

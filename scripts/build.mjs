@@ -1,0 +1,33 @@
+#!/usr/bin/env node
+// Builds the package into dist/ (npm run build; also run by `prepare`, so by `npm ci` and `npm pack`):
+// tsc -p tsconfig.build.json, then the files the code reads at run time, copied next to the
+// compiled module that reads them (each is found by `new URL('./…', import.meta.url)`).
+import { spawnSync } from 'node:child_process';
+import { chmodSync, cpSync, existsSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+const DIST = join(ROOT, 'dist');
+
+/** Run-time assets, relative to the repository root (and to dist/). */
+const ASSETS = [
+  'schema/requirements.json', // schema/catalog.ts
+  'schema/tasks-2025-11-25.schema.json', // schema/validate.ts
+  'suites/harness/stdio-bridge.mjs', // suites/harness/client-endpoint.ts, suites/requestor/harness.ts
+  'fixtures/reference.profile.json', // the reference receiver's roles (npm start, README)
+];
+
+// An installed package (a tarball is a "non-registry source" whose `prepare` npm may run) ships dist/
+// built and no sources: nothing to do.
+if (!existsSync(join(ROOT, 'tsconfig.build.json'))) process.exit(0);
+
+rmSync(DIST, { recursive: true, force: true });
+// typescript exports only package.json; its bin is found next to it.
+const ts = createRequire(import.meta.url)('typescript/package.json');
+const tsc = join(dirname(createRequire(import.meta.url).resolve('typescript/package.json')), ts.bin.tsc);
+const r = spawnSync(process.execPath, [tsc, '-p', join(ROOT, 'tsconfig.build.json')], { stdio: 'inherit' });
+if (r.status !== 0) process.exit(r.status ?? 1);
+for (const a of ASSETS) cpSync(join(ROOT, a), join(DIST, a));
+chmodSync(join(DIST, 'scripts/cli.js'), 0o755);

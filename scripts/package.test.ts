@@ -1,0 +1,91 @@
+// The package as a user gets it: `npm pack` (which builds dist/ through `prepare`), the tarball installed
+// into an empty project (dependencies from npm's cache or the registry), then: the bin grades the bundled
+// reference receiver over stdio on plain Node, tsx is not installed, the package root imports as a
+// library and runs a check, and the tarball holds no tests, CI files or test-only fixtures.
+import { execFile } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { allChecks } from '../suites/index.ts';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+const NPX = process.platform === 'win32' ? 'npx.cmd' : 'npx';
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function run(command: string, args: string[], cwd: string, timeoutMs: number): Promise<Run> {
+  return new Promise((resolve) => {
+    execFile(command, args, { cwd, timeout: timeoutMs, killSignal: 'SIGKILL', maxBuffer: 64 << 20 }, (err, stdout, stderr) =>
+      resolve({ code: err ? ((err as { code?: unknown }).code as number | null) ?? null : 0, stdout, stderr }),
+    );
+  });
+}
+
+const tmp = mkdtempSync(join(tmpdir(), 'mtc-package-'));
+const project = join(tmp, 'project');
+let files: string[] = [];
+
+beforeAll(async () => {
+  const packed = await run(NPM, ['pack', '--json', '--pack-destination', tmp], ROOT, 180_000);
+  expect(packed.code, packed.stderr).toBe(0);
+  const [info] = JSON.parse(packed.stdout.slice(packed.stdout.indexOf('['))) as { filename: string; files: { path: string }[] }[];
+  files = info!.files.map((f) => f.path);
+  mkdirSync(project);
+  writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'empty-project', version: '1.0.0', private: true, type: 'module' }));
+  const installed = await run(NPM, ['install', join(tmp, info!.filename), '--no-audit', '--no-fund', '--prefer-offline'], project, 240_000);
+  expect(installed.code, installed.stderr).toBe(0);
+}, 450_000);
+
+afterAll(() => {
+  rmSync(tmp, { recursive: true, force: true });
+});
+
+describe('the packed package, installed into an empty project', () => {
+  it('ships compiled code and its run-time files, no tests, CI files or test-only fixtures', () => {
+    expect(files).toContain('dist/scripts/cli.js');
+    expect(files).toContain('dist/index.js');
+    expect(files).toContain('dist/index.d.ts');
+    expect(files).toContain('dist/schema/requirements.json');
+    expect(files).toContain('dist/suites/harness/stdio-bridge.mjs');
+    expect(files.filter((f) => /\.test\.|^\.ci\/|\.ts$/.test(f) && !f.endsWith('.d.ts'))).toEqual([]);
+    expect(files.filter((f) => f.includes('fixtures/'))).toEqual(['dist/fixtures/reference.profile.json']);
+  });
+
+  it('`npx mcp-tasks-conformance server --stdio "npx mcp-tasks-conformance mock --stdio"` exits 0', async () => {
+    const r = await run(NPX, ['--no-install', 'mcp-tasks-conformance', 'server', '--stdio', 'npx --no-install mcp-tasks-conformance mock --stdio', '--json', 'report.json', '--no-color'], project, 240_000);
+    expect(r.code, `${r.stdout}\n${r.stderr}`).toBe(0);
+    const report = JSON.parse(readFileSync(join(project, 'report.json'), 'utf8'));
+    expect(report.checks.map((c: { id: string }) => c.id).sort()).toEqual(allChecks.map((c) => c.id).sort());
+    expect(report.summary.fail).toBe(0);
+    expect(report.errors).toEqual([]);
+  }, 300_000);
+
+  it('does not install tsx', async () => {
+    const r = await run(NPM, ['ls', 'tsx', '--all', '--json'], project, 60_000);
+    expect(JSON.parse(r.stdout).dependencies ?? {}).toEqual({});
+  }, 90_000);
+
+  it('imports as a library and grades a target with the shipped reference profile', async () => {
+    const script = `
+      import { runConformance } from 'mcp-tasks-conformance';
+      const cli = 'node_modules/mcp-tasks-conformance/dist/scripts/cli.js';
+      const report = await runConformance(${JSON.stringify(process.execPath)} + ' ' + cli + ' mock --stdio', {
+        profile: 'node_modules/mcp-tasks-conformance/dist/fixtures/reference.profile.json',
+        only: ['lifecycle.paths-completes'],
+      });
+      console.log(JSON.stringify(report.checks.map((c) => [c.id, c.status])));`;
+    const r = await run(process.execPath, ['--input-type=module', '-e', script], project, 120_000);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout.trim().split('\n').pop()!)).toEqual([
+      ['lifecycle.paths-completes', 'pass'],
+      ['schema.messages-valid', 'pass'],
+    ]);
+  }, 150_000);
+});

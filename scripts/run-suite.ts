@@ -1,0 +1,43 @@
+// Runs one of the suite's vitest entries (suites/receiver.suite, suites/requestor/client.suite) through
+// vitest's Node API, for the `server` and `client` commands. From the sources (tsx) the .ts entry runs;
+// from the package, the compiled .js entry beside this compiled file.
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const HERE = fileURLToPath(import.meta.url);
+/** The root the entries are found under: the checkout (sources) or the package's dist/ (compiled). */
+const ROOT = resolve(dirname(HERE), '..');
+const EXT = HERE.endsWith('.ts') ? '.ts' : '.js';
+
+export interface SuiteRun {
+  /** Entry without extension, relative to ROOT. */
+  entry: 'suites/receiver.suite' | 'suites/requestor/client.suite';
+  reporters: unknown[];
+  provide: Record<string, unknown>;
+  /** Further vitest options (maxConcurrency, hookTimeout, testTimeout). */
+  options?: Record<string, unknown>;
+}
+
+export async function runSuite(run: SuiteRun): Promise<void> {
+  const { startVitest } = await import('vitest/node');
+  const vitest = await startVitest(
+    'test',
+    [],
+    {
+      root: ROOT,
+      config: false,
+      watch: false,
+      include: [run.entry + EXT],
+      // The package itself lives under node_modules/ when installed: nothing of vitest's default exclude applies.
+      exclude: [],
+      reporters: run.reporters,
+      provide: run.provide,
+      pool: 'threads',
+      fileParallelism: false,
+      passWithNoTests: true,
+      ...run.options,
+    } as any,
+    { logLevel: 'error' },
+  );
+  await vitest.close();
+}

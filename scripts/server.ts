@@ -1,0 +1,272 @@
+// `mcp-tasks-conformance server …` (dispatched by scripts/cli.ts): grade a task receiver (stdio command
+// or Streamable HTTP URL); the checks run through vitest's Node API (suites/receiver.suite.ts).
+// Exit codes: 0 no check failed; 1 a check failed (or with --strict a warning, or the baseline is stale); 2 usage or connection error.
+import { parseArgs } from 'node:util';
+import { writeFileSync } from 'node:fs';
+import { allChecks, inCheckOrder, unmatchedSelectors } from '../suites/index.ts';
+import { matches, openTargetSession, type RunConfig } from '../suites/harness/session.ts';
+import { serverRequestorChecks } from '../suites/requestor/server-requestor.ts';
+import { describeTarget, loadProfile, type TargetSpec } from '../suites/harness/target.ts';
+import { DEFAULT_DISCOVERY, DISCOVER_MODES, formatPlan, profileToKeep, type DiscoverMode } from '../suites/harness/discovery.ts';
+import { computeCoverage } from '../suites/coverage.ts';
+import { DEFAULT_RUN_OPTIONS } from '../suites/engine.ts';
+import { runSuite } from './run-suite.ts';
+import { CheckCollector, buildReport, exitCode, formatConsole, loadBaseline, writeReports } from './report.ts';
+import { PROPERTY_NAMES, formatPropertyFailure, parsePropertyArgs, propertyCatalog, runProperties } from '../suites/properties/run.ts';
+import { requestorChecks } from '../suites/requestor/checks.ts';
+import { SPEC_REVISION } from '../schema/spec.ts';
+
+export const HELP = `mcp-tasks-conformance — conformance suite for MCP Tasks (spec ${SPEC_REVISION})
+
+Usage:
+  mcp-tasks-conformance server (--stdio "<command>" | --url <http-url> [--header "K: V"]…) [options]
+  mcp-tasks-conformance mock (--stdio | --http <port>) [mock options]   (mock --help for its options)
+  mcp-tasks-conformance client --command "<client command>" [--scenario <name>]… [--transport http|stdio]
+                                          grade an MCP client as a task requestor (client --help; docs/CLIENTS.md)
+  mcp-tasks-conformance checks            list every check (receiver, requestor, property) with its requirement ids and the faults that kill it
+
+server options:
+  --stdio <command>          spawn the target and talk over stdio
+  --url <url>                Streamable HTTP endpoint of the target
+  --header "K: V"            HTTP header sent on every request (repeatable), e.g. "Authorization: Bearer X"
+  --secondary-header "K: V"  headers of a second identity for the isolation checks (repeatable)
+  --profile <file>           which tool plays which role (see README); it wins for the roles it names
+  --discover off|safe|all    find the roles the profile leaves out by calling tools as tasks (default safe: only
+                             tools whose annotations, name and description look safe; the plan is printed first)
+  --discover-budget <ms>     bound for discovery (default ${DEFAULT_DISCOVERY.budgetMs})
+  --write-profile <file>     save the roles in use (discovered ones with what was observed) as a profile to keep
+  --require-coverage         MUST requirements that apply but were not exercised fail the run (CI gates)
+  --only <ids>               comma-separated check ids, id prefixes, requirement ids or sections (repeatable)
+  --exclude <ids>            the same selectors, left out of the run (repeatable; wins over --only)
+  --max-tasks <n>            most tasks the run keeps live at once (default ${DEFAULT_RUN_OPTIONS.maxLiveTasks}); checks that load the target on purpose run last
+  --json <file>              write the JSON report
+  --junit <file>             write JUnit XML (a testsuite per section, a testcase per check with its requirement ids)
+  --markdown <file>          write a Markdown report (tables per section; failures with requirement text, a sequence diagram, the messages)
+  --baseline <file>          expected failures (JSON list or YAML "- id" list); a listed check that passes is stale
+  --strict                   warnings fail the run too
+  --timeout <ms>             bound for one request (default ${DEFAULT_RUN_OPTIONS.requestTimeoutMs})
+  --check-timeout <ms>       bound for one check (default ${DEFAULT_RUN_OPTIONS.checkTimeoutMs})
+  --concurrency <n>          checks run at once (default 8)
+  --no-color                 plain console output
+  --properties               also run the property-based tests (state machine, races, hostile input; suites/properties/README.md)
+  --runs <n>                 property runs (command sequences / race schedules; hostile inputs: n × 10 per category; default 100)
+  --seed <n>                 fast-check seed for the properties (default random; printed)
+  --path <token>             replay one printed counterexample (<property>/<path>[/<replayPath>]; needs --seed; skips the checks)
+  --properties-timeout <ms>  time limit per property (default 60000); an interrupted property is reported as skip, not pass
+`;
+
+export class UsageError extends Error {}
+
+export function parseServerArgs(argv: string[]) {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    strict: true,
+    allowPositionals: false,
+    options: {
+      stdio: { type: 'string' },
+      url: { type: 'string' },
+      header: { type: 'string', multiple: true },
+      'secondary-header': { type: 'string', multiple: true },
+      profile: { type: 'string' },
+      discover: { type: 'string', default: 'safe' },
+      'discover-budget': { type: 'string' },
+      'write-profile': { type: 'string' },
+      'require-coverage': { type: 'boolean', default: false },
+      only: { type: 'string', multiple: true },
+      exclude: { type: 'string', multiple: true },
+      'max-tasks': { type: 'string' },
+      json: { type: 'string' },
+      junit: { type: 'string' },
+      markdown: { type: 'string' },
+      baseline: { type: 'string' },
+      strict: { type: 'boolean', default: false },
+      timeout: { type: 'string' },
+      'check-timeout': { type: 'string' },
+      concurrency: { type: 'string' },
+      'no-color': { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+      // --properties
+      properties: { type: 'boolean', default: false },
+      runs: { type: 'string' },
+      seed: { type: 'string' },
+      path: { type: 'string' },
+      'properties-timeout': { type: 'string' },
+    },
+  });
+  void positionals;
+  if (values.help) return { help: true as const };
+  if (!values.stdio === !values.url) throw new UsageError('give exactly one target: --stdio "<command>" or --url <http-url>');
+  if (values.stdio && (values.header || values['secondary-header'])) throw new UsageError('--header and --secondary-header apply to --url targets only');
+  const num = (name: string, v: string | undefined, def: number) => {
+    if (v === undefined) return def;
+    const n = Number(v);
+    if (!Number.isInteger(n) || n <= 0) throw new UsageError(`--${name} takes a positive whole number, got "${v}"`);
+    return n;
+  };
+  let target: TargetSpec;
+  if (values.url) {
+    try {
+      const u = new URL(values.url);
+      if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error();
+    } catch {
+      throw new UsageError(`--url: not an http(s) URL: ${values.url}`);
+    }
+    target = { kind: 'http', url: values.url, headers: parseHeaders(values.header ?? []) };
+    if (values['secondary-header']) target.secondaryHeaders = parseHeaders(values['secondary-header']);
+  } else {
+    if (!values.stdio!.trim()) throw new UsageError('--stdio needs a command');
+    target = { kind: 'stdio', command: values.stdio! };
+  }
+  const selectors = (list: string[] | undefined, name: string) => {
+    const ids = (list ?? []).flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean);
+    const unknown = unmatchedSelectors(ids).filter((s) => !serverRequestorChecks.some((c) => matches(c, s)));
+    if (unknown.length) throw new UsageError(`--${name}: no check matches ${unknown.join(', ')} (see "mcp-tasks-conformance checks")`);
+    return ids;
+  };
+  const only = selectors(values.only, 'only');
+  const exclude = selectors(values.exclude, 'exclude');
+  let profile;
+  try {
+    profile = values.profile ? loadProfile(values.profile) : undefined;
+  } catch (e) {
+    throw new UsageError(`--profile: ${e instanceof Error ? e.message : String(e)}`);
+  }
+  let baseline: string[] = [];
+  try {
+    baseline = values.baseline ? loadBaseline(values.baseline) : [];
+  } catch (e) {
+    throw new UsageError(`--baseline: ${e instanceof Error ? e.message : String(e)}`);
+  }
+  // Property results (--properties) are checks too, named properties.<name>.
+  const unknownBaseline = baseline.filter(
+    (id) => !allChecks.some((c) => c.id === id) && !serverRequestorChecks.some((c) => c.id === id) && !PROPERTY_NAMES.some((p) => id === `properties.${p}`),
+  );
+  if (unknownBaseline.length) throw new UsageError(`--baseline lists unknown check ids: ${unknownBaseline.join(', ')}`);
+  const requestTimeoutMs = num('timeout', values.timeout, DEFAULT_RUN_OPTIONS.requestTimeoutMs);
+  if (!(DISCOVER_MODES as readonly string[]).includes(values.discover!)) throw new UsageError(`--discover takes ${DISCOVER_MODES.join(', ')}, got "${values.discover}"`);
+  const discoverMode = values.discover as DiscoverMode;
+  if (discoverMode === 'off' && values['discover-budget'] !== undefined) throw new UsageError('--discover-budget has no effect with --discover off');
+  const config: RunConfig = {
+    target,
+    profile,
+    discover: { mode: discoverMode, budgetMs: num('discover-budget', values['discover-budget'], DEFAULT_DISCOVERY.budgetMs) },
+    only,
+    exclude,
+    options: {
+      requestTimeoutMs,
+      maxLiveTasks: num('max-tasks', values['max-tasks'], DEFAULT_RUN_OPTIONS.maxLiveTasks),
+      checkTimeoutMs: num('check-timeout', values['check-timeout'], Math.max(DEFAULT_RUN_OPTIONS.checkTimeoutMs, requestTimeoutMs * 3)),
+    },
+  };
+  let properties; // --properties
+  try {
+    properties = parsePropertyArgs(values, argv);
+  } catch (e) {
+    throw new UsageError(e instanceof Error ? e.message : String(e));
+  }
+  return {
+    help: false as const,
+    config,
+    properties,
+    json: values.json,
+    junit: values.junit,
+    markdown: values.markdown,
+    baseline,
+    strict: values.strict!,
+    requireCoverage: values['require-coverage']!,
+    writeProfile: values['write-profile'],
+    concurrency: num('concurrency', values.concurrency, 8),
+    color: !values['no-color'] && process.stdout.isTTY === true,
+  };
+}
+
+function parseHeaders(list: string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const h of list) {
+    const i = h.indexOf(':');
+    if (i <= 0) throw new UsageError(`--header: expected "Name: value", got "${h}"`);
+    out[h.slice(0, i).trim()] = h.slice(i + 1).trim();
+  }
+  return out;
+}
+
+/** Runs the `server` command; returns the exit code. */
+export async function runServerCommand(argv: string[]): Promise<number> {
+  let args: ReturnType<typeof parseServerArgs>;
+  try {
+    args = parseServerArgs(argv);
+  } catch (e) {
+    if (e instanceof UsageError || (e as { code?: string })?.code?.startsWith?.('ERR_PARSE_ARGS')) {
+      process.stderr.write(`mcp-tasks-conformance: ${(e as Error).message}\n(see mcp-tasks-conformance --help)\n`);
+      return 2;
+    }
+    throw e;
+  }
+  if (args.help) {
+    process.stdout.write(HELP);
+    return 0;
+  }
+  const started = new Date();
+  const target = describeTarget(args.config.target);
+  // Pre-flight: a target we cannot reach is a connection error (exit 2), not a list of failed checks.
+  // Discovery runs here, once, on a session of its own; the checks get its roles through the config.
+  let preflight;
+  try {
+    process.stderr.write(`target: ${target}\n`);
+    const probe = await openTargetSession(args.config, { onDiscoveryPlan: (plan, budgetMs) => process.stderr.write(formatPlan(plan, budgetMs).map((l) => l + '\n').join('')) });
+    preflight = { info: probe.info, discovery: probe.discovery };
+    await probe.close();
+    process.stderr.write(`server: ${JSON.stringify(preflight.info.initializeResult.serverInfo ?? {})}; tools: ${preflight.info.tools.length}\n`);
+    for (const [role, found] of Object.entries(preflight.discovery?.roles ?? {})) process.stderr.write(`  discovered ${role}: ${found.name} ${JSON.stringify(found.arguments)} — ${found.observed}\n`);
+    const missing = Object.entries(preflight.info.missingRoles).map(([r, why]) => `  ${r}: ${why}`);
+    if (missing.length) process.stderr.write(`roles not available (their checks are not exercised):\n${missing.join('\n')}\n`);
+    if (args.writeProfile) {
+      writeFileSync(args.writeProfile, JSON.stringify(profileToKeep(preflight.info.profile, preflight.discovery, target), null, 2) + '\n');
+      process.stderr.write(`profile written to ${args.writeProfile}\n`);
+    }
+  } catch (e) {
+    process.stderr.write(`mcp-tasks-conformance: cannot connect to ${target}: ${e instanceof Error ? e.message : String(e)}\n`);
+    return 2;
+  }
+
+  const collector = new CheckCollector((line) => process.stderr.write(`  ${line}\n`));
+  const reporters: unknown[] = [collector];
+  if (!args.properties?.path) {
+    // --path replays one property counterexample only: no checks.
+    await runSuite({
+      entry: 'suites/receiver.suite',
+      reporters,
+      provide: { conformance: { ...args.config, discover: undefined, discovered: preflight.discovery } },
+      options: { maxConcurrency: args.concurrency },
+    });
+  }
+  // --properties: the property-based tests run after the checks; their results join the report.
+  if (args.properties) {
+    const results = await runProperties({ ...args.config, discover: undefined, discovered: preflight.discovery }, { ...args.properties, log: (l) => process.stderr.write(`  ${l}\n`) });
+    for (const r of results) if (r.status === 'fail' || r.status === 'warn') process.stderr.write(`\n${formatPropertyFailure(r)}`);
+    collector.results.push(...results);
+  }
+  const results = inCheckOrder(collector.results);
+  const report = buildReport(results, target, started, args.baseline, collector.errors);
+  report.coverage = computeCoverage(results, allChecks, preflight.info);
+  if (preflight.discovery) report.discovery = preflight.discovery;
+  process.stdout.write(formatConsole(report, args.color) + '\n');
+  // --require-coverage: a MUST that applies but was not exercised fails the run like a violated one.
+  const uncovered = args.requireCoverage && report.coverage.must.unexercised.length > 0;
+  if (uncovered) process.stdout.write(`--require-coverage: ${report.coverage.must.unexercised.length} applicable MUST requirement(s) not exercised\n`);
+  const code = Math.max(exitCode(report, args.strict), uncovered ? 1 : 0);
+  await writeReports(report, { json: args.json, junit: args.junit, markdown: args.markdown }, { strict: args.strict, exitCode: code });
+  return code;
+}
+
+/** `checks`: every check of every role and every property run, with the facts on it (tab-separated, one per line). */
+export function listChecks(): number {
+  const row = (cols: string[]) => process.stdout.write(`${cols.join('\t')}\n`);
+  row(['id', 'role', 'level', 'requirements', 'killed by (faults)', 'title']);
+  for (const c of allChecks) {
+    row([c.id, c.clientReceiver === true ? 'receiver (server, client)' : 'receiver', c.level, c.requirements.join(','), c.killedBy.join(',') || '-', c.title]);
+  }
+  for (const c of requestorChecks) row([c.id, serverRequestorChecks.includes(c) ? 'requestor (client, server)' : 'requestor', c.level, c.requirements.join(','), c.killedBy.map((f) => `client:${f}`).join(',') || '-', c.title]);
+  for (const p of propertyCatalog()) row([p.id, 'receiver (property)', p.level, p.requirements.join(','), '-', p.title]);
+  return 0;
+}

@@ -1,0 +1,160 @@
+// The library API as an SDK maintainer uses it: the SDK's McpServer with experimental/tasks
+// (fixtures/sdk-tasks-server.ts, an implementation under test) graded in process, through
+// runConformance (the report object) and through describeConformance (one vitest test per check,
+// fixtures/sdk-gate.conformance.ts). The verdicts asserted are the SDK's findings the README explains
+// for the same server over stdio ("Findings on third-party targets").
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { fileURLToPath } from 'node:url';
+import type { Reporter, TestCase } from 'vitest/node';
+import { allChecks, runConformance, targetSpec, type Report } from '../index.ts';
+import { createSdkTasksServer } from '../fixtures/sdk-tasks-server.ts';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const SDK_PROFILE = 'fixtures/sdk-tasks-server.profile.json';
+
+async function sdkServerTransport() {
+  const [client, server] = InMemoryTransport.createLinkedPair();
+  await createSdkTasksServer().connect(server);
+  return client;
+}
+
+describe('targetSpec: a target given as a command, a URL or a function', () => {
+  it('tells URLs from command lines and keeps every option', () => {
+    expect(targetSpec('http://127.0.0.1:3000/mcp')).toEqual({ kind: 'http', url: 'http://127.0.0.1:3000/mcp' });
+    expect(targetSpec(new URL('https://example.test/mcp'))).toEqual({ kind: 'http', url: 'https://example.test/mcp' });
+    expect(targetSpec('node server.js --stdio')).toEqual({ kind: 'stdio', command: 'node server.js --stdio' });
+    expect(targetSpec({ command: 'srv', cwd: '/tmp', env: { A: '1' } })).toEqual({ kind: 'stdio', command: 'srv', cwd: '/tmp', env: { A: '1' } });
+    expect(targetSpec({ url: 'http://h/mcp', headers: { Authorization: 'Bearer A' }, secondaryHeaders: { Authorization: 'Bearer B' } })).toEqual({
+      kind: 'http',
+      url: 'http://h/mcp',
+      headers: { Authorization: 'Bearer A' },
+      secondaryHeaders: { Authorization: 'Bearer B' },
+    });
+    const fn = sdkServerTransport;
+    expect(targetSpec(fn, 'my server')).toEqual({ kind: 'transport', connect: fn, label: 'my server' });
+  });
+  it('rejects selectors and expected failures that name no check', async () => {
+    await expect(runConformance(sdkServerTransport, { only: ['no.such.check'] })).rejects.toThrow(/no check matches no\.such\.check/);
+    await expect(runConformance(sdkServerTransport, { expectedFailures: ['nope'] })).rejects.toThrow(/unknown check ids nope/);
+  });
+  it('a target that cannot be reached is an error, not a report', async () => {
+    await expect(runConformance(`${process.execPath} -e "process.exit(3)"`, { requestTimeoutMs: 2_000 })).rejects.toThrow(/cannot connect to stdio: /);
+  });
+});
+
+describe('runConformance: the SDK task server in process', () => {
+  let report: Report;
+  beforeAll(async () => {
+    // The sample server logs every task whose result it cannot store (connections closed by the checks).
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    report = await runConformance(sdkServerTransport, { profile: SDK_PROFILE, label: 'sdk-tasks-server (in process)' });
+  }, 120_000);
+  afterAll(() => {
+    vi.restoreAllMocks();
+  });
+  const status = (id: string) => report.checks.find((c) => c.id === id)?.status;
+
+  it('reports every check once, in catalog order, with counts that add up', () => {
+    expect(report.checks.map((c) => c.id)).toEqual(allChecks.map((c) => c.id));
+    expect(report.target).toBe('sdk-tasks-server (in process)');
+    const s = report.summary;
+    expect(s.pass + s.fail + s.warn + s.info + s.skip).toBe(s.total);
+    expect(report.errors).toEqual([]);
+  });
+  it('finds the SDK violations of MUSTs (fail)', () => {
+    // tool-required-must-32601: a CallToolResult with isError instead of a -32601 error.
+    expect(status('capabilities.required-without-task')).toBe('fail');
+    // errors-invalid-taskid-32602: a taskId of the wrong type is answered -32603.
+    expect(status('errors.get-invalid-taskid')).toBe('fail');
+    // related-task-taskid-source-of-truth: _meta naming another task redirects the response.
+    expect(status('related-task.param-wins-get')).toBe('fail');
+    const failed = report.checks.find((c) => c.id === 'capabilities.required-without-task')!;
+    expect(failed.requirements).toContain('tool-required-must-32601');
+    expect(failed.transcript.some((e) => e.dir === 'out')).toBe(true);
+  });
+  it('finds the SDK violations of SHOULDs (warn)', () => {
+    expect(status('get.failed-status-message')).toBe('warn');
+    expect(status('ttl.max-enforced')).toBe('warn');
+    expect(status('capabilities.forbidden-with-task')).toBe('warn');
+  });
+  it('passes what the SDK does right, and does not exercise what an in-process target cannot offer', () => {
+    for (const id of ['capabilities.tasks-shape', 'creation.create-task-result', 'lifecycle.paths-completes', 'lifecycle.input-resume', 'cancel.completed-rejected', 'schema.messages-valid'])
+      expect(status(id), id).toBe('pass');
+    // Transport checks need stdio or Streamable HTTP; the isolation checks a second identity.
+    const transportChecks = report.checks.filter((c) => c.section === allChecks.find((a) => a.id.startsWith('transport.'))!.section);
+    expect(transportChecks.length).toBeGreaterThan(0);
+    for (const c of transportChecks) expect(c.status, c.id).toBe('skip');
+    expect(report.checks.find((c) => c.id === 'security.foreign-context-rejected')?.message).toMatch(/not exercised/);
+  });
+});
+
+describe('describeConformance: one vitest test per check in the user\'s own run', () => {
+  interface Outcome {
+    state: string;
+    note?: string;
+    errors: string[];
+    annotations: { type: string; message: string }[];
+    check?: string;
+    path: string;
+  }
+  const outcomes = new Map<string, Outcome>();
+  beforeAll(async () => {
+    const collect: Reporter = {
+      onTestCaseResult(t: TestCase) {
+        const r = t.result();
+        let path = t.name;
+        for (let p = t.parent; p.type === 'suite'; p = p.parent) path = `${p.name} > ${path}`;
+        outcomes.set(t.name, {
+          state: r.state,
+          note: r.state === 'skipped' ? r.note : undefined,
+          errors: (r.errors ?? []).map((e) => e.message),
+          annotations: t.annotations().map((a) => ({ type: a.type, message: a.message })),
+          check: t.meta().check?.status,
+          path,
+        });
+      },
+    };
+    const { startVitest } = await import('vitest/node');
+    const vitest = await startVitest(
+      'test',
+      [],
+      { root: ROOT, config: false, watch: false, include: ['fixtures/sdk-gate.conformance.ts'], reporters: [collect], pool: 'threads', passWithNoTests: false } as never,
+      { logLevel: 'error' },
+    );
+    await vitest.close();
+  }, 180_000);
+
+  it('registers a describe per spec section and a test per selected check', () => {
+    expect(outcomes.get('capabilities.tasks-shape')?.path).toMatch(/^MCP Tasks conformance \(2025-11-25\): in-process transport > [^>]+ > capabilities\.tasks-shape$/);
+    const expected = allChecks.filter((c) => c.id.startsWith('capabilities.') || ['creation.create-task-result', 'errors.get-invalid-taskid'].includes(c.id) || c.runsLast).map((c) => c.id);
+    expect([...outcomes.keys()].sort()).toEqual(expected.sort());
+  });
+  it('a failed check fails its test with the requirement ids', () => {
+    const o = outcomes.get('capabilities.required-without-task')!;
+    expect(o.state).toBe('failed');
+    expect(o.check).toBe('fail');
+    expect(o.errors.join('\n')).toMatch(/\[MUST: tool-required-must-32601\]/);
+  });
+  it('a check not exercised is skipped with the reason', () => {
+    const o = outcomes.get('capabilities.undeclared-processed-normally')!;
+    expect(o.state).toBe('skipped');
+    expect(o.check).toBe('skip');
+    expect(o.note).toMatch(/^not exercised: /);
+  });
+  it('a warning passes with a visible warning annotation', () => {
+    const o = outcomes.get('capabilities.forbidden-with-task')!;
+    expect(o.check).toBe('warn');
+    expect(o.state).toBe('passed');
+    expect(o.annotations).toEqual([expect.objectContaining({ type: 'warning', message: expect.stringMatching(/^\[SHOULD: tool-forbidden-should-32601\]/) })]);
+  });
+  it('an expected failure passes while it fails, annotated', () => {
+    const o = outcomes.get('errors.get-invalid-taskid')!;
+    expect(o.check).toBe('fail');
+    expect(o.state).toBe('passed');
+    expect(o.annotations[0]).toMatchObject({ type: 'notice', message: expect.stringMatching(/^expected failure: /) });
+  });
+  it('passing checks pass', () => {
+    expect(outcomes.get('creation.create-task-result')).toMatchObject({ state: 'passed', check: 'pass' });
+  });
+});

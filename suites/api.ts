@@ -1,0 +1,125 @@
+// The library API (`import { runConformance } from 'mcp-tasks-conformance'`): grade a task receiver
+// from code — a command, a URL, or an in-process transport — and get the report the CLI writes as JSON.
+// Checks run in this process (no vitest); `mcp-tasks-conformance/vitest` (suites/vitest.ts) runs them
+// as tests of the caller's own vitest run instead.
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { allChecks, checksToRun, inCheckOrder, unmatchedSelectors } from './index.ts';
+import { matches, openTargetSession, runChecks, selected, type RunConfig } from './harness/session.ts';
+import { gradeServerAsRequestor, receiverChecksRun, runServerAsRequestor, serverRequestorChecks, serverRequestorOptions } from './requestor/server-requestor.ts';
+import { describeTarget, loadProfile, type TargetSpec } from './harness/target.ts';
+import type { Profile } from './harness/profile.ts';
+import { DEFAULT_DISCOVERY, type DiscoverMode } from './harness/discovery.ts';
+import { computeCoverage } from './coverage.ts';
+import { buildReport, type Report } from '../scripts/report.ts';
+
+/**
+ * The receiver under test:
+ * - a string: an http(s) URL of a Streamable HTTP endpoint, or else a command line spawned per
+ *   connection and spoken to over stdio;
+ * - `{ command }` / `{ url, headers, secondaryHeaders }`: the same, with options;
+ * - a function returning a new client `Transport`, connected to the target and not yet started, for
+ *   every connection the checks open (an in-process server: one end of the SDK's `InMemoryTransport`
+ *   pair, the other end connected to a new `McpServer`).
+ */
+export type Target =
+  | string
+  | URL
+  | { command: string; cwd?: string; env?: Record<string, string> }
+  | { url: string | URL; headers?: Record<string, string>; secondaryHeaders?: Record<string, string> }
+  | (() => Transport | Promise<Transport>);
+
+export interface ConformanceOptions {
+  /** Which of the target's tools plays which role: a profile or the path of a profile file (README, "Profiles"). Without: inferred from tools/list where possible. */
+  profile?: Profile | string;
+  /** Find the roles the profile leaves out by calling tools as tasks (as the CLI's --discover; default 'safe'). */
+  discover?: DiscoverMode;
+  /** Bound for discovery (ms; default 30000). */
+  discoverBudgetMs?: number;
+  /** Run only these: check ids, id prefixes, requirement ids or section names. */
+  only?: string[];
+  /** Leave these out (the same selectors; wins over `only`). */
+  exclude?: string[];
+  /** Bound for one request (ms; default 10000). */
+  requestTimeoutMs?: number;
+  /** Bound for one check (ms; default 30000, at least 3 × requestTimeoutMs). */
+  checkTimeoutMs?: number;
+  /** Check ids expected to fail (a baseline): marked `expectedFailure` in the report. */
+  expectedFailures?: string[];
+  /** How the report names the target (default: its command, URL or "in-process transport"). */
+  label?: string;
+}
+
+export interface RunConformanceOptions extends ConformanceOptions {
+  /** Checks run at once (default 8). */
+  concurrency?: number;
+}
+
+/** The target as the harness takes it. */
+export function targetSpec(target: Target, label?: string): TargetSpec {
+  if (typeof target === 'function') return { kind: 'transport', connect: target, ...(label ? { label } : {}) };
+  if (target instanceof URL) return { kind: 'http', url: target.href };
+  if (typeof target === 'string') return /^https?:\/\//i.test(target) ? { kind: 'http', url: target } : { kind: 'stdio', command: target };
+  if ('command' in target) return { kind: 'stdio', command: target.command, ...(target.cwd ? { cwd: target.cwd } : {}), ...(target.env ? { env: target.env } : {}) };
+  return {
+    kind: 'http',
+    url: String(target.url),
+    ...(target.headers ? { headers: target.headers } : {}),
+    ...(target.secondaryHeaders ? { secondaryHeaders: target.secondaryHeaders } : {}),
+  };
+}
+
+/** The run configuration for a target and options; throws on selectors, baseline ids or profiles that cannot be used. */
+export function runConfig(target: Target, options: ConformanceOptions = {}): RunConfig {
+  const only = options.only ?? [];
+  const exclude = options.exclude ?? [];
+  const unknown = unmatchedSelectors([...only, ...exclude]).filter((s) => !serverRequestorChecks.some((c) => matches(c, s)));
+  if (unknown.length) throw new Error(`only/exclude: no check matches ${unknown.join(', ')}`);
+  const unknownExpected = (options.expectedFailures ?? []).filter((id) => !allChecks.some((c) => c.id === id) && !serverRequestorChecks.some((c) => c.id === id));
+  if (unknownExpected.length) throw new Error(`expectedFailures: unknown check ids ${unknownExpected.join(', ')}`);
+  const requestTimeoutMs = options.requestTimeoutMs ?? 10_000;
+  return {
+    target: targetSpec(target, options.label),
+    profile: typeof options.profile === 'string' ? loadProfile(options.profile) : options.profile,
+    discover: { mode: options.discover ?? 'safe', budgetMs: options.discoverBudgetMs ?? DEFAULT_DISCOVERY.budgetMs },
+    only,
+    exclude,
+    options: { requestTimeoutMs, checkTimeoutMs: options.checkTimeoutMs ?? Math.max(30_000, requestTimeoutMs * 3) },
+  };
+}
+
+/**
+ * Runs the receiver checks against a target and returns the report (the CLI's JSON report, with
+ * coverage and discovery). Throws
+ * when the target cannot be reached at all (the CLI's exit code 2); every other problem of the target
+ * is a finding in the report.
+ */
+export async function runConformance(target: Target, options: RunConformanceOptions = {}): Promise<Report> {
+  const config = runConfig(target, options);
+  const label = describeTarget(config.target);
+  const started = new Date();
+  let session;
+  try {
+    session = await openTargetSession(config);
+  } catch (e) {
+    throw new Error(`cannot connect to ${label}: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
+  }
+  try {
+    // With requestor roles in the profile, the target is graded as requestor too, on connections of its own
+    // that overlap the receiver checks (suites/requestor/server-requestor.ts), as the CLI does.
+    const requestorChecks = serverRequestorChecks.filter((c) => selected(c, config.only, config.exclude));
+    const requestorRuns = requestorChecks.length ? runServerAsRequestor(session.connector, session.info, serverRequestorOptions(undefined, config.options?.requestTimeoutMs)) : undefined;
+    const receiverResults = await runChecks(checksToRun(config.only, config.exclude), session, options.concurrency ?? 8);
+    const requestorResults = requestorRuns
+      ? await requestorRuns.then((active) =>
+          gradeServerAsRequestor({ runs: [...active.runs, receiverChecksRun(session.results, session.info.label)], notRun: active.notRun }).filter((r) => requestorChecks.some((c) => c.id === r.id)),
+        )
+      : [];
+    const results = [...inCheckOrder(receiverResults), ...requestorResults];
+    const report = buildReport(results, label, started, options.expectedFailures ?? []);
+    report.coverage = computeCoverage(results, allChecks, session.info);
+    if (session.discovery) report.discovery = session.discovery;
+    return report;
+  } finally {
+    await session.close();
+  }
+}

@@ -1,0 +1,140 @@
+// The checks as vitest tests: one describe per spec section, one test per check. The CLI's entry
+// (suites/receiver.suite.ts) registers them with registerChecks; a user's own vitest run with
+// describeConformance (`import { describeConformance } from 'mcp-tasks-conformance/vitest'`).
+import { afterAll, beforeAll, describe, test, type TestContext } from 'vitest';
+import type { CheckResult } from './engine.ts';
+import { checksToRun } from './index.ts';
+import { openTargetSession, runInSession, selected, type RunConfig, type TargetSession } from './harness/session.ts';
+import {
+  gradeServerAsRequestor,
+  receiverChecksRun,
+  runServerAsRequestor,
+  serverRequestorChecks,
+  serverRequestorOptions,
+  SERVER_REQUESTOR_SECTION_PREFIX,
+  type ServerRequestorRuns,
+} from './requestor/server-requestor.ts';
+import { describeTarget } from './harness/target.ts';
+import { PROTOCOL_VERSION } from '../schema/protocol.ts';
+import { runConfig, type ConformanceOptions, type Target } from './api.ts';
+
+declare module '@vitest/runner' {
+  interface TaskMeta {
+    check?: CheckResult;
+  }
+}
+
+export interface RegisterOptions {
+  /** Violated SHOULDs (`warn`) fail their test too. */
+  strict?: boolean;
+  /** Check ids expected to fail: their test passes while they fail, and fails once they pass (stale). */
+  expectedFailures?: string[];
+  /** Warnings, observations (`info`) and expected failures as test annotations (shown by vitest's reporters). */
+  annotate?: boolean;
+}
+
+/**
+ * Registers the checks of a run at the current level: `fail` fails the test, `skip` (not exercised)
+ * skips it with the reason, `warn` and `info` pass. Each test keeps its CheckResult in `task.meta.check`.
+ * With requestor roles in the profile, the target is graded as requestor too (after the receiver checks).
+ */
+export function registerChecks(config: RunConfig, opts: RegisterOptions = {}): void {
+  const checks = checksToRun(config.only, config.exclude);
+  const expected = new Set(opts.expectedFailures ?? []);
+  let session: TargetSession | undefined;
+  let openError: unknown;
+
+  /** The target as requestor (below): its own connections, started at once so that they overlap the receiver checks. */
+  let requestorRuns: Promise<ServerRequestorRuns> | undefined;
+  const requestorChecks = serverRequestorChecks.filter((c) => selected(c, config.only, config.exclude));
+  const requestorOptions = serverRequestorOptions(undefined, config.options?.requestTimeoutMs);
+
+  beforeAll(async () => {
+    try {
+      session = await openTargetSession(config);
+      if (requestorChecks.length) requestorRuns = runServerAsRequestor(session.connector, session.info, requestorOptions);
+    } catch (e) {
+      openError = e;
+    }
+  }, (config.options?.requestTimeoutMs ?? 10_000) * 3 + 10_000);
+  afterAll(async () => {
+    await session?.close();
+  });
+
+  const reached = () => {
+    if (!session) throw new Error(`could not reach the target: ${openError instanceof Error ? openError.message : String(openError)}`);
+    return session;
+  };
+  /** The verdict of a check as the outcome of its test. */
+  const settle = async (result: CheckResult, { task, skip, annotate }: TestContext) => {
+    task.meta.check = result;
+    const what = `[${result.level}: ${result.requirements.join(', ')}] ${result.message}`;
+    if (expected.has(result.id)) {
+      if (result.status !== 'fail') throw new Error(`listed as an expected failure, but ${result.status}: remove it from the list`);
+      if (opts.annotate) await annotate(`expected failure: ${what}`, 'notice');
+      return;
+    }
+    if (result.status === 'fail') throw new Error(what);
+    if (result.status === 'skip') skip(result.message);
+    if (result.status === 'warn' && opts.strict) throw new Error(`(warning, strict) ${what}`);
+    if (opts.annotate && (result.status === 'warn' || result.status === 'info')) await annotate(what, result.status === 'warn' ? 'warning' : 'notice');
+  };
+
+  // Sections run concurrently with each other; then the checks that load the target (a huge ttl, floods,
+  // many tasks), one at a time; then the checks marked runsLast (the schema check).
+  const LOADS_TARGET = 'Checks that load the target';
+  const group = (c: (typeof checks)[number]) => (c.loadsTarget && !c.runsLast ? LOADS_TARGET : c.section);
+  const sections = [...new Set(checks.filter((c) => !c.runsLast && !c.loadsTarget).map(group)), LOADS_TARGET, ...new Set(checks.filter((c) => c.runsLast).map(group))];
+  for (const section of sections) {
+    const inSection = checks.filter((c) => group(c) === section);
+    if (!inSection.length) continue;
+    const sequential = section === LOADS_TARGET || inSection.some((c) => c.runsLast);
+    (sequential ? describe : describe.concurrent)(section, () => {
+      for (const check of inSection) {
+        const register = sequential ? test : test.concurrent;
+        register(check.id, { timeout: (check.timeoutMs ?? config.options?.checkTimeoutMs ?? 30_000) + 5_000 }, async (ctx) => {
+          await settle(await runInSession(check, reached()), ctx);
+        });
+      }
+    });
+  }
+
+  // The target as requestor (suites/requestor/server-requestor.ts): these sections are not concurrent, so
+  // they start once every receiver check above has finished; the requestor checks judge the requestor
+  // roles' connections together with the receiver checks' messages.
+  if (requestorChecks.length) {
+    let graded: Promise<CheckResult[]> | undefined;
+    const grade = (s: TargetSession) =>
+      (graded ??= requestorRuns!.then((active) => gradeServerAsRequestor({ runs: [...active.runs, receiverChecksRun(s.results, s.info.label)], notRun: active.notRun })));
+    for (const section of [...new Set(requestorChecks.map((c) => c.section))]) {
+      describe(SERVER_REQUESTOR_SECTION_PREFIX + section.replace(/^Requestor: /, ''), () => {
+        for (const check of requestorChecks.filter((c) => c.section === section)) {
+          test(check.id, { timeout: requestorOptions.callTimeoutMs + 30_000 }, async (ctx) => {
+            const s = reached();
+            await settle((await grade(s)).find((r) => r.id === check.id)!, ctx);
+          });
+        }
+      });
+    }
+  }
+}
+
+export interface DescribeConformanceOptions extends ConformanceOptions {
+  /** Name of the enclosing describe (default: "MCP Tasks conformance (2025-11-25): <target>"). */
+  name?: string;
+  /** Violated SHOULDs fail their test too. */
+  strict?: boolean;
+}
+
+/**
+ * Registers the receiver checks against a target as tests of the calling vitest file: a describe per
+ * spec section, a test per check. A failed check fails its test with its requirement ids, a check not
+ * exercised is skipped with the reason, a warning passes with a `warning` annotation (fails with
+ * `strict`), an expected failure passes until it stops failing.
+ */
+export function describeConformance(target: Target, options: DescribeConformanceOptions = {}): void {
+  const config = runConfig(target, options);
+  describe(options.name ?? `MCP Tasks conformance (${PROTOCOL_VERSION}): ${describeTarget(config.target)}`, () => {
+    registerChecks(config, { strict: options.strict, expectedFailures: options.expectedFailures, annotate: true });
+  });
+}
