@@ -59,7 +59,9 @@ describe('the packed package, installed into an empty project', () => {
   });
 
   it('`npx mcp-tasks-conformance server --stdio "npx mcp-tasks-conformance mock --stdio"` exits 0', async () => {
-    const r = await run(NPX, ['--no-install', 'mcp-tasks-conformance', 'server', '--stdio', 'npx --no-install mcp-tasks-conformance mock --stdio', '--json', 'report.json', '--no-color'], project, 240_000);
+    // --timeout: every stdio session spawns npx and then the mock (~2 s each on a loaded 2-core machine, several at once).
+    const args = ['server', '--stdio', 'npx --no-install mcp-tasks-conformance mock --stdio', '--timeout', '30000', '--json', 'report.json', '--no-color'];
+    const r = await run(NPX, ['--no-install', 'mcp-tasks-conformance', ...args], project, 280_000);
     expect(r.code, `${r.stdout}\n${r.stderr}`).toBe(0);
     const report = JSON.parse(readFileSync(join(project, 'report.json'), 'utf8'));
     expect(report.checks.map((c: { id: string }) => c.id).sort()).toEqual(allChecks.map((c) => c.id).sort());
