@@ -3,9 +3,9 @@
 // tsc -p tsconfig.build.json, then the files the code reads at run time, copied next to the
 // compiled module that reads them (each is found by `new URL('./…', import.meta.url)`).
 import { spawnSync } from 'node:child_process';
-import { chmodSync, cpSync, existsSync, rmSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -31,3 +31,17 @@ const r = spawnSync(process.execPath, [tsc, '-p', join(ROOT, 'tsconfig.build.jso
 if (r.status !== 0) process.exit(r.status ?? 1);
 for (const a of ASSETS) cpSync(join(ROOT, a), join(DIST, a));
 chmodSync(join(DIST, 'scripts/cli.js'), 0o755);
+
+// Every file the compiled code finds through `new URL('./…', import.meta.url)` must be in dist/.
+const missing = [];
+for (const entry of readdirSync(DIST, { recursive: true })) {
+  const file = join(DIST, String(entry));
+  if (!file.endsWith('.js')) continue;
+  for (const m of readFileSync(file, 'utf8').matchAll(/new URL\(['"`](\.{1,2}\/[^'"`$]+)['"`], import\.meta\.url\)/g)) {
+    if (!existsSync(resolve(dirname(file), m[1]))) missing.push(`${file.slice(ROOT.length + 1)} reads ${m[1]}`);
+  }
+}
+if (missing.length) {
+  process.stderr.write(`build: run-time files missing from dist/ (add them to ASSETS in scripts/build.mjs):\n  ${missing.join('\n  ')}\n`);
+  process.exit(1);
+}
