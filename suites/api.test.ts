@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import type { Reporter, TestCase } from 'vitest/node';
 import { allChecks, runConformance, targetSpec, type Report } from '../index.ts';
 import { createSdkTasksServer } from '../fixtures/sdk-tasks-server.ts';
+import { serverRequestorChecks } from './requestor/server-requestor.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SDK_PROFILE = 'fixtures/sdk-tasks-server.profile.json';
@@ -55,8 +56,8 @@ describe('runConformance: the SDK task server in process', () => {
   });
   const status = (id: string) => report.checks.find((c) => c.id === id)?.status;
 
-  it('reports every check once, in catalog order, with counts that add up', () => {
-    expect(report.checks.map((c) => c.id)).toEqual(allChecks.map((c) => c.id));
+  it('reports every check once, in catalog order (receiver, then the target as requestor), with counts that add up', () => {
+    expect(report.checks.map((c) => c.id)).toEqual([...allChecks, ...serverRequestorChecks].map((c) => c.id));
     expect(report.target).toBe('sdk-tasks-server (in process)');
     const s = report.summary;
     expect(s.pass + s.fail + s.warn + s.info + s.skip).toBe(s.total);
