@@ -149,7 +149,8 @@ class GetWithForeignMetaCmd implements Cmd {
     const others = m.tasks.filter((x) => x !== t);
     const other = others.length ? others[this.j % others.length]!.taskId : this.fallbackId;
     const params = { taskId: t.taskId, _meta: { [RELATED_TASK_META]: { taskId: other } } };
-    const { r, at } = await real.must('tasks/get', params, ['ttl-actual-in-get']);
+    // No answer breaks what this step exercises: params.taskId wins over the foreign _meta.
+    const { r, at } = await real.must('tasks/get', params, ['related-task-receiver-ignore', 'related-task-taskid-source-of-truth']);
     real.log.push(`get(#${t.index}) with related-task _meta naming ${others.length ? `task #${m.byId(other)!.index}` : 'no task'} → ${r.error ? describeAnswer(r) : `${r.result?.taskId === t.taskId ? '' : `taskId ${short(r.result?.taskId)}, `}${r.result?.status}`}`);
     const reqs = ['related-task-receiver-ignore', 'related-task-taskid-source-of-truth'];
     if (r.error && !(r.error.code === -32602 && t.mayBeGone(at, m.slackMs))) {

@@ -30,6 +30,8 @@ export interface PropertyEnv {
   slackMs: number;
   /** The in-process reference receiver: tool run times can be set per call with `ms`. */
   timingsControllable: boolean;
+  /** The longest task run (creation to terminal) seen on this target so far (ms): waits follow it. */
+  observedTaskMs?: number;
   acquire(): Promise<Lease>;
   close(): Promise<void>;
 }
