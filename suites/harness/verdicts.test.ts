@@ -93,3 +93,36 @@ describe('property runs on slow targets', () => {
     expect(r?.status, r?.message).not.toBe('fail');
   });
 });
+
+describe('a client that exits early', () => {
+  it('the client as task receiver leaves after its first request: named once, later checks not exercised, nothing fails', { timeout: 120_000 }, async () => {
+    const { connectHttp } = await import('./wire.ts');
+    const { runClientReceiverChecks } = await import('../requestor/client-receiver.ts');
+    const { buildReport } = await import('../../scripts/report.ts');
+    let launched = 0;
+    // Declares task-augmented sampling, answers nothing and exits once the first request arrives.
+    const exitingClient = {
+      kind: 'function' as const,
+      label: 'a client that exits early',
+      async run(a: { serverArg: string; signal: AbortSignal }) {
+        launched++;
+        const peer = await connectHttp({ url: a.serverArg });
+        let leave!: () => void;
+        const left = new Promise<void>((r) => (leave = r));
+        peer.onRequest(() => {
+          leave();
+          return new Promise(() => undefined);
+        });
+        await peer.initialize({ sampling: {}, tasks: { requests: { sampling: { createMessage: {} } }, list: {}, cancel: {} } });
+        await Promise.race([left, new Promise((r) => a.signal.addEventListener('abort', r, { once: true }))]);
+        await peer.close();
+        return 0;
+      },
+    };
+    const { results } = await runClientReceiverChecks(exitingClient as never, 'http', 'sampling', { concurrency: 4, options: { requestTimeoutMs: 3_000, checkTimeoutMs: 10_000 } });
+    expect(launched).toBeGreaterThan(0);
+    expect(results.filter((r) => r.status === 'fail' || r.status === 'warn').map((r) => `${r.id}: ${r.message}`)).toEqual([]);
+    const report = buildReport(results, 'exiting client', new Date());
+    expect(report.targetDown.filter((d) => !d.connectionOnly)).toHaveLength(1);
+  });
+});

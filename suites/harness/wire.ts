@@ -323,6 +323,11 @@ export class Peer implements Recorder {
     return r;
   }
 
+  /** The other end is gone although the transport did not say so (e.g. a client process exited). */
+  markGone(reason: string): void {
+    this.markClosed(reason);
+  }
+
   private markClosed(reason: string): void {
     if (this.closed) return;
     const child = this.opts.child?.();

@@ -86,6 +86,8 @@ export function clientReceiverConnector(launcher: ClientLauncher, transport: 'ht
         });
         const c = await Promise.race([ep.connection(Math.max(10_000, requestTimeoutMs)), exitedEarly]);
         exitedEarly.catch(() => undefined);
+        // A client that exits later leaves the connection dead, whatever its transport says.
+        void h.exited.then((x) => c.peer.markGone(`the client exited (${x.startError ?? x.code ?? x.signal})`));
         connections.set(c.peer, { clientCapabilities: c.clientCapabilities, clientInfo: c.clientInfo, protocolVersion: c.initializeParams?.protocolVersion });
         const close = c.peer.close.bind(c.peer);
         let closing: Promise<void> | undefined;
