@@ -37,6 +37,9 @@ options:
   --markdown <file>          write a Markdown report (tables per section; failures with requirement text, a sequence diagram, the messages)
   --baseline <file>          expected failures (JSON list or YAML "- id" list); a listed check that passes is stale
   --strict                   warnings fail the run too
+  --tool <name>              a tool your client calls (repeatable or comma-separated): every scenario lists it too,
+                             with the behaviour and taskSupport of the scenario's own tool (unlisted names are
+                             served that way as well, but are not listed)
   --timeout <ms>             bound for the client's run in each scenario (default: the scenario's own, 20–30 s)
   --concurrency <n>          scenarios run at once (default ${DEFAULT_CLIENT_CONCURRENCY})
   --list-scenarios           print the scenarios and exit
@@ -61,6 +64,7 @@ export function parseClientArgs(argv: string[]) {
       options: {
         command: { type: 'string' },
         scenario: { type: 'string', multiple: true },
+        tool: { type: 'string', multiple: true },
         transport: { type: 'string' },
         json: { type: 'string' },
         junit: { type: 'string' },
@@ -118,10 +122,12 @@ export function parseClientArgs(argv: string[]) {
   const unknownBaseline = baseline.filter((id) => !known.has(id));
   if (unknownBaseline.length) throw new ClientUsageError(`--baseline lists unknown check ids: ${unknownBaseline.join(', ')}`);
   const timeoutMs = num('timeout', values.timeout);
+  const clientTools = (values.tool ?? []).flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean);
   const config: ClientRunConfig = {
     command,
     transport,
     scenarios,
+    ...(clientTools.length ? { clientTools } : {}),
     ...(timeoutMs !== undefined ? { timeoutMs } : {}),
     concurrency: num('concurrency', values.concurrency) ?? DEFAULT_CLIENT_CONCURRENCY,
   };

@@ -88,6 +88,8 @@ export interface ScenarioHooks {
   failFirstResult?: boolean;
   /** Deliver queued input requests on the standalone (HTTP GET) stream instead of the tasks/result stream, once the requestor opened one. */
   inputOnStandaloneStream?: boolean;
+  /** A tools/call of a tool the receiver does not list is served by this tool (its behaviour and taskSupport): clients call the tools they were written for. */
+  servesAnyToolAs?: string;
 }
 // --- end of scenario hooks -------------------------------------------------------------------
 

@@ -8,12 +8,21 @@ import { RpcError, type JsonRpcErrorObject, type Outcome, type PendingInput, typ
 import { relatedMeta, wireTask } from './task-methods.ts';
 import type { ToolContext, ToolDef } from './tools.ts';
 
+/** Scenario hook servesAnyToolAs: an unlisted tool name is served by the scenario's tool, under the name called. */
+function servedAs(s: ReceiverSession, name: string): ToolDef | undefined {
+  const as = s.core.scenario?.servesAnyToolAs;
+  const base = as === undefined ? undefined : s.core.tools.get(as);
+  if (!base) return undefined;
+  s.tap('event', undefined, `tool "${name}" (not listed) served as "${base.name}" (taskSupport ${base.taskSupport ?? 'absent'})`);
+  return { ...base, name, title: name };
+}
+
 export async function toolsCall(s: ReceiverSession, params: Params, ctx: RequestCtx): Promise<Reply> {
   const sw = s.core.switches;
   if (typeof params.name !== 'string') throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: "name" must be a string');
   const args = params.arguments ?? {};
   if (!isObject(args)) throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: "arguments" must be an object');
-  const tool = s.core.tools.get(params.name);
+  const tool = s.core.tools.get(params.name) ?? servedAs(s, params.name);
   if (!tool) throw new RpcError(ErrorCode.InvalidParams, `Unknown tool: ${params.name}`);
   // support-undeclared-process-normally: without the tasks capability, `task` is ignored and the request processed normally.
   const tasksOn = s.core.tasksCapability || sw.tasksWithoutCapability();

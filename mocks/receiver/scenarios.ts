@@ -30,6 +30,8 @@ export interface Scenario {
   timeoutMs: number;
   /** Status notifications are never sent in these scenarios unless this says so. */
   statusNotifications?: boolean;
+  /** The tool that serves the client's own tool names (listed with --tool, or called unlisted); default the first. */
+  serves?: string;
 }
 
 /** A reference tool under another name and/or taskSupport (`null`: no `execution` field). */
@@ -61,6 +63,7 @@ export const SCENARIOS: readonly Scenario[] = [
     title: 'Tool-level negotiation: required / optional / forbidden / absent taskSupport',
     ask: 'Call each of the four tools once. `required_task` must be a task, `forbidden_task` and `plain` must not, `optional_task` either way.',
     receiver: { tools: negotiationTools() },
+    serves: 'optional_task',
     timeoutMs: 20_000,
   },
   {
@@ -68,6 +71,7 @@ export const SCENARIOS: readonly Scenario[] = [
     title: 'A server without the tasks capability',
     ask: 'Call each of the four tools once. The server declares no `tasks` capability (its tools still list taskSupport), so no request may be task-augmented.',
     receiver: { tools: negotiationTools(), tasksCapability: false, scenario: { listTaskSupportAlways: true } },
+    serves: 'optional_task',
     timeoutMs: 20_000,
   },
   {
@@ -75,6 +79,7 @@ export const SCENARIOS: readonly Scenario[] = [
     title: 'tasks capability without tasks.requests.tools.call',
     ask: 'Call each of the four tools once. The server declares `tasks` (list, cancel) but not `tasks.requests.tools.call`, so no tools/call may be task-augmented, whatever taskSupport says.',
     receiver: { tools: negotiationTools(), scenario: { toolsCallTasks: false } },
+    serves: 'optional_task',
     timeoutMs: 20_000,
   },
   {
@@ -142,7 +147,25 @@ export function scenario(name: string): Scenario {
   return s;
 }
 
-/** Receiver options for a scenario, with the harness's tap added. */
-export function receiverOptionsFor(s: Scenario, tap: NonNullable<NonNullable<ReceiverOptions['scenario']>['tap']>): ReceiverOptions {
-  return { ...s.receiver, statusNotifications: s.statusNotifications ?? false, scenario: { ...(s.receiver.scenario ?? {}), tap } };
+/** The scenario tool that serves the client's own tool names. */
+export function servingTool(s: Scenario): ToolDef {
+  const tools = s.receiver.tools ?? [];
+  return tools.find((t) => t.name === s.serves) ?? tools[0]!;
+}
+
+/**
+ * Receiver options for a scenario, with the harness's tap added. Clients call the tools they were
+ * written for: `clientTools` are listed too, and any unlisted name is served as well, both with the
+ * behaviour and taskSupport of the scenario's serving tool.
+ */
+export function receiverOptionsFor(s: Scenario, tap: NonNullable<NonNullable<ReceiverOptions['scenario']>['tap']>, clientTools: readonly string[] = []): ReceiverOptions {
+  const base = servingTool(s);
+  const own = s.receiver.tools ?? [];
+  const extra = clientTools.filter((n) => !own.some((t) => t.name === n)).map((name): ToolDef => ({ ...base, name, title: name, description: `${base.description} (the client's own tool name, served as "${base.name}")` }));
+  return {
+    ...s.receiver,
+    tools: [...own, ...extra],
+    statusNotifications: s.statusNotifications ?? false,
+    scenario: { ...(s.receiver.scenario ?? {}), servesAnyToolAs: base.name, tap },
+  };
 }

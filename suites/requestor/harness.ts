@@ -90,6 +90,8 @@ export interface RunScenarioOptions {
   timeoutMs?: number;
   /** Progress lines (stderr in the CLI). */
   log?: (line: string) => void;
+  /** The client's own tool names, listed in every scenario (receiverOptionsFor). */
+  clientTools?: readonly string[];
 }
 
 /** Runs one scenario against a client; always resolves. */
@@ -111,7 +113,7 @@ export async function runScenario(name: string | Scenario, launcher: ClientLaunc
       ...(e.note !== undefined ? { note: e.note } : {}),
     });
   };
-  const receiver = createReferenceReceiver(receiverOptionsFor(scenario, tap));
+  const receiver = createReferenceReceiver(receiverOptionsFor(scenario, tap, opts.clientTools));
   let serverArg: string;
   let closeServer: () => Promise<void>;
   if (transport === 'http') {

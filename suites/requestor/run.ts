@@ -18,6 +18,8 @@ export interface ClientRunConfig {
   timeoutMs?: number;
   /** Scenarios run at once. */
   concurrency: number;
+  /** The client's own tool names: every scenario lists them, served by its own tool (`client --tool`). */
+  clientTools?: string[];
 }
 
 export const DEFAULT_CLIENT_CONCURRENCY = 3;
@@ -50,7 +52,7 @@ export interface ClientGrading {
 
 export async function runClientScenarios(launcher: ClientLauncher, config: Omit<ClientRunConfig, 'command' | 'cwd'>, log?: (line: string) => void): Promise<{ runs: Analysis[]; notRun: Record<string, string> }> {
   const { run, notRun } = planScenarios(config.transport, config.scenarios);
-  const runs = (await runScenarios(run, launcher, { transport: config.transport, timeoutMs: config.timeoutMs, concurrency: config.concurrency, log })).map(analyse);
+  const runs = (await runScenarios(run, launcher, { transport: config.transport, timeoutMs: config.timeoutMs, concurrency: config.concurrency, clientTools: config.clientTools, log })).map(analyse);
   return { runs, notRun };
 }
 
