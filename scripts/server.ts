@@ -15,6 +15,8 @@ import { CheckCollector, buildReport, exitCode, formatConsole, loadBaseline, wri
 import { PROPERTY_NAMES, formatPropertyFailure, parsePropertyArgs, propertyCatalog, runProperties } from '../suites/properties/run.ts';
 import { requestorChecks } from '../suites/requestor/checks.ts';
 import { SPEC_REVISION } from '../schema/spec.ts';
+import { hasRequirement } from '../schema/catalog.ts';
+import { rulingsFor } from '../schema/rulings.ts';
 
 export const HELP = `mcp-tasks-conformance — conformance suite for MCP Tasks (spec ${SPEC_REVISION})
 
@@ -262,11 +264,12 @@ export async function runServerCommand(argv: string[]): Promise<number> {
 /** `checks`: every check of every role and every property run, with the facts on it (tab-separated, one per line). */
 export function listChecks(): number {
   const row = (cols: string[]) => process.stdout.write(`${cols.join('\t')}\n`);
-  row(['id', 'role', 'level', 'requirements', 'killed by (faults)', 'title']);
+  const rulings = (ids: readonly string[]) => [...new Set(ids.flatMap((id) => (hasRequirement(id) ? rulingsFor(id).map((r) => `RULINGS.md#${r.slug}`) : [])))].join(',') || '-';
+  row(['id', 'role', 'level', 'requirements', 'killed by (faults)', 'rulings', 'title']);
   for (const c of allChecks) {
-    row([c.id, c.clientReceiver === true ? 'receiver (server, client)' : 'receiver', c.level, c.requirements.join(','), c.killedBy.join(',') || '-', c.title]);
+    row([c.id, c.clientReceiver === true ? 'receiver (server, client)' : 'receiver', c.level, c.requirements.join(','), c.killedBy.join(',') || '-', rulings(c.requirements), c.title]);
   }
-  for (const c of requestorChecks) row([c.id, serverRequestorChecks.includes(c) ? 'requestor (client, server)' : 'requestor', c.level, c.requirements.join(','), c.killedBy.map((f) => `client:${f}`).join(',') || '-', c.title]);
-  for (const p of propertyCatalog()) row([p.id, 'receiver (property)', p.level, p.requirements.join(','), '-', p.title]);
+  for (const c of requestorChecks) row([c.id, serverRequestorChecks.includes(c) ? 'requestor (client, server)' : 'requestor', c.level, c.requirements.join(','), c.killedBy.map((f) => `client:${f}`).join(',') || '-', rulings(c.requirements), c.title]);
+  for (const p of propertyCatalog()) row([p.id, 'receiver (property)', p.level, p.requirements.join(','), '-', rulings(p.requirements), p.title]);
   return 0;
 }

@@ -1,6 +1,6 @@
 // `npm run docs:coverage`: writes docs/COVERAGE.md, the requirement → checks → faults → rulings table,
 // computed from the catalog (schema/requirements.json), the facts on the checks (suites/engine.ts) and the
-// rulings (schema/RULINGS.md). scripts/coverage.test.ts fails when the file is stale.
+// rulings (schema/RULINGS.md). scripts/docs-coverage.test.ts fails when the file is stale.
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';

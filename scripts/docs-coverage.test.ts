@@ -1,7 +1,7 @@
-// docs/COVERAGE.md is generated (scripts/coverage.ts) and must match the catalog, the checks and the rulings.
+// docs/COVERAGE.md is generated (scripts/docs-coverage.ts) and must match the catalog, the checks and the rulings.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { COVERAGE_FILE, renderCoverage } from './coverage.ts';
+import { COVERAGE_FILE, renderCoverage } from './docs-coverage.ts';
 
 describe('docs/COVERAGE.md', () => {
   it('is current', () => {
