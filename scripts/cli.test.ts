@@ -8,6 +8,8 @@ import { parseServerArgs, UsageError } from './server.ts';
 import { buildReport, exitCode, formatConsole, loadBaseline } from './report.ts';
 import type { CheckResult } from '../suites/engine.ts';
 import { loadProfile } from '../suites/harness/target.ts';
+import { allChecks } from '../suites/index.ts';
+import { selected } from '../suites/harness/session.ts';
 import { PROFILE_ROLES } from '../suites/harness/profile.ts';
 import { junitSchemaErrors } from '../fixtures/junit/validate.ts';
 
@@ -37,6 +39,17 @@ describe('argument parsing', () => {
     expect(() => parseServerArgs(['--url', 'http://a', '--header', 'nocolon'])).toThrow(/Name: value/);
     expect(() => parseServerArgs(['--stdio', 'x', '--only', 'no.such.check'])).toThrow(/no check matches/);
     expect(() => parseServerArgs(['--stdio', 'x', '--header', 'A: b'])).toThrow(/--url targets only/);
+  });
+  it('--exclude mirrors --only (ids, prefixes, requirement ids, sections) and wins over it; --max-tasks bounds live tasks', () => {
+    const a = parseServerArgs(['--stdio', 'x', '--only', 'cancel', '--exclude', 'cancel.stops-work,errors-invalid-taskid-32602', '--max-tasks', '5']);
+    if (a.help) throw new Error('unexpected help');
+    expect(a.config.exclude).toEqual(['cancel.stops-work', 'errors-invalid-taskid-32602']);
+    expect(a.config.options?.maxLiveTasks).toBe(5);
+    const kept = allChecks.filter((c) => selected(c, a.config.only, a.config.exclude)).map((c) => c.id);
+    expect(kept).toContain('cancel.stays-cancelled');
+    expect(kept).not.toContain('cancel.stops-work');
+    expect(allChecks.filter((c) => selected(c, undefined, ['errors-invalid-taskid-32602'])).map((c) => c.id)).not.toContain('errors.get-invalid-taskid');
+    expect(() => parseServerArgs(['--stdio', 'x', '--exclude', 'no.such.check'])).toThrow(/--exclude: no check matches/);
   });
   it('keeps every header, identity and selector it is given', () => {
     const a = parseServerArgs(['--url', 'http://h/mcp', '--header', 'Authorization: Bearer A', '--header', 'X-T: 1', '--secondary-header', 'Authorization: Bearer B']);
