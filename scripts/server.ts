@@ -4,7 +4,7 @@
 import { parseArgs } from 'node:util';
 import { writeFileSync } from 'node:fs';
 import { allChecks, inCheckOrder, unmatchedSelectors } from '../suites/index.ts';
-import { matches, openTargetSession, type RunConfig } from '../suites/harness/session.ts';
+import { matches, openTargetSession, selected, type RunConfig } from '../suites/harness/session.ts';
 import { serverRequestorChecks } from '../suites/requestor/server-requestor.ts';
 import { describeTarget, loadProfile, type TargetSpec } from '../suites/harness/target.ts';
 import { DEFAULT_DISCOVERY, DISCOVER_MODES, formatPlan, profileToKeep, type DiscoverMode } from '../suites/harness/discovery.ts';
@@ -151,7 +151,12 @@ export function parseServerArgs(argv: string[]) {
   const config: RunConfig = {
     target,
     profile,
-    discover: { mode: discoverMode, budgetMs: num('discover-budget', values['discover-budget'], DEFAULT_DISCOVERY.budgetMs) },
+    discover: {
+      mode: discoverMode,
+      budgetMs: num('discover-budget', values['discover-budget'], DEFAULT_DISCOVERY.budgetMs),
+      // Discovery calls tools only for the roles the selected checks need.
+      ...(only.length || exclude.length ? { roles: [...new Set(allChecks.filter((c) => c.runsLast || selected(c, only, exclude)).flatMap((c) => c.needs ?? []))] } : {}),
+    },
     only,
     exclude,
     options: {

@@ -17,10 +17,10 @@ describe('computeCoverage', () => {
   const results = [result(passes, 'pass'), result(skipsForRole, 'skip'), result(httpOnly, 'skip'), result(needsList, 'skip'), result(should, 'warn')];
 
   it('counts applicable MUST and SHOULD requirements, exercised when a check citing them did not skip', () => {
-    const c = computeCoverage(results, defs, target({ missingRoles: { requiresTask: 'no tool' } }));
+    const c = computeCoverage(results, defs, target({ missingRoles: { requiresTask: 'no tool', progress: 'not looked for' } }));
     expect(c.must).toEqual({ applicable: 2, exercised: 1, unexercised: ['tool-required-must-32601'] });
     expect(c.should).toEqual({ applicable: 1, exercised: 1, unexercised: [] }); // MAY ids are not counted
-    expect(c.missingRoles).toEqual([{ role: 'requiresTask', reason: 'no tool', checks: 1 }]);
+    expect(c.missingRoles).toEqual([{ role: 'requiresTask', reason: 'no tool', checks: 1 }]); // progress: no check of the run needed it
     expect(formatCoverage(c).join('\n')).toMatch(/coverage: 1\/2 MUST and 1\/1 SHOULD[\s\S]*requiresTask \(1 check not exercised\): no tool[\s\S]*tool-required-must-32601/);
   });
 

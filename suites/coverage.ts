@@ -16,7 +16,7 @@ export interface LevelCoverage {
 export interface RunCoverage {
   must: LevelCoverage;
   should: LevelCoverage;
-  /** Roles the run had no tool for, why, and how many checks were not exercised for it. */
+  /** Roles the run had no tool for and needed, why, and how many checks were not exercised for it. */
   missingRoles: { role: ProfileRole; reason: string; checks: number }[];
 }
 
@@ -49,11 +49,13 @@ export function computeCoverage(
     exercised: [...set].filter((id) => exercised.has(id)).length,
     unexercised: [...set].filter((id) => !exercised.has(id)).sort(),
   });
-  const missingRoles = Object.entries(target.missingRoles).map(([role, reason]) => ({
-    role: role as ProfileRole,
-    reason: reason ?? '',
-    checks: results.filter((r) => r.status === 'skip' && byId.get(r.id)?.needs?.includes(role as ProfileRole)).length,
-  }));
+  const missingRoles = Object.entries(target.missingRoles)
+    .map(([role, reason]) => ({
+      role: role as ProfileRole,
+      reason: reason ?? '',
+      checks: results.filter((r) => r.status === 'skip' && byId.get(r.id)?.needs?.includes(role as ProfileRole)).length,
+    }))
+    .filter((m) => m.checks > 0); // a role no check of the run needed is not missing
   return { must: level(applicable.MUST), should: level(applicable.SHOULD), missingRoles };
 }
 

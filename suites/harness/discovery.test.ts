@@ -47,6 +47,17 @@ describe('discovery against the reference receiver', () => {
     }
   });
 
+  it('looks only for the roles it is given', { timeout: 30_000 }, async () => {
+    const session = await openTargetSession({ target: { kind: 'reference' }, discover: { mode: 'safe', roles: ['fails'] } });
+    try {
+      expect(session.discovery!.plan.roles).toEqual(['fails']);
+      expect(Object.keys(session.info.profile.tools)).toEqual(['fails']);
+      expect(session.info.missingRoles.slow).toMatch(/did not look for role slow/);
+    } finally {
+      await session.close();
+    }
+  });
+
   it('off: the profile alone', async () => {
     const session = await openTargetSession({ target: { kind: 'reference' }, discover: { mode: 'off' } });
     try {

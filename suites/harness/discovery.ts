@@ -25,6 +25,8 @@ export interface DiscoverySettings {
   observeMs?: number;
   /** Bound for one request (ms). */
   requestTimeoutMs?: number;
+  /** Look only for these roles, e.g. those the selected checks need (default: every receiver role). */
+  roles?: ProfileRole[];
 }
 
 export const DEFAULT_DISCOVERY = { budgetMs: 30_000, concurrency: 4, slowAfterMs: 2_000, observeMs: 10_000, requestTimeoutMs: 10_000 };
@@ -193,7 +195,7 @@ interface ObserveContext {
   scope: Scope;
   peer: Peer;
   deadline: number;
-  settings: Required<Omit<DiscoverySettings, 'mode'>>;
+  settings: Required<Omit<DiscoverySettings, 'mode' | 'roles'>>;
   token: string;
 }
 

@@ -46,7 +46,7 @@ export async function openTargetSession(config: RunConfig, hooks: SessionHooks =
   try {
     const tools = await listTools(shared);
     let discovery = config.discovered;
-    const leftOut = rolesLeftOut(config.profile);
+    const leftOut = rolesLeftOut(config.profile).filter((r) => !config.discover?.roles || config.discover.roles.includes(r));
     if (!discovery && config.discover && config.discover.mode !== 'off' && leftOut.length > 0) {
       const capabilities = initializeResultOf(shared).capabilities ?? {};
       const settings = { requestTimeoutMs: options.requestTimeoutMs, ...config.discover };

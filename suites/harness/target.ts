@@ -183,7 +183,9 @@ export async function probe(peer: Peer, connector: TargetConnector, profile: Pro
     }
     const found = discovery?.roles[role];
     if (found && byName.has(found.name)) resolved.tools[role] = { name: found.name, arguments: found.arguments };
-    else missingRoles[role] = discovery?.missing[role] ?? `no tool for role ${role}: name one in --profile${discovery ? '' : ', or let discovery find one (--discover safe)'}`;
+    else if (discovery?.missing[role]) missingRoles[role] = discovery.missing[role];
+    else if (discovery && !discovery.plan.roles.includes(role)) missingRoles[role] = `discovery did not look for role ${role} (no selected check needs it)`;
+    else missingRoles[role] = `no tool for role ${role}: name one in --profile${discovery ? '' : ', or let discovery find one (--discover safe)'}`;
   }
   return {
     label: connector.label,
