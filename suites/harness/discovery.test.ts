@@ -5,7 +5,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { openTargetSession } from './session.ts';
 import { connectInMemory, type Message } from './wire.ts';
 import { SUITE_CLIENT_CAPABILITIES, listTools, loadProfile } from './target.ts';
-import { discover, pickRoles, planDiscovery, profileToKeep, toolSafety } from './discovery.ts';
+import { discover, formatPlan, pickRoles, planDiscovery, profileToKeep, toolSafety } from './discovery.ts';
 import { validateArguments } from './arguments.ts';
 import { PROFILE_ROLES } from './profile.ts';
 
@@ -152,6 +152,7 @@ describe('discovery safety', () => {
   it('all: every task-capable tool is called', () => {
     const plan = planDiscovery(tools, { tasks: { requests: { tools: { call: {} } } } }, { mode: 'all' });
     expect(plan.calls.map((c) => c.tool)).toEqual(tools.map((t) => t.name));
+    expect(formatPlan(plan, 1000).find((l) => l.includes('wipe_cache'))).toMatch(/although annotated destructiveHint: true \(--discover all\)/);
   });
 
   it('forbidsTask is chosen among safe tools only (never get-env)', () => {

@@ -33,6 +33,8 @@ export const DEFAULT_DISCOVERY = { budgetMs: 30_000, concurrency: 4, slowAfterMs
 /** ttl asked for each discovery task: long enough to be observed, short enough not to linger if a cancel is lost. */
 const DISCOVERY_TTL_MS = 60_000;
 const MAX_ATTEMPTS = 3;
+/** No call is started with less budget than this left: it could not be observed. */
+const MIN_CALL_MS = 250;
 
 export interface PlannedCall {
   tool: string;
@@ -40,6 +42,8 @@ export interface PlannedCall {
   /** How the arguments were chosen (harness/arguments.ts). */
   label: string;
   taskSupport: TaskSupport;
+  /** --discover all: why safe mode would not call it. */
+  unsafe?: string;
 }
 
 export interface DiscoveryPlan {
@@ -164,7 +168,7 @@ export function planDiscovery(tools: any[], serverCapabilities: any, settings: D
       plan.notCalled.push({ tool: tool.name, reason: `no valid arguments could be derived from its inputSchema: ${derived.problems.join('; ')}` });
       continue;
     }
-    for (const v of derived.variants) plan.calls.push({ tool: tool.name, arguments: v.arguments, label: v.label, taskSupport: support });
+    for (const v of derived.variants) plan.calls.push({ tool: tool.name, arguments: v.arguments, label: v.label, taskSupport: support, ...(safety.safe ? {} : { unsafe: safety.reason }) });
   }
   if (plan.calls.length === 0) plan.noCalls = 'no task-capable tool is safe to call with derived arguments';
   return plan;
@@ -175,7 +179,7 @@ export function formatPlan(plan: DiscoveryPlan, budgetMs: number): string[] {
   if (plan.mode === 'off') return [];
   const lines = [`discovery (${plan.mode}, budget ${budgetMs} ms) looks for roles: ${plan.roles.join(', ') || '(none)'}`];
   if (plan.noCalls) lines.push(`  calls no tool: ${plan.noCalls}`);
-  for (const c of plan.calls) lines.push(`  will call ${c.tool} ${JSON.stringify(c.arguments)} as a task (${c.label})`);
+  for (const c of plan.calls) lines.push(`  will call ${c.tool} ${JSON.stringify(c.arguments)} as a task (${c.label})${c.unsafe ? ` although ${c.unsafe} (--discover all)` : ''}`);
   for (const n of plan.notCalled) lines.push(`  will not call ${n.tool}: ${n.reason}`);
   return lines;
 }
@@ -287,7 +291,7 @@ export async function discover(peer: Peer, tools: any[], plan: DiscoveryPlan, se
         if (queue.length === 0 && running === 0) return resolveAll();
         while (running < concurrency && queue.length > 0 && !closed) {
           const item = queue.shift()!;
-          if (Date.now() >= deadline) {
+          if (deadline - Date.now() < MIN_CALL_MS) {
             observations[item.index] = { ...item.call, outcome: 'not-started', statuses: [], elapsedMs: 0, inputRequests: [], progressNotifications: 0, slow: false, cancelled: false, error: 'the discovery budget ran out first' };
             continue;
           }
