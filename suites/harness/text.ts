@@ -2,7 +2,12 @@
 
 /** JSON of a value, cut at `max` characters. */
 export function short(v: unknown, max = 200): string {
-  const s = JSON.stringify(v);
+  let s: string | undefined;
+  try {
+    s = JSON.stringify(v);
+  } catch {
+    s = String(v); // cycles, BigInt
+  }
   return s === undefined ? 'undefined' : s.length > max ? s.slice(0, max) + '…' : s;
 }
 

@@ -131,6 +131,4 @@ export function isWireFailure(e: unknown): boolean {
   return e instanceof WireTimeoutError || e instanceof WireClosedError;
 }
 
-export function delay(ms: number): Promise<void> {
-  return new Promise((r) => setTimeout(r, ms));
-}
+export { delay } from '../harness/poll.ts';

@@ -15,6 +15,7 @@
 // (the granted ttl is the one that counts), deletion after the ttl (ttl-delete-after-expiry-may) and of
 // cancelled tasks at any time (cancel-delete-may), and receivers that choose what tasks/result returns
 // for a cancelled task (it must be the same every time).
+import { short as shortText } from '../harness/text.ts';
 import { canTransition, isTaskStatus, isTerminal, RELATED_TASK_META, TASK_STATUSES, TERMINAL_STATUSES, TRANSITIONS, type TaskStatus } from '../../schema/protocol.ts';
 import { type ProfileRole } from '../harness/profile.ts';
 import type { Response } from '../harness/wire.ts';
@@ -99,15 +100,9 @@ export function relatedTaskId(container: unknown): unknown {
   return ((container as { _meta?: Record<string, { taskId?: unknown }> } | null | undefined)?._meta?.[RELATED_TASK_META] as { taskId?: unknown } | undefined)?.taskId;
 }
 
+/** Values in counterexamples, cut shorter than in check messages. */
 export function short(v: unknown, max = 160): string {
-  let s: string | undefined;
-  try {
-    s = JSON.stringify(v);
-  } catch {
-    s = String(v);
-  }
-  if (s === undefined) return 'undefined';
-  return s.length > max ? s.slice(0, max) + '…' : s;
+  return shortText(v, max);
 }
 
 export function describeAnswer(r: Response): string {

@@ -2,6 +2,7 @@
 // the exchanges (requests with their responses, both directions), the receiver's declared
 // capabilities and tools, and per task: how it was created, every status shown to the client (with
 // its pollInterval and time), and the client's tasks/get, tasks/result, tasks/cancel for it.
+import { short as shortText } from '../harness/text.ts';
 import { AUGMENTABLE_REQUESTS, isTaskStatus, isTerminal, RELATED_TASK_META, type TaskStatus } from '../../schema/protocol.ts';
 import type { Message } from '../harness/wire.ts';
 import type { RecordedEntry, ScenarioRun } from './harness.ts';
@@ -225,8 +226,7 @@ export function cancelledByClient(t: TaskView): boolean {
 }
 
 export function short(v: unknown, max = 160): string {
-  const s = JSON.stringify(v);
-  return s === undefined ? 'undefined' : s.length > max ? s.slice(0, max) + '…' : s;
+  return shortText(v, max);
 }
 
 /** What created a task: `tools/call "name"` or the request type (e.g. sampling/createMessage). */
