@@ -56,6 +56,18 @@ describe('verdicts on messy targets', () => {
     expect(results.filter((r) => r.limitObserved)).toHaveLength(1);
   });
 
+  it('a stdio target that exits mid-run: named once with the check that was running and its stderr; later checks not exercised; nothing fails', { timeout: 120_000 }, async () => {
+    const profile = { tools: { completes: { name: 'work' }, slow: { name: 'work' } } };
+    const results = await runAll({ kind: 'stdio', command: `${process.execPath} fixtures/bad-target.mjs proxy-dies` }, profile);
+    const report = buildReport(results, 'dies', new Date());
+    const down = report.targetDown.filter((d) => !d.connectionOnly);
+    expect(down).toHaveLength(1);
+    expect(down[0]!.stderrTail).toMatch(/exiting mid-run/);
+    expect(results.filter((r) => r.message.includes(`target not running since ${down[0]!.check}`)).length).toBeGreaterThan(10);
+    // The proxy's own finding before it died may stand (creation.create-task-result); nothing else fails.
+    expect(failing(results).map((l) => l.split(':')[0]).filter((id) => id !== 'creation.create-task-result')).toEqual([]);
+  });
+
   it('an HTTP target that dies mid-run: named once with the check that was running; later checks not exercised; nothing fails', { timeout: 120_000 }, async () => {
     const receiver = createReferenceReceiverFromArgs([]);
     const h = await receiver.listenHttp(0);
