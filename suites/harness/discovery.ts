@@ -203,8 +203,13 @@ interface ObserveContext {
   token: string;
 }
 
+/** An observation of a call that was not made, or ended before a task existed. */
+function unobserved(call: PlannedCall, outcome: Outcome, error?: string): CallObservation {
+  return { ...call, outcome, statuses: [], elapsedMs: 0, inputRequests: [], progressNotifications: 0, slow: false, cancelled: false, ...(error ? { error } : {}) };
+}
+
 async function observeCall(call: PlannedCall, o: ObserveContext): Promise<CallObservation> {
-  const obs: CallObservation = { ...call, outcome: 'not-started', statuses: [], elapsedMs: 0, inputRequests: [], progressNotifications: 0, slow: false, cancelled: false };
+  const obs = unobserved(call, 'not-started');
   const sent = Date.now();
   const timeout = () => Math.max(1, Math.min(o.settings.requestTimeoutMs, o.deadline - Date.now()));
   const seen = (status: TaskStatus) => obs.statuses.push({ status, atMs: Date.now() - sent });
@@ -212,11 +217,11 @@ async function observeCall(call: PlannedCall, o: ObserveContext): Promise<CallOb
     const r = await o.scope.request('tools/call', { name: call.tool, arguments: call.arguments, task: { ttl: DISCOVERY_TTL_MS }, _meta: { progressToken: o.token } }, { timeoutMs: timeout() });
     if (r.error) {
       if (isLimitError(r.error)) throw new LimitReached(`${r.error.code} ${r.error.message}`);
-      return { ...obs, outcome: 'error', error: `tools/call answered ${r.error.code} ${r.error.message}`, elapsedMs: Date.now() - sent };
+      return Object.assign(obs, { outcome: 'error', error: `tools/call answered ${r.error.code} ${r.error.message}`, elapsedMs: Date.now() - sent });
     }
     const task = r.result?.task;
     if (!task || typeof task.taskId !== 'string') {
-      return { ...obs, outcome: 'no-task', isError: r.result?.isError === true, error: 'answered without creating a task', elapsedMs: Date.now() - sent };
+      return Object.assign(obs, { outcome: 'no-task', isError: r.result?.isError === true, error: 'answered without creating a task', elapsedMs: Date.now() - sent });
     }
     obs.taskId = task.taskId;
     let last = task;
@@ -292,7 +297,7 @@ export async function discover(peer: Peer, tools: any[], plan: DiscoveryPlan, se
         while (running < concurrency && queue.length > 0 && !closed) {
           const item = queue.shift()!;
           if (deadline - Date.now() < MIN_CALL_MS) {
-            observations[item.index] = { ...item.call, outcome: 'not-started', statuses: [], elapsedMs: 0, inputRequests: [], progressNotifications: 0, slow: false, cancelled: false, error: 'the discovery budget ran out first' };
+            observations[item.index] = unobserved(item.call, 'not-started', 'the discovery budget ran out first');
             continue;
           }
           running++;
@@ -309,7 +314,7 @@ export async function discover(peer: Peer, tools: any[], plan: DiscoveryPlan, se
                 queue.unshift(item);
               } else {
                 if (e instanceof WireClosedError) closed = e.message;
-                observations[item.index] = { ...item.call, outcome: 'error', statuses: [], elapsedMs: 0, inputRequests: [], progressNotifications: 0, slow: false, cancelled: false, error: e instanceof Error ? e.message : String(e) };
+                observations[item.index] = unobserved(item.call, 'error', e instanceof Error ? e.message : String(e));
               }
             })
             .finally(() => {
@@ -318,7 +323,7 @@ export async function discover(peer: Peer, tools: any[], plan: DiscoveryPlan, se
             });
         }
         if (running === 0 && (queue.length === 0 || closed)) {
-          for (const item of queue.splice(0)) observations[item.index] = { ...item.call, outcome: 'not-started', statuses: [], elapsedMs: 0, inputRequests: [], progressNotifications: 0, slow: false, cancelled: false, error: closed ?? 'not started' };
+          for (const item of queue.splice(0)) observations[item.index] = unobserved(item.call, 'not-started', closed ?? 'not started');
           resolveAll();
         }
       };
