@@ -7,6 +7,7 @@ import { RELATED_TASK_META, isTaskStatus, isTerminal, type TaskStatus, type Task
 import { ALL_ROLES, PROFILE_ROLES, type Profile, type ProfileRole } from './profile.ts';
 import { deriveArguments } from './arguments.ts';
 import { WireClosedError, type Peer, type Scope } from './wire.ts';
+import { delay } from './poll.ts';
 
 export type DiscoverMode = 'off' | 'safe' | 'all';
 export const DISCOVER_MODES: readonly DiscoverMode[] = ['off', 'safe', 'all'];
@@ -192,8 +193,6 @@ class LimitReached extends Error {}
 function isLimitError(e: { code: number; message: string }): boolean {
   return /too many|limit|capacity|busy|rate|throttl|try again/i.test(e.message) || e.code === 429;
 }
-
-const delay = (ms: number) => new Promise((r) => setTimeout(r, Math.max(0, ms)));
 
 interface ObserveContext {
   scope: Scope;
