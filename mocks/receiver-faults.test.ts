@@ -231,6 +231,20 @@ const observations: Record<FaultName, (p: Peer, h: Harness) => Promise<void>> = 
     await expect(waiting).rejects.toBeInstanceOf(WireTimeoutError);
     expect(ok(await p.request('tasks/result', { taskId: t.taskId })).isError).toBe(true); // one sent afterwards answers
   },
+  'progress-shared-token': async (p) => {
+    const a = await createTask(p, 'progress', { ms: 300 }, {}, { progressToken: 'tok-a' });
+    const b = await createTask(p, 'progress', { ms: 30 }, {}, { progressToken: 'tok-b' });
+    ok(await p.request('tasks/result', { taskId: b.taskId }));
+    ok(await p.request('tasks/result', { taskId: a.taskId }));
+    expect(progressNotes(p, 'tok-b')).toHaveLength(0);
+    expect(progressNotes(p, 'tok-a').map((n) => n.params._meta?.[RELATED_TASK_META]?.taskId)).toContain(b.taskId);
+  },
+  'progress-decreasing': async (p) => {
+    const t = await createTask(p, 'progress', { ms: 30 }, {}, { progressToken: 'tok-d' });
+    ok(await p.request('tasks/result', { taskId: t.taskId }));
+    await p.request('ping');
+    expect(progressNotes(p, 'tok-d').map((n) => n.params.progress)).toEqual([3, 2, 1]);
+  },
   'progress-no-related-task': async (p) => {
     const t = await createTask(p, 'progress', { ms: 30 }, {}, { progressToken: 'tok-p' });
     ok(await p.request('tasks/result', { taskId: t.taskId }));

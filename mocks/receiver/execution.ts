@@ -95,6 +95,7 @@ async function createTask(s: ReceiverSession, tool: ToolDef, args: Params, taskP
     origin: s,
     initialStatus: sw.initialStatus('working'), // lifecycle-begin-working
   });
+  sw.taskCreated(t, ctx.progressToken);
   s.core.audit('task.created', { task: t.taskId, tool: tool.name, ttl: t.ttl, requestor: ctx.auth ?? ctx.sessionLabel });
   bump(s, tool);
   // A background task must never take the receiver down: any error is logged (errorLog) and dropped.
@@ -124,7 +125,7 @@ async function runTask(s: ReceiverSession, t: StoredTask, tool: ToolDef, args: P
       if (progressToken === undefined || t.deleted) return;
       if (isTerminal(t.status) && !sw.progressAfterCancel(t)) return;
       const token = sw.progressToken(t, progressToken, progress, total);
-      sendProgress(s, t, { progressToken: token, progress, ...(total !== undefined ? { total } : {}), ...(message ? { message } : {}) });
+      sendProgress(s, t, { progressToken: token, progress: sw.progressValue(progress, total), ...(total !== undefined ? { total } : {}), ...(message ? { message } : {}) });
     },
     requestInput: (method, params) => requestTaskInput(s, t, method, params),
     clientCapabilities: s.clientCapabilities,

@@ -26,6 +26,8 @@ const reportedAs = new WeakMap<StoredTask, { status: TaskStatus; atMs: number }>
 const terminalGets = new WeakMap<StoredTask, number>();
 /** The progressToken of a task and the last progress value sent (progress-after-terminal). */
 const progressOf = new WeakMap<StoredTask, { token: unknown; last: number; total?: number }>();
+/** The first progressToken of each connection (progress-shared-token). */
+const firstToken = new WeakMap<object, unknown>();
 /** The last task creation of a receiver (duplicate-ids). */
 const lastCreation = new WeakMap<TaskStore, { owner: string; key: string; ms: number; taskId: string }>();
 /** Generic messages by code (generic-error-messages). */
@@ -99,7 +101,7 @@ export class FaultSwitches {
     const { taskParam } = req;
     if (this.f.has('adopts-requestor-id') && typeof taskParam.taskId === 'string' && taskParam.taskId.length > 0) return taskParam.taskId;
     if (this.f.has('duplicate-ids')) {
-      const key = JSON.stringify([req.toolName, req.args, taskParam, req.progressToken ?? null]); // the same request
+      const key = JSON.stringify([req.toolName, req.args, taskParam]); // the same request (its _meta aside)
       const now = Date.now();
       const last = lastCreation.get(store);
       if (last && last.owner === req.owner && last.key === key && last.ms === now) return last.taskId;
@@ -286,10 +288,24 @@ export class FaultSwitches {
     return t.status === 'cancelled' && this.f.has('cancel-keeps-running');
   }
 
-  /** progress-same-token (progress-new-token); remembers the last progress for progress-after-terminal. */
+  /**
+   * progress-same-token (progress-new-token; progress-shared-token: the first progressToken a connection gave
+   * is used for the progress of all its tasks); remembers the last progress for progress-after-terminal.
+   */
   progressToken(t: StoredTask, token: unknown, progress: number, total: number | undefined): unknown {
     if (this.f.has('progress-after-terminal')) progressOf.set(t, { token, last: progress, ...(total !== undefined ? { total } : {}) });
+    if (this.f.has('progress-shared-token') && firstToken.has(t.origin as object)) return firstToken.get(t.origin as object);
     return this.f.has('progress-new-token') ? `${String(token)}-task-${t.taskId}` : token;
+  }
+
+  /** A task was created from a request carrying `token` (progress-shared-token keeps the connection's first). */
+  taskCreated(t: StoredTask, token: unknown): void {
+    if (this.f.has('progress-shared-token') && token !== undefined && !firstToken.has(t.origin as object)) firstToken.set(t.origin as object, token);
+  }
+
+  /** progress-increase (progress-decreasing): the progress values of a task count down. */
+  progressValue(progress: number, total: number | undefined): number {
+    return this.f.has('progress-decreasing') && total !== undefined ? total - progress + 1 : progress;
   }
 
   /** related-task-all-messages (progress-no-related-task). */

@@ -66,6 +66,8 @@ export const FAULTS = [
   },
   { name: 'waiting-result-orphaned', requirement: 'result-blocks-nonterminal', description: 'a tasks/result waiting on a non-terminal task is never answered when the task is cancelled, fails or expires (one sent afterwards is answered)' },
   { name: 'cancelled-result-hangs', requirement: 'result-terminal-returns-final', description: 'tasks/result for a cancelled task never answers', alsoFails: [{ checks: ['related-task.result-cancelled'], why: 'it judges the _meta of the tasks/result answer for a cancelled task, which never comes' }] },
+  { name: 'progress-shared-token', requirement: 'progress-same-token', description: 'the progress of every task of a connection goes out under the first progressToken that connection gave (the progress tool\'s first task)' },
+  { name: 'progress-decreasing', requirement: 'progress-increase', description: 'the progress values of a task count down (3, 2, 1 of 3) instead of up' },
   { name: 'progress-no-related-task', requirement: 'related-task-all-messages', description: 'notifications/progress for a task lack related-task _meta' },
   { name: 'cancel-keeps-running', requirement: 'cancel-attempt-stop', description: 'after tasks/cancel the work keeps running and keeps sending notifications/progress (the status stays cancelled)', alsoFails: [{ checks: ['progress.stop-after-terminal'], why: 'progress after the cancel is progress after a terminal status (cancelled) — progress-stop-after-terminal by nature; the check itself watches a completing task, so it rarely sees it' }] },
   { name: 'progress-after-terminal', requirement: 'progress-stop-after-terminal', description: 'one more notifications/progress with the task\'s token after a tasks/get has shown the task completed' },
@@ -93,7 +95,7 @@ export const FAULTS = [
       { checks: [SCHEMA, 'creation.create-task-result'], why: 'the schema types taskId as a string (the schema check maps it to id-string): the CreateTaskResult is not valid' },
     ],
   },
-  { name: 'duplicate-ids', requirement: 'id-unique', description: 'tasks created by one requestor in the same millisecond with the same request share one task id' },
+  { name: 'duplicate-ids', requirement: 'id-unique', description: 'tasks created by one requestor in the same millisecond with the same request share one task id', alsoFails: [{ checks: ['related-task.param-wins-cancel', 'cancel.stays-cancelled'], why: 'they create twin tasks with the same request at once; when both land in one millisecond they are one task, and cancelling one cancels the other' }] },
   { name: 'adopts-requestor-id', requirement: 'id-receiver-generated', description: 'params.task.taskId, when the requestor sends one, becomes the task id' },
   {
     name: 'unknown-status', requirement: 'lifecycle-valid-paths', description: 'tasks/get reports the status "running" (not a task status) while a task is working',

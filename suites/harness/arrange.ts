@@ -2,6 +2,7 @@
 // role and clean up. A precondition that does not hold ends the check as not exercised (NotExercised),
 // with what happened and the id of the check that judges that behaviour; never as a violation of the
 // check's own requirement.
+import { randomUUID } from 'node:crypto';
 import { hasPath, NotExercised, type CheckContext } from '../engine.ts';
 import { WireTimeoutError, type JsonRpcError, type Message, type Response, type Scope } from './wire.ts';
 import { isTaskStatus, isTerminal, type TaskStatus } from '../../schema/protocol.ts';
@@ -43,6 +44,9 @@ export function requestTask(ctx: CheckContext, role: ProfileRole, opts: TaskRequ
   if (opts.ttl !== undefined) task.ttl = opts.ttl;
   const custom = ctx.info.taskRequest?.(role, task);
   const params: Record<string, unknown> = custom ? { ...custom.params } : { name: tool.name, arguments: tool.arguments ?? {}, task };
+  // Every task-augmented tools/call carries a progressToken of its own, so that any progress the target
+  // sends is judged wherever it appears (progress.every-notification).
+  if (!custom) params._meta = { progressToken: `conformance-${randomUUID()}` };
   if (opts.meta) params._meta = { ...((params._meta as object) ?? {}), ...opts.meta };
   return (opts.peer ?? ctx.peer).request(custom?.method ?? 'tools/call', params, opts.timeoutMs ? { timeoutMs: opts.timeoutMs } : {});
 }

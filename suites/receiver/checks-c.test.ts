@@ -129,6 +129,15 @@ describe.concurrent('checks-c against the in-process reference receiver', () => 
     expectStatuses(results, { 'ttl.retained-until-expiry': 'fail', 'ttl.expired-error-code': 'pass', 'schema.messages-valid': 'pass' });
     expect(results.get('ttl.retained-until-expiry')!.message).toMatch(/vanished before its ttl elapsed/);
   });
+  it.each([
+    ['progress-shared-token', /names task .*: another task's progress under this token/],
+    ['progress-decreasing', /progress 2 after 3 \(must increase\)/],
+    ['progress-no-related-task', /has no _meta\["io.modelcontextprotocol\/related-task"\]/],
+  ] as const)('%s: progress.every-notification fails', async (fault, pattern) => {
+    const results = await run(ref('--fault', fault), ['progress.every-notification']);
+    expectStatuses(results, { 'progress.every-notification': 'fail' });
+    expect(results.get('progress.every-notification')!.message).toMatch(pattern);
+  });
   it('generic-error-messages: errors.informative-message warns', async () => {
     const results = await run(ref('--fault', 'generic-error-messages'), ['errors.informative-message', 'errors.get-invalid-taskid']);
     expectStatuses(results, { 'errors.informative-message': 'warn', 'errors.get-invalid-taskid': 'pass' });

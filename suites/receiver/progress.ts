@@ -7,10 +7,11 @@
 import { randomUUID } from 'node:crypto';
 import { defineCheck, type CheckContext, type CheckDef } from '../engine.ts';
 import type { Message, Scope, TranscriptEntry } from '../harness/wire.ts';
-import { isTaskStatus, isTerminal } from '../../schema/protocol.ts';
+import { isTaskStatus, isTerminal, RELATED_TASK_META } from '../../schema/protocol.ts';
 import { createTask, reachTerminal } from '../harness/arrange.ts';
 import { delay, getTask, pollDelay } from '../harness/poll.ts';
 import { short } from '../harness/text.ts';
+import { targetTranscripts } from '../harness/tasks.ts';
 
 const SECTION = 'Task Progress Notifications';
 
@@ -34,6 +35,24 @@ async function progressTask(ctx: CheckContext): Promise<{ s: Scope; token: strin
   const created = await createTask(ctx, 'progress', { peer: s, meta: { progressToken: token } });
   const createdEntry = s.peer.transcript.find((e) => e.dir === 'in' && e.message === created.response.message);
   return { s, token, taskId: created.taskId, task: created.task, createdSeq: createdEntry?.seq ?? -1 };
+}
+
+/** Progress of task-augmented requests on one connection: token → task, from the requests and their CreateTaskResults. */
+function taskTokens(entries: readonly TranscriptEntry[]): Map<string, string> {
+  const byId = new Map<string, Message>();
+  for (const e of entries) {
+    const m = e.message as Message | undefined;
+    if (e.dir === 'out' && m && typeof m === 'object' && 'method' in m && 'id' in m && m.params?.task !== undefined && m.params?._meta?.progressToken !== undefined) byId.set(JSON.stringify(m.id), m);
+  }
+  const tokens = new Map<string, string>();
+  for (const e of entries) {
+    const m = e.message as Message | undefined;
+    if (e.dir !== 'in' || !m || typeof m !== 'object' || 'method' in m) continue;
+    const req = byId.get(JSON.stringify(m.id));
+    const taskId = m.result?.task?.taskId;
+    if (req && typeof taskId === 'string') tokens.set(JSON.stringify(req.params._meta.progressToken), taskId);
+  }
+  return tokens;
 }
 
 export const checks: CheckDef[] = [
@@ -129,6 +148,65 @@ export const checks: CheckDef[] = [
       }
       const end = gone ? `the task became unknown (${gone})` : isTaskStatus(last?.status) && isTerminal(last.status) ? `the task ended ${last.status}` : `the task was unaffected (still ${last?.status})`;
       return `after notifications/cancelled for request ${short(created.response.id)} (which had created task ${created.taskId}), ${end}; statuses seen ${statuses.join(' → ')}`;
+    },
+  }),
+  // Every notifications/progress that answers the progressToken of a task-augmented request (the harness
+  // gives each one a token of its own), wherever it appeared in the run: it carries related-task _meta naming
+  // that token's task (related-task-all-messages), it is not another task's progress under this token
+  // (progress-same-token), and its progress value is greater than the one before (progress-increase,
+  // progress.md 55). Two progress tasks run at once on a session of this check, so that a target sharing one
+  // token between concurrent tasks is seen even when no other check ran one.
+  defineCheck({
+    id: 'progress.every-notification',
+    title: "Every progress notification of a task names its task, uses that task's own token, and increases",
+    section: SECTION,
+    requirements: ['related-task-all-messages', 'progress-same-token', 'progress-increase'],
+    level: 'MUST',
+    killedBy: ['progress-shared-token', 'progress-decreasing', 'progress-no-related-task'],
+    runsLast: true,
+    async run(ctx: CheckContext) {
+      const sources = targetTranscripts(ctx);
+      if (ctx.info.profile.tools.progress) {
+        const s = await ctx.openSession();
+        const [a, b] = await Promise.all([createTask(ctx, 'progress', { peer: s }), createTask(ctx, 'progress', { peer: s })]);
+        await Promise.all([a, b].map((c) => reachTerminal(ctx, c.taskId, { peer: s, initial: c.task, role: 'progress' })));
+        await s.request('ping').catch(() => undefined); // progress sent before the last answer has arrived by now
+        sources.push({ label: 'this check\'s session', entries: s.peer.transcript });
+      }
+      const problems: string[] = [];
+      const notes: string[] = [];
+      let judged = 0;
+      const seen = new Set<unknown>();
+      for (const src of sources) {
+        const tokens = taskTokens(src.entries);
+        const last = new Map<string, number>();
+        for (const e of src.entries) {
+          const m = e.message as Message | undefined;
+          if (!isProgress(e) || seen.has(m)) continue;
+          seen.add(m);
+          const key = JSON.stringify(m!.params?.progressToken);
+          const taskId = tokens.get(key);
+          if (taskId === undefined) continue; // not the token of a task-augmented request of ours
+          judged++;
+          const where = `${src.label}: notifications/progress with token ${key} (task ${taskId})`;
+          const rel = m!.params?._meta?.[RELATED_TASK_META];
+          if (!rel) problems.push(`${where} has no _meta["${RELATED_TASK_META}"]`);
+          else if (rel.taskId !== taskId) problems.push(`${where} names task ${short(rel.taskId)}: another task's progress under this token`);
+          const p = m!.params?.progress;
+          const before = last.get(key);
+          if (typeof p === 'number' && before !== undefined && !(p > before)) {
+            const what = `${where}: progress ${p} after ${before} (must increase)`;
+            // Over Streamable HTTP two SSE streams may interleave on the way: reported, not failed.
+            if (ctx.info.transport === 'http') notes.push(what);
+            else problems.push(what);
+          }
+          if (typeof p === 'number') last.set(key, p);
+        }
+      }
+      if (notes.length) ctx.note(`progress values not increasing in arrival order over HTTP (streams may interleave): ${notes.slice(0, 3).join('; ')}`);
+      ctx.expect(problems.length === 0, `${problems.length} of ${judged} progress notifications: ${problems.slice(0, 4).join('; ')}${problems.length > 4 ? '; …' : ''}`);
+      if (judged === 0) ctx.skip('no notifications/progress for a task-augmented request was seen in this run', { cause: 'no task progress observed' });
+      return `${judged} progress notifications of tasks judged: each names its own task and increases`;
     },
   }),
 ];
