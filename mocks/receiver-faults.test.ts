@@ -231,6 +231,13 @@ const observations: Record<FaultName, (p: Peer, h: Harness) => Promise<void>> = 
     await expect(waiting).rejects.toBeInstanceOf(WireTimeoutError);
     expect(ok(await p.request('tasks/result', { taskId: t.taskId })).isError).toBe(true); // one sent afterwards answers
   },
+  'ids-per-session': async (p, h) => {
+    const other = await h.peer();
+    const a = await createTask(p, 'complete', { ms: 0 });
+    const b = await createTask(other, 'complete', { ms: 0 });
+    expect(b.taskId).toBe(a.taskId);
+    expect(ok(await p.request('tasks/get', { taskId: a.taskId })).taskId).toBe(a.taskId);
+  },
   'progress-shared-token': async (p) => {
     const a = await createTask(p, 'progress', { ms: 300 }, {}, { progressToken: 'tok-a' });
     const b = await createTask(p, 'progress', { ms: 30 }, {}, { progressToken: 'tok-b' });

@@ -3,7 +3,7 @@
 // these switches at the one point where a fault deviates, and with no fault active every switch leaves
 // the exact behaviour as is. A new fault: its entry in faults.ts, its switch here, one call at the point
 // where it acts. Each switch names the requirement it breaks (the fault's `requirement`).
-import { randomBytes, randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { ErrorCode, isTerminal, RELATED_TASK_META, type Task, type TaskStatus } from '../../schema/protocol.ts';
 import { abortableSleep, type Params, type Reply } from './core.ts';
 import type { FaultSet } from './faults.ts';
@@ -154,14 +154,32 @@ export class FaultSwitches {
   }
 
   // --- the Task on the wire ----------------------------------------------------------------------
-  /** id-string (numeric-task-id): the id as a JSON number. */
-  wireId(taskId: string): string | number {
-    return this.f.has('numeric-task-id') ? Number(taskId) : taskId;
+  /** id-string (numeric-task-id): the id as a JSON number; id-unique (ids-per-session): the requestor's n-th task has the same id in every session. */
+  wireId(t: { taskId: string; owner: string }): string | number {
+    if (this.f.has('ids-per-session')) return this.perSessionId(t);
+    return this.f.has('numeric-task-id') ? Number(t.taskId) : t.taskId;
   }
 
-  /** The task id a tasks/* request names: related-task-receiver-ignore (meta-taskid-wins); numeric ids accepted back (numeric-task-id). */
-  requestedTaskId(params: Params, metaTaskId: unknown): unknown {
+  /** ids-per-session: random-looking ids drawn from a sequence that starts over for every requestor. */
+  private readonly perSession = { wire: new Map<string, string>(), internal: new Map<string, string>(), count: new Map<string, number>() };
+  private perSessionId(t: { taskId: string; owner: string }): string {
+    const m = this.perSession;
+    let w = m.wire.get(t.taskId);
+    if (w === undefined) {
+      const n = (m.count.get(t.owner) ?? 0) + 1;
+      m.count.set(t.owner, n);
+      const h = createHash('sha256').update(`ids-per-session ${n}`).digest('hex');
+      w = `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-a${h.slice(17, 20)}-${h.slice(20, 32)}`;
+      m.wire.set(t.taskId, w);
+      m.internal.set(`${t.owner} ${w}`, t.taskId);
+    }
+    return w;
+  }
+
+  /** The task id a tasks/* request names: related-task-receiver-ignore (meta-taskid-wins); numeric ids accepted back (numeric-task-id); ids-per-session. */
+  requestedTaskId(params: Params, metaTaskId: unknown, owner: string): unknown {
     let taskId = params.taskId;
+    if (this.f.has('ids-per-session') && typeof taskId === 'string') taskId = this.perSession.internal.get(`${owner} ${taskId}`) ?? taskId;
     if (this.f.has('numeric-task-id') && typeof taskId === 'number') taskId = String(taskId);
     if (this.f.has('meta-taskid-wins') && (typeof metaTaskId === 'string' || (typeof metaTaskId === 'number' && this.f.has('numeric-task-id')))) taskId = String(metaTaskId);
     return taskId;
@@ -185,8 +203,8 @@ export class FaultSwitches {
   task(t: StoredTask, exact: Task): Task {
     const reported = reportedAs.get(t);
     const f = this.f;
-    if (!reported && !f.has('numeric-task-id') && !f.has('missing-created-at') && !f.has('last-updated-backwards') && !f.has('bad-timestamp') && !f.has('last-updated-frozen')) return exact;
-    const out: Record<string, unknown> = { taskId: this.wireId(t.taskId), status: reported?.status ?? exact.status };
+    if (!reported && !f.has('numeric-task-id') && !f.has('ids-per-session') && !f.has('missing-created-at') && !f.has('last-updated-backwards') && !f.has('bad-timestamp') && !f.has('last-updated-frozen')) return exact;
+    const out: Record<string, unknown> = { taskId: this.wireId(t), status: reported?.status ?? exact.status };
     if (reported) out.statusMessage = 'Resumed';
     else if (exact.statusMessage !== undefined) out.statusMessage = exact.statusMessage;
     if (!f.has('missing-created-at')) out.createdAt = exact.createdAt;

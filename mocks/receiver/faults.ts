@@ -95,6 +95,7 @@ export const FAULTS = [
       { checks: [SCHEMA, 'creation.create-task-result'], why: 'the schema types taskId as a string (the schema check maps it to id-string): the CreateTaskResult is not valid' },
     ],
   },
+  { name: 'ids-per-session', requirement: 'id-unique', description: 'task ids look random (UUID-shaped hashes) but are drawn from a sequence that starts over for every session: the first task of each session has the same id' },
   { name: 'duplicate-ids', requirement: 'id-unique', description: 'tasks created by one requestor in the same millisecond with the same request share one task id', alsoFails: [{ checks: ['related-task.param-wins-cancel', 'cancel.stays-cancelled'], why: 'they create twin tasks with the same request at once; when both land in one millisecond they are one task, and cancelling one cancels the other' }] },
   { name: 'adopts-requestor-id', requirement: 'id-receiver-generated', description: 'params.task.taskId, when the requestor sends one, becomes the task id' },
   {

@@ -18,7 +18,7 @@ export function wireTask(s: ReceiverSession, t: StoredTask): Task {
 
 /** The related-task _meta of a task's messages. */
 export function relatedMeta(s: ReceiverSession, t: StoredTask): Record<string, unknown> {
-  return { [RELATED_TASK_META]: { taskId: s.core.switches.wireId(t.taskId) } };
+  return { [RELATED_TASK_META]: { taskId: s.core.switches.wireId(t) } };
 }
 
 /** The result of tasks/get and tasks/cancel: the Task, without related-task _meta (related-task-get-list-cancel-should-not: SHOULD NOT). */
@@ -32,7 +32,7 @@ function plainTaskResult(s: ReceiverSession, t: StoredTask): Record<string, unkn
 export function lookup(s: ReceiverSession, params: Params, ctx: RequestCtx): StoredTask {
   const sw = s.core.switches;
   const meta = isObject(params._meta) && isObject(params._meta[RELATED_TASK_META]) ? (params._meta[RELATED_TASK_META] as Params).taskId : undefined;
-  const taskId = sw.requestedTaskId(params, meta);
+  const taskId = sw.requestedTaskId(params, meta, ctx.owner);
   try {
     // errors-invalid-taskid-32602
     return s.core.store.lookup(sw.ownerScope(ctx.owner), taskId, sw.unknownTaskCode(ErrorCode.InvalidParams));

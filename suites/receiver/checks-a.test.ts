@@ -90,6 +90,7 @@ describe.concurrent('checks-a against the reference receiver', () => {
     [['--fault', 'illegal-transition'], { 'lifecycle.paths-fails': /illegal transition failed → working/, 'lifecycle.terminal-sticky-failed': /reached failed, then tasks\/get reported working/ }],
     [['--fault', 'illegal-transition', '--status-notifications'], { 'notifications.consistent-status': /notifications went failed → working/ }],
     [['--fault', 'cancelled-resurrects'], { 'lifecycle.terminal-sticky-cancelled': /was cancelled, then tasks\/get reported completed/ }],
+    [['--fault', 'ids-per-session'], { 'creation.id-unique': /task ids repeat across \d+ creations \(.*3 on each of two other sessions\)/ }],
     [['--fault', 'task-on-undeclared-types'], { 'capabilities.undeclared-types-processed-normally': /ping with `task` answered error -32600/ }],
     [['--fault', 'last-updated-frozen'], { 'get.last-updated-moves': /yet lastUpdatedAt went .* → .*: the change is not reflected/ }],
     [['--fault', 'input-to-every-session'], { 'lifecycle.input-to-own-requestor': /a session that owns no task received 1 input request\(s\) for another requestor's task/ }],

@@ -6,7 +6,7 @@ import { cancelQuietly, CREATION_JUDGED_BY, createTask, judgeFirstStatus, rolesO
 import { targetTranscripts } from '../harness/tasks.ts';
 import { isObj, short } from '../harness/text.ts';
 import { validate } from '../../schema/validate.ts';
-import { WireTimeoutError, type Message } from '../harness/wire.ts';
+import { WireTimeoutError, type Message, type Scope } from '../harness/wire.ts';
 import { isTerminal, MODEL_IMMEDIATE_RESPONSE_META, RELATED_TASK_META } from '../../schema/protocol.ts';
 import { type ProfileRole } from '../harness/profile.ts';
 
@@ -63,9 +63,9 @@ export const MIN_ID_BITS = 64;
 export const UUID_CLASS_BITS = 122;
 
 /** Creates `n` tasks of a role (sequentially, or all at once), keeping the ids of the CreateTaskResults. */
-async function createMany(ctx: CheckContext, role: ProfileRole, n: number, concurrent: boolean): Promise<{ ids: unknown[]; errors: string[] }> {
+async function createMany(ctx: CheckContext, role: ProfileRole, n: number, concurrent: boolean, peer?: Scope): Promise<{ ids: unknown[]; errors: string[] }> {
   const one = async () => {
-    const r = await sendTaskRequest(ctx, role);
+    const r = await sendTaskRequest(ctx, role, { peer });
     return r.error ? { error: `${r.error.code} ${r.error.message}` } : { id: r.result?.task?.taskId };
   };
   const out = concurrent ? await Promise.all(Array.from({ length: n }, one)) : [];
@@ -214,26 +214,30 @@ export const checks: CheckDef[] = [
   }),
   defineCheck({
     id: 'creation.id-unique',
-    title: 'task ids of sequential and concurrent creations are all distinct',
+    title: 'task ids of sequential and concurrent creations, on this and on other sessions, are all distinct',
     section: SECTION,
     requirements: ['id-unique'],
     level: 'MUST',
-    killedBy: ['duplicate-ids'],
+    killedBy: ['duplicate-ids', 'ids-per-session'],
     needs: ['completes'],
     needsCapabilities: ['tasks.requests.tools.call'],
     async run(ctx: CheckContext) {
       const seq = await createMany(ctx, 'completes', 4, false);
       const par = await createMany(ctx, 'completes', 6, true);
+      // "unique among all tasks controlled by the receiver": other sessions' tasks too. Over stdio another
+      // session is another process (another receiver), so only this connection's tasks are compared there.
+      const others = ctx.info.transport === 'stdio' ? [] : await Promise.all([0, 1].map(async () => createMany(ctx, 'completes', 3, false, await ctx.openSession())));
       // Answers without a task id (e.g. a plain CallToolResult) are not ids: id-string / create-returns-createtaskresult judge those.
-      const ids = [...seq.ids, ...par.ids].filter((id) => id !== undefined && id !== null);
-      const errors = [...seq.errors, ...par.errors];
+      const ids = [...seq.ids, ...par.ids, ...others.flatMap((o) => o.ids)].filter((id) => id !== undefined && id !== null);
+      const errors = [...seq.errors, ...par.errors, ...others.flatMap((o) => o.errors)];
       if (ids.length < 2) ctx.skip(`fewer than two tasks could be created (errors: ${errors.join('; ')})`);
       const seen = new Map<string, number>();
       for (const id of ids) seen.set(JSON.stringify(id), (seen.get(JSON.stringify(id)) ?? 0) + 1);
       const dup = [...seen].filter(([, n]) => n > 1).map(([id, n]) => `${id} ×${n}`);
-      ctx.expect(dup.length === 0, `task ids repeat across ${ids.length} creations (4 sequential, 6 concurrent): ${dup.join(', ')}`);
+      const how = `4 sequential, 6 concurrent${others.length ? ', 3 on each of two other sessions' : ''}`;
+      ctx.expect(dup.length === 0, `task ids repeat across ${ids.length} creations (${how}): ${dup.join(', ')}`);
       if (errors.length) ctx.note(`${errors.length} creation(s) refused: ${errors[0]}`);
-      return `${ids.length} distinct ids (4 sequential, ${par.ids.length} concurrent)`;
+      return `${ids.length} distinct ids (${how})`;
     },
   }),
   defineCheck({
