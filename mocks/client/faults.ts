@@ -70,6 +70,36 @@ export const CLIENT_FAULTS = [
     name: 'ignore-get-stream',
     description: 'never opens the standalone GET SSE stream (Streamable HTTP: its fetch answers GET with 405)',
   },
+  // The client as task receiver while its own tools/call runs (mocks/client/task-receiver.ts; it declares
+  // tasks for sampling/createMessage only, so a task-augmented elicitation/create is of an undeclared type).
+  {
+    name: 'receiver-ignores-task',
+    description: 'answers a task-augmented sampling/createMessage (a declared type) with the plain CreateMessageResult, no task',
+  },
+  {
+    name: 'receiver-starts-completed',
+    description: 'its CreateTaskResult shows the new task "completed" instead of "working"',
+  },
+  {
+    name: 'receiver-numeric-id',
+    description: 'its CreateTaskResult carries the task id as a JSON number',
+  },
+  {
+    name: 'receiver-no-created-at',
+    description: 'its Tasks (CreateTaskResult, tasks/get) omit createdAt',
+  },
+  {
+    name: 'receiver-resumes',
+    description: 'a task reported completed by tasks/get is reported "working" by the next tasks/get',
+  },
+  {
+    name: 'receiver-result-no-related-task',
+    description: 'its tasks/result answers carry no related-task _meta',
+  },
+  {
+    name: 'receiver-undeclared-creates-task',
+    description: 'a task-augmented elicitation/create (a type it did not declare) creates a task instead of being processed normally',
+  },
 ] as const satisfies readonly ClientFault[];
 
 export type ClientFaultName = (typeof CLIENT_FAULTS)[number]['name'];

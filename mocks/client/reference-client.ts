@@ -105,6 +105,7 @@ export async function runReferenceClient(o: ReferenceClientOptions): Promise<num
 }
 
 class ReferenceRequestor {
+  private readonly receiver: ClientTaskReceiver;
   private caps: any = {};
   private lastTaskId: string | undefined;
 
@@ -115,10 +116,14 @@ class ReferenceRequestor {
     private readonly signal: AbortSignal | undefined,
     private readonly log: (line: string) => void,
   ) {
+    // A task receiver too (declared for sampling/createMessage only): servers may send it task-augmented
+    // requests while its tools/call runs (mocks/receiver/client-probe.ts). A task-augmented
+    // elicitation/create (an undeclared type) goes to it too, and is processed normally there.
+    this.receiver = new ClientTaskReceiver(peer, { declared: ['sampling/createMessage'], pollIntervalMs: RECEIVER_POLL_INTERVAL_MS, work: roleWork, log, faults });
     // Input requests of a task (elicitation/create): accept, echoing the task's related-task _meta
     // (related-task-all-messages: the response belongs to the task as much as the request).
     peer.onRequest((req) => {
-      if (req.method !== 'elicitation/create') return undefined;
+      if (req.method !== 'elicitation/create' || req.params?.task !== undefined) return undefined; // with `task`: the receiver's
       const result: Record<string, unknown> = { action: 'accept', content: elicitationContent(req.params, 'reference client') };
       const rel = req.params?._meta?.[RELATED_TASK_META];
       if (rel && typeof rel.taskId === 'string' && !faults.has('elicitation-no-related-task')) result._meta = { [RELATED_TASK_META]: { taskId: rel.taskId } };
@@ -127,7 +132,7 @@ class ReferenceRequestor {
   }
 
   async run(): Promise<void> {
-    const init = await this.peer.initialize({ elicitation: { form: {} } }, { name: CLIENT_NAME, version: CLIENT_VERSION }, REQUEST_TIMEOUT_MS);
+    const init = await this.peer.initialize(this.receiver.capabilities, { name: CLIENT_NAME, version: CLIENT_VERSION }, REQUEST_TIMEOUT_MS);
     if (init.error) throw new Error(`initialize failed: ${init.error.code} ${init.error.message}`);
     this.caps = init.result?.capabilities ?? {};
     const tools = await this.listTools();

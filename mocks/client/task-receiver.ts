@@ -39,6 +39,8 @@ export interface ClientTaskReceiverOptions {
   work(method: ReceivableMethod, params: Record<string, any>, ctx: WorkContext): Promise<Record<string, unknown>>;
   pageSize?: number;
   log?: (line: string) => void;
+  /** Faulty modes of the reference client as receiver (mocks/client/faults.ts, `receiver-*`). */
+  faults?: ReadonlySet<string>;
 }
 
 const OWNER = 'requestor';
@@ -108,7 +110,7 @@ export class ClientTaskReceiver {
       case 'elicitation/create':
         return this.request(req.method, p);
       case 'tasks/get':
-        return tasksOn ? { result: this.wire(this.lookup(p)) } : undefined;
+        return tasksOn ? { result: this.get(this.lookup(p)) } : undefined;
       case 'tasks/result':
         return tasksOn ? this.result(this.lookup(p)) : undefined;
       case 'tasks/list':
@@ -121,8 +123,10 @@ export class ClientTaskReceiver {
   }
 
   private async request(method: ReceivableMethod, p: Record<string, any>): Promise<Answer> {
-    // support-undeclared-process-normally: `task` on an undeclared type is ignored.
-    if (p.task === undefined || !this.opts.declared.includes(method)) {
+    const f = this.opts.faults;
+    // support-undeclared-process-normally: `task` on an undeclared type is ignored (create-returns-createtaskresult for declared ones).
+    const asTask = p.task !== undefined && (this.opts.declared.includes(method) ? !f?.has('receiver-ignores-task') : f?.has('receiver-undeclared-creates-task') === true);
+    if (!asTask) {
       try {
         const signal = new AbortController().signal;
         return { result: await this.opts.work(method, p, { signal, awaitUser: async () => undefined }) };
@@ -138,6 +142,8 @@ export class ClientTaskReceiver {
     const t = this.store.create({ owner: OWNER, requestedTtl: ttl, toolName: method, origin: this });
     // create-asap, lifecycle-begin-working: the CreateTaskResult shows the task as created, before the work moves it.
     const created = { task: this.wire(t) };
+    if (f?.has('receiver-starts-completed')) created.task.status = 'completed';
+    if (f?.has('receiver-numeric-id')) created.task.taskId = t.seq;
     const ctx: WorkContext = { signal: t.abort.signal, task: t, awaitUser: (maxWaitMs) => this.awaitUser(t, maxWaitMs) };
     void this.opts.work(method, p, ctx).then(
       (result) => this.finish(t, { kind: 'result', result }),
@@ -178,12 +184,24 @@ export class ClientTaskReceiver {
     return this.store.lookup(OWNER, p.taskId);
   }
 
+  /** tasks/get shows completed ones (fault receiver-resumes). */
+  private readonly shownCompleted = new WeakSet<StoredTask>();
+
+  private get(t: StoredTask): Record<string, unknown> {
+    const w = this.wire(t);
+    if (this.opts.faults?.has('receiver-resumes') && t.status === 'completed') {
+      if (this.shownCompleted.has(t)) w.status = 'working';
+      this.shownCompleted.add(t);
+    }
+    return w;
+  }
+
   private wire(t: StoredTask): Record<string, unknown> {
     return {
       taskId: t.taskId,
       status: t.status,
       ...(t.statusMessage !== undefined ? { statusMessage: t.statusMessage } : {}),
-      createdAt: new Date(t.createdAtMs).toISOString(),
+      ...(this.opts.faults?.has('receiver-no-created-at') ? {} : { createdAt: new Date(t.createdAtMs).toISOString() }),
       lastUpdatedAt: new Date(t.lastUpdatedAtMs).toISOString(),
       ttl: t.ttl,
       pollInterval: this.opts.pollIntervalMs,
@@ -205,6 +223,7 @@ export class ClientTaskReceiver {
         t.listeners.delete(check);
         const o = t.outcome;
         if (o.kind === 'error') resolve({ error: o.error });
+        else if (this.opts.faults?.has('receiver-result-no-related-task')) resolve({ result: o.result });
         else resolve({ result: { ...o.result, _meta: { ...((o.result._meta as object) ?? {}), [RELATED_TASK_META]: { taskId: t.taskId } } } });
       };
       t.listeners.add(check);

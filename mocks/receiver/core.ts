@@ -90,6 +90,8 @@ export interface ScenarioHooks {
   inputOnStandaloneStream?: boolean;
   /** A tools/call of a tool the receiver does not list is served by this tool (its behaviour and taskSupport): clients call the tools they were written for. */
   servesAnyToolAs?: string;
+  /** On the first tools/call, probe a client that declares tasks.requests for sampling/elicitation as a task receiver (client-probe.ts). */
+  probeClientReceiver?: boolean;
 }
 // --- end of scenario hooks -------------------------------------------------------------------
 

@@ -3,6 +3,7 @@
 import { ErrorCode, isTerminal, MODEL_IMMEDIATE_RESPONSE_META, type TaskStatus } from '../../schema/protocol.ts';
 import type { ReceiverSession } from './connection.ts';
 import { abortableSleep, isObject, NO_REPLY, raceAbort, type Params, type Reply, type RequestCtx } from './core.ts';
+import { probeClientReceiver } from './client-probe.ts';
 import { sendProgress } from './result-delivery.ts';
 import { RpcError, type JsonRpcErrorObject, type Outcome, type PendingInput, type StoredTask } from './store.ts';
 import { relatedMeta, wireTask } from './task-methods.ts';
@@ -22,6 +23,7 @@ export async function toolsCall(s: ReceiverSession, params: Params, ctx: Request
   if (typeof params.name !== 'string') throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: "name" must be a string');
   const args = params.arguments ?? {};
   if (!isObject(args)) throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: "arguments" must be an object');
+  await probeClientReceiver(s, ctx); // scenario hook (client grading)
   const tool = s.core.tools.get(params.name) ?? servedAs(s, params.name);
   if (!tool) throw new RpcError(ErrorCode.InvalidParams, `Unknown tool: ${params.name}`);
   // support-undeclared-process-normally: without the tasks capability, `task` is ignored and the request processed normally.

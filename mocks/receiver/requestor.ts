@@ -46,7 +46,8 @@ export interface FollowOutcome {
 }
 
 /** Sends the request to the client and follows the task it may create; never throws for a misbehaving client. */
-export async function requestFromClient(ctx: RequestorContext, method: ClientRequestMethod, params: Record<string, unknown>): Promise<FollowOutcome> {
+/** `confirmTerminal`: one more tasks/get once the task was seen terminal (a requestor may poll again; a terminal status must stay). */
+export async function requestFromClient(ctx: RequestorContext, method: ClientRequestMethod, params: Record<string, unknown>, opts: { confirmTerminal?: boolean } = {}): Promise<FollowOutcome> {
   const sw = ctx.switches;
   const log: string[] = [];
   // caps-requestor-only-declared
@@ -71,7 +72,13 @@ export async function requestFromClient(ctx: RequestorContext, method: ClientReq
   let inputPolls = 0;
   const until = Date.now() + FOLLOW_LIMIT_MS;
   while (Date.now() < until) {
-    if (status !== undefined && isTerminal(status)) return fetchResult();
+    if (status !== undefined && isTerminal(status)) {
+      if (opts.confirmTerminal) {
+        await ctx.sleep(pollInterval);
+        await ctx.send('tasks/get', taskParams);
+      }
+      return fetchResult();
+    }
     if (status === 'input_required') {
       // input-required-call-result (the fault keeps polling instead, for a while)
       if (!sw.pollsThroughInput()) return fetchResult();

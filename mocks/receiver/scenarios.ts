@@ -166,6 +166,6 @@ export function receiverOptionsFor(s: Scenario, tap: NonNullable<NonNullable<Rec
     ...s.receiver,
     tools: [...own, ...extra],
     statusNotifications: s.statusNotifications ?? false,
-    scenario: { ...(s.receiver.scenario ?? {}), servesAnyToolAs: base.name, tap },
+    scenario: { ...(s.receiver.scenario ?? {}), servesAnyToolAs: base.name, probeClientReceiver: true, tap },
   };
 }

@@ -28,6 +28,7 @@ import {
   type Exchange,
   type SessionView,
 } from './analysis.ts';
+import { receivingChecks } from './receiving-checks.ts';
 import { defineRequestorCheck, type JudgeContext, type RequestorCheckDef } from './engine.ts';
 
 /** Scenarios whose receiver declares task-augmented tools/call. */
@@ -554,6 +555,8 @@ export const requestorChecks: RequestorCheckDef[] = [
       return `${cancels} task(s) cancelled with tasks/cancel, no notifications/cancelled for a task`;
     },
   }),
+  // --- the client as task receiver while its tools/call runs ---------------------------------------
+  ...receivingChecks,
 ];
 
 export function requestorCheck(id: string): RequestorCheckDef {

@@ -1,0 +1,70 @@
+// Scenario hook probeClientReceiver (client grading): a client that declares task augmentation for
+// sampling/createMessage or elicitation/create is a task receiver too, and real servers send it such
+// requests while one of its tools/call is in flight. On the first tools/call of a session, before the
+// call is processed, the receiver sends one task-augmented request of each declared type related to
+// that call and follows the client's task as the reference requestor does (requestor.ts; one more
+// tasks/get after the terminal status); and, to a client declaring tasks for one type only, one request
+// of the other type it supports, with `task` although undeclared, to see it processed normally
+// (support-undeclared-process-normally). suites/requestor/client-window.ts judges what the client answered.
+import type { ReceiverSession } from './connection.ts';
+import type { RequestCtx } from './core.ts';
+import { clientDeclares, requestFromClient, type ClientRequestMethod } from './requestor.ts';
+import type { JsonRpcErrorObject } from './store.ts';
+
+/** Bound for each message of the probe (ms): a client that leaves or never answers only ends the probe. */
+export const PROBE_TIMEOUT_MS = 5_000;
+const PROBE_TEXT = 'conformance: complete';
+
+const probed = new WeakSet<ReceiverSession>();
+
+function paramsFor(method: ClientRequestMethod): Record<string, unknown> {
+  return method === 'sampling/createMessage'
+    ? { messages: [{ role: 'user', content: { type: 'text', text: PROBE_TEXT } }], maxTokens: 32 }
+    : { mode: 'form', message: PROBE_TEXT, requestedSchema: { type: 'object', properties: { answer: { type: 'string', title: 'Answer' } } } };
+}
+
+function supports(caps: Record<string, unknown>, method: ClientRequestMethod): boolean {
+  return (method === 'sampling/createMessage' ? caps.sampling : caps.elicitation) !== undefined;
+}
+
+class ProbeTimeout extends Error {}
+
+export async function probeClientReceiver(s: ReceiverSession, ctx: RequestCtx): Promise<void> {
+  if (probed.has(s) || !s.core.scenario?.probeClientReceiver) return;
+  probed.add(s);
+  const caps = s.clientCapabilities;
+  const methods: ClientRequestMethod[] = ['sampling/createMessage', 'elicitation/create'];
+  const declared = methods.filter((m) => clientDeclares(caps, m));
+  if (declared.length === 0) return;
+  const send = (method: string, params: Record<string, unknown>): Promise<{ result?: unknown; error?: JsonRpcErrorObject }> => {
+    const { response } = s.request(method, params, ctx.id);
+    return new Promise((resolve, reject) => {
+      const t = setTimeout(() => reject(new ProbeTimeout(`no answer to ${method} within ${PROBE_TIMEOUT_MS} ms`)), PROBE_TIMEOUT_MS);
+      t.unref?.();
+      response.then(
+        (r) => {
+          clearTimeout(t);
+          resolve(r);
+        },
+        (e) => {
+          clearTimeout(t);
+          reject(e);
+        },
+      );
+    });
+  };
+  const signal = new AbortController().signal;
+  const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, Math.min(ms, PROBE_TIMEOUT_MS)));
+  try {
+    for (const method of declared) {
+      s.tap('event', undefined, `probe: task-augmented ${method} while tools/call ${JSON.stringify(ctx.id)} is in flight`);
+      await requestFromClient({ clientCapabilities: caps, switches: s.core.switches, signal, sleep, send }, method, paramsFor(method), { confirmTerminal: true });
+    }
+    for (const method of methods.filter((m) => !declared.includes(m) && supports(caps, m))) {
+      s.tap('event', undefined, `probe: ${method} with \`task\`, a type the client did not declare`);
+      await send(method, { ...paramsFor(method), task: { ttl: 60_000 } });
+    }
+  } catch (e) {
+    s.tap('event', undefined, `probe ended: ${e instanceof Error ? e.message : String(e)}`);
+  }
+}
