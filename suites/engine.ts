@@ -480,7 +480,9 @@ export async function runCheck(
     // What the transport saw meanwhile (e.g. output that is not JSON-RPC) explains many a missing answer.
     const transportErrors = [...new Set(scope.transcript.filter((t) => t.note?.startsWith('transport error')).map((t) => t.note))].slice(-3);
     const seen = transportErrors.length ? ` — meanwhile: ${transportErrors.join('; ')}` : '';
-    if (e instanceof WireTimeoutError) return finish(severity(def.level), `target did not answer: ${e.message}${seen}${stderr}`);
+    // Grouped as one root cause: a target that stops answering, or writes what is not JSON-RPC.
+    const cause = transportErrors.length ? 'the target wrote output the transport could not read' : 'the target did not answer within the bound';
+    if (e instanceof WireTimeoutError) return finish(severity(def.level), `target did not answer: ${e.message}${seen}${stderr}`, { cause });
     if (e instanceof WireClosedError) return finish(severity(def.level), `${e.message}${stderr}`);
     return finish(severity(def.level), `check could not complete: ${errorText(e)}${stderr}`);
   }

@@ -115,7 +115,7 @@ export async function createTask(ctx: CheckContext, role: ProfileRole, opts: Tas
   try {
     r = await sendTaskRequest(ctx, role, opts);
   } catch (e) {
-    if (e instanceof WireTimeoutError) ctx.skip(`${what} did not answer: ${e.message}`, { judgedBy: CREATION_JUDGED_BY, cause: `${what} did not answer` });
+    if (e instanceof WireTimeoutError) ctx.skip(`${what} did not answer: ${e.message}`, { judgedBy: CREATION_JUDGED_BY, cause: 'task creation did not answer' });
     throw e;
   }
   if (r.error) {
