@@ -81,14 +81,16 @@ export function registerChecks(config: RunConfig, opts: RegisterOptions = {}): v
   };
 
   // Sections run concurrently with each other; then the checks that load the target (a huge ttl, floods,
-  // many tasks), one at a time; then the checks marked runsLast (the schema check).
-  const LOADS_TARGET = 'Checks that load the target';
-  const group = (c: (typeof checks)[number]) => (c.loadsTarget && !c.runsLast ? LOADS_TARGET : c.section);
-  const sections = [...new Set(checks.filter((c) => !c.runsLast && !c.loadsTarget).map(group)), LOADS_TARGET, ...new Set(checks.filter((c) => c.runsLast).map(group))];
-  for (const section of sections) {
-    const inSection = checks.filter((c) => group(c) === section);
+  // many tasks), one at a time; then the checks marked runsLast (they read the others' evidence), under
+  // their own section's name.
+  const bySection = (list: typeof checks) => [...new Set(list.map((c) => c.section))].map((section) => ({ section, inSection: list.filter((c) => c.section === section) }));
+  const groups = [
+    ...bySection(checks.filter((c) => !c.runsLast && !c.loadsTarget)).map((g) => ({ ...g, sequential: false })),
+    { section: 'Checks that load the target', inSection: checks.filter((c) => c.loadsTarget && !c.runsLast), sequential: true },
+    ...bySection(checks.filter((c) => c.runsLast)).map((g) => ({ ...g, sequential: true })),
+  ];
+  for (const { section, inSection, sequential } of groups) {
     if (!inSection.length) continue;
-    const sequential = section === LOADS_TARGET || inSection.some((c) => c.runsLast);
     (sequential ? describe : describe.concurrent)(section, () => {
       for (const check of inSection) {
         const register = sequential ? test : test.concurrent;
