@@ -3,9 +3,37 @@ import { describe, expect, it } from 'vitest';
 import { computeCoverage, formatCoverage } from './coverage.ts';
 import type { CheckDef, CheckResult, Status, TargetInfo } from './engine.ts';
 
-const def = (id: string, requirements: string[], extra: Partial<CheckDef> = {}): CheckDef => ({ id, title: id, section: 's', requirements, level: 'MUST', killedBy: [], run: async () => undefined, ...extra });
-const result = (d: CheckDef, status: Status): CheckResult => ({ id: d.id, title: d.title, section: d.section, requirements: d.requirements, level: d.level, status, message: '', durationMs: 0, transcript: [] });
-const target = (extra: Partial<TargetInfo> = {}): TargetInfo => ({ label: 't', transport: 'stdio', initializeResult: {}, serverCapabilities: { tasks: { cancel: {} } }, tools: [], profile: { tools: {} }, missingRoles: {}, ...extra });
+const def = (id: string, requirements: string[], extra: Partial<CheckDef> = {}): CheckDef => ({
+  id,
+  title: id,
+  section: 's',
+  requirements,
+  level: 'MUST',
+  killedBy: [],
+  run: async () => undefined,
+  ...extra,
+});
+const result = (d: CheckDef, status: Status): CheckResult => ({
+  id: d.id,
+  title: d.title,
+  section: d.section,
+  requirements: d.requirements,
+  level: d.level,
+  status,
+  message: '',
+  durationMs: 0,
+  transcript: [],
+});
+const target = (extra: Partial<TargetInfo> = {}): TargetInfo => ({
+  label: 't',
+  transport: 'stdio',
+  initializeResult: {},
+  serverCapabilities: { tasks: { cancel: {} } },
+  tools: [],
+  profile: { tools: {} },
+  missingRoles: {},
+  ...extra,
+});
 
 describe('computeCoverage', () => {
   const passes = def('a.pass', ['caps-declare']);
@@ -21,7 +49,9 @@ describe('computeCoverage', () => {
     expect(c.must).toEqual({ applicable: 2, exercised: 1, unexercised: ['tool-required-must-32601'] });
     expect(c.should).toEqual({ applicable: 1, exercised: 1, unexercised: [] }); // MAY ids are not counted
     expect(c.missingRoles).toEqual([{ role: 'requiresTask', reason: 'no tool', checks: 1 }]); // progress: no check of the run needed it
-    expect(formatCoverage(c).join('\n')).toMatch(/coverage: 1\/2 MUST and 1\/1 SHOULD[\s\S]*requiresTask \(1 check not exercised\): no tool[\s\S]*tool-required-must-32601/);
+    expect(formatCoverage(c).join('\n')).toMatch(
+      /coverage: 1\/2 MUST and 1\/1 SHOULD[\s\S]*requiresTask \(1 check not exercised\): no tool[\s\S]*tool-required-must-32601/,
+    );
   });
 
   it('a requirement applies once one of its checks applies (transport, declared capability)', () => {

@@ -26,11 +26,7 @@ export function applies(def: CheckDef, target: TargetInfo): boolean {
   return (def.needsCapabilities ?? []).every((c) => hasPath(target.serverCapabilities, c));
 }
 
-export function computeCoverage(
-  results: readonly CheckResult[],
-  defs: readonly CheckDef[],
-  target: TargetInfo,
-): RunCoverage {
+export function computeCoverage(results: readonly CheckResult[], defs: readonly CheckDef[], target: TargetInfo): RunCoverage {
   const byId = new Map(defs.map((d) => [d.id, d]));
   const applicable = { MUST: new Set<string>(), SHOULD: new Set<string>() };
   const exercised = new Set<string>();

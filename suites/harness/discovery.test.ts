@@ -12,7 +12,10 @@ import { PROFILE_ROLES } from './profile.ts';
 describe('discovery against the reference receiver', () => {
   it('finds every role, with the reviewed tools, and arguments that validate', { timeout: 60_000 }, async () => {
     const plans: string[] = [];
-    const session = await openTargetSession({ target: { kind: 'reference' }, discover: { mode: 'safe' } }, { onDiscoveryPlan: (p) => plans.push(...p.calls.map((c) => c.tool)) });
+    const session = await openTargetSession(
+      { target: { kind: 'reference' }, discover: { mode: 'safe' } },
+      { onDiscoveryPlan: (p) => plans.push(...p.calls.map((c) => c.tool)) },
+    );
     try {
       const reviewed = loadProfile('fixtures/reference.profile.json');
       const names = Object.fromEntries(PROFILE_ROLES.map((r) => [r, session.info.profile.tools[r]?.name]));
@@ -87,7 +90,11 @@ async function fakeTarget(tools: any[], opts: { hangToolsCall?: boolean; maxLive
       const task = (taskId: string) => ({ taskId, status: tasks.get(taskId), createdAt: now, lastUpdatedAt: now, ttl: 60_000, pollInterval: 50 });
       switch (m.method) {
         case 'initialize':
-          return reply(m.id, { protocolVersion: '2025-11-25', capabilities: { tools: {}, tasks: { cancel: {}, requests: { tools: { call: {} } } } }, serverInfo: { name: 'fake', version: '1' } });
+          return reply(m.id, {
+            protocolVersion: '2025-11-25',
+            capabilities: { tools: {}, tasks: { cancel: {}, requests: { tools: { call: {} } } } },
+            serverInfo: { name: 'fake', version: '1' },
+          });
         case 'tools/list':
           return reply(m.id, { tools });
         case 'tools/call': {
@@ -102,7 +109,17 @@ async function fakeTarget(tools: any[], opts: { hangToolsCall?: boolean; maxLive
           tasks.set(id, 'working');
           reply(m.id, { task: task(id) });
           if (opts.asks?.includes(m.params.name)) {
-            void t.send({ jsonrpc: '2.0', id: `ask-${id}`, method: 'elicitation/create', params: { mode: 'form', message: 'which?', requestedSchema: { type: 'object', properties: {} }, _meta: { 'io.modelcontextprotocol/related-task': { taskId: id } } } } as any);
+            void t.send({
+              jsonrpc: '2.0',
+              id: `ask-${id}`,
+              method: 'elicitation/create',
+              params: {
+                mode: 'form',
+                message: 'which?',
+                requestedSchema: { type: 'object', properties: {} },
+                _meta: { 'io.modelcontextprotocol/related-task': { taskId: id } },
+              },
+            } as any);
           }
           return;
         }
@@ -119,7 +136,13 @@ async function fakeTarget(tools: any[], opts: { hangToolsCall?: boolean; maxLive
   return { peer, calls, refused: () => refused };
 }
 
-const tool = (name: string, extra: Record<string, unknown> = {}) => ({ name, description: `the ${name} tool`, inputSchema: { type: 'object' }, execution: { taskSupport: 'optional' }, ...extra });
+const tool = (name: string, extra: Record<string, unknown> = {}) => ({
+  name,
+  description: `the ${name} tool`,
+  inputSchema: { type: 'object' },
+  execution: { taskSupport: 'optional' },
+  ...extra,
+});
 
 describe('discovery safety', () => {
   const tools = [
@@ -158,7 +181,12 @@ describe('discovery safety', () => {
   it('forbidsTask is chosen among safe tools only (never get-env)', () => {
     const forbidden = [
       { name: 'get-env', inputSchema: { type: 'object' }, execution: { taskSupport: 'forbidden' }, annotations: { readOnlyHint: true } },
-      { name: 'echo', inputSchema: { type: 'object', properties: { message: { type: 'string' } }, required: ['message'] }, execution: { taskSupport: 'forbidden' }, annotations: { readOnlyHint: true } },
+      {
+        name: 'echo',
+        inputSchema: { type: 'object', properties: { message: { type: 'string' } }, required: ['message'] },
+        execution: { taskSupport: 'forbidden' },
+        annotations: { readOnlyHint: true },
+      },
     ];
     const plan = planDiscovery(forbidden, {}, { mode: 'safe' }, ['forbidsTask']);
     expect(plan.calls).toEqual([]);

@@ -104,10 +104,12 @@ export interface DiscoveryResult {
 
 /** Name words of tools that change or leak state (matched against the name split into words). */
 const RISKY_NAME_WORDS = new Set(
-  ('delete remove rm del drop destroy erase purge wipe truncate clear reset write overwrite update modify edit set put post patch ' +
+  (
+    'delete remove rm del drop destroy erase purge wipe truncate clear reset write overwrite update modify edit set put post patch ' +
     'send email mail sms publish notify exec execute run shell spawn eval kill terminate stop shutdown restart reboot format ' +
     'env environ environment secret secrets token tokens password passwords credential credentials key keys ' +
-    'transfer pay payment purchase buy deploy install uninstall upload move rename create insert revoke ban').split(' '),
+    'transfer pay payment purchase buy deploy install uninstall upload move rename create insert revoke ban'
+  ).split(' '),
 );
 /** Phrases in a description that mark a tool as destructive or as dumping secrets. */
 const RISKY_DESCRIPTION =
@@ -131,7 +133,8 @@ export function toolSafety(tool: any): { safe: boolean; reason: string } {
   const a = tool?.annotations ?? {};
   if (a.destructiveHint === true) return { safe: false, reason: 'annotated destructiveHint: true' };
   if (a.openWorldHint === true) return { safe: false, reason: 'annotated openWorldHint: true (reaches outside the server)' };
-  if (a.readOnlyHint === false && a.destructiveHint !== false) return { safe: false, reason: 'annotated readOnlyHint: false without destructiveHint: false (destructiveHint defaults to true)' };
+  if (a.readOnlyHint === false && a.destructiveHint !== false)
+    return { safe: false, reason: 'annotated readOnlyHint: false without destructiveHint: false (destructiveHint defaults to true)' };
   const word = nameWords(String(tool?.name ?? '')).find((w) => RISKY_NAME_WORDS.has(w));
   if (word) return { safe: false, reason: `its name says "${word}"` };
   const phrase = RISKY_DESCRIPTION.exec(`${tool?.title ?? ''} ${tool?.description ?? ''}`);
@@ -151,11 +154,17 @@ function taskSupportOf(tool: any): TaskSupport | undefined {
 const OBSERVED_ROLES: readonly ProfileRole[] = ['completes', 'slow', 'fails', 'needsInput', 'progress', 'requiresTask'];
 
 /** Which tools discovery will call, with which arguments (printed before the run). No I/O. */
-export function planDiscovery(tools: any[], serverCapabilities: any, settings: DiscoverySettings, roles: readonly ProfileRole[] = PROFILE_ROLES): DiscoveryPlan {
+export function planDiscovery(
+  tools: any[],
+  serverCapabilities: any,
+  settings: DiscoverySettings,
+  roles: readonly ProfileRole[] = PROFILE_ROLES,
+): DiscoveryPlan {
   const plan: DiscoveryPlan = { mode: settings.mode, roles: [...roles], calls: [], notCalled: [] };
   if (settings.mode === 'off') return { ...plan, noCalls: 'discovery is off (--discover off)' };
   if (!roles.some((r) => OBSERVED_ROLES.includes(r))) return { ...plan, noCalls: 'the profile names every role that needs observing' };
-  if (!serverCapabilities?.tasks?.requests?.tools?.call) return { ...plan, noCalls: 'target does not declare tasks.requests.tools.call, so no tool can be called as a task' };
+  if (!serverCapabilities?.tasks?.requests?.tools?.call)
+    return { ...plan, noCalls: 'target does not declare tasks.requests.tools.call, so no tool can be called as a task' };
   for (const tool of tools) {
     const support = taskSupportOf(tool);
     if (support !== 'optional' && support !== 'required') continue;
@@ -169,7 +178,8 @@ export function planDiscovery(tools: any[], serverCapabilities: any, settings: D
       plan.notCalled.push({ tool: tool.name, reason: `no valid arguments could be derived from its inputSchema: ${derived.problems.join('; ')}` });
       continue;
     }
-    for (const v of derived.variants) plan.calls.push({ tool: tool.name, arguments: v.arguments, label: v.label, taskSupport: support, ...(safety.safe ? {} : { unsafe: safety.reason }) });
+    for (const v of derived.variants)
+      plan.calls.push({ tool: tool.name, arguments: v.arguments, label: v.label, taskSupport: support, ...(safety.safe ? {} : { unsafe: safety.reason }) });
   }
   if (plan.calls.length === 0) plan.noCalls = 'no task-capable tool is safe to call with derived arguments';
   return plan;
@@ -180,7 +190,8 @@ export function formatPlan(plan: DiscoveryPlan, budgetMs: number): string[] {
   if (plan.mode === 'off') return [];
   const lines = [`discovery (${plan.mode}, budget ${budgetMs} ms) looks for roles: ${plan.roles.join(', ') || '(none)'}`];
   if (plan.noCalls) lines.push(`  calls no tool: ${plan.noCalls}`);
-  for (const c of plan.calls) lines.push(`  will call ${c.tool} ${JSON.stringify(c.arguments)} as a task (${c.label})${c.unsafe ? ` although ${c.unsafe} (--discover all)` : ''}`);
+  for (const c of plan.calls)
+    lines.push(`  will call ${c.tool} ${JSON.stringify(c.arguments)} as a task (${c.label})${c.unsafe ? ` although ${c.unsafe} (--discover all)` : ''}`);
   for (const n of plan.notCalled) lines.push(`  will not call ${n.tool}: ${n.reason}`);
   return lines;
 }
@@ -204,7 +215,17 @@ interface ObserveContext {
 
 /** An observation of a call that was not made, or ended before a task existed. */
 function unobserved(call: PlannedCall, outcome: Outcome, error?: string): CallObservation {
-  return { ...call, outcome, statuses: [], elapsedMs: 0, inputRequests: [], progressNotifications: 0, slow: false, cancelled: false, ...(error ? { error } : {}) };
+  return {
+    ...call,
+    outcome,
+    statuses: [],
+    elapsedMs: 0,
+    inputRequests: [],
+    progressNotifications: 0,
+    slow: false,
+    cancelled: false,
+    ...(error ? { error } : {}),
+  };
 }
 
 async function observeCall(call: PlannedCall, o: ObserveContext): Promise<CallObservation> {
@@ -213,14 +234,23 @@ async function observeCall(call: PlannedCall, o: ObserveContext): Promise<CallOb
   const timeout = () => Math.max(1, Math.min(o.settings.requestTimeoutMs, o.deadline - Date.now()));
   const seen = (status: TaskStatus) => obs.statuses.push({ status, atMs: Date.now() - sent });
   try {
-    const r = await o.scope.request('tools/call', { name: call.tool, arguments: call.arguments, task: { ttl: DISCOVERY_TTL_MS }, _meta: { progressToken: o.token } }, { timeoutMs: timeout() });
+    const r = await o.scope.request(
+      'tools/call',
+      { name: call.tool, arguments: call.arguments, task: { ttl: DISCOVERY_TTL_MS }, _meta: { progressToken: o.token } },
+      { timeoutMs: timeout() },
+    );
     if (r.error) {
       if (isLimitError(r.error)) throw new LimitReached(`${r.error.code} ${r.error.message}`);
       return Object.assign(obs, { outcome: 'error', error: `tools/call answered ${r.error.code} ${r.error.message}`, elapsedMs: Date.now() - sent });
     }
     const task = r.result?.task;
     if (!task || typeof task.taskId !== 'string') {
-      return Object.assign(obs, { outcome: 'no-task', isError: r.result?.isError === true, error: 'answered without creating a task', elapsedMs: Date.now() - sent });
+      return Object.assign(obs, {
+        outcome: 'no-task',
+        isError: r.result?.isError === true,
+        error: 'answered without creating a task',
+        elapsedMs: Date.now() - sent,
+      });
     }
     obs.taskId = task.taskId;
     let last = task;
@@ -244,7 +274,10 @@ async function observeCall(call: PlannedCall, o: ObserveContext): Promise<CallOb
     obs.inputRequests = inputRequestsFor(o.peer, task.taskId);
     const final = obs.statuses.at(-1)?.status;
     obs.outcome = obs.error ? 'error' : final === 'completed' || final === 'failed' || final === 'cancelled' || final === 'input_required' ? final : 'working';
-    obs.slow = obs.statuses.some((s) => s.status === 'working' && s.atMs >= o.settings.slowAfterMs) && !obs.statuses.some((s) => s.status === 'input_required') && !obs.inputRequests.length;
+    obs.slow =
+      obs.statuses.some((s) => s.status === 'working' && s.atMs >= o.settings.slowAfterMs) &&
+      !obs.statuses.some((s) => s.status === 'input_required') &&
+      !obs.inputRequests.length;
     if (final === 'completed' && Date.now() < o.deadline) {
       const res = await o.scope.request('tasks/result', { taskId: task.taskId }, { timeoutMs: timeout() });
       if (res.result) obs.isError = res.result.isError === true;
@@ -270,7 +303,10 @@ async function observeCall(call: PlannedCall, o: ObserveContext): Promise<CallOb
 
 function inputRequestsFor(peer: Peer, taskId: string): string[] {
   return peer
-    .messages((m) => 'id' in m && (m.method === 'elicitation/create' || m.method === 'sampling/createMessage') && m.params?._meta?.[RELATED_TASK_META]?.taskId === taskId)
+    .messages(
+      (m) =>
+        'id' in m && (m.method === 'elicitation/create' || m.method === 'sampling/createMessage') && m.params?._meta?.[RELATED_TASK_META]?.taskId === taskId,
+    )
     .map((m) => String(m.method));
 }
 
@@ -282,7 +318,11 @@ export async function discover(peer: Peer, tools: any[], plan: DiscoveryPlan, se
   const scope = peer.scope('discovery');
   // Input requests are answered "cancel": discovery only needs to see that the tool asks.
   const removeHandler = scope.onRequest((req) =>
-    req.method === 'elicitation/create' ? { result: { action: 'cancel' } } : req.method === 'sampling/createMessage' ? { error: { code: -32601, message: 'discovery does not sample' } } : undefined,
+    req.method === 'elicitation/create'
+      ? { result: { action: 'cancel' } }
+      : req.method === 'sampling/createMessage'
+        ? { error: { code: -32601, message: 'discovery does not sample' } }
+        : undefined,
   );
   const observations: (CallObservation | undefined)[] = new Array(plan.calls.length);
   const queue = plan.calls.map((call, index) => ({ call, index, attempts: 0 }));
@@ -382,45 +422,89 @@ export function pickRoles(tools: any[], plan: DiscoveryPlan, observations: CallO
   const nothing = (what: string) => (plan.noCalls ? `discovery found no tool ${what}: ${plan.noCalls}` : `${called}${unsafe}, and none ${what}`);
   const want = new Set(plan.roles);
 
-  const completes = pick((o) => o.outcome === 'completed' && !o.isError, (a, b) => Number(!quick(a)) - Number(!quick(b)), optionalFirst);
-  if (completes) roles.completes = asRole(completes, `called as a task with ${argsText(completes)}: completed after ${ended(completes)} ms (${statusPath(completes)}), result without isError`);
+  const completes = pick(
+    (o) => o.outcome === 'completed' && !o.isError,
+    (a, b) => Number(!quick(a)) - Number(!quick(b)),
+    optionalFirst,
+  );
+  if (completes)
+    roles.completes = asRole(
+      completes,
+      `called as a task with ${argsText(completes)}: completed after ${ended(completes)} ms (${statusPath(completes)}), result without isError`,
+    );
   else missing.completes = nothing('completed (without isError) within the observation time');
 
-  const slow = pick((o) => o.slow, (a, b) => Number(a.outcome === 'failed') - Number(b.outcome === 'failed'), optionalFirst);
-  if (slow) roles.slow = asRole(slow, `called as a task with ${argsText(slow)}: still working after ${slowAfterMs} ms (${statusPath(slow)})${slow.cancelled ? '; cancelled by discovery' : `; ended ${slow.outcome} after ${ended(slow)} ms`}`);
+  const slow = pick(
+    (o) => o.slow,
+    (a, b) => Number(a.outcome === 'failed') - Number(b.outcome === 'failed'),
+    optionalFirst,
+  );
+  if (slow)
+    roles.slow = asRole(
+      slow,
+      `called as a task with ${argsText(slow)}: still working after ${slowAfterMs} ms (${statusPath(slow)})${slow.cancelled ? '; cancelled by discovery' : `; ended ${slow.outcome} after ${ended(slow)} ms`}`,
+    );
   else missing.slow = nothing(`was still working ${slowAfterMs} ms after creation`);
 
-  const fails = pick((o) => o.outcome === 'failed' || (o.outcome === 'completed' && o.isError === true), (a, b) => Number(!quick(a)) - Number(!quick(b)));
-  if (fails) roles.fails = asRole(fails, `called as a task with ${argsText(fails)}: ${fails.outcome === 'failed' ? 'ended failed' : 'completed with isError: true'} after ${ended(fails)} ms (${statusPath(fails)})`);
+  const fails = pick(
+    (o) => o.outcome === 'failed' || (o.outcome === 'completed' && o.isError === true),
+    (a, b) => Number(!quick(a)) - Number(!quick(b)),
+  );
+  if (fails)
+    roles.fails = asRole(
+      fails,
+      `called as a task with ${argsText(fails)}: ${fails.outcome === 'failed' ? 'ended failed' : 'completed with isError: true'} after ${ended(fails)} ms (${statusPath(fails)})`,
+    );
   else missing.fails = nothing('ended failed or with isError');
 
   const needsInput = pick((o) => o.outcome === 'input_required' || o.statuses.some((s) => s.status === 'input_required') || o.inputRequests.length > 0);
   if (needsInput) {
-    const how = needsInput.statuses.some((s) => s.status === 'input_required') ? `went input_required (${statusPath(needsInput)})` : `sent ${needsInput.inputRequests.join(', ')}`;
+    const how = needsInput.statuses.some((s) => s.status === 'input_required')
+      ? `went input_required (${statusPath(needsInput)})`
+      : `sent ${needsInput.inputRequests.join(', ')}`;
     roles.needsInput = asRole(needsInput, `called as a task with ${argsText(needsInput)}: ${how}${needsInput.cancelled ? '; cancelled by discovery' : ''}`);
   } else missing.needsInput = nothing('went input_required or sent an input request');
 
-  const progress = pick((o) => o.progressNotifications > 0, (a, b) => Number(a.outcome !== 'completed') - Number(b.outcome !== 'completed'));
-  if (progress) roles.progress = asRole(progress, `called as a task with ${argsText(progress)}: sent ${progress.progressNotifications} notifications/progress for its progressToken; ended ${progress.outcome}`);
-  else missing.progress = nothing('sent notifications/progress for the request\'s progressToken');
+  const progress = pick(
+    (o) => o.progressNotifications > 0,
+    (a, b) => Number(a.outcome !== 'completed') - Number(b.outcome !== 'completed'),
+  );
+  if (progress)
+    roles.progress = asRole(
+      progress,
+      `called as a task with ${argsText(progress)}: sent ${progress.progressNotifications} notifications/progress for its progressToken; ended ${progress.outcome}`,
+    );
+  else missing.progress = nothing("sent notifications/progress for the request's progressToken");
 
   // requiresTask: a tool listed with taskSupport "required" whose derived arguments created a task.
   // Checks wait for it to end: one that completed on its own first, one that asks for input last.
   const rank = (o: CallObservation) => (o.outcome === 'completed' && !o.isError ? 0 : o.outcome === 'input_required' || o.inputRequests.length ? 2 : 1);
-  const requiresTask = pick((o) => o.taskSupport === 'required' && o.taskId !== undefined, (a, b) => rank(a) - rank(b));
+  const requiresTask = pick(
+    (o) => o.taskSupport === 'required' && o.taskId !== undefined,
+    (a, b) => rank(a) - rank(b),
+  );
   const requiredListed = tools.filter((t) => taskSupportOf(t) === 'required').map((t) => t.name);
-  if (requiresTask) roles.requiresTask = asRole(requiresTask, `listed with taskSupport "required"; called as a task with ${argsText(requiresTask)} it created a task (${requiresTask.outcome})`);
-  else missing.requiresTask = requiredListed.length ? `${requiredListed.join(', ')} ${requiredListed.length > 1 ? 'are' : 'is'} listed with taskSupport "required", but discovery created no task with ${requiredListed.length > 1 ? 'them' : 'it'} (${plan.noCalls ?? 'not safe to call, or no valid arguments, or the call failed'})` : 'target lists no tool with taskSupport "required"';
+  if (requiresTask)
+    roles.requiresTask = asRole(
+      requiresTask,
+      `listed with taskSupport "required"; called as a task with ${argsText(requiresTask)} it created a task (${requiresTask.outcome})`,
+    );
+  else
+    missing.requiresTask = requiredListed.length
+      ? `${requiredListed.join(', ')} ${requiredListed.length > 1 ? 'are' : 'is'} listed with taskSupport "required", but discovery created no task with ${requiredListed.length > 1 ? 'them' : 'it'} (${plan.noCalls ?? 'not safe to call, or no valid arguments, or the call failed'})`
+      : 'target lists no tool with taskSupport "required"';
 
   // forbidsTask: not called by discovery (the checks call it). Explicitly "forbidden" first, read-only first.
   const forbidsTask = forbidsTaskCandidate(tools, plan.mode);
   if (forbidsTask) roles.forbidsTask = forbidsTask;
-  else if (plan.mode !== 'off') missing.forbidsTask = 'target lists no tool with taskSupport absent or "forbidden" that is safe to call with arguments derived from its inputSchema';
+  else if (plan.mode !== 'off')
+    missing.forbidsTask = 'target lists no tool with taskSupport absent or "forbidden" that is safe to call with arguments derived from its inputSchema';
 
-  for (const r of PROFILE_ROLES) if (!want.has(r)) {
-    delete roles[r];
-    delete missing[r];
-  }
+  for (const r of PROFILE_ROLES)
+    if (!want.has(r)) {
+      delete roles[r];
+      delete missing[r];
+    }
   return { roles, missing };
 }
 
@@ -428,7 +512,12 @@ function forbidsTaskCandidate(tools: any[], mode: DiscoverMode): DiscoveredRole 
   const candidates = tools
     .map((t, i) => ({ t, i, support: taskSupportOf(t) }))
     .filter(({ t, support }) => (support === undefined || support === 'forbidden') && (mode === 'all' || toolSafety(t).safe))
-    .sort((a, b) => Number(a.support !== 'forbidden') - Number(b.support !== 'forbidden') || Number(a.t.annotations?.readOnlyHint !== true) - Number(b.t.annotations?.readOnlyHint !== true) || a.i - b.i);
+    .sort(
+      (a, b) =>
+        Number(a.support !== 'forbidden') - Number(b.support !== 'forbidden') ||
+        Number(a.t.annotations?.readOnlyHint !== true) - Number(b.t.annotations?.readOnlyHint !== true) ||
+        a.i - b.i,
+    );
   for (const { t, support } of candidates) {
     const derived = deriveArguments(t.inputSchema);
     if (derived.variants.length === 0) continue;
