@@ -4,7 +4,7 @@
 //   server  — grade a task receiver (scripts/server.ts)
 //   client  — grade an MCP client as a task requestor (scripts/client.ts)
 //   mock    — run the reference receiver (scripts/mock.ts)
-//   checks  — list every check with its requirement ids (scripts/server.ts)
+//   checks  — list every check of every role and the property runs, with level, requirement ids, the faults that kill it and rulings (scripts/server.ts)
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
