@@ -231,6 +231,12 @@ const observations: Record<FaultName, (p: Peer, h: Harness) => Promise<void>> = 
     await expect(waiting).rejects.toBeInstanceOf(WireTimeoutError);
     expect(ok(await p.request('tasks/result', { taskId: t.taskId })).isError).toBe(true); // one sent afterwards answers
   },
+  'cancelled-gone-32603': async (p) => {
+    const t = await createTask(p, 'slow', { ms: 5000 });
+    expect(ok(await p.request('tasks/cancel', { taskId: t.taskId })).status).toBe('cancelled');
+    expect((await p.request('tasks/get', { taskId: t.taskId })).error?.code).toBe(-32603);
+    expect((await p.request('tasks/get', { taskId: 'no-such-task' })).error?.code).toBe(-32602);
+  },
   'ids-per-session': async (p, h) => {
     const other = await h.peer();
     const a = await createTask(p, 'complete', { ms: 0 });

@@ -186,8 +186,17 @@ export class FaultSwitches {
   }
 
   /** errors-invalid-taskid-32602 (unknown-task-32603). */
-  unknownTaskCode(exact: number): number {
+  unknownTaskCode(exact: number, taskId?: unknown): number {
+    if (this.f.has('cancelled-gone-32603') && typeof taskId === 'string' && this.cancelledGone.has(taskId)) return ErrorCode.InternalError;
     return this.f.has('unknown-task-32603') ? ErrorCode.InternalError : exact;
+  }
+
+  /** errors-invalid-taskid-32602 (cancelled-gone-32603): a cancelled task is deleted at once (a MAY), and asking for it then answers -32603. */
+  private readonly cancelledGone = new Set<string>();
+  afterCancel(t: StoredTask, store: TaskStore): void {
+    if (!this.f.has('cancelled-gone-32603')) return;
+    this.cancelledGone.add(t.taskId);
+    store.delete(t, 'evicted');
   }
 
   /** security-bind-context (no-isolation): every requestor sees every task (null: no owner filter). */

@@ -35,7 +35,7 @@ export function lookup(s: ReceiverSession, params: Params, ctx: RequestCtx): Sto
   const taskId = sw.requestedTaskId(params, meta, ctx.owner);
   try {
     // errors-invalid-taskid-32602
-    return s.core.store.lookup(sw.ownerScope(ctx.owner), taskId, sw.unknownTaskCode(ErrorCode.InvalidParams));
+    return s.core.store.lookup(sw.ownerScope(ctx.owner), taskId, sw.unknownTaskCode(ErrorCode.InvalidParams, taskId));
   } catch (e) {
     s.core.audit('task.lookup-failed', { task: typeof taskId === 'string' ? taskId : JSON.stringify(taskId), requestor: ctx.auth ?? ctx.sessionLabel });
     throw e;
@@ -96,4 +96,5 @@ function cancelNow(s: ReceiverSession, t: StoredTask): void {
   // cancel-attempt-stop (SHOULD): stop the work.
   if (!s.core.switches.workOutlivesCancel()) t.abort.abort(new Error('task cancelled'));
   s.core.audit('task.cancelled', { task: t.taskId });
+  s.core.switches.afterCancel(t, store);
 }

@@ -200,6 +200,39 @@ export const checks: CheckDef[] = [
     },
   }),
 
+  // A deleted cancelled task is a nonexistent taskId: errors-invalid-taskid-32602 asks -32602 of tasks/get,
+  // tasks/result and tasks/cancel (deleting it is the MAY of cancel.delete-may; a receiver keeping it is not judged).
+  defineCheck({
+    id: 'cancel.deleted-answers-32602',
+    title: 'once a cancelled task is deleted, tasks/get, tasks/result and tasks/cancel naming it answer -32602',
+    section: SECTION,
+    requirements: ['errors-invalid-taskid-32602'],
+    level: 'MUST',
+    killedBy: ['cancelled-gone-32603'],
+    needs: ['slow'],
+    needsCapabilities: ['tasks.cancel'],
+    async run(ctx: CheckContext) {
+      const c = await runningTask(ctx, 'slow');
+      await cancelRunning(ctx, c.taskId);
+      let gone: Response['error'];
+      for (let i = 0; i < 3 && !gone; i++) {
+        const g = await getTask(ctx, c.taskId);
+        if (g.error) gone = g.error;
+        else await delay(pollDelay(ctx, g.result));
+      }
+      if (!gone) ctx.skip('the cancelled task is kept (deleting it is a MAY), so no answer for a deleted task was seen');
+      const seen = [`tasks/get → ${gone.code}`];
+      const wrong: string[] = gone.code === -32602 ? [] : [`tasks/get answered ${gone.code} ${short(gone.message)}`];
+      for (const method of ['tasks/result', 'tasks/cancel']) {
+        const r = await ctx.peer.request(method, { taskId: c.taskId });
+        seen.push(`${method} → ${r.error ? r.error.code : 'a result'}`);
+        if (r.error && r.error.code !== -32602) wrong.push(`${method} answered ${r.error.code} ${short(r.error.message)}`);
+      }
+      ctx.expect(wrong.length === 0, `the cancelled task ${c.taskId} is gone, but ${wrong.join('; ')}: a nonexistent taskId is -32602 (Invalid params)`);
+      return `deleted cancelled task: ${seen.join(', ')}`;
+    },
+  }),
+
   // MAY: observation only.
   defineCheck({
     id: 'cancel.delete-may',
@@ -218,10 +251,8 @@ export const checks: CheckDef[] = [
       let last: any;
       for (let i = 0; i < 3; i++) {
         const g = await getTask(ctx, c.taskId);
-        if (g.error) {
-          ctx.expect(g.error.code === -32602, `a deleted cancelled task should answer tasks/get with -32602, got ${g.error.code} ${g.error.message}`);
-          return `deleted: tasks/get → -32602 after ${seen.length} poll(s) (${g.error.message})`;
-        }
+        // The error code of a deleted task is judged by cancel.deleted-answers-32602.
+        if (g.error) return `deleted: tasks/get → ${g.error.code} after ${seen.length} poll(s) (${g.error.message})`;
         last = g.result;
         seen.push(String(last?.status));
         await delay(pollDelay(ctx, last));

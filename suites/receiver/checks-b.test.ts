@@ -42,10 +42,13 @@ describe('checks-b metadata', () => {
   });
 });
 
+const KEEPS_CANCELLED = 'cancel.deleted-answers-32602';
+
 describe('checks-b against the reference receiver', () => {
-  it('all pass on the faultless receiver (MAY: info), none skipped', { timeout: 90_000 }, async () => {
+  it('all pass on the faultless receiver (MAY: info), none skipped but the deleted-task check', { timeout: 90_000 }, async () => {
     const rs = await runWith([]);
-    const bad = rs.filter((r) => !(r.status === 'pass' || (r.status === 'info' && r.level === 'MAY')));
+    // The reference keeps cancelled tasks (deleting them is a MAY): no answer for a deleted one to judge.
+    const bad = rs.filter((r) => !(r.status === 'pass' || (r.status === 'info' && r.level === 'MAY') || (r.id === KEEPS_CANCELLED && r.status === 'skip')));
     expect(bad.map((r) => `${r.id}: ${r.status} ${r.message}`)).toEqual([]);
   });
 
