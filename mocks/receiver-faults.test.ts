@@ -231,6 +231,10 @@ const observations: Record<FaultName, (p: Peer, h: Harness) => Promise<void>> = 
     await expect(waiting).rejects.toBeInstanceOf(WireTimeoutError);
     expect(ok(await p.request('tasks/result', { taskId: t.taskId })).isError).toBe(true); // one sent afterwards answers
   },
+  'internal-error-custom-code': async (p) => {
+    expect((await p.request('tasks/get', { taskId: 'x'.repeat(2000) })).error?.code).toBe(-32000);
+    expect((await p.request('tasks/get', { taskId: 'x' })).error?.code).toBe(-32602);
+  },
   'cancelled-gone-32603': async (p) => {
     const t = await createTask(p, 'slow', { ms: 5000 });
     expect(ok(await p.request('tasks/cancel', { taskId: t.taskId })).status).toBe('cancelled');

@@ -186,6 +186,12 @@ export class FaultSwitches {
   }
 
   /** errors-invalid-taskid-32602 (unknown-task-32603). */
+  /** errors-internal-32603 (internal-error-custom-code): a taskId too long for the store to index fails inside, answered -32000. */
+  internalFailure(taskId: unknown): JsonRpcErrorObject | undefined {
+    if (!this.f.has('internal-error-custom-code') || typeof taskId !== 'string' || taskId.length <= 1024) return undefined;
+    return { code: -32000, message: 'Server error: task index failure' };
+  }
+
   unknownTaskCode(exact: number, taskId?: unknown): number {
     if (this.f.has('cancelled-gone-32603') && typeof taskId === 'string' && this.cancelledGone.has(taskId)) return ErrorCode.InternalError;
     return this.f.has('unknown-task-32603') ? ErrorCode.InternalError : exact;

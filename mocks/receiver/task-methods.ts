@@ -33,6 +33,8 @@ export function lookup(s: ReceiverSession, params: Params, ctx: RequestCtx): Sto
   const sw = s.core.switches;
   const meta = isObject(params._meta) && isObject(params._meta[RELATED_TASK_META]) ? (params._meta[RELATED_TASK_META] as Params).taskId : undefined;
   const taskId = sw.requestedTaskId(params, meta, ctx.owner);
+  const internal = sw.internalFailure(taskId);
+  if (internal) throw new RpcError(internal.code, internal.message);
   try {
     // errors-invalid-taskid-32602
     return s.core.store.lookup(sw.ownerScope(ctx.owner), taskId, sw.unknownTaskCode(ErrorCode.InvalidParams, taskId));

@@ -5,7 +5,8 @@
 import { randomUUID } from 'node:crypto';
 import { defineCheck, type CheckContext, type CheckDef } from '../engine.ts';
 import { WireClosedError, WireTimeoutError, type Message, type Response, type Scope } from '../harness/wire.ts';
-import { callRole } from '../harness/arrange.ts';
+import { callRole, isLimitError } from '../harness/arrange.ts';
+import { targetTranscripts } from '../harness/tasks.ts';
 import { short } from '../harness/text.ts';
 
 const SECTION = 'Error Handling';
@@ -302,6 +303,55 @@ export const checks: CheckDef[] = [
       else if (ping.error) ctx.outside('connection-survives-malformed-input', `ping after hostile input answered error ${ping.error.code} ${short(ping.error.message)}`);
       ctx.expect(problems.length === 0, problems.join('; '), { cause: problems.length === illTyped.length ? invalidTaskIdCause(illTyped) : undefined });
       return `${seen.join('; ')}${ping instanceof Error || ping.error ? '' : '; ping answered'}`;
+    },
+  }),
+  // "Receivers MUST return standard JSON-RPC errors for the following protocol error cases: … Internal
+  // errors: -32603". A black box cannot force an internal error, so every tasks/* error of the run is read:
+  // one outside the standard codes (-32700, -32600 … -32603) is an error the listed cases do not explain,
+  // which is to be -32603. Errors that say the receiver is at a limit (back-pressure) are left aside. An
+  // oversized taskId (64 KiB) is sent once too: a receiver may refuse it, but with a standard code.
+  defineCheck({
+    id: 'errors.standard-codes',
+    title: 'Every error tasks/* answered in the run has a standard JSON-RPC code (an internal error is -32603)',
+    section: SECTION,
+    requirements: ['errors-internal-32603'],
+    level: 'MUST',
+    killedBy: ['internal-error-custom-code'],
+    needsCapabilities: ['tasks'],
+    runsLast: true,
+    async run(ctx: CheckContext) {
+      const huge = 'x'.repeat(64 * 1024);
+      for (const method of (['tasks/get', 'tasks/result', 'tasks/cancel'] as const).filter((m) => methodAvailable(ctx, m))) {
+        await ctx.peer.request(method, { taskId: huge }).catch(() => undefined);
+      }
+      const standard = new Set([-32700, -32600, -32601, -32602, -32603]);
+      const bad = new Map<string, number>();
+      let judged = 0;
+      const seen = new Set<unknown>();
+      for (const src of targetTranscripts(ctx)) {
+        const methods = new Map<string, string>();
+        for (const e of src.entries) {
+          const m = e.message as Message | undefined;
+          if (e.dir === 'out' && m && typeof m === 'object' && typeof m.method === 'string' && 'id' in m) methods.set(JSON.stringify(m.id), m.method);
+        }
+        for (const e of src.entries) {
+          const m = e.message as Message | undefined;
+          if (e.dir !== 'in' || !m || typeof m !== 'object' || seen.has(m) || !m.error) continue;
+          seen.add(m);
+          const method = methods.get(JSON.stringify(m.id));
+          if (!method?.startsWith('tasks/') || isLimitError(m.error)) continue;
+          judged++;
+          if (!standard.has(m.error.code)) {
+            const k = `${method} → ${short(m.error.code)} ${short(m.error.message, 80)}`;
+            bad.set(k, (bad.get(k) ?? 0) + 1);
+          }
+        }
+      }
+      ctx.expect(
+        bad.size === 0,
+        `tasks/* answered errors outside the standard JSON-RPC codes, which none of the listed protocol error cases explains (an internal error is -32603): ${[...bad].slice(0, 5).map(([k, n]) => `${k} ×${n}`).join('; ')}`,
+      );
+      return `${judged} tasks/* errors in the run, all with standard codes`;
     },
   }),
 ];
