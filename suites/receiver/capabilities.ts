@@ -167,6 +167,7 @@ export const checks: CheckDef[] = [
     section: SECTION,
     requirements: ['support-undeclared-process-normally'],
     level: 'MUST',
+    clientReceiver: true,
     killedBy: ['task-on-undeclared-types'],
     async run(ctx: CheckContext) {
       const caps = ctx.info.serverCapabilities ?? {};
@@ -214,6 +215,7 @@ export const checks: CheckDef[] = [
     section: SECTION,
     requirements: ['tool-required-must-32601'],
     level: 'MUST',
+    clientReceiver: 'tool-level negotiation (execution.taskSupport) is about tools; sampling/createMessage and elicitation/create have none',
     killedBy: ['required-runs-without-task'],
     needs: ['requiresTask'],
     needsCapabilities: [TOOLS_CALL],
@@ -242,6 +244,7 @@ export const checks: CheckDef[] = [
     section: SECTION,
     requirements: ['tool-forbidden-should-32601'],
     level: 'SHOULD',
+    clientReceiver: 'tool-level negotiation (execution.taskSupport) is about tools; sampling/createMessage and elicitation/create have none',
     killedBy: ['forbidden-runs-as-task'],
     needs: ['forbidsTask'],
     needsCapabilities: [TOOLS_CALL],
@@ -258,6 +261,7 @@ export const checks: CheckDef[] = [
     section: SECTION,
     requirements: ['tool-forbidden-should-32601'],
     level: 'SHOULD',
+    clientReceiver: 'tool-level negotiation (execution.taskSupport) is about tools; sampling/createMessage and elicitation/create have none',
     killedBy: ['forbidden-runs-as-task'],
     needsCapabilities: [TOOLS_CALL],
     async run(ctx: CheckContext) {
@@ -274,6 +278,7 @@ export const checks: CheckDef[] = [
     section: SECTION,
     requirements: ['tool-optional-may'],
     level: 'MAY',
+    clientReceiver: 'tool-level negotiation (execution.taskSupport) is about tools; sampling/createMessage and elicitation/create have none',
     killedBy: [],
     needs: ['completes'],
     needsCapabilities: [TOOLS_CALL],
@@ -296,6 +301,7 @@ export const checks: CheckDef[] = [
     section: SECTION,
     requirements: ['support-declared-may-require'],
     level: 'MAY',
+    clientReceiver: 'tool-level negotiation (execution.taskSupport) is about tools; sampling/createMessage and elicitation/create have none',
     killedBy: [],
     needsCapabilities: [TOOLS_CALL],
     async run(ctx: CheckContext) {

@@ -200,6 +200,7 @@ export const checks: CheckDef[] = [
     section: SECTION,
     requirements: ['errors-task-required-may-32600'],
     level: 'MAY',
+    clientReceiver: 'tool-level negotiation (execution.taskSupport) is about tools; sampling/createMessage and elicitation/create have none',
     killedBy: [],
     needs: ['requiresTask'],
     needsCapabilities: ['tasks.requests.tools.call'],

@@ -63,6 +63,7 @@ export const checks: CheckDef[] = [
     section: SECTION,
     requirements: ['notify-status-may'],
     level: 'MAY',
+    clientReceiver: true,
     killedBy: [],
     needsCapabilities: ['tasks.requests.tools.call'],
     needs: ['completes'],
@@ -81,6 +82,7 @@ export const checks: CheckDef[] = [
     section: SECTION,
     requirements: ['lifecycle-valid-paths'],
     level: 'MUST',
+    clientReceiver: true,
     killedBy: ['status-notification-wrong-status', 'unknown-status'],
     needsCapabilities: ['tasks.requests.tools.call'],
     async run(ctx: CheckContext) {
@@ -109,6 +111,7 @@ export const checks: CheckDef[] = [
     section: SECTION,
     requirements: ['notify-status-no-related-task'],
     level: 'SHOULD',
+    clientReceiver: true,
     killedBy: ['status-notification-related-task'],
     needsCapabilities: ['tasks.requests.tools.call'],
     needs: ['completes'],

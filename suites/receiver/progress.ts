@@ -121,6 +121,7 @@ export const checks: CheckDef[] = [
     section: SECTION,
     requirements: ['cancellation-use-tasks-cancel'],
     level: 'MAY',
+    clientReceiver: true,
     weakerLevel: 'the MUST binds the requestor; what a receiver does with the notification is unspecified (RULINGS.md#cancelled-notification-receiver), so it is only reported',
     killedBy: [],
     needs: ['slow'],

@@ -107,6 +107,7 @@ function waitingResultCheck(end: 'cancel' | 'fail' | 'expire', title: string): C
     section: SECTION,
     requirements: ['result-blocks-nonterminal', 'result-terminal-returns-final'],
     level: 'MUST',
+    clientReceiver: true,
     // A tasks/result waiting when the task ends otherwise than by completion is never answered (waiting-result-orphaned);
     // under cancelled-result-hangs no tasks/result of a cancelled task is.
     killedBy: end === 'cancel' ? ['waiting-result-orphaned', 'cancelled-result-hangs'] : ['waiting-result-orphaned'],

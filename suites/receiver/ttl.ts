@@ -161,6 +161,7 @@ export const checks: CheckDef[] = [
     section: SECTION,
     requirements: ['ttl-actual-in-get'],
     level: 'MUST',
+    clientReceiver: true,
     killedBy: ['deleted-early'],
     needs: ['completes'],
     async run(ctx: CheckContext) {

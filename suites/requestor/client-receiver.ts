@@ -67,6 +67,13 @@ function clientResultBase(check: CheckDef, type: RequestType) {
   };
 }
 
+/** The client's capabilities with the declaration at `cap` (tasks.requests.<type>) also at tasks.requests.tools.call. */
+function asToolsCall(caps: any, cap: string): any {
+  const declared = cap.split('.').reduce((o: any, k) => (o && typeof o === 'object' ? o[k] : undefined), caps);
+  const tasks = caps?.tasks ?? {};
+  return { ...caps, tasks: { ...tasks, requests: { ...(tasks.requests ?? {}), tools: { call: declared } } } };
+}
+
 /** The client's connections, by server-end peer (capabilities seen in its initialize). */
 const connections = new WeakMap<Peer, { clientCapabilities: any; clientInfo: any; protocolVersion: unknown }>();
 
@@ -146,7 +153,9 @@ export async function runClientReceiverChecks(
     label: connector.label,
     transport,
     initializeResult: { protocolVersion: c.protocolVersion, capabilities: c.clientCapabilities, clientInfo: c.clientInfo },
-    serverCapabilities: c.clientCapabilities,
+    // The request type under test stands where the checks look for task-augmented tools/call
+    // (needsCapabilities 'tasks.requests.tools.call'): declared exactly when the client declares it.
+    serverCapabilities: asToolsCall(c.clientCapabilities, cap),
     // One pseudo-tool per role: the request type, which may be sent with or without a task.
     tools: [{ name: method, execution: { taskSupport: 'optional' } }],
     profile: { tools: { completes: { name: method }, slow: { name: method }, fails: { name: method } } },
