@@ -295,11 +295,13 @@ class ReferenceRequestor {
 export const TASK_RECEIVER_SCENARIO = 'task-receiver';
 export const RECEIVER_POLL_INTERVAL_MS = 100;
 export const SLOW_MS = 3000;
+export const FAIL_MS = 1500;
 
 /** The work of a request under the role contract (deterministic given its text). */
 async function roleWork(method: ReceivableMethod, p: Record<string, any>, ctx: WorkContext): Promise<Record<string, unknown>> {
   const text = String(method === 'sampling/createMessage' ? (p.messages?.[0]?.content?.text ?? '') : (p.message ?? ''));
-  await abortableSleep(/slow/i.test(text) ? SLOW_MS : 20, ctx.signal);
+  // A failing request takes a moment, so that a tasks/result can wait for its end (result.waiting-answered-on-fail).
+  await abortableSleep(/slow/i.test(text) ? SLOW_MS : /fail/i.test(text) ? FAIL_MS : 20, ctx.signal);
   if (/fail/i.test(text)) throw new RpcError(-1, 'User rejected the request');
   if (method === 'elicitation/create') return { action: 'accept', content: elicitationContent(p, 'reference client') };
   return { role: 'assistant', content: { type: 'text', text: `reference client reply to: ${text}` }, model: 'reference-client-model', stopReason: 'endTurn' };
