@@ -159,7 +159,7 @@ describe('first run without a profile (discovery, coverage)', () => {
     expect(() => parseServerArgs(['--stdio', 'x', '--discover', 'off', '--discover-budget', '100'])).toThrow(UsageError);
   });
 
-  it('discovers every role of the reference receiver, prints the plan first, exercises every MUST, keeps the profile', async () => {
+  it('discovers every role of the reference receiver, prints the plan first, exercises every MUST, keeps the profile', { timeout: 300_000 }, async () => {
     const json = join(tmp, 'zero.json');
     const kept = join(tmp, 'zero.profile.json');
     const r = await cli(['server', '--stdio', `${process.execPath} --import tsx scripts/mock.ts --stdio --status-notifications`, '--require-coverage', '--write-profile', kept, '--json', json], 240_000);
@@ -179,7 +179,7 @@ describe('first run without a profile (discovery, coverage)', () => {
     expect(profile.tools.slow?.observed).toMatch(/still working/);
   });
 
-  it('--require-coverage fails a run that leaves applicable MUST requirements unexercised', async () => {
+  it('--require-coverage fails a run that leaves applicable MUST requirements unexercised', { timeout: 300_000 }, async () => {
     const target = `${process.execPath} --import tsx scripts/mock.ts --stdio`;
     const plain = await cli(['server', '--stdio', target, '--discover', 'off', '--only', 'cancel']);
     expect(plain.code).toBe(0);
