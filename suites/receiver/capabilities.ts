@@ -133,6 +133,7 @@ export const checks: CheckDef[] = [
     section: SECTION,
     requirements: ['support-undeclared-process-normally'],
     level: 'MUST',
+    clientReceiver: 'judges the answer as a CallToolResult; for clients, receiving.undeclared-processed-normally (client command, every scenario) sends a request type the client did not declare with `task`',
     killedBy: ['undeclared-creates-task'],
     needs: ['completes'],
     notApplicable: (info) =>
