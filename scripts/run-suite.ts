@@ -32,6 +32,8 @@ export async function runSuite(run: SuiteRun): Promise<void> {
       exclude: [],
       reporters: run.reporters,
       provide: run.provide,
+      // Compiled: the worker imports our modules natively (vite would transform every one of them first).
+      ...(EXT === '.js' ? { server: { deps: { external: [/[\\/]dist[\\/]/] } } } : {}),
       pool: 'threads',
       fileParallelism: false,
       passWithNoTests: true,

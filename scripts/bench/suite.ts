@@ -20,6 +20,22 @@ import { BenchClient } from './client.ts';
 import { round, run, series, startServer, type Series } from './stats.ts';
 
 export const PROFILE_PATH = 'fixtures/reference.profile.json';
+/** The compiled package (npm run build, run first): the CLI and the reference receiver on plain Node. */
+export const CLI = 'dist/scripts/cli.js';
+export const MOCK = 'dist/scripts/mock.js';
+/**
+ * The receiver suite only: the reference profile also names requestor roles, whose server-as-requestor
+ * runs wait out the requestor's own schedule (pollInterval 3000 ms, tasks kept ~6.6 s), not the receiver's.
+ */
+export const RECEIVER_ONLY = ['--exclude', 'requestor'];
+
+let building: Promise<void> | undefined;
+/** Builds dist/ once per bench run (the sources may have changed since `npm ci`). */
+export function ensureBuilt(root: string): Promise<void> {
+  return (building ??= run(process.execPath, ['scripts/build.mjs'], { cwd: root, timeoutMs: 300_000 }).then((r) => {
+    if (r.code !== 0) throw new Error(`npm run build failed: ${r.stderr.slice(-400)}`);
+  }));
+}
 /** A check that takes a few ms: `--only` it to measure the CLI's fixed cost (the schema check runs too: it always runs last). */
 export const TRIVIAL_CHECK = 'capabilities.declared-if-supported';
 
@@ -77,9 +93,9 @@ export interface SuiteSection {
   stdio: { command: string; runs: CliRun[]; wallMs: Series };
   http: { runs: CliRun[]; wallMs: Series };
   overhead: {
-    /** CLI over stdio with --only one trivial check: tsx, pre-flight, vitest start-up, shared session, schema check. */
+    /** CLI over stdio with --only one trivial check: loading, pre-flight, vitest start-up, shared session, the runsLast checks. */
     cliFixedStdioMs: Series;
-    /** Spawning `node --import tsx scripts/mock.ts --stdio` until it answers initialize. */
+    /** Spawning `node dist/scripts/mock.js --stdio` until it answers initialize. */
     spawnInitMs: Series;
   };
   ratios: { stdio: number; http: number };
@@ -104,12 +120,13 @@ export async function benchSuite(o: SuiteOptions): Promise<SuiteSection> {
   const waits = knownWaits(slowMs, 100).filter((w) => ids.has(w.check));
   const knownMs = Math.max(0, ...waits.map((w) => w.ms));
   const onlyArgs = (o.only ?? []).flatMap((id) => ['--only', id]);
-  const stdioCommand = `${quote(process.execPath)} --import tsx scripts/mock.ts --stdio`;
+  const stdioCommand = `${quote(process.execPath)} ${MOCK} --stdio`;
+  await ensureBuilt(o.root);
   const tmp = mkdtempSync(join(tmpdir(), 'mtc-bench-'));
 
   const cli = async (target: string[], only: string[]): Promise<CliRun> => {
     const json = join(tmp, `report-${Date.now()}-${Math.random().toString(36).slice(2)}.json`);
-    const r = await run(process.execPath, ['--import', 'tsx', 'scripts/cli.ts', 'server', ...target, '--profile', PROFILE_PATH, '--json', json, '--no-color', ...only], { cwd: o.root, timeoutMs: o.cliTimeoutMs });
+    const r = await run(process.execPath, [CLI, 'server', ...target, '--profile', PROFILE_PATH, ...RECEIVER_ONLY, '--json', json, '--no-color', ...only], { cwd: o.root, timeoutMs: o.cliTimeoutMs });
     const out: CliRun = { wallMs: round(r.wallMs, 0), exitCode: r.code, checks: 0, failed: 0, connections: 0 };
     try {
       const report = JSON.parse(readFileSync(json, 'utf8'));
@@ -148,7 +165,7 @@ export async function benchSuite(o: SuiteOptions): Promise<SuiteSection> {
       stdioRuns.push(s);
       o.log(`  suite over stdio: ${s.wallMs} ms${s.error ? ` (${s.error})` : ''}`);
 
-      const server = await startServer(process.execPath, ['--import', 'tsx', 'scripts/mock.ts', '--http', '0'], /listening on (http:\/\/\S+\/mcp)/, { cwd: o.root, timeoutMs: 30_000 });
+      const server = await startServer(process.execPath, [MOCK, '--http', '0'], /listening on (http:\/\/\S+\/mcp)/, { cwd: o.root, timeoutMs: 30_000 });
       try {
         const h = await cli(['--url', server.match[1]!], onlyArgs);
         httpRuns.push(h);
@@ -192,7 +209,7 @@ export async function benchSuite(o: SuiteOptions): Promise<SuiteSection> {
 /** ms from spawning the reference receiver over stdio to its initialize response. */
 async function spawnInit(root: string): Promise<number> {
   const t0 = performance.now();
-  const client = new BenchClient(new StdioClientTransport({ command: process.execPath, args: ['--import', 'tsx', 'scripts/mock.ts', '--stdio'], cwd: root, stderr: 'ignore' }), 30_000);
+  const client = new BenchClient(new StdioClientTransport({ command: process.execPath, args: [MOCK, '--stdio'], cwd: root, stderr: 'ignore' }), 30_000);
   try {
     await client.start();
     await client.initialize();

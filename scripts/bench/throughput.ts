@@ -12,6 +12,7 @@
 import { readFileSync } from 'node:fs';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { ensureBuilt, MOCK } from './suite.ts';
 import { createReferenceReceiver } from '../../mocks/receiver/index.ts';
 import { createSdkTasksServer } from '../../fixtures/sdk-tasks-server.ts';
 import { BenchClient, isTerminalStatus, sleep, yieldToLoop } from './client.ts';
@@ -123,8 +124,10 @@ export async function connect(
     return (u.user + u.system) / 1000;
   };
   if (mode === 'stdio') {
-    const script = kind === 'reference' ? 'scripts/mock.ts' : 'fixtures/sdk-tasks-server.ts';
-    const transport = new StdioClientTransport({ command: process.execPath, args: ['--import', 'tsx', script, '--stdio'], cwd: root, stderr: 'ignore' });
+    if (kind === 'reference') await ensureBuilt(root);
+    // The reference as the package runs it (compiled, section 1 builds it); the SDK-based fixture is not part of the package.
+    const args = kind === 'reference' ? [MOCK, '--stdio'] : ['--import', 'tsx', 'fixtures/sdk-tasks-server.ts', '--stdio'];
+    const transport = new StdioClientTransport({ command: process.execPath, args, cwd: root, stderr: 'ignore' });
     const c = new BenchClient(transport, timeoutMs);
     await c.start();
     clients.push(c);
