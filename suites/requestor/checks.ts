@@ -246,15 +246,16 @@ export const requestorChecks: RequestorCheckDef[] = [
     judge(run: Analysis, ctx: JudgeContext) {
       const gaps: { gap: number; pi: number; taskId: string; ms: number }[] = [];
       for (const t of allTasks(run)) {
-        for (let i = 1; i < t.gets.length; i++) {
-          const prev = t.gets[i - 1]!;
+        // The first poll counts too: the CreateTaskResult carries a pollInterval, from its arrival.
+        for (let i = 0; i < t.gets.length; i++) {
           const cur = t.gets[i]!;
+          const since = i === 0 ? t.created.response?.ms : t.gets[i - 1]!.sentMs;
           const pi = lastShown(t, cur.sentMs)?.pollInterval;
-          if (pi === undefined) continue;
-          gaps.push({ gap: cur.sentMs - prev.sentMs, pi, taskId: t.taskId, ms: cur.sentMs });
+          if (pi === undefined || since === undefined) continue;
+          gaps.push({ gap: cur.sentMs - since, pi, taskId: t.taskId, ms: cur.sentMs });
         }
       }
-      if (gaps.length === 0) ctx.skip('fewer than two tasks/get for any task: no polling interval to measure');
+      if (gaps.length === 0) ctx.skip('no tasks/get after a pollInterval was shown: no polling interval to measure');
       const list = (g: typeof gaps) => g.slice(0, 12).map((x) => x.gap).join(', ') + (g.length > 12 ? ` … (${g.length} in all)` : '');
       const pis = [...new Set(gaps.map((g) => g.pi))].join('/');
       const bad = gaps.filter((g) => g.gap < POLL_TOLERANCE * g.pi);
