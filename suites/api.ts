@@ -10,6 +10,7 @@ import { describeTarget, loadProfile, type TargetSpec } from './harness/target.t
 import type { Profile } from './harness/profile.ts';
 import { DEFAULT_DISCOVERY, type DiscoverMode } from './harness/discovery.ts';
 import { computeCoverage } from './coverage.ts';
+import { DEFAULT_RUN_OPTIONS } from './engine.ts';
 import { buildReport, type Report } from '../scripts/report.ts';
 
 /**
@@ -76,22 +77,21 @@ export function runConfig(target: Target, options: ConformanceOptions = {}): Run
   if (unknown.length) throw new Error(`only/exclude: no check matches ${unknown.join(', ')}`);
   const unknownExpected = (options.expectedFailures ?? []).filter((id) => !allChecks.some((c) => c.id === id) && !serverRequestorChecks.some((c) => c.id === id));
   if (unknownExpected.length) throw new Error(`expectedFailures: unknown check ids ${unknownExpected.join(', ')}`);
-  const requestTimeoutMs = options.requestTimeoutMs ?? 10_000;
+  const requestTimeoutMs = options.requestTimeoutMs ?? DEFAULT_RUN_OPTIONS.requestTimeoutMs;
   return {
     target: targetSpec(target, options.label),
     profile: typeof options.profile === 'string' ? loadProfile(options.profile) : options.profile,
     discover: { mode: options.discover ?? 'safe', budgetMs: options.discoverBudgetMs ?? DEFAULT_DISCOVERY.budgetMs },
     only,
     exclude,
-    options: { requestTimeoutMs, checkTimeoutMs: options.checkTimeoutMs ?? Math.max(30_000, requestTimeoutMs * 3) },
+    options: { requestTimeoutMs, checkTimeoutMs: options.checkTimeoutMs ?? Math.max(DEFAULT_RUN_OPTIONS.checkTimeoutMs, requestTimeoutMs * 3) },
   };
 }
 
 /**
  * Runs the receiver checks against a target and returns the report (the CLI's JSON report, with
- * coverage and discovery). Throws
- * when the target cannot be reached at all (the CLI's exit code 2); every other problem of the target
- * is a finding in the report.
+ * coverage and discovery). Throws when the target cannot be reached at all (the CLI's exit code 2);
+ * every other problem of the target is a finding in the report.
  */
 export async function runConformance(target: Target, options: RunConformanceOptions = {}): Promise<Report> {
   const config = runConfig(target, options);

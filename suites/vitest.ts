@@ -2,7 +2,7 @@
 // (suites/receiver.suite.ts) registers them with registerChecks; a user's own vitest run with
 // describeConformance (`import { describeConformance } from 'mcp-tasks-conformance/vitest'`).
 import { afterAll, beforeAll, describe, test, type TestContext } from 'vitest';
-import type { CheckResult } from './engine.ts';
+import { DEFAULT_RUN_OPTIONS, type CheckResult } from './engine.ts';
 import { checksToRun } from './index.ts';
 import { openTargetSession, runInSession, selected, type RunConfig, type TargetSession } from './harness/session.ts';
 import {
@@ -49,6 +49,7 @@ export function registerChecks(config: RunConfig, opts: RegisterOptions = {}): v
   const requestorChecks = serverRequestorChecks.filter((c) => selected(c, config.only, config.exclude));
   const requestorOptions = serverRequestorOptions(undefined, config.options?.requestTimeoutMs);
 
+  // Its bound: a few requests (initialize, tools/list, the shared connection) and discovery's budget.
   beforeAll(async () => {
     try {
       session = await openTargetSession(config);
@@ -56,7 +57,7 @@ export function registerChecks(config: RunConfig, opts: RegisterOptions = {}): v
     } catch (e) {
       openError = e;
     }
-  }, (config.options?.requestTimeoutMs ?? 10_000) * 3 + 10_000);
+  }, (config.options?.requestTimeoutMs ?? DEFAULT_RUN_OPTIONS.requestTimeoutMs) * 3 + (config.discover?.mode === 'off' ? 0 : (config.discover?.budgetMs ?? 0)) + 10_000);
   afterAll(async () => {
     await session?.close();
   });
@@ -94,7 +95,7 @@ export function registerChecks(config: RunConfig, opts: RegisterOptions = {}): v
     (sequential ? describe : describe.concurrent)(section, () => {
       for (const check of inSection) {
         const register = sequential ? test : test.concurrent;
-        register(check.id, { timeout: (check.timeoutMs ?? config.options?.checkTimeoutMs ?? 30_000) + 5_000 }, async (ctx) => {
+        register(check.id, { timeout: (check.timeoutMs ?? config.options?.checkTimeoutMs ?? DEFAULT_RUN_OPTIONS.checkTimeoutMs) + 5_000 }, async (ctx) => {
           await settle(await runInSession(check, reached()), ctx);
         });
       }
