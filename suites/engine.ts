@@ -150,6 +150,8 @@ export interface CreatedRef {
   slot: boolean;
   /** Forgets the slot's holder (set by the engine). */
   unhold?: () => void;
+  /** Cancelled when the check ends, if still running (long-running roles: slow, needsInput). */
+  cancelAtEnd?: boolean;
 }
 
 /** A bound on the run's live tasks: a slot per task created, freed when the check that created it ends. */
@@ -411,12 +413,20 @@ export async function runCheck(
     connector,
     async openSession(opts) {
       let peer: Peer;
+      opening++;
       try {
         peer = await connector.open(opts);
       } catch (e) {
         // A connection of the check's own is a precondition; a target that is gone is the run's finding (judgeError).
         if (await detectDown(shared, e)) throw e;
         throw new NotExercised(`could not open a connection of its own: ${errorText(e)}`, { cause: 'opening a new connection to the target failed' });
+      } finally {
+        opening--;
+      }
+      // Opened after the check had ended: nobody will use it.
+      if (ended) {
+        await peer.close();
+        throw new NotExercised('the check ended while its connection was opening');
       }
       const s = peer.scope(`${def.id}#${extra.length + 2}`);
       extra.push({ peer, scope: s });
@@ -437,6 +447,9 @@ export async function runCheck(
 
   let timer: NodeJS.Timeout | undefined;
   let result: CheckResult;
+  // Connections being opened for the check (a budget spent waiting for one is not the target's verdict).
+  let opening = 0;
+  let ended = false;
   try {
     const observed = await Promise.race([
       def.run(ctx),
@@ -446,8 +459,12 @@ export async function runCheck(
     ]);
     result = finish(def.level === 'MAY' ? 'info' : 'pass', observed ?? '');
   } catch (e) {
-    result = await judgeError(e);
+    const waitingForConnection = e instanceof WireTimeoutError && e.message.startsWith('no end of check') && opening > 0;
+    result = waitingForConnection
+      ? finish('skip', `not exercised: a connection of the check's own was still opening when its budget (${limit} ms) ran out`, { cause: 'opening a new connection to the target took longer than a check' })
+      : await judgeError(e);
   } finally {
+    ended = true;
     clearTimeout(timer);
   }
   // A target that stopped running while (or right after) the check ran: say so once, on this check.
@@ -489,10 +506,10 @@ export async function runCheck(
 
   async function cleanUp(): Promise<void> {
     // Finish what the check created: cancel its unfinished tasks (bounded; best effort), then free their slots.
-    if (!run.health.down && created.length && hasPath(info.serverCapabilities, 'tasks.cancel')) {
+    if (!run.health.down && created.some((c) => c.cancelAtEnd) && hasPath(info.serverCapabilities, 'tasks.cancel')) {
       const quiet = shared.scope(`${def.id} cleanup`);
       await Promise.all(
-        created.map(async ({ taskId, peer }) => {
+        created.filter((c) => c.cancelAtEnd).map(async ({ taskId, peer }) => {
           const via = peer.peer === shared ? quiet : peer;
           if (via.peer.closed) return;
           try {

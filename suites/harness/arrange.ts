@@ -88,7 +88,8 @@ export async function sendTaskRequest(ctx: CheckContext, role: ProfileRole, opts
       }
       const t = r.result?.task;
       if (isObj(t) && typeof t.taskId === 'string') {
-        ctx.hold({ taskId: t.taskId, peer: opts.peer ?? ctx.peer, slot: slotHeld });
+        // Tasks of the long-running roles are cancelled when the check ends; the others end on their own.
+        ctx.hold({ taskId: t.taskId, peer: opts.peer ?? ctx.peer, slot: slotHeld, cancelAtEnd: role === 'slow' || role === 'needsInput' });
         slotHeld = false; // now owned by the check's cleanup
         if (isTaskStatus(t.status) && isTerminal(t.status)) ctx.finished(t.taskId);
       }
