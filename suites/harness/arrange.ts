@@ -3,7 +3,7 @@
 // with what happened and the id of the check that judges that behaviour; never as a violation of the
 // check's own requirement.
 import { randomUUID } from 'node:crypto';
-import { hasPath, NotExercised, type CheckContext } from '../engine.ts';
+import { hasPath, type CheckContext } from '../engine.ts';
 import { WireTimeoutError, type JsonRpcError, type Message, type Response, type Scope } from './wire.ts';
 import { isTaskStatus, isTerminal, type TaskStatus } from '../../schema/protocol.ts';
 import type { ProfileRole } from './profile.ts';
@@ -73,7 +73,9 @@ export function isLimitError(e: JsonRpcError | undefined): boolean {
 export async function sendTaskRequest(ctx: CheckContext, role: ProfileRole, opts: TaskRequestOptions = {}): Promise<Response> {
   // Wait for a slot only while a creation could still complete within the check's budget.
   if (ctx.taskSlots && !(await ctx.taskSlots.acquire(ctx.deadline - Math.min(ctx.options.requestTimeoutMs, (ctx.deadline - Date.now()) / 2)))) {
-    ctx.skip(`no live-task slot freed within the check's budget (the run keeps at most ${ctx.taskSlots.limit} tasks live; --max-tasks)`, { cause: 'the run was at its live-task bound' });
+    ctx.skip(`no live-task slot freed within the check's budget (the run keeps at most ${ctx.taskSlots.limit} tasks live; --max-tasks)`, {
+      cause: 'the run was at its live-task bound',
+    });
   }
   let slotHeld = ctx.taskSlots !== undefined;
   try {
@@ -110,13 +112,15 @@ export async function createTask(ctx: CheckContext, role: ProfileRole, opts: Tas
   const custom = ctx.info.taskRequest?.(role, {});
   // A receiver that does not declare task support for tools/call processes `task` normally
   // (support-undeclared-process-normally): no task to observe.
-  if (!custom && !hasPath(ctx.info.serverCapabilities, 'tasks.requests.tools.call')) ctx.skip('target does not declare tasks.requests.tools.call, so no task can be created');
+  if (!custom && !hasPath(ctx.info.serverCapabilities, 'tasks.requests.tools.call'))
+    ctx.skip('target does not declare tasks.requests.tools.call, so no task can be created');
   const what = custom ? `task-augmented ${custom.method} (role ${role})` : `task-augmented tools/call of "${tool.name}" (role ${role})`;
   let r: Response;
   try {
     r = await sendTaskRequest(ctx, role, opts);
   } catch (e) {
-    if (e instanceof WireTimeoutError) ctx.skip(`${what} did not answer: ${e.message}`, { judgedBy: CREATION_JUDGED_BY, cause: 'task creation did not answer' });
+    if (e instanceof WireTimeoutError)
+      ctx.skip(`${what} did not answer: ${e.message}`, { judgedBy: CREATION_JUDGED_BY, cause: 'task creation did not answer' });
     throw e;
   }
   if (r.error) {
@@ -128,7 +132,10 @@ export async function createTask(ctx: CheckContext, role: ProfileRole, opts: Tas
   }
   const t = r.result?.task;
   if (!isObj(t) || typeof t.taskId !== 'string') {
-    ctx.skip(`${what} did not return a CreateTaskResult with task.taskId (got ${short(r.result)})`, { judgedBy: CREATION_JUDGED_BY, cause: 'task creation returned no CreateTaskResult with a string taskId' });
+    ctx.skip(`${what} did not return a CreateTaskResult with task.taskId (got ${short(r.result)})`, {
+      judgedBy: CREATION_JUDGED_BY,
+      cause: 'task creation returned no CreateTaskResult with a string taskId',
+    });
   }
   return { taskId: t.taskId, response: r, task: t };
 }
@@ -137,9 +144,19 @@ export async function createTask(ctx: CheckContext, role: ProfileRole, opts: Tas
  * Polls until the task is terminal: a precondition. A task that does not get there within the budget (e.g.
  * a `completes` tool that waits for input), or a tasks/get error, ends the check as not exercised.
  */
-export async function reachTerminal(ctx: CheckContext, taskId: string, opts: { peer?: Scope; initial?: any; boundMs?: number; into?: TaskStatus[]; wake?: Promise<unknown>; role?: ProfileRole } = {}): Promise<any> {
+export async function reachTerminal(
+  ctx: CheckContext,
+  taskId: string,
+  opts: { peer?: Scope; initial?: any; boundMs?: number; into?: TaskStatus[]; wake?: Promise<unknown>; role?: ProfileRole } = {},
+): Promise<any> {
   const into = opts.into ?? (isTaskStatus(opts.initial?.status) ? [opts.initial.status] : []);
-  const o = await observe(ctx, taskId, (t) => isTerminal(t.status), { boundMs: opts.boundMs ?? timeLeft(ctx, { marginMs: 4_000, floorMs: 2_000 }), peer: opts.peer, into, wake: opts.wake, label: 'waiting for it to end' });
+  const o = await observe(ctx, taskId, (t) => isTerminal(t.status), {
+    boundMs: opts.boundMs ?? timeLeft(ctx, { marginMs: 4_000, floorMs: 2_000 }),
+    peer: opts.peer,
+    into,
+    wake: opts.wake,
+    label: 'waiting for it to end',
+  });
   if (o.timedOut) {
     const role = opts.role ? ` (role ${opts.role}: the profile says it ends)` : '';
     ctx.skip(`task ${taskId} did not reach a terminal status within ${o.elapsedMs} ms${role} (seen ${seqText(o.statuses)})`, {
@@ -170,7 +187,11 @@ export async function cancelQuietly(ctx: CheckContext, taskId: string, peer: Sco
  * Sends tasks/cancel and waits (bounded) until tasks/get shows a terminal status or the task is gone.
  * `settled` is the status seen last; `deleted` when tasks/get answered an error (receivers MAY delete cancelled tasks).
  */
-export async function cancelAndSettle(ctx: CheckContext, taskId: string, peer: Scope = ctx.peer): Promise<{ cancel: Response; settled?: TaskStatus; deleted: boolean; getError?: Response['error'] }> {
+export async function cancelAndSettle(
+  ctx: CheckContext,
+  taskId: string,
+  peer: Scope = ctx.peer,
+): Promise<{ cancel: Response; settled?: TaskStatus; deleted: boolean; getError?: Response['error'] }> {
   const cancel = await peer.request('tasks/cancel', { taskId });
   const bound = timeLeft(ctx, { floorMs: 1_000, capMs: Math.max(1_000, Math.min(5_000, ctx.options.checkTimeoutMs / 4)) });
   const deadline = Date.now() + bound;
@@ -219,13 +240,23 @@ export async function toTerminalAndBeyond(
   const wake = opts.viaResult ? resultWake(ctx, taskId, peer) : undefined;
   const bound = () => timeLeft(ctx, { marginMs: 4_000, floorMs: 2_000 });
   const o = await observe(ctx, taskId, (t) => isTerminal(t.status), { boundMs: bound(), peer, into, wake, onFailure, label: 'waiting for a terminal status' });
-  if (o.timedOut) ctx.skip(`task ${taskId} did not reach a terminal status within ${o.elapsedMs} ms (seen ${seqText(into)})`, { cause: `a task did not end within the check's budget (last status ${o.last?.status})` });
+  if (o.timedOut)
+    ctx.skip(`task ${taskId} did not reach a terminal status within ${o.elapsedMs} ms (seen ${seqText(into)})`, {
+      cause: `a task did not end within the check's budget (last status ${o.last?.status})`,
+    });
   const terminal = o.last.status as TaskStatus;
   const before = into.length;
   let gone: JsonRpcError | undefined;
   if (extraPolls > 0) {
     await delay(pollDelay(ctx, o.last));
-    const more = await observe(ctx, taskId, (_t, n) => n >= extraPolls, { boundMs: bound(), peer, into, allowGone: true, onFailure, label: 'polling after the terminal status' });
+    const more = await observe(ctx, taskId, (_t, n) => n >= extraPolls, {
+      boundMs: bound(),
+      peer,
+      into,
+      allowGone: true,
+      onFailure,
+      label: 'polling after the terminal status',
+    });
     gone = more.gone;
   }
   return { terminal, after: into.slice(before), gone };
@@ -245,10 +276,18 @@ export function judgeFirstStatus(status: unknown, roles: readonly ProfileRole[])
   if (status === 'working') return {};
   if (isTaskStatus(status) && isTerminal(status)) {
     const slow = roles.filter((r) => NEVER_INSTANT.includes(r));
-    if (slow.length && slow.length === roles.length) return { violation: `a new ${slow.join('/')} task, which cannot end instantly, shows "${status}" in its CreateTaskResult, not "working" (RULINGS.md#new-task-working)` };
-    return { note: `a new ${roles.join('/') || 'task'} shows "${status}" in its CreateTaskResult (it may have ended before the answer was written; RULINGS.md#new-task-working)` };
+    if (slow.length && slow.length === roles.length)
+      return {
+        violation: `a new ${slow.join('/')} task, which cannot end instantly, shows "${status}" in its CreateTaskResult, not "working" (RULINGS.md#new-task-working)`,
+      };
+    return {
+      note: `a new ${roles.join('/') || 'task'} shows "${status}" in its CreateTaskResult (it may have ended before the answer was written; RULINGS.md#new-task-working)`,
+    };
   }
-  if (status === 'input_required') return { violation: `a new task shows "input_required" in its CreateTaskResult: tasks begin "working" and ask for input after that (RULINGS.md#new-task-working)` };
+  if (status === 'input_required')
+    return {
+      violation: `a new task shows "input_required" in its CreateTaskResult: tasks begin "working" and ask for input after that (RULINGS.md#new-task-working)`,
+    };
   return { violation: `a new task shows status ${short(status)} in its CreateTaskResult, not "working"` };
 }
 

@@ -30,12 +30,17 @@ export function withoutMeta(r: unknown): unknown {
  */
 export function outcomeDifference(plain: Response, viaTask: Response): string | undefined {
   if (plain.error) {
-    if (!viaTask.error) return `the call without a task answered JSON-RPC error ${short(plain.error)}, but tasks/result answered a result ${short(viaTask.result, 400)}`;
-    const same = viaTask.error.code === plain.error.code && viaTask.error.message === plain.error.message && canonical(viaTask.error.data) === canonical(plain.error.data);
+    if (!viaTask.error)
+      return `the call without a task answered JSON-RPC error ${short(plain.error)}, but tasks/result answered a result ${short(viaTask.result, 400)}`;
+    const same =
+      viaTask.error.code === plain.error.code && viaTask.error.message === plain.error.message && canonical(viaTask.error.data) === canonical(plain.error.data);
     return same ? undefined : `different JSON-RPC errors: without a task ${short(plain.error, 400)}; via tasks/result ${short(viaTask.error, 400)}`;
   }
-  if (viaTask.error) return `the call without a task answered a result ${short(withoutMeta(plain.result), 400)}, but tasks/result answered JSON-RPC error ${short(viaTask.error)}`;
+  if (viaTask.error)
+    return `the call without a task answered a result ${short(withoutMeta(plain.result), 400)}, but tasks/result answered JSON-RPC error ${short(viaTask.error)}`;
   const a = canonical(withoutMeta(plain.result));
   const b = canonical(withoutMeta(viaTask.result));
-  return a === b ? undefined : `different results (compared without _meta): without a task ${short(withoutMeta(plain.result), 400)}; via tasks/result ${short(withoutMeta(viaTask.result), 400)}`;
+  return a === b
+    ? undefined
+    : `different results (compared without _meta): without a task ${short(withoutMeta(plain.result), 400)}; via tasks/result ${short(withoutMeta(viaTask.result), 400)}`;
 }

@@ -52,7 +52,13 @@ export async function withInputTask(ctx: CheckContext, body: (run: InputRun) => 
 
 /** Polls until the task leaves `working` (or an input request arrives), bounded. */
 export async function awaitInputRequired(ctx: CheckContext, run: InputRun, boundMs: number, onFailure?: ObserveOptions['onFailure']): Promise<Observation> {
-  return observe(ctx, run.taskId, (t) => t.status !== 'working' || run.requests.length > 0, { boundMs, peer: run.session, into: run.statuses, onFailure, label: 'waiting for input_required' });
+  return observe(ctx, run.taskId, (t) => t.status !== 'working' || run.requests.length > 0, {
+    boundMs,
+    peer: run.session,
+    into: run.statuses,
+    onFailure,
+    label: 'waiting for input_required',
+  });
 }
 
 /** Opens tasks/result (the way input requests are delivered) and waits for the first input request, bounded. */

@@ -24,7 +24,7 @@ export function pollDelay(ctx: Pick<CheckContext, 'options'>, task: any): number
 /** A status sequence for messages, runs folded: "working ×12 → failed". */
 export function seqText(seq: readonly unknown[]): string {
   const parts: string[] = [];
-  for (let i = 0; i < seq.length; ) {
+  for (let i = 0; i < seq.length;) {
     let j = i;
     while (j + 1 < seq.length && seq[j + 1] === seq[i]) j++;
     parts.push(j > i ? `${String(seq[i])} ×${j - i + 1}` : String(seq[i]));
@@ -76,7 +76,12 @@ export const GET_JUDGED_BY = 'lifecycle.paths-completes';
  * Polls tasks/get until `done(last, polls, elapsedMs)` holds or the bound passes (`timedOut`; the caller
  * decides what that means).
  */
-export async function observe(ctx: CheckContext, taskId: string, done: (last: any, polls: number, elapsedMs: number) => boolean, opts: ObserveOptions = {}): Promise<Observation> {
+export async function observe(
+  ctx: CheckContext,
+  taskId: string,
+  done: (last: any, polls: number, elapsedMs: number) => boolean,
+  opts: ObserveOptions = {},
+): Promise<Observation> {
   const started = Date.now();
   const boundMs = opts.boundMs ?? timeLeft(ctx);
   let wake = opts.wake;
@@ -95,7 +100,8 @@ export async function observe(ctx: CheckContext, taskId: string, done: (last: an
     polls++;
     if (r.error) {
       if (r.error.code === -32602) ctx.finished(taskId);
-      if (opts.allowGone && r.error.code === -32602) return { statuses, tasks, responses, last, gone: r.error, timedOut: false, polls, elapsedMs: Date.now() - started };
+      if (opts.allowGone && r.error.code === -32602)
+        return { statuses, tasks, responses, last, gone: r.error, timedOut: false, polls, elapsedMs: Date.now() - started };
       fail(
         `tasks/get for task ${taskId} answered error ${r.error.code} ${r.error.message} while ${opts.label ?? 'polling'} (statuses so far: ${seqText(statuses) || 'none'})`,
         `tasks/get of a live task answered ${r.error.code}`,

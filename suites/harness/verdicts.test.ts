@@ -27,19 +27,23 @@ async function runAll(target: TargetSpec, profile: Profile, during?: (shared: { 
 const failing = (rs: CheckResult[]) => rs.filter((r) => r.status === 'fail' || r.status === 'warn').map((r) => `${r.id}: ${r.message}`);
 
 describe('verdicts on messy targets', () => {
-  it('a proxy that declares tasks but answers -32603 to every creation: creation fails once, the rest is not exercised with one cause', { timeout: 120_000 }, async () => {
-    const profile = { tools: { completes: { name: 'work' }, slow: { name: 'work' } } };
-    const results = await runAll({ kind: 'stdio', command: `${process.execPath} fixtures/bad-target.mjs proxy` }, profile);
-    expect(failing(results).map((l) => l.split(':')[0])).toEqual(['creation.create-task-result']);
-    const report = buildReport(results, 'proxy', new Date());
-    const group = report.rootCauses.find((g) => /task creation answered error -32603/.test(g.cause));
-    expect(group?.checks.length).toBeGreaterThan(10);
-    expect(results.filter((r) => r.judgedBy === 'creation.create-task-result').length).toBeGreaterThan(10);
-    // A schema error outside the Tasks page (serverInfo without version) is reported apart, not as a Tasks verdict.
-    expect(results.find((r) => r.id === 'schema.messages-valid')?.status).toBe('pass');
-    expect(report.outsideTasks.map((o) => o.id)).toContain('schema-non-task-message');
-    expect(formatConsole(report)).toMatch(/\d+ checks, one cause: task creation answered error -32603/);
-  });
+  it(
+    'a proxy that declares tasks but answers -32603 to every creation: creation fails once, the rest is not exercised with one cause',
+    { timeout: 120_000 },
+    async () => {
+      const profile = { tools: { completes: { name: 'work' }, slow: { name: 'work' } } };
+      const results = await runAll({ kind: 'stdio', command: `${process.execPath} fixtures/bad-target.mjs proxy` }, profile);
+      expect(failing(results).map((l) => l.split(':')[0])).toEqual(['creation.create-task-result']);
+      const report = buildReport(results, 'proxy', new Date());
+      const group = report.rootCauses.find((g) => /task creation answered error -32603/.test(g.cause));
+      expect(group?.checks.length).toBeGreaterThan(10);
+      expect(results.filter((r) => r.judgedBy === 'creation.create-task-result').length).toBeGreaterThan(10);
+      // A schema error outside the Tasks page (serverInfo without version) is reported apart, not as a Tasks verdict.
+      expect(results.find((r) => r.id === 'schema.messages-valid')?.status).toBe('pass');
+      expect(report.outsideTasks.map((o) => o.id)).toContain('schema-non-task-message');
+      expect(formatConsole(report)).toMatch(/\d+ checks, one cause: task creation answered error -32603/);
+    },
+  );
 
   it('a `completes` role that waits for input: checks that need it to end are not exercised, nothing fails', { timeout: 120_000 }, async () => {
     const profile = { tools: { ...reference.tools, completes: reference.tools.needsInput! } };
@@ -56,54 +60,70 @@ describe('verdicts on messy targets', () => {
     expect(results.filter((r) => r.limitObserved)).toHaveLength(1);
   });
 
-  it('a stdio target that exits mid-run: named once with the check that was running and its stderr; later checks not exercised; nothing fails', { timeout: 120_000 }, async () => {
-    const profile = { tools: { completes: { name: 'work' }, slow: { name: 'work' } } };
-    const results = await runAll({ kind: 'stdio', command: `${process.execPath} fixtures/bad-target.mjs proxy-dies` }, profile);
-    const report = buildReport(results, 'dies', new Date());
-    const down = report.targetDown.filter((d) => !d.connectionOnly);
-    expect(down).toHaveLength(1);
-    expect(down[0]!.stderrTail).toMatch(/exiting mid-run/);
-    expect(results.filter((r) => r.message.includes(`target not running since ${down[0]!.check}`)).length).toBeGreaterThan(10);
-    // The proxy's own finding before it died may stand (creation.create-task-result); nothing else fails.
-    expect(failing(results).map((l) => l.split(':')[0]).filter((id) => id !== 'creation.create-task-result')).toEqual([]);
-  });
-
-  it('an HTTP target that dies mid-run: named once with the check that was running; later checks not exercised; nothing fails', { timeout: 120_000 }, async () => {
-    const receiver = createReferenceReceiverFromArgs([]);
-    const h = await receiver.listenHttp(0);
-    try {
-      // Stop the server once the run is under way (the shared connection has exchanged some messages).
-      const kill = async (shared: { transcript: unknown[] }) => {
-        for (let i = 0; i < 400 && shared.transcript.length < 40; i++) await new Promise((r) => setTimeout(r, 25));
-        await h.close();
-        await receiver.close();
-      };
-      const results = await runAll({ kind: 'http', url: h.url }, reference, kill);
+  it(
+    'a stdio target that exits mid-run: named once with the check that was running and its stderr; later checks not exercised; nothing fails',
+    { timeout: 120_000 },
+    async () => {
+      const profile = { tools: { completes: { name: 'work' }, slow: { name: 'work' } } };
+      const results = await runAll({ kind: 'stdio', command: `${process.execPath} fixtures/bad-target.mjs proxy-dies` }, profile);
       const report = buildReport(results, 'dies', new Date());
-      expect(report.targetDown).toHaveLength(1);
-      const down = report.targetDown[0]!;
-      expect(down.reason).toMatch(/fetch failed|ECONNREFUSED|closed|ECONNRESET|socket/i);
-      expect(results.filter((r) => r.message.includes(`target not running since ${down.check}`)).length).toBeGreaterThan(10);
-      expect(failing(results)).toEqual([]);
-      expect(formatConsole(report).match(/^ERROR the target stopped running/gm)).toHaveLength(1);
-    } finally {
-      await h.close().catch(() => undefined);
-      await receiver.close().catch(() => undefined);
-    }
-  });
+      const down = report.targetDown.filter((d) => !d.connectionOnly);
+      expect(down).toHaveLength(1);
+      expect(down[0]!.stderrTail).toMatch(/exiting mid-run/);
+      expect(results.filter((r) => r.message.includes(`target not running since ${down[0]!.check}`)).length).toBeGreaterThan(10);
+      // The proxy's own finding before it died may stand (creation.create-task-result); nothing else fails.
+      expect(
+        failing(results)
+          .map((l) => l.split(':')[0])
+          .filter((id) => id !== 'creation.create-task-result'),
+      ).toEqual([]);
+    },
+  );
+
+  it(
+    'an HTTP target that dies mid-run: named once with the check that was running; later checks not exercised; nothing fails',
+    { timeout: 120_000 },
+    async () => {
+      const receiver = createReferenceReceiverFromArgs([]);
+      const h = await receiver.listenHttp(0);
+      try {
+        // Stop the server once the run is under way (the shared connection has exchanged some messages).
+        const kill = async (shared: { transcript: unknown[] }) => {
+          for (let i = 0; i < 400 && shared.transcript.length < 40; i++) await new Promise((r) => setTimeout(r, 25));
+          await h.close();
+          await receiver.close();
+        };
+        const results = await runAll({ kind: 'http', url: h.url }, reference, kill);
+        const report = buildReport(results, 'dies', new Date());
+        expect(report.targetDown).toHaveLength(1);
+        const down = report.targetDown[0]!;
+        expect(down.reason).toMatch(/fetch failed|ECONNREFUSED|closed|ECONNRESET|socket/i);
+        expect(results.filter((r) => r.message.includes(`target not running since ${down.check}`)).length).toBeGreaterThan(10);
+        expect(failing(results)).toEqual([]);
+        expect(formatConsole(report).match(/^ERROR the target stopped running/gm)).toHaveLength(1);
+      } finally {
+        await h.close().catch(() => undefined);
+        await receiver.close().catch(() => undefined);
+      }
+    },
+  );
 });
 
 describe('property runs on slow targets', () => {
-  it('races: a tasks/result blocked on a task that runs longer than 3 s is judged only once the task ended (no false result-blocks-nonterminal)', { timeout: 180_000 }, async () => {
-    const { runProperties } = await import('../properties/run.ts');
-    // Over stdio the run times cannot be set per call: every task of this profile runs ~3.5 s.
-    const profile = { tools: { completes: { name: 'slow', arguments: { ms: 3_500 } }, slow: { name: 'slow', arguments: { ms: 3_500 } } } };
-    const [r] = await runProperties(
-      { target: { kind: 'stdio', command: `${process.execPath} --import tsx scripts/mock.ts --stdio` }, profile, options: { requestTimeoutMs: 5_000 } },
-      { runs: 4, timeoutMs: 120_000, only: ['races'], seed: 7 },
-    );
-    expect(r?.status, r?.message).not.toBe('fail');
-  });
+  it(
+    'races: a tasks/result blocked on a task that runs longer than 3 s is judged only once the task ended (no false result-blocks-nonterminal)',
+    { timeout: 180_000 },
+    async () => {
+      const { runProperties } = await import('../properties/run.ts');
+      // Over stdio the run times cannot be set per call: every task of this profile runs ~3.5 s.
+      const profile = { tools: { completes: { name: 'slow', arguments: { ms: 3_500 } }, slow: { name: 'slow', arguments: { ms: 3_500 } } } };
+      const [r] = await runProperties(
+        { target: { kind: 'stdio', command: `${process.execPath} --import tsx scripts/mock.ts --stdio` }, profile, options: { requestTimeoutMs: 5_000 } },
+        { runs: 4, timeoutMs: 120_000, only: ['races'], seed: 7 },
+      );
+      expect(r?.status, r?.message).not.toBe('fail');
+    },
+  );
 });
 
 describe('a client that exits early', () => {
@@ -131,7 +151,10 @@ describe('a client that exits early', () => {
         return 0;
       },
     };
-    const { results } = await runClientReceiverChecks(exitingClient as never, 'http', 'sampling', { concurrency: 4, options: { requestTimeoutMs: 3_000, checkTimeoutMs: 10_000 } });
+    const { results } = await runClientReceiverChecks(exitingClient as never, 'http', 'sampling', {
+      concurrency: 4,
+      options: { requestTimeoutMs: 3_000, checkTimeoutMs: 10_000 },
+    });
     expect(launched).toBeGreaterThan(0);
     expect(results.filter((r) => r.status === 'fail' || r.status === 'warn').map((r) => `${r.id}: ${r.message}`)).toEqual([]);
     const report = buildReport(results, 'exiting client', new Date());

@@ -8,7 +8,7 @@
 // timestamps via format iso8601; ttl-actual-in-get: ttl integer or null per the erratum schema) and
 // each violation names the id its path maps to when one does.
 import { defineCheck, type CheckContext, type CheckDef } from '../engine.ts';
-import type { Message, TranscriptEntry } from '../harness/wire.ts';
+import type { Message } from '../harness/wire.ts';
 import { validate } from '../../schema/validate.ts';
 import { short } from '../harness/text.ts';
 import { SPEC_REVISION } from '../../schema/spec.ts';
