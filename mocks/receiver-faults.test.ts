@@ -231,6 +231,11 @@ const observations: Record<FaultName, (p: Peer, h: Harness) => Promise<void>> = 
     await expect(waiting).rejects.toBeInstanceOf(WireTimeoutError);
     expect(ok(await p.request('tasks/result', { taskId: t.taskId })).isError).toBe(true); // one sent afterwards answers
   },
+  'cancel-answer-only': async (p) => {
+    const t = await createTask(p, 'slow', { ms: 100 });
+    expect(ok(await p.request('tasks/cancel', { taskId: t.taskId })).status).toBe('cancelled');
+    await pollUntil(p, t.taskId, statusIs('completed'), 2000);
+  },
   'internal-error-custom-code': async (p) => {
     expect((await p.request('tasks/get', { taskId: 'x'.repeat(2000) })).error?.code).toBe(-32000);
     expect((await p.request('tasks/get', { taskId: 'x' })).error?.code).toBe(-32602);

@@ -305,6 +305,12 @@ export class FaultSwitches {
     return { result: snapshot(), after: () => setImmediate(cancel) };
   }
 
+  /** cancel-sticky (cancel-answer-only): the answer shows the task cancelled, but nothing is cancelled: it runs on and completes. */
+  cancelAnswerOnly(snapshot: () => Record<string, unknown>, statusMessage: string): Reply | undefined {
+    if (!this.f.has('cancel-answer-only')) return undefined;
+    return { result: { ...snapshot(), status: 'cancelled', statusMessage } };
+  }
+
   /** cancel-attempt-stop (cancel-keeps-running) and cancel-sticky (cancelled-resurrects): the work is not stopped by tasks/cancel. */
   workOutlivesCancel(): boolean {
     return this.f.has('cancelled-resurrects') || this.f.has('cancel-keeps-running');

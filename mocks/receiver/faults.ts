@@ -33,6 +33,14 @@ export const FAULTS = [
   { name: 'starts-completed', requirement: 'lifecycle-begin-working', description: 'a new task starts in status "completed" instead of "working"' },
   { name: 'created-input-required', requirement: 'lifecycle-begin-working', description: 'a task that asks for input at once (the ask tool) gets its CreateTaskResult only once it is input_required, and shows that status' },
   { name: 'illegal-transition', requirement: 'lifecycle-valid-paths', description: 'a failed task is reported as "working" again once a tasks/get has shown it failed (polling alone sees failed → working; the task stays failed inside: tasks/result and tasks/cancel treat it as failed)', alsoFails: [{ checks: ['lifecycle.terminal-sticky-failed'], why: 'failed → working is illegal because failed is terminal: the same observation breaks lifecycle-terminal-sticky' }] },
+  {
+    name: 'cancel-answer-only', requirement: 'cancel-sticky', description: 'tasks/cancel answers with the task "cancelled", but cancels nothing: the task runs on and completes',
+    alsoFails: [
+      { checks: ['lifecycle.terminal-sticky-cancelled'], why: 'cancelled, then working and completed, leaves a terminal status: cancel-sticky is the cancel case of lifecycle-terminal-sticky' },
+      { checks: ['lifecycle.paths-cancelled'], why: 'cancelled → working is outside the transition graph (lifecycle-valid-paths) by the same observation' },
+      { checks: ['cancel.cancelled-before-response'], why: 'the tasks/get after the answer still shows working: the transition the answer claims never happened (cancel-transition-before-response)' },
+    ],
+  },
   { name: 'cancel-after-response', requirement: 'cancel-transition-before-response', description: 'tasks/cancel answers with the task still "working" and moves it to "cancelled" only after the response' },
   { name: 'cancel-terminal-ok', requirement: 'cancel-terminal-32602', description: 'cancelling a task in a terminal status succeeds (returns the task) instead of -32602' },
   { name: 'cancelled-gone-32603', requirement: 'errors-invalid-taskid-32602', description: 'a cancelled task is deleted at once (allowed), and tasks/get, tasks/result and tasks/cancel naming it then answer -32603 instead of -32602', alsoFails: [{ checks: ['lifecycle.paths-cancelled'], why: 'it judges every tasks/get answer while it polls the cancelled task, and the one for the deleted task is the wrong -32603' }] },

@@ -84,6 +84,8 @@ export function tasksCancel(s: ReceiverSession, params: Params, ctx: RequestCtx)
     () => s.guard('late cancel (fault cancel-after-response)', () => cancelNow(s, t)),
   );
   if (deferred) return deferred;
+  const only = sw.cancelAnswerOnly(() => plainTaskResult(s, t), CANCELLED_STATUS_MESSAGE);
+  if (only) return only;
   // cancel-transition-before-response
   cancelNow(s, t);
   return { result: plainTaskResult(s, t) };

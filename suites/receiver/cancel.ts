@@ -66,7 +66,7 @@ export const checks: CheckDef[] = [
     section: SECTION,
     requirements: ['cancel-sticky'],
     level: 'MUST',
-    killedBy: ['cancelled-resurrects'],
+    killedBy: ['cancelled-resurrects', 'cancel-answer-only'],
     clientReceiver: true,
     needs: ['slow'],
     needsCapabilities: ['tasks.cancel'],

@@ -147,7 +147,7 @@ export const checks: CheckDef[] = [
     requirements: ['lifecycle-terminal-sticky'],
     level: 'MUST',
     clientReceiver: true,
-    killedBy: ['cancelled-resurrects'],
+    killedBy: ['cancelled-resurrects', 'cancel-answer-only'],
     needs: ['slow'],
     needsCapabilities: ['tasks.requests.tools.call', 'tasks.cancel'],
     timeoutMs: SLOW_WATCH_MAX_MS + 10_000,
