@@ -6,7 +6,7 @@ import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allChecks } from '../suites/index.ts';
 import { serverRequestorChecks } from '../suites/requestor/server-requestor.ts';
@@ -69,6 +69,19 @@ describe('the packed package, installed into an empty project', () => {
     expect(report.summary.fail).toBe(0);
     expect(report.errors).toEqual([]);
   }, 300_000);
+
+  it('`mock` starts without loading vitest or the checks', async () => {
+    // A module resolve hook that names every vitest module and check module the process loads.
+    writeFileSync(join(tmp, 'hook.mjs'), "export async function resolve(s, c, next) { const r = await next(s, c); if (/[\\/](vitest|@vitest)[\\/]|[\\/]suites[\\/](index|receiver[\\/])/.test(r.url)) process.stderr.write('LOADED ' + r.url + '\\n'); return r; }\n");
+    writeFileSync(join(tmp, 'register.mjs'), `import { register } from 'node:module'; register(${JSON.stringify(pathToFileURL(join(tmp, 'hook.mjs')).href)});\n`);
+    const cli = 'node_modules/mcp-tasks-conformance/dist/scripts/cli.js';
+    const r = await run(process.execPath, ['--import', join(tmp, 'register.mjs'), cli, 'mock', '--list-faults'], project, 60_000);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).not.toContain('LOADED');
+    // The hook does see them where they are loaded.
+    const checks = await run(process.execPath, ['--import', join(tmp, 'register.mjs'), cli, 'checks'], project, 60_000);
+    expect(checks.stderr).toContain('LOADED');
+  }, 150_000);
 
   it('does not install tsx', async () => {
     const r = await run(NPM, ['ls', 'tsx', '--all', '--json'], project, 60_000);
