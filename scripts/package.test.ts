@@ -24,7 +24,7 @@ interface Run {
 function run(command: string, args: string[], cwd: string, timeoutMs: number): Promise<Run> {
   return new Promise((resolve) => {
     execFile(command, args, { cwd, timeout: timeoutMs, killSignal: 'SIGKILL', maxBuffer: 64 << 20 }, (err, stdout, stderr) =>
-      resolve({ code: err ? ((err as { code?: unknown }).code as number | null) ?? null : 0, stdout, stderr }),
+      resolve({ code: err ? (((err as { code?: unknown }).code as number | null) ?? null) : 0, stdout, stderr }),
     );
   });
 }
@@ -72,8 +72,14 @@ describe('the packed package, installed into an empty project', () => {
 
   it('`mock` starts without loading vitest or the checks', async () => {
     // A module resolve hook that names every vitest module and check module the process loads.
-    writeFileSync(join(tmp, 'hook.mjs'), "export async function resolve(s, c, next) { const r = await next(s, c); if (/[\\/](vitest|@vitest)[\\/]|[\\/]suites[\\/](index|receiver[\\/])/.test(r.url)) process.stderr.write('LOADED ' + r.url + '\\n'); return r; }\n");
-    writeFileSync(join(tmp, 'register.mjs'), `import { register } from 'node:module'; register(${JSON.stringify(pathToFileURL(join(tmp, 'hook.mjs')).href)});\n`);
+    writeFileSync(
+      join(tmp, 'hook.mjs'),
+      "export async function resolve(s, c, next) { const r = await next(s, c); if (/[\\/](vitest|@vitest)[\\/]|[\\/]suites[\\/](index|receiver[\\/])/.test(r.url)) process.stderr.write('LOADED ' + r.url + '\\n'); return r; }\n",
+    );
+    writeFileSync(
+      join(tmp, 'register.mjs'),
+      `import { register } from 'node:module'; register(${JSON.stringify(pathToFileURL(join(tmp, 'hook.mjs')).href)});\n`,
+    );
     const cli = 'node_modules/mcp-tasks-conformance/dist/scripts/cli.js';
     const r = await run(process.execPath, ['--import', join(tmp, 'register.mjs'), cli, 'mock', '--list-faults'], project, 60_000);
     expect(r.code, r.stderr).toBe(0);

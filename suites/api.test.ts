@@ -80,7 +80,14 @@ describe('runConformance: the SDK task server in process', () => {
     expect(status('capabilities.forbidden-with-task')).toBe('warn');
   });
   it('passes what the SDK does right, and does not exercise what an in-process target cannot offer', () => {
-    for (const id of ['capabilities.tasks-shape', 'creation.create-task-result', 'lifecycle.paths-completes', 'lifecycle.input-resume', 'cancel.completed-rejected', 'schema.messages-valid'])
+    for (const id of [
+      'capabilities.tasks-shape',
+      'creation.create-task-result',
+      'lifecycle.paths-completes',
+      'lifecycle.input-resume',
+      'cancel.completed-rejected',
+      'schema.messages-valid',
+    ])
       expect(status(id), id).toBe('pass');
     // Transport checks need stdio or Streamable HTTP; the isolation checks a second identity.
     const transportChecks = report.checks.filter((c) => c.section === allChecks.find((a) => a.id.startsWith('transport.'))!.section);
@@ -90,7 +97,7 @@ describe('runConformance: the SDK task server in process', () => {
   });
 });
 
-describe('describeConformance: one vitest test per check in the user\'s own run', () => {
+describe("describeConformance: one vitest test per check in the user's own run", () => {
   interface Outcome {
     state: string;
     note?: string;
@@ -120,15 +127,27 @@ describe('describeConformance: one vitest test per check in the user\'s own run'
     const vitest = await startVitest(
       'test',
       [],
-      { root: ROOT, config: false, watch: false, include: ['fixtures/sdk-gate.conformance.ts'], reporters: [collect], pool: 'threads', passWithNoTests: false } as never,
+      {
+        root: ROOT,
+        config: false,
+        watch: false,
+        include: ['fixtures/sdk-gate.conformance.ts'],
+        reporters: [collect],
+        pool: 'threads',
+        passWithNoTests: false,
+      } as never,
       { logLevel: 'error' },
     );
     await vitest.close();
   }, 180_000);
 
   it('registers a describe per spec section and a test per selected check', () => {
-    expect(outcomes.get('capabilities.tasks-shape')?.path).toMatch(/^MCP Tasks conformance \(2025-11-25\): in-process transport > [^>]+ > capabilities\.tasks-shape$/);
-    const expected = allChecks.filter((c) => c.id.startsWith('capabilities.') || ['creation.create-task-result', 'errors.get-invalid-taskid'].includes(c.id) || c.runsLast).map((c) => c.id);
+    expect(outcomes.get('capabilities.tasks-shape')?.path).toMatch(
+      /^MCP Tasks conformance \(2025-11-25\): in-process transport > [^>]+ > capabilities\.tasks-shape$/,
+    );
+    const expected = allChecks
+      .filter((c) => c.id.startsWith('capabilities.') || ['creation.create-task-result', 'errors.get-invalid-taskid'].includes(c.id) || c.runsLast)
+      .map((c) => c.id);
     expect([...outcomes.keys()].sort()).toEqual(expected.sort());
   });
   it('a failed check fails its test with the requirement ids', () => {

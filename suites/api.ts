@@ -5,7 +5,13 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { allChecks, checksToRun, inCheckOrder, unmatchedSelectors } from './index.ts';
 import { matches, openTargetSession, runChecks, selected, type RunConfig } from './harness/session.ts';
-import { gradeServerAsRequestor, receiverChecksRun, runServerAsRequestor, serverRequestorChecks, serverRequestorOptions } from './requestor/server-requestor.ts';
+import {
+  gradeServerAsRequestor,
+  receiverChecksRun,
+  runServerAsRequestor,
+  serverRequestorChecks,
+  serverRequestorOptions,
+} from './requestor/server-requestor.ts';
 import { describeTarget, loadProfile, type TargetSpec } from './harness/target.ts';
 import type { Profile } from './harness/profile.ts';
 import { DEFAULT_DISCOVERY, type DiscoverMode } from './harness/discovery.ts';
@@ -60,7 +66,8 @@ export function targetSpec(target: Target, label?: string): TargetSpec {
   if (typeof target === 'function') return { kind: 'transport', connect: target, ...(label ? { label } : {}) };
   if (target instanceof URL) return { kind: 'http', url: target.href };
   if (typeof target === 'string') return /^https?:\/\//i.test(target) ? { kind: 'http', url: target } : { kind: 'stdio', command: target };
-  if ('command' in target) return { kind: 'stdio', command: target.command, ...(target.cwd ? { cwd: target.cwd } : {}), ...(target.env ? { env: target.env } : {}) };
+  if ('command' in target)
+    return { kind: 'stdio', command: target.command, ...(target.cwd ? { cwd: target.cwd } : {}), ...(target.env ? { env: target.env } : {}) };
   return {
     kind: 'http',
     url: String(target.url),
@@ -75,7 +82,9 @@ export function runConfig(target: Target, options: ConformanceOptions = {}): Run
   const exclude = options.exclude ?? [];
   const unknown = unmatchedSelectors([...only, ...exclude]).filter((s) => !serverRequestorChecks.some((c) => matches(c, s)));
   if (unknown.length) throw new Error(`only/exclude: no check matches ${unknown.join(', ')}`);
-  const unknownExpected = (options.expectedFailures ?? []).filter((id) => !allChecks.some((c) => c.id === id) && !serverRequestorChecks.some((c) => c.id === id));
+  const unknownExpected = (options.expectedFailures ?? []).filter(
+    (id) => !allChecks.some((c) => c.id === id) && !serverRequestorChecks.some((c) => c.id === id),
+  );
   if (unknownExpected.length) throw new Error(`expectedFailures: unknown check ids ${unknownExpected.join(', ')}`);
   const requestTimeoutMs = options.requestTimeoutMs ?? DEFAULT_RUN_OPTIONS.requestTimeoutMs;
   return {
@@ -107,11 +116,15 @@ export async function runConformance(target: Target, options: RunConformanceOpti
     // With requestor roles in the profile, the target is graded as requestor too, on connections of its own
     // that overlap the receiver checks (suites/requestor/server-requestor.ts), as the CLI does.
     const requestorChecks = serverRequestorChecks.filter((c) => selected(c, config.only, config.exclude));
-    const requestorRuns = requestorChecks.length ? runServerAsRequestor(session.connector, session.info, serverRequestorOptions(undefined, config.options?.requestTimeoutMs)) : undefined;
+    const requestorRuns = requestorChecks.length
+      ? runServerAsRequestor(session.connector, session.info, serverRequestorOptions(undefined, config.options?.requestTimeoutMs))
+      : undefined;
     const receiverResults = await runChecks(checksToRun(config.only, config.exclude), session, options.concurrency ?? 8);
     const requestorResults = requestorRuns
       ? await requestorRuns.then((active) =>
-          gradeServerAsRequestor({ runs: [...active.runs, receiverChecksRun(session.results, session.info.label)], notRun: active.notRun }).filter((r) => requestorChecks.some((c) => c.id === r.id)),
+          gradeServerAsRequestor({ runs: [...active.runs, receiverChecksRun(session.results, session.info.label)], notRun: active.notRun }).filter((r) =>
+            requestorChecks.some((c) => c.id === r.id),
+          ),
         )
       : [];
     const results = [...inCheckOrder(receiverResults), ...requestorResults];

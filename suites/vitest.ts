@@ -50,14 +50,19 @@ export function registerChecks(config: RunConfig, opts: RegisterOptions = {}): v
   const requestorOptions = serverRequestorOptions(undefined, config.options?.requestTimeoutMs);
 
   // Its bound: a few requests (initialize, tools/list, the shared connection) and discovery's budget.
-  beforeAll(async () => {
-    try {
-      session = await openTargetSession(config);
-      if (requestorChecks.length) requestorRuns = runServerAsRequestor(session.connector, session.info, requestorOptions);
-    } catch (e) {
-      openError = e;
-    }
-  }, (config.options?.requestTimeoutMs ?? DEFAULT_RUN_OPTIONS.requestTimeoutMs) * 3 + (config.discover?.mode === 'off' ? 0 : (config.discover?.budgetMs ?? 0)) + 10_000);
+  beforeAll(
+    async () => {
+      try {
+        session = await openTargetSession(config);
+        if (requestorChecks.length) requestorRuns = runServerAsRequestor(session.connector, session.info, requestorOptions);
+      } catch (e) {
+        openError = e;
+      }
+    },
+    (config.options?.requestTimeoutMs ?? DEFAULT_RUN_OPTIONS.requestTimeoutMs) * 3 +
+      (config.discover?.mode === 'off' ? 0 : (config.discover?.budgetMs ?? 0)) +
+      10_000,
+  );
   afterAll(async () => {
     await session?.close();
   });
@@ -84,7 +89,8 @@ export function registerChecks(config: RunConfig, opts: RegisterOptions = {}): v
   // Sections run concurrently with each other; then the checks that load the target (a huge ttl, floods,
   // many tasks), one at a time; then the checks marked runsLast (they read the others' evidence), under
   // their own section's name.
-  const bySection = (list: typeof checks) => [...new Set(list.map((c) => c.section))].map((section) => ({ section, inSection: list.filter((c) => c.section === section) }));
+  const bySection = (list: typeof checks) =>
+    [...new Set(list.map((c) => c.section))].map((section) => ({ section, inSection: list.filter((c) => c.section === section) }));
   const groups = [
     ...bySection(checks.filter((c) => !c.runsLast && !c.loadsTarget)).map((g) => ({ ...g, sequential: false })),
     { section: 'Checks that load the target', inSection: checks.filter((c) => c.loadsTarget && !c.runsLast), sequential: true },
@@ -108,13 +114,18 @@ export function registerChecks(config: RunConfig, opts: RegisterOptions = {}): v
   if (requestorChecks.length) {
     let graded: Promise<CheckResult[]> | undefined;
     const grade = (s: TargetSession) =>
-      (graded ??= requestorRuns!.then((active) => gradeServerAsRequestor({ runs: [...active.runs, receiverChecksRun(s.results, s.info.label)], notRun: active.notRun })));
+      (graded ??= requestorRuns!.then((active) =>
+        gradeServerAsRequestor({ runs: [...active.runs, receiverChecksRun(s.results, s.info.label)], notRun: active.notRun }),
+      ));
     for (const section of [...new Set(requestorChecks.map((c) => c.section))]) {
       describe(SERVER_REQUESTOR_SECTION_PREFIX + section.replace(/^Requestor: /, ''), () => {
         for (const check of requestorChecks.filter((c) => c.section === section)) {
           test(check.id, { timeout: requestorOptions.callTimeoutMs + 30_000 }, async (ctx) => {
             const s = reached();
-            await settle((await grade(s)).find((r) => r.id === check.id)!, ctx);
+            await settle(
+              (await grade(s)).find((r) => r.id === check.id)!,
+              ctx,
+            );
           });
         }
       });
