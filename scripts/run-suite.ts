@@ -18,8 +18,16 @@ export interface SuiteRun {
   options?: Record<string, unknown>;
 }
 
+let vitestNode: Promise<typeof import('vitest/node')> | undefined;
+/** Starts loading vitest's Node API (a few hundred ms) while the caller does other work, e.g. its pre-flight. */
+export function preloadVitest(): void {
+  vitestNode ??= import('vitest/node');
+  vitestNode.catch(() => undefined); // a failure surfaces in runSuite
+}
+
 export async function runSuite(run: SuiteRun): Promise<void> {
-  const { startVitest } = await import('vitest/node');
+  preloadVitest();
+  const { startVitest } = await vitestNode!;
   const vitest = await startVitest(
     'test',
     [],

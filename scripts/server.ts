@@ -10,7 +10,7 @@ import { describeTarget, loadProfile, type TargetSpec } from '../suites/harness/
 import { DEFAULT_DISCOVERY, DISCOVER_MODES, formatPlan, profileToKeep, type DiscoverMode } from '../suites/harness/discovery.ts';
 import { computeCoverage } from '../suites/coverage.ts';
 import { DEFAULT_RUN_OPTIONS } from '../suites/engine.ts';
-import { runSuite } from './run-suite.ts';
+import { preloadVitest, runSuite } from './run-suite.ts';
 import { CheckCollector, buildReport, exitCode, formatConsole, loadBaseline, writeReports } from './report.ts';
 import { PROPERTY_NAMES, formatPropertyFailure, parsePropertyArgs, propertyCatalog, runProperties } from '../suites/properties/run.ts';
 import { requestorChecks } from '../suites/requestor/checks.ts';
@@ -215,6 +215,7 @@ export async function runServerCommand(argv: string[]): Promise<number> {
   }
   const started = new Date();
   const target = describeTarget(args.config.target);
+  if (!args.properties?.path) preloadVitest(); // overlaps the pre-flight
   // Pre-flight: a target we cannot reach is a connection error (exit 2), not a list of failed checks.
   // Discovery runs here, once, on a session of its own; the checks get its roles through the config.
   let preflight;
