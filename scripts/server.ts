@@ -154,8 +154,8 @@ export function parseServerArgs(argv: string[]) {
     discover: {
       mode: discoverMode,
       budgetMs: num('discover-budget', values['discover-budget'], DEFAULT_DISCOVERY.budgetMs),
-      // Discovery calls tools only for the roles the selected checks need.
-      ...(only.length || exclude.length ? { roles: [...new Set(allChecks.filter((c) => c.runsLast || selected(c, only, exclude)).flatMap((c) => c.needs ?? []))] } : {}),
+      // Discovery calls tools only for the roles the selected checks need (the property runs use every role).
+      ...((only.length || exclude.length) && !values.properties ? { roles: [...new Set(allChecks.filter((c) => c.runsLast || selected(c, only, exclude)).flatMap((c) => c.needs ?? []))] } : {}),
     },
     only,
     exclude,
