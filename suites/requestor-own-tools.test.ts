@@ -50,8 +50,11 @@ describe.concurrent("the client's own tool names", () => {
     expect(s['requestor.no-tasks-capability']).toBe('warn');
     expect(s['requestor.augment-only-declared']).toBe('warn');
     expect(s['requestor.input-response-related-task']).toBe('fail');
+    // The SDK polls once right after the CreateTaskResult, before its pollInterval (as fixtures/sdk-client.ts does).
+    expect(s['requestor.poll-interval'], results.find((r) => r.id === 'requestor.poll-interval')?.message).toBe('warn');
+    expect(results.find((r) => r.id === 'requestor.poll-interval')?.message).toMatch(/too short \(ms\): \d+/);
     // Graded, and passing.
-    for (const id of ['requestor.tool-required', 'requestor.poll-interval', 'requestor.poll-until-terminal', 'requestor.no-status-notification-reliance', 'requestor.input-required-result', 'requestor.no-related-task-in-task-requests']) {
+    for (const id of ['requestor.tool-required', 'requestor.poll-until-terminal', 'requestor.no-status-notification-reliance', 'requestor.input-required-result', 'requestor.no-related-task-in-task-requests']) {
       expect(s[id], `${id}: ${results.find((r) => r.id === id)?.message}`).toBe('pass');
     }
   });
