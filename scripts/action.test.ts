@@ -1,60 +1,33 @@
-// The GitHub Action (action.yml): its structure, and that its inputs become real CLI options. No YAML
-// library is installed, so the file is read structurally (indentation); the step that runs the CLI is
-// executed by bash with a stand-in `npx` that records its arguments, which the CLI's own parser then reads.
+// The GitHub Action (action.yml): its structure, parsed as YAML (a file GitHub cannot parse fails here), and
+// that its inputs become real CLI options: the step that runs the CLI is executed by bash with a stand-in
+// `npx` that records its arguments, which the CLI's own parser then reads.
 import { describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
 import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { parseDocument } from 'yaml';
 import { parseServerArgs } from './server.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const YAML = readFileSync(join(ROOT, 'action.yml'), 'utf8');
-const LINES = YAML.split('\n');
+const DOC = parseDocument(YAML, { prettyErrors: true });
+if (DOC.errors.length) throw new Error(`action.yml is not valid YAML: ${DOC.errors.map((e) => e.message).join('; ')}`);
 
-const indent = (l: string) => l.length - l.trimStart().length;
-
-/** The lines nested under the key line at `at` (deeper indentation, blank lines kept). */
-function block(at: number): string[] {
-  const base = indent(LINES[at]!);
-  const out: string[] = [];
-  for (let i = at + 1; i < LINES.length; i++) {
-    const l = LINES[i]!;
-    if (l.trim() && indent(l) <= base) break;
-    out.push(l);
-  }
-  while (out.length && !out[out.length - 1]!.trim()) out.pop();
-  return out;
+interface Step { name?: string; id?: string; uses?: string; if?: string; with?: Record<string, unknown>; env?: Record<string, string>; run?: string; 'working-directory'?: string }
+interface Action {
+  name: string;
+  description: string;
+  inputs: Record<string, { description: string; required?: boolean; default?: string }>;
+  outputs: Record<string, unknown>;
+  runs: { using: string; steps: Step[] };
 }
+const ACTION = DOC.toJS() as Action;
+const INPUTS = Object.keys(ACTION.inputs);
+const RUN_STEP = ACTION.runs.steps.find((s) => s.id === 'run')!;
 
-const keyLine = (key: string, from = 0, depth?: number) => LINES.findIndex((l, i) => i >= from && new RegExp(`^\\s*(- )?${key}:`).test(l) && (depth === undefined || indent(l) === depth));
-
-/** Direct children keys of a mapping block. */
-function keys(lines: string[]): string[] {
-  const d = Math.min(...lines.filter((l) => l.trim()).map(indent));
-  return lines.filter((l) => l.trim() && indent(l) === d && /^\s*[\w-]+:/.test(l)).map((l) => l.trim().split(':')[0]!);
-}
-
-const INPUTS = keys(block(keyLine('inputs', 0, 0)));
-const STEP_RUN = LINES.findIndex((l) => /^\s+id: run\s*$/.test(l));
-
-function stepEnv(): Record<string, string> {
-  const envAt = keyLine('env', STEP_RUN);
-  const env: Record<string, string> = {};
-  for (const l of block(envAt)) {
-    const m = /^\s*(\w+): (.*)$/.exec(l);
-    if (m) env[m[1]!] = m[2]!.trim();
-  }
-  return env;
-}
-
-function stepScript(): string {
-  const runAt = keyLine('run', STEP_RUN);
-  expect(LINES[runAt]).toMatch(/run: \|\s*$/);
-  const body = block(runAt);
-  const d = Math.min(...body.filter((l) => l.trim()).map(indent));
-  return body.map((l) => l.slice(d)).join('\n') + '\n';
-}
+const stepEnv = (): Record<string, string> => RUN_STEP.env ?? {};
+const stepScript = (): string => RUN_STEP.run ?? '';
 
 /** Runs the CLI step with the given inputs; `npx` is a stand-in that records its arguments and exits with `code`. */
 function runStep(inputs: Record<string, string>, code = 0, writeMarkdown = true) {
@@ -74,8 +47,7 @@ function runStep(inputs: Record<string, string>, code = 0, writeMarkdown = true)
     const m = /^\$\{\{ (inputs\.([\w-]+)|runner\.temp\/?(.*)) \}\}(.*)$/.exec(v);
     if (!m) throw new Error(`unexpected env value ${v}`);
     if (m[2]) {
-      const def = block(keyLine(m[2], keyLine('inputs', 0, 0))).find((l) => /^\s*default:/.test(l));
-      env[k] = inputs[m[2]] ?? (def ? def.replace(/^\s*default:\s*/, '').replace(/^'(.*)'$/, '$1') : '');
+      env[k] = inputs[m[2]] ?? ACTION.inputs[m[2]]?.default ?? '';
     } else env[k] = join(dir, 'temp') + m[4];
   }
   execFileSync('bash', ['-e', '-c', stepScript()], { env, cwd: ROOT });
@@ -91,24 +63,27 @@ function runStep(inputs: Record<string, string>, code = 0, writeMarkdown = true)
 
 describe('action.yml', () => {
   it('is a composite action on Node 20 that uploads JSON and JUnit, writes the job summary and fails with the CLI exit code', () => {
-    expect(keys(LINES)).toEqual(expect.arrayContaining(['name', 'description', 'inputs', 'outputs', 'runs']));
-    expect(YAML).toMatch(/^runs:\n {2}using: composite$/m);
-    expect(YAML).toMatch(/uses: actions\/setup-node@v\d+\n\s+with:\n\s+node-version: 20/);
-    expect(YAML).toMatch(/uses: actions\/upload-artifact@v\d+[\s\S]*report\.json[\s\S]*junit\.xml/);
-    expect(YAML).toMatch(/working-directory: \$\{\{ github\.action_path \}\}\n\s+run: npm ci/);
+    expect(Object.keys(ACTION)).toEqual(expect.arrayContaining(['name', 'description', 'inputs', 'outputs', 'runs']));
+    expect(ACTION.runs.using).toBe('composite');
+    const steps = ACTION.runs.steps;
+    expect(steps.find((s) => s.uses?.startsWith('actions/setup-node@'))?.with?.['node-version']).toBe(20);
+    expect(String(steps.find((s) => s.uses?.startsWith('actions/upload-artifact@'))?.with?.path)).toMatch(/report\.json[\s\S]*junit\.xml/);
+    expect(steps.find((s) => s['working-directory'] === '${{ github.action_path }}')?.run).toMatch(/^npm ci/);
     expect(stepScript()).toContain('npx --yes "$GITHUB_ACTION_PATH"');
     expect(stepScript()).toContain('>> "$GITHUB_STEP_SUMMARY"');
-    expect(YAML).toMatch(/- name: Verdict\n\s+if: always\(\)[\s\S]*run: exit "\$\{MTC_CODE:-2\}"/);
+    const verdict = steps.find((s) => s.name === 'Verdict');
+    expect(verdict?.if).toBe('always()');
+    expect(verdict?.run).toContain('exit "${MTC_CODE:-2}"');
     // No input is spliced into a script: inputs reach the shell through env only.
-    const scripts = LINES.flatMap((l, i) => (/^\s*run:/.test(l) ? [l, ...block(i)] : []));
-    expect(scripts.length).toBeGreaterThan(3);
+    const scripts = steps.flatMap((s) => (s.run ? [s.run] : []));
+    expect(scripts.length).toBeGreaterThan(2);
     expect(scripts.join('\n')).not.toContain('${{');
   });
 
   it('declares the inputs target, profile, baseline, strict, headers; every input is used', () => {
     expect(INPUTS).toEqual(expect.arrayContaining(['target', 'profile', 'baseline', 'strict', 'headers']));
     for (const name of INPUTS) expect(YAML, name).toContain(`\${{ inputs.${name} }}`);
-    expect(block(keyLine('target', keyLine('inputs', 0, 0))).join('\n')).toMatch(/required: true/);
+    expect(ACTION.inputs.target?.required).toBe(true);
   });
 
   it('a URL target with headers, profile, baseline, strict, only and properties becomes the matching CLI options', () => {
