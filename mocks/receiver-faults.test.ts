@@ -280,7 +280,9 @@ const observations: Record<FaultName, (p: Peer, h: Harness) => Promise<void>> = 
     const c = await p.request('tasks/cancel', { taskId: t.taskId });
     expect(ok(c).status).toBe('cancelled');
     await delay(400);
-    const after = p.transcript.filter((e) => e.dir === 'in' && (e.message as any)?.method === 'notifications/progress' && e.seq > p.transcript.find((x) => x.message === c.message)!.seq);
+    const after = p.transcript.filter(
+      (e) => e.dir === 'in' && (e.message as any)?.method === 'notifications/progress' && e.seq > p.transcript.find((x) => x.message === c.message)!.seq,
+    );
     expect(after.length).toBe(3);
     expect(ok(await p.request('tasks/get', { taskId: t.taskId })).status).toBe('cancelled');
   },
@@ -502,7 +504,10 @@ describe('named faults', () => {
         await Promise.all(ids.map((taskId) => p.request('tasks/result', { taskId }, { timeoutMs: 3000 }).catch(() => undefined)));
         await new Promise((r) => setTimeout(r, 50));
         expect(ok(await p.request('ping')), f.name).toEqual({});
-        expect(errors.filter((l) => !/send failed/.test(l)), f.name).toEqual([]);
+        expect(
+          errors.filter((l) => !/send failed/.test(l)),
+          f.name,
+        ).toEqual([]);
       } finally {
         await h.close();
       }

@@ -11,14 +11,26 @@ import { connectHttp } from '../suites/harness/wire.ts';
 import { createTask, ok } from './receiver/test-helpers.ts';
 import { parseMockArgs, MockUsageError } from '../scripts/mock.ts';
 
-const INIT = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } } });
+const INIT = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+});
 
 /** A raw POST of an initialize with the given headers (node:http, so Host can be set as an attacker's page would have it). */
 function post(url: string, headers: Record<string, string>): Promise<{ status: number; headers: Record<string, unknown>; body: any }> {
   const u = new URL(url);
   return new Promise((resolve, reject) => {
     const req = request(
-      { host: u.hostname, port: u.port, path: u.pathname, method: 'POST', timeout: 5000, headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers } },
+      {
+        host: u.hostname,
+        port: u.port,
+        path: u.pathname,
+        method: 'POST',
+        timeout: 5000,
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+      },
       (res) => {
         let text = '';
         res.setEncoding('utf8');
@@ -71,7 +83,13 @@ describe('reference receiver HTTP access', () => {
 
   it('serves a local client: no Origin, a localhost Origin, Host localhost', async () => {
     const port = new URL(url).port;
-    for (const headers of <Record<string, string>[]>[{}, { origin: 'http://localhost:5173' }, { origin: `http://127.0.0.1:${port}` }, { host: `localhost:${port}` }, { origin: 'http://[::1]:8080' }]) {
+    for (const headers of <Record<string, string>[]>[
+      {},
+      { origin: 'http://localhost:5173' },
+      { origin: `http://127.0.0.1:${port}` },
+      { host: `localhost:${port}` },
+      { origin: 'http://[::1]:8080' },
+    ]) {
       const r = await post(url, headers);
       expect(r.status, JSON.stringify(headers)).toBe(200);
       expect(r.body.result.serverInfo.name).toBe('mcp-tasks-reference-receiver');

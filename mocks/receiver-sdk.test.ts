@@ -19,7 +19,10 @@ async function endToEnd(client: Client, transport: Transport): Promise<void> {
 
   const seen: string[] = [];
   let result: any;
-  for await (const m of client.experimental.tasks.callToolStream({ name: 'complete', arguments: { ms: 50 } }, undefined, { task: { ttl: 60_000 }, timeout: 10_000 })) {
+  for await (const m of client.experimental.tasks.callToolStream({ name: 'complete', arguments: { ms: 50 } }, undefined, {
+    task: { ttl: 60_000 },
+    timeout: 10_000,
+  })) {
     seen.push(m.type);
     if (m.type === 'taskCreated') expect(m.task.status).toBe('working');
     if (m.type === 'result') result = m.result;
@@ -30,7 +33,10 @@ async function endToEnd(client: Client, transport: Transport): Promise<void> {
   expect(result.content).toEqual([{ type: 'text', text: 'done' }]);
 
   let asked: any;
-  for await (const m of client.experimental.tasks.callToolStream({ name: 'ask', arguments: { ms: 0 } }, undefined, { task: { ttl: 60_000 }, timeout: 10_000 })) {
+  for await (const m of client.experimental.tasks.callToolStream({ name: 'ask', arguments: { ms: 0 } }, undefined, {
+    task: { ttl: 60_000 },
+    timeout: 10_000,
+  })) {
     if (m.type === 'result') asked = m.result;
     if (m.type === 'error') throw m.error;
   }

@@ -248,7 +248,12 @@ describe.each<Kind>(['stdio', 'http'])('status notifications over %s', (kind) =>
     h = await harness(kind, { statusNotifications: true });
     const p = await h.peer();
     const t = await createTask(p, 'complete', { ms: 50 });
-    const n = await p.waitFor((m) => m.method === 'notifications/tasks/status' && m.params?.taskId === t.taskId && m.params.status === 'completed', 5000, 'status notification', true);
+    const n = await p.waitFor(
+      (m) => m.method === 'notifications/tasks/status' && m.params?.taskId === t.taskId && m.params.status === 'completed',
+      5000,
+      'status notification',
+      true,
+    );
     expect(n.params.createdAt).toBe(t.createdAt);
     expect(n.params.ttl).toBe(t.ttl);
     expect(n.params._meta).toBeUndefined();
@@ -264,7 +269,7 @@ describe('Streamable HTTP sessions and authorization context', () => {
     await h?.close();
   });
 
-  it('two sessions cannot see or touch each other\'s tasks', async () => {
+  it("two sessions cannot see or touch each other's tasks", async () => {
     const a = await h.peer();
     const b = await h.peer();
     const t = await createTask(a, 'slow', { ms: 5000 });
@@ -310,7 +315,16 @@ describe('Streamable HTTP responses', () => {
   const base = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' };
   /** A session of our own, opened with raw fetch (no GET stream unless the test opens one). */
   async function rawSession(url: string): Promise<{ post(body: unknown): Promise<globalThis.Response>; headers: Record<string, string> }> {
-    const init = await fetch(url, { method: 'POST', headers: base, body: JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: { elicitation: { form: {} } }, clientInfo: { name: 'raw', version: '1' } } }) });
+    const init = await fetch(url, {
+      method: 'POST',
+      headers: base,
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 0,
+        method: 'initialize',
+        params: { protocolVersion: '2025-11-25', capabilities: { elicitation: { form: {} } }, clientInfo: { name: 'raw', version: '1' } },
+      }),
+    });
     expect(init.headers.get('content-type')).toMatch(/^application\/json/);
     await init.text();
     const headers = { ...base, 'mcp-session-id': init.headers.get('mcp-session-id')! };
@@ -440,7 +454,7 @@ describe('in-process', () => {
     }
   });
 
-  it('a ttl beyond setTimeout\'s range (2^31-1 ms) does not expire the task at once', async () => {
+  it("a ttl beyond setTimeout's range (2^31-1 ms) does not expire the task at once", async () => {
     const h = await harness('memory', { maxTtl: 400_000_000_000 });
     try {
       const p = await h.peer();

@@ -1,18 +1,7 @@
 // The requirement catalog (requirements.json via catalog.ts) against the spec pages.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import {
-  KEYWORDS,
-  coverage,
-  severity,
-  parseCatalog,
-  primaryId,
-  requirement,
-  requirements,
-  type Keyword,
-  type Requirement,
-  type Source,
-} from './catalog.ts';
+import { KEYWORDS, coverage, severity, parseCatalog, primaryId, requirement, requirements, type Keyword, type Requirement, type Source } from './catalog.ts';
 import { VENDORED_SPEC_DIR } from './spec.ts';
 
 // The vendored upstream pages (schema/spec/, see schema/spec.ts); MCP_SPEC_DIR points elsewhere to try fresh copies.
@@ -42,13 +31,15 @@ function sectionAt(lines: string[], lineNo: number): string {
     const l = lines[i]!;
     if (l.startsWith('```')) fence = !fence;
     if (fence) continue;
-    if (l.startsWith('## ')) { h2 = l.slice(3).trim(); h3 = ''; }
-    else if (l.startsWith('### ')) h3 = l.slice(4).trim();
+    if (l.startsWith('## ')) {
+      h2 = l.slice(3).trim();
+      h3 = '';
+    } else if (l.startsWith('### ')) h3 = l.slice(4).trim();
   }
   return h3 ? `${h2} > ${h3}` : h2;
 }
 
-const countBy = <T,>(xs: readonly T[], key: (x: T) => string): Record<string, number> => {
+const countBy = <T>(xs: readonly T[], key: (x: T) => string): Record<string, number> => {
   const out: Record<string, number> = {};
   for (const x of xs) out[key(x)] = (out[key(x)] ?? 0) + 1;
   return out;
@@ -105,7 +96,7 @@ describe('counts per level match the Tasks page', () => {
     expect(counted).toEqual(PAGE_BOLD);
   });
 
-  it('line by line: each line\'s bold keywords are exactly its plain entries plus one per expanded head', () => {
+  it("line by line: each line's bold keywords are exactly its plain entries plus one per expanded head", () => {
     const lines = linesOf('tasks.md');
     const expected = new Map<number, string[]>();
     lines.forEach((l, i) => {
@@ -206,8 +197,30 @@ describe('catalog integrity', () => {
   });
 
   it('ids start with their area prefix', () => {
-    const AREAS = ['caps', 'tool', 'create', 'sse', 'poll', 'notify', 'support', 'id', 'lifecycle', 'input', 'ttl', 'result',
-      'related', 'list', 'cancel', 'errors', 'exec', 'security', 'resource', 'audit', 'progress', 'cancellation'];
+    const AREAS = [
+      'caps',
+      'tool',
+      'create',
+      'sse',
+      'poll',
+      'notify',
+      'support',
+      'id',
+      'lifecycle',
+      'input',
+      'ttl',
+      'result',
+      'related',
+      'list',
+      'cancel',
+      'errors',
+      'exec',
+      'security',
+      'resource',
+      'audit',
+      'progress',
+      'cancellation',
+    ];
     for (const r of requirements) expect(AREAS, r.id).toContain(r.id.split('-')[0]);
   });
 
@@ -245,7 +258,8 @@ describe('catalog integrity', () => {
   });
 
   it('the -32601/-32600 conflict ruling is stated where check authors look', () => {
-    const ruling = 'for tools/call of a `required` tool, -32601 is the MUST (tool-level rule is more specific); a -32600 warns (never fails) with a note citing the conflict (RULINGS.md#required-tool-32601)';
+    const ruling =
+      'for tools/call of a `required` tool, -32601 is the MUST (tool-level rule is more specific); a -32600 warns (never fails) with a note citing the conflict (RULINGS.md#required-tool-32601)';
     expect(requirement('tool-required-must-32601').notes).toContain(ruling);
     expect(requirement('errors-task-required-may-32600').notes).toContain(ruling);
     expect(requirement('ttl-actual-in-get').notes).toContain('357adac4');
@@ -298,7 +312,13 @@ describe('coverage()', () => {
       { ...base, id: 'd-may', level: 'MAY', disposition: { observable: true } },
     ];
     expect(coverage([], cat).uncovered).toEqual(['a-must', 'a-must-2', 'b-should-not']);
-    const cov = coverage([{ id: 'k1', requirements: ['a-must'] }, { id: 'k2', requirements: ['zz'] }], cat);
+    const cov = coverage(
+      [
+        { id: 'k1', requirements: ['a-must'] },
+        { id: 'k2', requirements: ['zz'] },
+      ],
+      cat,
+    );
     expect(cov.uncovered).toEqual(['b-should-not']);
     expect(cov.byRequirement['a-must-2']).toEqual(['k1']);
     expect(cov.unknownIds).toEqual(['zz']);

@@ -7,7 +7,9 @@ import { rulings } from './rulings.ts';
 
 /** Our own tracked text files (the vendored upstream pages excluded). */
 function ownFiles(): string[] {
-  const out = execFileSync('git', ['ls-files', '--', '*.ts', '*.md', '*.mjs', '*.json', ':!schema/spec/**', ':!package-lock.json', ':!fixtures/golden/**'], { encoding: 'utf8' });
+  const out = execFileSync('git', ['ls-files', '--', '*.ts', '*.md', '*.mjs', '*.json', ':!schema/spec/**', ':!package-lock.json', ':!fixtures/golden/**'], {
+    encoding: 'utf8',
+  });
   return out.split('\n').filter(Boolean);
 }
 
@@ -30,13 +32,17 @@ describe('citations', () => {
 
   it('every RULINGS.md#<slug> names an existing ruling', () => {
     const slugs = new Set(rulings.map((r) => r.slug));
-    const bad = lines.flatMap(({ where, line }) => [...line.matchAll(/RULINGS\.md#([a-z0-9-]+)/g)].filter((m) => !slugs.has(m[1]!)).map((m) => `${where}: ${m[0]}`));
+    const bad = lines.flatMap(({ where, line }) =>
+      [...line.matchAll(/RULINGS\.md#([a-z0-9-]+)/g)].filter((m) => !slugs.has(m[1]!)).map((m) => `${where}: ${m[0]}`),
+    );
     expect(bad).toEqual([]);
   });
 
   it('no positional ruling references, issue numbers or internal plans', () => {
     const forbidden = [/RULINGS(\.md)?:? ?#?\d/, /\b[Rr]uling #?\d/, /\b[Ii]ssue #?\d+/, /Foundation item/, /\bthe brief\b|\bbrief:|\(brief\b/i];
-    const bad = lines.filter(({ where, line }) => !where.startsWith('schema/rulings.test.ts') && forbidden.some((re) => re.test(line))).map(({ where, line }) => `${where}: ${line.trim().slice(0, 120)}`);
+    const bad = lines
+      .filter(({ where, line }) => !where.startsWith('schema/rulings.test.ts') && forbidden.some((re) => re.test(line)))
+      .map(({ where, line }) => `${where}: ${line.trim().slice(0, 120)}`);
     expect(bad, 'cite RULINGS.md#<slug>, requirement ids or spec lines instead').toEqual([]);
   });
 });

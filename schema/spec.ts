@@ -10,6 +10,15 @@ export const VENDORED_SPEC_DIR = fileURLToPath(new URL(`./spec/${SPEC_REVISION}/
 
 /** The files vendored from upstream for SPEC_REVISION. */
 export const VENDORED_FILES = [
-  'tasks.md', 'progress.md', 'cancellation.md', 'lifecycle.md', 'transports.md', 'tools.md', 'sampling.md',
-  'elicitation.md', 'schema.json', 'schema.ts', 'errata-since-tag.diff',
+  'tasks.md',
+  'progress.md',
+  'cancellation.md',
+  'lifecycle.md',
+  'transports.md',
+  'tools.md',
+  'sampling.md',
+  'elicitation.md',
+  'schema.json',
+  'schema.ts',
+  'errata-since-tag.diff',
 ] as const;

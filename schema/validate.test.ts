@@ -94,8 +94,11 @@ describe('invalid samples', () => {
     expectInvalid('GetTaskRequest', { jsonrpc: '2.0', id: 1, method: 'tasks/get', params: {} }, "/params: must have required property 'taskId'");
   });
   it('status "done" lists the allowed values', () => {
-    expectInvalid('GetTaskResult', { ...task(), status: 'done' },
-      '/status: must be equal to one of the allowed values ("cancelled", "completed", "failed", "input_required", "working")');
+    expectInvalid(
+      'GetTaskResult',
+      { ...task(), status: 'done' },
+      '/status: must be equal to one of the allowed values ("cancelled", "completed", "failed", "input_required", "working")',
+    );
   });
   it('ttl as string', () => {
     expectInvalid('CreateTaskResult', { task: { ...task(), ttl: '60000' } }, '/task/ttl: must be integer or null');
@@ -103,18 +106,26 @@ describe('invalid samples', () => {
   });
   it('bad timestamps', () => {
     expectInvalid('Task', { ...task(), createdAt: 'yesterday' }, '/createdAt: must match format "iso8601"');
-    expectInvalid('ListTasksResult', { tasks: [{ ...task(), lastUpdatedAt: '2025-13-45T99:00:00Z' }] },
-      '/tasks/0/lastUpdatedAt: must match format "iso8601"');
+    expectInvalid('ListTasksResult', { tasks: [{ ...task(), lastUpdatedAt: '2025-13-45T99:00:00Z' }] }, '/tasks/0/lastUpdatedAt: must match format "iso8601"');
     expectInvalid('TaskStatusNotificationParams', { ...task(), createdAt: 1764066600000 }, '/createdAt: must be string');
   });
   it('bad nested types', () => {
     expectInvalid('ListTasksResult', { tasks: {} }, '/tasks: must be array');
-    expectInvalid('CallToolRequest', { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'x', task: { ttl: 1.5 } } },
-      '/params/task/ttl: must be integer');
-    expectInvalid('Tool', { name: 't', inputSchema: { type: 'object' }, execution: { taskSupport: 'sometimes' } },
-      '/execution/taskSupport: must be equal to one of the allowed values ("forbidden", "optional", "required")');
-    expectInvalid('TaskStatusNotification', { jsonrpc: '2.0', method: 'notifications/tasks/status', params: { ...task(), pollInterval: 'soon' } },
-      '/params/pollInterval: must be integer');
+    expectInvalid(
+      'CallToolRequest',
+      { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'x', task: { ttl: 1.5 } } },
+      '/params/task/ttl: must be integer',
+    );
+    expectInvalid(
+      'Tool',
+      { name: 't', inputSchema: { type: 'object' }, execution: { taskSupport: 'sometimes' } },
+      '/execution/taskSupport: must be equal to one of the allowed values ("forbidden", "optional", "required")',
+    );
+    expectInvalid(
+      'TaskStatusNotification',
+      { jsonrpc: '2.0', method: 'notifications/tasks/status', params: { ...task(), pollInterval: 'soon' } },
+      '/params/pollInterval: must be integer',
+    );
     expectInvalid('JSONRPCRequest', { jsonrpc: '1.0', id: 1, method: 'tasks/get' }, '/jsonrpc: must be "2.0"');
   });
   it('assertValid throws the readable list', () => {
@@ -126,11 +137,26 @@ describe('invalid samples', () => {
 });
 
 describe('iso8601 format', () => {
-  it.each(['2025-11-25T10:30:00Z', '2025-11-25T10:30:00.123Z', '2025-11-25T10:30:00+01:00', '2025-11-25t10:30:00.5-05:30',
-    '2024-02-29T23:59:60Z', new Date(0).toISOString()])('accepts %s', (s) => expect(isIso8601DateTime(s)).toBe(true));
-  it.each(['yesterday', '2025-13-45T99:00:00Z', '2025-11-25', '2025-11-25T10:30:00', '2025-11-25 10:30:00Z',
-    '2023-02-29T00:00:00Z', '2025-11-25T24:00:00Z', '2025-11-25T10:30:00+25:00', ' 2025-11-25T10:30:00Z', ''])(
-    'rejects %j', (s) => expect(isIso8601DateTime(s)).toBe(false));
+  it.each([
+    '2025-11-25T10:30:00Z',
+    '2025-11-25T10:30:00.123Z',
+    '2025-11-25T10:30:00+01:00',
+    '2025-11-25t10:30:00.5-05:30',
+    '2024-02-29T23:59:60Z',
+    new Date(0).toISOString(),
+  ])('accepts %s', (s) => expect(isIso8601DateTime(s)).toBe(true));
+  it.each([
+    'yesterday',
+    '2025-13-45T99:00:00Z',
+    '2025-11-25',
+    '2025-11-25T10:30:00',
+    '2025-11-25 10:30:00Z',
+    '2023-02-29T00:00:00Z',
+    '2025-11-25T24:00:00Z',
+    '2025-11-25T10:30:00+25:00',
+    ' 2025-11-25T10:30:00Z',
+    '',
+  ])('rejects %j', (s) => expect(isIso8601DateTime(s)).toBe(false));
 });
 
 describe('errata', () => {
@@ -164,7 +190,10 @@ describe('errata', () => {
     let shift = 0;
     for (const h of section.split(/^@@ /m).slice(1)) {
       const start = Number(/^-(\d+)/.exec(h)![1]) - 1 + shift;
-      const body = h.split('\n').slice(1).filter((l) => l !== '' && !l.startsWith('\\'));
+      const body = h
+        .split('\n')
+        .slice(1)
+        .filter((l) => l !== '' && !l.startsWith('\\'));
       const before = body.filter((l) => !l.startsWith('+')).map((l) => l.slice(1));
       const after = body.filter((l) => !l.startsWith('-')).map((l) => l.slice(1));
       expect(lines.slice(start, start + before.length)).toEqual(before);

@@ -29,8 +29,7 @@ export function isIso8601DateTime(s: string): boolean {
   if (!m) return false;
   const [, y, mo, d, h, mi, sec, , oh = '0', om = '0'] = m;
   const daysInMonth = new Date(Date.UTC(+y, +mo, 0)).getUTCDate(); // day 0 of next month: handles leap years
-  return +mo >= 1 && +mo <= 12 && +d >= 1 && +d <= daysInMonth && +h <= 23 && +mi <= 59 &&
-    +sec <= 60 /* leap second */ && +oh <= 23 && +om <= 59;
+  return +mo >= 1 && +mo <= 12 && +d >= 1 && +d <= daysInMonth && +h <= 23 && +mi <= 59 && +sec <= 60 /* leap second */ && +oh <= 23 && +om <= 59;
 }
 
 /** One readable line per ajv error: "<instancePath>: <message>", with allowed values where useful. */
@@ -38,12 +37,18 @@ function describe(e: ErrorObject): string {
   const path = e.instancePath || '/';
   const p = e.params as Record<string, unknown>;
   switch (e.keyword) {
-    case 'type': return `${path}: must be ${[p.type].flat().join(' or ')}`;
-    case 'enum': return `${path}: ${e.message} (${(p.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')})`;
-    case 'const': return `${path}: must be ${JSON.stringify(p.allowedValue)}`;
-    case 'format': return `${path}: must match format "${p.format}"`;
-    case 'additionalProperties': return `${path}: must NOT have additional property '${p.additionalProperty}'`;
-    default: return `${path}: ${e.message}`;
+    case 'type':
+      return `${path}: must be ${[p.type].flat().join(' or ')}`;
+    case 'enum':
+      return `${path}: ${e.message} (${(p.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')})`;
+    case 'const':
+      return `${path}: must be ${JSON.stringify(p.allowedValue)}`;
+    case 'format':
+      return `${path}: must match format "${p.format}"`;
+    case 'additionalProperties':
+      return `${path}: must NOT have additional property '${p.additionalProperty}'`;
+    default:
+      return `${path}: ${e.message}`;
   }
 }
 
@@ -85,9 +90,7 @@ export function createValidator(doc: { $defs: Record<string, unknown> }): Valida
 
 let defaultValidator: Validator | undefined;
 const committed = (): Validator =>
-  (defaultValidator ??= createValidator(
-    JSON.parse(readFileSync(new URL(`./tasks-${SPEC_REVISION}.schema.json`, import.meta.url), 'utf8')),
-  ));
+  (defaultValidator ??= createValidator(JSON.parse(readFileSync(new URL(`./tasks-${SPEC_REVISION}.schema.json`, import.meta.url), 'utf8'))));
 
 /** Validates `value` against definition `definitionName` (e.g. "Task", "GetTaskResult", "JSONRPCRequest"). */
 export function validate(definitionName: string, value: unknown): ValidationResult {

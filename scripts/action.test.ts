@@ -14,7 +14,16 @@ const YAML = readFileSync(join(ROOT, 'action.yml'), 'utf8');
 const DOC = parseDocument(YAML, { prettyErrors: true });
 if (DOC.errors.length) throw new Error(`action.yml is not valid YAML: ${DOC.errors.map((e) => e.message).join('; ')}`);
 
-interface Step { name?: string; id?: string; uses?: string; if?: string; with?: Record<string, unknown>; env?: Record<string, string>; run?: string; 'working-directory'?: string }
+interface Step {
+  name?: string;
+  id?: string;
+  uses?: string;
+  if?: string;
+  with?: Record<string, unknown>;
+  env?: Record<string, string>;
+  run?: string;
+  'working-directory'?: string;
+}
 interface Action {
   name: string;
   description: string;
@@ -40,7 +49,12 @@ function runStep(inputs: Record<string, string>, code = 0, writeMarkdown = true)
     `#!${process.execPath}\nconst fs = require('node:fs');\nconst a = process.argv.slice(2);\nfs.writeFileSync(${JSON.stringify(join(dir, 'args.json'))}, JSON.stringify(a));\nconst md = a.indexOf('--markdown');\nif (md >= 0 && ${writeMarkdown}) fs.writeFileSync(a[md + 1], '## fake report\\n');\nprocess.exit(${code});\n`,
   );
   chmodSync(fake, 0o755);
-  const env: Record<string, string> = { PATH: `${bin}:${process.env.PATH}`, GITHUB_ACTION_PATH: ROOT, GITHUB_OUTPUT: join(dir, 'output'), GITHUB_STEP_SUMMARY: join(dir, 'summary') };
+  const env: Record<string, string> = {
+    PATH: `${bin}:${process.env.PATH}`,
+    GITHUB_ACTION_PATH: ROOT,
+    GITHUB_OUTPUT: join(dir, 'output'),
+    GITHUB_STEP_SUMMARY: join(dir, 'summary'),
+  };
   writeFileSync(env.GITHUB_OUTPUT!, '');
   writeFileSync(env.GITHUB_STEP_SUMMARY!, '');
   for (const [k, v] of Object.entries(stepEnv())) {
@@ -51,7 +65,13 @@ function runStep(inputs: Record<string, string>, code = 0, writeMarkdown = true)
     } else env[k] = join(dir, 'temp') + m[4];
   }
   execFileSync('bash', ['-e', '-c', stepScript()], { env, cwd: ROOT });
-  const output = Object.fromEntries(readFileSync(env.GITHUB_OUTPUT!, 'utf8').trim().split('\n').filter(Boolean).map((l) => l.split('=') as [string, string]));
+  const output = Object.fromEntries(
+    readFileSync(env.GITHUB_OUTPUT!, 'utf8')
+      .trim()
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => l.split('=') as [string, string]),
+  );
   let args: string[] = [];
   try {
     args = JSON.parse(readFileSync(join(dir, 'args.json'), 'utf8'));
@@ -104,7 +124,12 @@ describe('action.yml', () => {
     expect(r.args[2]).toBe('server');
     const parsed = parseServerArgs(r.args.slice(3));
     if (parsed.help) throw new Error('unexpected help');
-    expect(parsed.config.target).toEqual({ kind: 'http', url: 'http://127.0.0.1:3000/mcp', headers: { Authorization: 'Bearer T1', 'X-Trace': 'a b' }, secondaryHeaders: { Authorization: 'Bearer T2' } });
+    expect(parsed.config.target).toEqual({
+      kind: 'http',
+      url: 'http://127.0.0.1:3000/mcp',
+      headers: { Authorization: 'Bearer T1', 'X-Trace': 'a b' },
+      secondaryHeaders: { Authorization: 'Bearer T2' },
+    });
     expect(parsed.config.profile).toBeDefined();
     expect(parsed.baseline).toEqual(['cancel.completed-rejected']);
     expect(parsed.strict).toBe(true);

@@ -16,7 +16,22 @@ function run(mode: string): Promise<{ code: number | null; stdout: string; repor
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      ['--import', 'tsx', 'scripts/cli.ts', 'server', '--stdio', `${process.execPath} fixtures/bad-target.mjs ${mode}`, '--profile', profile, '--timeout', '1000', '--check-timeout', '4000', '--json', json],
+      [
+        '--import',
+        'tsx',
+        'scripts/cli.ts',
+        'server',
+        '--stdio',
+        `${process.execPath} fixtures/bad-target.mjs ${mode}`,
+        '--profile',
+        profile,
+        '--timeout',
+        '1000',
+        '--check-timeout',
+        '4000',
+        '--json',
+        json,
+      ],
       { timeout: 170_000, maxBuffer: 32 << 20 },
       (err, stdout) => resolve({ code: err ? ((err as { code?: number }).code ?? null) : 0, stdout, report: JSON.parse(readFileSync(json, 'utf8')) }),
     );

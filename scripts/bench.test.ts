@@ -12,7 +12,11 @@ describe('bench', () => {
   it('parses its options', () => {
     expect(parseBenchArgs([])).toMatchObject({ repeats: 3, quick: false, out: 'bench-results.json', only: [...SECTIONS] });
     expect(parseBenchArgs(['--quick'])).toMatchObject({ repeats: 1, quick: true });
-    expect(parseBenchArgs(['--repeats', '5', '--only', 'list,memory', '--out', 'x.json'])).toMatchObject({ repeats: 5, only: ['list', 'memory'], out: 'x.json' });
+    expect(parseBenchArgs(['--repeats', '5', '--only', 'list,memory', '--out', 'x.json'])).toMatchObject({
+      repeats: 5,
+      only: ['list', 'memory'],
+      out: 'x.json',
+    });
     expect(() => parseBenchArgs(['--repeats', '0'])).toThrow(/--repeats/);
     expect(() => parseBenchArgs(['--only', 'nope'])).toThrow(/unknown section/);
   });
@@ -20,8 +24,11 @@ describe('bench', () => {
   it('--quick measures every section and writes them as JSON', { timeout: 90_000 }, async () => {
     const out = join(mkdtempSync(join(tmpdir(), 'mtc-bench-')), 'bench.json');
     const r = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-      execFile(process.execPath, ['--import', 'tsx', 'scripts/bench.ts', '--quick', '--out', out], { timeout: 80_000, killSignal: 'SIGKILL', maxBuffer: 16 << 20 }, (err, stdout, stderr) =>
-        resolve({ code: err ? ((err as { code?: number }).code ?? null) : 0, stdout, stderr }),
+      execFile(
+        process.execPath,
+        ['--import', 'tsx', 'scripts/bench.ts', '--quick', '--out', out],
+        { timeout: 80_000, killSignal: 'SIGKILL', maxBuffer: 16 << 20 },
+        (err, stdout, stderr) => resolve({ code: err ? ((err as { code?: number }).code ?? null) : 0, stdout, stderr }),
       );
     });
     expect(r.code, r.stderr.slice(-3000)).toBe(0);
@@ -59,7 +66,16 @@ describe('bench', () => {
     expect(json.properties.samples[0]).toMatchObject({ status: 'pass', sequences: json.properties.runs });
     // one table: every measurement with a goal column, on stdout and in the JSON
     const ids = json.table.map((row: { id: string }) => row.id);
-    for (const id of ['suite.stdio.wall', 'suite.http.wall', 'suite.ratio.stdio', 'throughput.inproc.ratio', 'throughput.stdio.ratio', 'memory.rss.change', 'list.exponent', 'properties.rate']) {
+    for (const id of [
+      'suite.stdio.wall',
+      'suite.http.wall',
+      'suite.ratio.stdio',
+      'throughput.inproc.ratio',
+      'throughput.stdio.ratio',
+      'memory.rss.change',
+      'list.exponent',
+      'properties.rate',
+    ]) {
       expect(ids).toContain(id);
     }
     expect(r.stdout).toMatch(/^measurement\s+value\s+goal\s+verdict$/m);

@@ -85,7 +85,13 @@ export function parseBenchArgs(argv: string[]): BenchOptions | 'help' {
     args: argv,
     strict: true,
     allowPositionals: false,
-    options: { repeats: { type: 'string' }, quick: { type: 'boolean', default: false }, out: { type: 'string' }, only: { type: 'string', multiple: true }, help: { type: 'boolean', short: 'h', default: false } },
+    options: {
+      repeats: { type: 'string' },
+      quick: { type: 'boolean', default: false },
+      out: { type: 'string' },
+      only: { type: 'string', multiple: true },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
   });
   if (values.help) return 'help';
   const quick = values.quick!;
@@ -94,10 +100,19 @@ export function parseBenchArgs(argv: string[]): BenchOptions | 'help' {
     repeats = Number(values.repeats);
     if (!Number.isInteger(repeats) || repeats < 1 || repeats > 50) throw new Error(`--repeats takes a whole number 1 … 50, got "${values.repeats}"`);
   }
-  const only = (values.only ?? []).flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean);
+  const only = (values.only ?? [])
+    .flatMap((s) => s.split(','))
+    .map((s) => s.trim())
+    .filter(Boolean);
   const bad = only.filter((s) => !(SECTIONS as readonly string[]).includes(s));
   if (bad.length) throw new Error(`--only: unknown section(s) ${bad.join(', ')} (sections: ${SECTIONS.join(', ')})`);
-  return { repeats, quick, out: values.out ?? 'bench-results.json', only: only.length ? (only as SectionName[]) : [...SECTIONS], log: (l) => process.stderr.write(l + '\n') };
+  return {
+    repeats,
+    quick,
+    out: values.out ?? 'bench-results.json',
+    only: only.length ? (only as SectionName[]) : [...SECTIONS],
+    log: (l) => process.stderr.write(l + '\n'),
+  };
 }
 
 async function section<T>(name: SectionName, o: BenchOptions, f: () => Promise<T>): Promise<T | Failed | null> {
@@ -115,7 +130,8 @@ async function section<T>(name: SectionName, o: BenchOptions, f: () => Promise<T
   }
 }
 
-const failed = (x: unknown): x is Failed => typeof x === 'object' && x !== null && 'error' in x && typeof (x as Failed).error === 'string' && Object.keys(x).length === 1;
+const failed = (x: unknown): x is Failed =>
+  typeof x === 'object' && x !== null && 'error' in x && typeof (x as Failed).error === 'string' && Object.keys(x).length === 1;
 
 export async function runBench(o: BenchOptions): Promise<BenchResults> {
   const started = new Date();
@@ -127,17 +143,31 @@ export async function runBench(o: BenchOptions): Promise<BenchResults> {
     benchSuite({ root: ROOT, repeats: o.repeats, only: q ? [TRIVIAL_CHECK] : undefined, cliTimeoutMs: q ? 60_000 : 180_000, log: o.log }),
   );
   const throughput = await section('throughput', o, () =>
-    benchThroughput({ root: ROOT, repeats: o.repeats, n: q ? 200 : 10_000, kInProcess: q ? 8 : 128, kStdio: q ? 8 : 64, warmup: q ? 20 : 1_000, pollDelayMs: 1, log: o.log }),
+    benchThroughput({
+      root: ROOT,
+      repeats: o.repeats,
+      n: q ? 200 : 10_000,
+      kInProcess: q ? 8 : 128,
+      kStdio: q ? 8 : 64,
+      warmup: q ? 20 : 1_000,
+      pollDelayMs: 1,
+      log: o.log,
+    }),
   );
   const memory = await section('memory', o, async (): Promise<MemorySection> => {
     const opts: MemoryOptions = { samples: q ? [500, 1_500] : [10_000, 100_000], ttl: 50, k: 16, budgetMs: q ? 20_000 : 180_000 };
     const runs: MemoryResult[] = [];
     for (let i = 0; i < o.repeats; i++) {
-      const r = await runJsonChild<MemoryResult>(['--expose-gc'], 'scripts/bench/memory.ts', ['memory', JSON.stringify(opts)], { cwd: ROOT, timeoutMs: opts.budgetMs + 60_000 });
+      const r = await runJsonChild<MemoryResult>(['--expose-gc'], 'scripts/bench/memory.ts', ['memory', JSON.stringify(opts)], {
+        cwd: ROOT,
+        timeoutMs: opts.budgetMs + 60_000,
+      });
       if (r.error) throw new Error(r.error);
       if (r.samples.length < 2) throw new Error(`memory: only ${r.samples.length} sample(s)`);
       runs.push(r);
-      o.log(`  memory: RSS ${r.samples.map((s) => `${s.rssMB} MB at ${s.expiredTasks}`).join(', ')}; heap ${r.samples.map((s) => `${s.heapUsedMB} MB`).join(', ')} (gc: ${r.gcAvailable})`);
+      o.log(
+        `  memory: RSS ${r.samples.map((s) => `${s.rssMB} MB at ${s.expiredTasks}`).join(', ')}; heap ${r.samples.map((s) => `${s.heapUsedMB} MB`).join(', ')} (gc: ${r.gcAvailable})`,
+      );
     }
     const first = (r: MemoryResult) => r.samples[0]!;
     const last = (r: MemoryResult) => r.samples[r.samples.length - 1]!;
@@ -158,7 +188,10 @@ export async function runBench(o: BenchOptions): Promise<BenchResults> {
       : { sizes: [1_000, 10_000, 100_000], pageSize: 100, repeats: o.repeats, createBudgetMs: 60_000, walkBudgetMs: 30_000 };
     const bound = opts.sizes.length * (opts.createBudgetMs + opts.repeats * opts.walkBudgetMs) + 60_000;
     const r = await runJsonChild<ListResult>(['--expose-gc'], 'scripts/bench/memory.ts', ['list', JSON.stringify(opts)], { cwd: ROOT, timeoutMs: bound });
-    for (const p of r.points) o.log(`  list: ${p.liveTasks} live tasks (created in ${p.createMs} ms): walk ${p.walkMs.median} ms over ${p.pages} pages${p.error ? ` (${p.error})` : ''}`);
+    for (const p of r.points)
+      o.log(
+        `  list: ${p.liveTasks} live tasks (created in ${p.createMs} ms): walk ${p.walkMs.median} ms over ${p.pages} pages${p.error ? ` (${p.error})` : ''}`,
+      );
     return { ...r, options: opts };
   });
   const properties = await section('properties', o, () =>
@@ -219,11 +252,33 @@ export function buildTable(r: BenchResults): Row[] {
     add('suite.http.wall', `suite wall time, HTTP (${what})`, s1(ht), ht, 'ms', `≤ ${s1(GOALS.suiteWallMs)}`, judge(ht <= GOALS.suiteWallMs));
     add('suite.critical', 'critical-path waits (longest check: its timers)', crit > 0 ? s1(crit) : '—', crit, 'ms');
     add('suite.floor', 'suite in process, all checks at once', s1(s.criticalPath.inProcessFloorMs.median), s.criticalPath.inProcessFloorMs.median, 'ms');
-    add('suite.ratio.stdio', 'stdio wall / critical-path waits', x2(s.ratios.stdio), s.ratios.stdio, 'x', `≤ ${GOALS.suiteCriticalRatio}×`, crit > 0 ? judge(s.ratios.stdio <= GOALS.suiteCriticalRatio) : 'n/a');
-    add('suite.ratio.http', 'HTTP wall / critical-path waits', x2(s.ratios.http), s.ratios.http, 'x', `≤ ${GOALS.suiteCriticalRatio}×`, crit > 0 ? judge(s.ratios.http <= GOALS.suiteCriticalRatio) : 'n/a');
+    add(
+      'suite.ratio.stdio',
+      'stdio wall / critical-path waits',
+      x2(s.ratios.stdio),
+      s.ratios.stdio,
+      'x',
+      `≤ ${GOALS.suiteCriticalRatio}×`,
+      crit > 0 ? judge(s.ratios.stdio <= GOALS.suiteCriticalRatio) : 'n/a',
+    );
+    add(
+      'suite.ratio.http',
+      'HTTP wall / critical-path waits',
+      x2(s.ratios.http),
+      s.ratios.http,
+      'x',
+      `≤ ${GOALS.suiteCriticalRatio}×`,
+      crit > 0 ? judge(s.ratios.http <= GOALS.suiteCriticalRatio) : 'n/a',
+    );
     add('suite.cli-fixed', `CLI fixed cost, stdio (--only ${TRIVIAL_CHECK})`, s1(s.overhead.cliFixedStdioMs.median), s.overhead.cliFixedStdioMs.median, 'ms');
     const conns = median(s.stdio.runs.map((x) => x.connections));
-    add('suite.spawn', 'receiver spawn + initialize (stdio), per run', `${(s.overhead.spawnInitMs.median / 1000).toFixed(2)} s × ${Number.isFinite(conns) ? conns : '?'}`, s.overhead.spawnInitMs.median, 'ms');
+    add(
+      'suite.spawn',
+      'receiver spawn + initialize (stdio), per run',
+      `${(s.overhead.spawnInitMs.median / 1000).toFixed(2)} s × ${Number.isFinite(conns) ? conns : '?'}`,
+      s.overhead.spawnInitMs.median,
+      'ms',
+    );
   }
 
   const t = r.throughput;
@@ -233,9 +288,29 @@ export function buildTable(r: BenchResults): Row[] {
       ['inproc', 'in process', t.inProcess, t.kInProcess],
       ['stdio', 'stdio', t.stdio, t.kStdio],
     ] as const) {
-      add(`throughput.${key}.reference`, `throughput ${label}, reference (K=${kk})`, `${num(p.reference.tasksPerSec.median)} tasks/s`, p.reference.tasksPerSec.median, 'tasks/s');
-      add(`throughput.${key}.sdk`, `throughput ${label}, SDK server (K=${kk})`, `${num(p.sdk.tasksPerSec.median)} tasks/s`, p.sdk.tasksPerSec.median, 'tasks/s');
-      add(`throughput.${key}.ratio`, `throughput ${label}, reference / SDK`, x2(p.ratio), p.ratio, 'x', `≥ ${GOALS.throughputRatio}×`, judge(p.ratio >= GOALS.throughputRatio));
+      add(
+        `throughput.${key}.reference`,
+        `throughput ${label}, reference (K=${kk})`,
+        `${num(p.reference.tasksPerSec.median)} tasks/s`,
+        p.reference.tasksPerSec.median,
+        'tasks/s',
+      );
+      add(
+        `throughput.${key}.sdk`,
+        `throughput ${label}, SDK server (K=${kk})`,
+        `${num(p.sdk.tasksPerSec.median)} tasks/s`,
+        p.sdk.tasksPerSec.median,
+        'tasks/s',
+      );
+      add(
+        `throughput.${key}.ratio`,
+        `throughput ${label}, reference / SDK`,
+        x2(p.ratio),
+        p.ratio,
+        'x',
+        `≥ ${GOALS.throughputRatio}×`,
+        judge(p.ratio >= GOALS.throughputRatio),
+      );
       add(`throughput.${key}.cpu-ratio`, `  same, tasks per CPU-second${key === 'stdio' ? ' of the server' : ''}`, x2(p.cpuRatio), p.cpuRatio, 'x');
     }
   }
@@ -246,7 +321,15 @@ export function buildTable(r: BenchResults): Row[] {
     const [a, b] = [m.samplePoints[0]!, m.samplePoints[m.samplePoints.length - 1]!];
     add('memory.rss.first', `RSS after ${k(a)} expired tasks`, `${m.rss10} MB`, m.rss10, 'MB');
     add('memory.rss.last', `RSS after ${k(b)} expired tasks`, `${m.rss100} MB`, m.rss100, 'MB');
-    add('memory.rss.change', `RSS change ${k(a)} → ${k(b)} expired`, pct(m.rssChange), m.rssChange, 'fraction', `within ±${GOALS.memoryChange * 100} %`, judge(Math.abs(m.rssChange) <= GOALS.memoryChange));
+    add(
+      'memory.rss.change',
+      `RSS change ${k(a)} → ${k(b)} expired`,
+      pct(m.rssChange),
+      m.rssChange,
+      'fraction',
+      `within ±${GOALS.memoryChange * 100} %`,
+      judge(Math.abs(m.rssChange) <= GOALS.memoryChange),
+    );
     add('memory.heap.change', `  heap used change ${k(a)} → ${k(b)}`, pct(m.heapChange), m.heapChange, 'fraction');
   }
 
@@ -255,7 +338,13 @@ export function buildTable(r: BenchResults): Row[] {
   else if (l) {
     for (const p of l.points) {
       const short = p.liveTasks < p.requested ? ` (only ${num(p.liveTasks)} created in ${s1(l.options.createBudgetMs)})` : '';
-      add(`list.walk.${p.requested}`, `tasks/list walk, ${k(p.requested)} live tasks${short}`, `${p.walkMs.median} ms / ${p.pages} pages`, p.walkMs.median, 'ms');
+      add(
+        `list.walk.${p.requested}`,
+        `tasks/list walk, ${k(p.requested)} live tasks${short}`,
+        `${p.walkMs.median} ms / ${p.pages} pages`,
+        p.walkMs.median,
+        'ms',
+      );
     }
     const last = l.exponents[l.exponents.length - 1];
     add(
@@ -268,12 +357,26 @@ export function buildTable(r: BenchResults): Row[] {
       last ? judge(last.exponent <= GOALS.listExponent) : 'n/a',
     );
     const big = l.points[l.points.length - 1];
-    if (big) add('list.create', `creating the ${k(big.requested)} live tasks (one requestor)`, `${s1(big.createMs)} (${big.createUsPerTask} µs/task)`, big.createMs, 'ms');
+    if (big)
+      add(
+        'list.create',
+        `creating the ${k(big.requested)} live tasks (one requestor)`,
+        `${s1(big.createMs)} (${big.createUsPerTask} µs/task)`,
+        big.createMs,
+        'ms',
+      );
   }
 
   const p = r.properties;
   if (p && failed(p)) err('properties', 'properties', p);
-  else if (p) add('properties.rate', `property runs: state-machine sequences/s (${p.runs} runs, seed ${p.seed})`, `${p.sequencesPerSec.median}/s`, p.sequencesPerSec.median, 'sequences/s');
+  else if (p)
+    add(
+      'properties.rate',
+      `property runs: state-machine sequences/s (${p.runs} runs, seed ${p.seed})`,
+      `${p.sequencesPerSec.median}/s`,
+      p.sequencesPerSec.median,
+      'sequences/s',
+    );
   return rows;
 }
 

@@ -52,9 +52,23 @@ describe('argument parsing', () => {
     expect(() => parseServerArgs(['--stdio', 'x', '--exclude', 'no.such.check'])).toThrow(/--exclude: no check matches/);
   });
   it('keeps every header, identity and selector it is given', () => {
-    const a = parseServerArgs(['--url', 'http://h/mcp', '--header', 'Authorization: Bearer A', '--header', 'X-T: 1', '--secondary-header', 'Authorization: Bearer B']);
+    const a = parseServerArgs([
+      '--url',
+      'http://h/mcp',
+      '--header',
+      'Authorization: Bearer A',
+      '--header',
+      'X-T: 1',
+      '--secondary-header',
+      'Authorization: Bearer B',
+    ]);
     if (a.help) throw new Error('unexpected help');
-    expect(a.config.target).toEqual({ kind: 'http', url: 'http://h/mcp', headers: { Authorization: 'Bearer A', 'X-T': '1' }, secondaryHeaders: { Authorization: 'Bearer B' } });
+    expect(a.config.target).toEqual({
+      kind: 'http',
+      url: 'http://h/mcp',
+      headers: { Authorization: 'Bearer A', 'X-T': '1' },
+      secondaryHeaders: { Authorization: 'Bearer B' },
+    });
   });
 });
 
@@ -100,7 +114,17 @@ describe('end to end (the bin, as a user runs it)', () => {
   it('grades the reference receiver: exit 0, JSON and JUnit (valid against the JUnit schema) written, every check passes', { timeout: 120_000 }, async () => {
     const json = join(tmp, 'ref.json');
     const junit = join(tmp, 'ref.xml');
-    const r = await cli(['server', '--stdio', `${process.execPath} --import tsx scripts/mock.ts --stdio --status-notifications`, '--profile', 'fixtures/reference.profile.json', '--json', json, '--junit', junit]);
+    const r = await cli([
+      'server',
+      '--stdio',
+      `${process.execPath} --import tsx scripts/mock.ts --stdio --status-notifications`,
+      '--profile',
+      'fixtures/reference.profile.json',
+      '--json',
+      json,
+      '--junit',
+      junit,
+    ]);
     expect(r.stderr + r.stdout).toMatch(/checks: \d+ passed, 0 failed/);
     expect(r.code).toBe(0);
     const report = JSON.parse(readFileSync(json, 'utf8'));
@@ -121,9 +145,25 @@ describe('end to end (the bin, as a user runs it)', () => {
     const target = `${process.execPath} --import tsx scripts/mock.ts --stdio --fault cancel-terminal-ok`;
     const junit = join(tmp, 'fault.xml');
     const markdown = join(tmp, 'fault.md');
-    const r = await cli(['server', '--stdio', target, '--profile', 'fixtures/reference.profile.json', '--only', 'cancel', '--json', json, '--junit', junit, '--markdown', markdown]);
+    const r = await cli([
+      'server',
+      '--stdio',
+      target,
+      '--profile',
+      'fixtures/reference.profile.json',
+      '--only',
+      'cancel',
+      '--json',
+      json,
+      '--junit',
+      junit,
+      '--markdown',
+      markdown,
+    ]);
     expect(r.code).toBe(1);
-    const failed = JSON.parse(readFileSync(json, 'utf8')).checks.filter((c: any) => c.status === 'fail').map((c: any) => c.id);
+    const failed = JSON.parse(readFileSync(json, 'utf8'))
+      .checks.filter((c: any) => c.status === 'fail')
+      .map((c: any) => c.id);
     expect(failed.length).toBeGreaterThan(0);
     // The same verdicts in JUnit (valid against the schema) and Markdown, with the requirement text.
     const xml = readFileSync(junit, 'utf8');
@@ -162,7 +202,19 @@ describe('first run without a profile (discovery, coverage)', () => {
   it('discovers every role of the reference receiver, prints the plan first, exercises every MUST, keeps the profile', { timeout: 300_000 }, async () => {
     const json = join(tmp, 'zero.json');
     const kept = join(tmp, 'zero.profile.json');
-    const r = await cli(['server', '--stdio', `${process.execPath} --import tsx scripts/mock.ts --stdio --status-notifications`, '--require-coverage', '--write-profile', kept, '--json', json], 240_000);
+    const r = await cli(
+      [
+        'server',
+        '--stdio',
+        `${process.execPath} --import tsx scripts/mock.ts --stdio --status-notifications`,
+        '--require-coverage',
+        '--write-profile',
+        kept,
+        '--json',
+        json,
+      ],
+      240_000,
+    );
     expect(r.stderr).toMatch(/will call slow \{\} as a task/);
     expect(r.stderr.indexOf('will call')).toBeLessThan(r.stderr.indexOf('discovered slow'));
     expect(r.stdout).toMatch(/coverage: (\d+)\/\1 MUST and (\d+)\/\2 SHOULD requirements exercised/);

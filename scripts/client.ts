@@ -101,11 +101,20 @@ export function parseClientArgs(argv: string[]) {
   }
   const transport = values.transport ?? 'http';
   if (transport !== 'http' && transport !== 'stdio') throw new ClientUsageError(`--transport takes http or stdio, got "${transport}"`);
-  const scenarios = (values.scenario ?? []).flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean);
+  const scenarios = (values.scenario ?? [])
+    .flatMap((s) => s.split(','))
+    .map((s) => s.trim())
+    .filter(Boolean);
   const unknown = scenarios.filter((s) => !SCENARIO_NAMES.includes(s) && s !== TASK_RECEIVER);
   if (unknown.length) throw new ClientUsageError(`--scenario: unknown ${unknown.join(', ')} (scenarios: ${[...SCENARIO_NAMES, TASK_RECEIVER].join(', ')})`);
   const plan = planScenarios(transport, scenarios);
-  if (plan.run.length === 0 && !wantsTaskReceiver(scenarios)) throw new ClientUsageError(`no scenario to run: ${Object.entries(plan.notRun).filter(([n]) => scenarios.includes(n)).map(([n, why]) => `${n}: ${why}`).join('; ')}`);
+  if (plan.run.length === 0 && !wantsTaskReceiver(scenarios))
+    throw new ClientUsageError(
+      `no scenario to run: ${Object.entries(plan.notRun)
+        .filter(([n]) => scenarios.includes(n))
+        .map(([n, why]) => `${n}: ${why}`)
+        .join('; ')}`,
+    );
   const num = (name: string, v: string | undefined): number | undefined => {
     if (v === undefined) return undefined;
     const n = Number(v);
@@ -122,7 +131,10 @@ export function parseClientArgs(argv: string[]) {
   const unknownBaseline = baseline.filter((id) => !known.has(id));
   if (unknownBaseline.length) throw new ClientUsageError(`--baseline lists unknown check ids: ${unknownBaseline.join(', ')}`);
   const timeoutMs = num('timeout', values.timeout);
-  const clientTools = (values.tool ?? []).flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean);
+  const clientTools = (values.tool ?? [])
+    .flatMap((s) => s.split(','))
+    .map((s) => s.trim())
+    .filter(Boolean);
   const config: ClientRunConfig = {
     command,
     transport,
@@ -206,12 +218,16 @@ export async function runClientCommand(argv: string[]): Promise<number> {
   if ('serve' in args && typeof args.serve === 'string') return serveScenario(args.serve, Number(args.port ?? 0));
   if ('listScenarios' in args) {
     for (const s of SCENARIOS) process.stdout.write(`${s.name}\t${s.transports ? s.transports.join('/') : 'http/stdio'}\t${s.title}\n`);
-    process.stdout.write(`${TASK_RECEIVER}\thttp/stdio\tThe client as task receiver: the receiver checks, with task-augmented sampling/createMessage and elicitation/create\n`);
+    process.stdout.write(
+      `${TASK_RECEIVER}\thttp/stdio\tThe client as task receiver: the receiver checks, with task-augmented sampling/createMessage and elicitation/create\n`,
+    );
     return 0;
   }
   const { config } = args;
   if (!findExecutable(config.command)) {
-    process.stderr.write(`mcp-tasks-conformance client: cannot start the client: "${splitCommand(config.command).command}" is not an executable file or on PATH\n`);
+    process.stderr.write(
+      `mcp-tasks-conformance client: cannot start the client: "${splitCommand(config.command).command}" is not an executable file or on PATH\n`,
+    );
     return 2;
   }
   const started = new Date();

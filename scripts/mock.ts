@@ -3,7 +3,15 @@
 // everything else goes to stderr. See mocks/RECEIVER.md.
 import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
-import { createReferenceReceiver, FAULTS, isFaultName, isLoopbackHost, type FaultInfo, type HttpAccessOptions, type ReceiverOptions } from '../mocks/receiver/index.ts';
+import {
+  createReferenceReceiver,
+  FAULTS,
+  isFaultName,
+  isLoopbackHost,
+  type FaultInfo,
+  type HttpAccessOptions,
+  type ReceiverOptions,
+} from '../mocks/receiver/index.ts';
 
 export const TOKEN_ENV = 'MCP_CONFORMANCE_MOCK_TOKEN';
 
@@ -160,9 +168,12 @@ export async function runMock(argv: string[]): Promise<number | void> {
   const host = values.host ?? '127.0.0.1';
   try {
     const { url } = await receiver.listenHttp(port, host, access);
-    process.stderr.write(`reference receiver listening on ${url}${faults.length ? ` (faults: ${faults.join(', ')})` : ''}${access.tokens?.length ? ' (bearer token required)' : ''}\n`);
+    process.stderr.write(
+      `reference receiver listening on ${url}${faults.length ? ` (faults: ${faults.join(', ')})` : ''}${access.tokens?.length ? ' (bearer token required)' : ''}\n`,
+    );
     // transports.md: running locally, servers SHOULD bind to localhost and SHOULD authenticate.
-    if (!isLoopbackHost(host) && !access.tokens?.length) process.stderr.write(`warning: listening beyond loopback (${host}) without --token: anyone who can reach it can use it\n`);
+    if (!isLoopbackHost(host) && !access.tokens?.length)
+      process.stderr.write(`warning: listening beyond loopback (${host}) without --token: anyone who can reach it can use it\n`);
   } catch (e) {
     process.stderr.write(`cannot listen on ${host}:${port}: ${e instanceof Error ? e.message : String(e)}\n`);
     return 1;

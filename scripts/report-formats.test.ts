@@ -12,7 +12,14 @@ import type { TranscriptEntry } from '../suites/harness/wire.ts';
 import type { PropertyCheckResult } from '../suites/properties/run.ts';
 
 let seq = 0;
-const entry = (dir: TranscriptEntry['dir'], message?: unknown, extra: Partial<TranscriptEntry> = {}): TranscriptEntry => ({ seq: ++seq, time: new Date(0).toISOString(), ms: seq, dir, ...(message !== undefined ? { message } : {}), ...extra });
+const entry = (dir: TranscriptEntry['dir'], message?: unknown, extra: Partial<TranscriptEntry> = {}): TranscriptEntry => ({
+  seq: ++seq,
+  time: new Date(0).toISOString(),
+  ms: seq,
+  dir,
+  ...(message !== undefined ? { message } : {}),
+  ...extra,
+});
 
 /** A cancel exchange: create, poll, cancel of a completed task answered with a result. */
 function cancelExchange(id: string): TranscriptEntry[] {
@@ -28,7 +35,15 @@ function cancelExchange(id: string): TranscriptEntry[] {
   ];
 }
 
-function check(id: string, section: string, status: CheckResult['status'], level: CheckResult['level'], requirements: string[], message: string, transcript: TranscriptEntry[] = []): CheckResult {
+function check(
+  id: string,
+  section: string,
+  status: CheckResult['status'],
+  level: CheckResult['level'],
+  requirements: string[],
+  message: string,
+  transcript: TranscriptEntry[] = [],
+): CheckResult {
   return { id, title: `title of ${id}`, section, requirements, level, status, message, durationMs: 12.3456, transcript };
 }
 
@@ -36,19 +51,60 @@ const HOSTILE = 'garbage \u0000\u0007\u001b[31m\uFFFF \uD800 ]]> </system-out> <
 
 function sampleReport(): Report {
   const property: PropertyCheckResult = {
-    ...check('properties.races', 'Properties', 'fail', 'MUST', ['cancel-terminal-32602'], '[cancel-terminal-32602] cancel#1 succeeded\nfalsified after 4 runs', cancelExchange('p')),
-    property: { name: 'races', seed: 42, runs: 5, numShrinks: 1, interrupted: false, replay: 'npx mcp-tasks-conformance server --stdio x --properties --seed=42 --path races/1', steps: ['cancel#1 → completed'] },
+    ...check(
+      'properties.races',
+      'Properties',
+      'fail',
+      'MUST',
+      ['cancel-terminal-32602'],
+      '[cancel-terminal-32602] cancel#1 succeeded\nfalsified after 4 runs',
+      cancelExchange('p'),
+    ),
+    property: {
+      name: 'races',
+      seed: 42,
+      runs: 5,
+      numShrinks: 1,
+      interrupted: false,
+      replay: 'npx mcp-tasks-conformance server --stdio x --properties --seed=42 --path races/1',
+      steps: ['cancel#1 → completed'],
+    },
   };
   const results: CheckResult[] = [
-    check('cancel.completed-rejected', 'Task Cancellation', 'fail', 'MUST', ['cancel-terminal-32602'], 'tasks/cancel of a completed task: expected -32602, got result', cancelExchange('cancel.completed-rejected')),
+    check(
+      'cancel.completed-rejected',
+      'Task Cancellation',
+      'fail',
+      'MUST',
+      ['cancel-terminal-32602'],
+      'tasks/cancel of a completed task: expected -32602, got result',
+      cancelExchange('cancel.completed-rejected'),
+    ),
     check('cancel.failed-rejected', 'Task Cancellation', 'fail', 'MUST', ['cancel-terminal-32602'], 'known failure'),
     check('cancel.cancelled-rejected', 'Task Cancellation', 'pass', 'MUST', ['cancel-terminal-32602'], ''),
-    check('ttl.max-enforced', 'TTL and Resource Management', 'warn', 'SHOULD', ['resource-max-ttl'], `granted 10 years ${HOSTILE}`, [...cancelExchange('ttl.max-enforced'), entry('event', undefined, { note: 'stderr: line1\nline2' }), entry('in', undefined, { raw: HOSTILE })]),
+    check('ttl.max-enforced', 'TTL and Resource Management', 'warn', 'SHOULD', ['resource-max-ttl'], `granted 10 years ${HOSTILE}`, [
+      ...cancelExchange('ttl.max-enforced'),
+      entry('event', undefined, { note: 'stderr: line1\nline2' }),
+      entry('in', undefined, { raw: HOSTILE }),
+    ]),
     check('ttl.override-reported', 'TTL and Resource Management', 'info', 'MAY', ['ttl-override-may'], 'ttl honoured'),
-    check('transport.get-no-sse-upgrade', 'Streamable HTTP', 'skip', 'SHOULD', ['sse-get-no-upgrade'], 'not exercised: Streamable HTTP only; transport is stdio'),
+    check(
+      'transport.get-no-sse-upgrade',
+      'Streamable HTTP',
+      'skip',
+      'SHOULD',
+      ['sse-get-no-upgrade'],
+      'not exercised: Streamable HTTP only; transport is stdio',
+    ),
     property,
   ];
-  return buildReport(results, 'stdio: node mock.mjs --fault "x" <y>', new Date(Date.now() - 1500), ['cancel.failed-rejected', 'cancel.cancelled-rejected'], ['suites/receiver.suite.ts: worker exited']);
+  return buildReport(
+    results,
+    'stdio: node mock.mjs --fault "x" <y>',
+    new Date(Date.now() - 1500),
+    ['cancel.failed-rejected', 'cancel.cancelled-rejected'],
+    ['suites/receiver.suite.ts: worker exited'],
+  );
 }
 
 describe('JUnit report', () => {
@@ -75,7 +131,9 @@ describe('JUnit report', () => {
   it('fail → <failure> with the requirement text; skip → <skipped message>; expected failure → <skipped type="expected-failure">', () => {
     const xml = formatJunit(sampleReport());
     const tc = (id: string) => new RegExp(`<testcase name="${id.replace(/\./g, '\\.')} [^>]*>([\\s\\S]*?)</testcase>`).exec(xml)![1]!;
-    expect(tc('cancel.completed-rejected')).toMatch(/<failure type="fail" message="\[MUST: cancel-terminal-32602\] tasks\/cancel of a completed task[^"]*">[\s\S]*Receivers MUST reject cancellation requests/);
+    expect(tc('cancel.completed-rejected')).toMatch(
+      /<failure type="fail" message="\[MUST: cancel-terminal-32602\] tasks\/cancel of a completed task[^"]*">[\s\S]*Receivers MUST reject cancellation requests/,
+    );
     expect(tc('transport.get-no-sse-upgrade')).toMatch(/<skipped message="not exercised: Streamable HTTP only; transport is stdio"\/>/);
     expect(tc('cancel.failed-rejected')).toMatch(/<skipped type="expected-failure" message="expected failure \(baseline\)/);
     expect(tc('cancel.failed-rejected')).not.toMatch(/<failure/);
@@ -105,14 +163,24 @@ describe('JUnit report', () => {
   });
 
   it('a target that stopped running is an error of its own (JUnit and Markdown), as it fails the run', async () => {
-    const down = { ...check('lifecycle.paths-fails', 'Task Status Lifecycle', 'fail', 'MUST', ['lifecycle-valid-paths'], 'target stopped'), targetDown: { check: 'lifecycle.paths-fails', reason: 'process exited with code 1', lastMessages: ['→ tasks/get'], stderrTail: 'boom <stack>' } };
-    const later = { ...check('get.ttl', 'Getting Tasks', 'skip', 'MUST', ['ttl-actual-in-get'], 'not exercised: target not running'), cause: 'target not running since lifecycle.paths-fails' };
+    const down = {
+      ...check('lifecycle.paths-fails', 'Task Status Lifecycle', 'fail', 'MUST', ['lifecycle-valid-paths'], 'target stopped'),
+      targetDown: { check: 'lifecycle.paths-fails', reason: 'process exited with code 1', lastMessages: ['→ tasks/get'], stderrTail: 'boom <stack>' },
+    };
+    const later = {
+      ...check('get.ttl', 'Getting Tasks', 'skip', 'MUST', ['ttl-actual-in-get'], 'not exercised: target not running'),
+      cause: 'target not running since lifecycle.paths-fails',
+    };
     const report = buildReport([down, later], 't', new Date());
     const xml = formatJunit(report);
     expect(await junitSchemaErrors(xml)).toEqual([]);
-    expect(xml).toMatch(/<testsuite name="Target health" tests="1" failures="0" errors="1"[\s\S]*<error type="target-down" message="process exited with code 1">[\s\S]*boom &lt;stack&gt;/);
+    expect(xml).toMatch(
+      /<testsuite name="Target health" tests="1" failures="0" errors="1"[\s\S]*<error type="target-down" message="process exited with code 1">[\s\S]*boom &lt;stack&gt;/,
+    );
     const md = formatMarkdown(report);
-    expect(md).toMatch(/\*\*The target stopped running\*\* \(a run-level finding\):\n\n```text\nERROR the target stopped running during lifecycle.paths-fails: process exited with code 1/);
+    expect(md).toMatch(
+      /\*\*The target stopped running\*\* \(a run-level finding\):\n\n```text\nERROR the target stopped running during lifecycle.paths-fails: process exited with code 1/,
+    );
   });
 
   it('hostile text is escaped, never breaks the document', () => {
@@ -137,7 +205,8 @@ describe('Markdown report', () => {
     expect(md).toMatch(/^## MCP Tasks conformance: ❌ failed/);
     expect(md).toContain('**7 checks:** 1 passed, 3 failed (1 expected by the baseline), 1 warnings, 1 info, 1 not exercised');
     expect(md).toContain('**Stale baseline entries**');
-    for (const section of ['Task Cancellation', 'TTL and Resource Management', 'Streamable HTTP', 'Properties']) expect(md).toContain(`### ${section}\n\n| check | requirements | level | status | note |`);
+    for (const section of ['Task Cancellation', 'TTL and Resource Management', 'Streamable HTTP', 'Properties'])
+      expect(md).toContain(`### ${section}\n\n| check | requirements | level | status | note |`);
     expect(md).toContain('| `cancel.completed-rejected` | `cancel-terminal-32602` | MUST | ❌ fail |');
     expect(md).toContain('| `cancel.failed-rejected` | `cancel-terminal-32602` | MUST | ❌ fail (expected) |');
     expect(md).toMatch(/\| `transport\.get-no-sse-upgrade` \| `sse-get-no-upgrade` \| SHOULD \| ⏭️ not exercised \| not exercised: Streamable HTTP only/);
@@ -204,7 +273,11 @@ describe('Markdown report', () => {
 
   it('shows the coverage of the run, and the verdict of the run when more than the checks decide it', () => {
     const passing = buildReport([check('a.b', 'S', 'pass', 'MUST', ['cancel-terminal-32602'], 'ok')], 't', new Date());
-    passing.coverage = { must: { applicable: 2, exercised: 1, unexercised: ['resource-max-ttl'] }, should: { applicable: 0, exercised: 0, unexercised: [] }, missingRoles: [{ role: 'slow', reason: 'no tool', checks: 3 }] };
+    passing.coverage = {
+      must: { applicable: 2, exercised: 1, unexercised: ['resource-max-ttl'] },
+      should: { applicable: 0, exercised: 0, unexercised: [] },
+      missingRoles: [{ role: 'slow', reason: 'no tool', checks: 3 }],
+    };
     const md = formatMarkdown(passing);
     expect(md).toMatch(/^## MCP Tasks conformance: ✅ passed/);
     expect(md).toContain('**coverage: 1/2 MUST and 0/0 SHOULD requirements exercised**');

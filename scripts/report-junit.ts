@@ -63,7 +63,12 @@ function systemOut(c: ReportCheck, o: Required<JunitOptions>): string {
   // A flagged check's exchange in full (bounded); a passing one's in brief.
   const flagged = c.status === 'fail' || c.status === 'warn';
   const [maxLines, maxChars] = flagged ? [o.maxTranscriptLines, o.maxLineChars] : [40, 400];
-  if (c.transcript.length) lines.push('', `Messages exchanged (${c.transcript.length}; → sent by the suite, ← sent by the target, · event):`, ...formatTranscript(c.transcript, maxLines, maxChars));
+  if (c.transcript.length)
+    lines.push(
+      '',
+      `Messages exchanged (${c.transcript.length}; → sent by the suite, ← sent by the target, · event):`,
+      ...formatTranscript(c.transcript, maxLines, maxChars),
+    );
   return lines.join('\n');
 }
 
@@ -82,7 +87,13 @@ function testcase(c: ReportCheck, o: Required<JunitOptions>): string {
   return [open, ...body, '    </testcase>'].join('\n');
 }
 
-function suite(name: string, cases: string[], counts: { tests: number; failures: number; errors: number; skipped: number; timeMs: number }, properties: Record<string, string>, timestamp: string): string {
+function suite(
+  name: string,
+  cases: string[],
+  counts: { tests: number; failures: number; errors: number; skipped: number; timeMs: number },
+  properties: Record<string, string>,
+  timestamp: string,
+): string {
   const props = Object.entries(properties).map(([k, v]) => `      <property${attrs({ name: k, value: v })}/>`);
   return [
     `  <testsuite${attrs({ name, tests: counts.tests, failures: counts.failures, errors: counts.errors, skipped: counts.skipped, time: seconds(counts.timeMs), timestamp, hostname: hostname() })}>`,
@@ -112,12 +123,23 @@ export function formatJunit(report: Report, options: JunitOptions = {}): string 
       timeMs: checks.reduce((t, c) => Math.max(t, c.durationMs), 0),
     };
     const byStatus = (s: ReportCheck['status']) => String(checks.filter((c) => c.status === s).length);
-    suites.push(suite(section, checks.map((c) => testcase(c, o)), counts, { ...common, warnings: byStatus('warn'), info: byStatus('info') }, report.startedAt));
+    suites.push(
+      suite(
+        section,
+        checks.map((c) => testcase(c, o)),
+        counts,
+        { ...common, warnings: byStatus('warn'), info: byStatus('info') },
+        report.startedAt,
+      ),
+    );
     tests += counts.tests;
     failures += counts.failures;
   }
   if (report.errors.length) {
-    const cases = report.errors.map((e, i) => `    <testcase${attrs({ name: `run error ${i + 1}`, classname: 'Run errors', time: '0.000' })}>\n      <error${attrs({ type: 'run-error', message: firstLine(e) })}>${text(e)}</error>\n    </testcase>`);
+    const cases = report.errors.map(
+      (e, i) =>
+        `    <testcase${attrs({ name: `run error ${i + 1}`, classname: 'Run errors', time: '0.000' })}>\n      <error${attrs({ type: 'run-error', message: firstLine(e) })}>${text(e)}</error>\n    </testcase>`,
+    );
     suites.push(suite('Run errors', cases, { tests: cases.length, failures: 0, errors: cases.length, skipped: 0, timeMs: 0 }, common, report.startedAt));
     tests += cases.length;
     errors += cases.length;
@@ -125,14 +147,20 @@ export function formatJunit(report: Report, options: JunitOptions = {}): string 
   if (report.targetDown.length) {
     // The target stopped running: a run-level finding (exit code 1), an error of its own.
     const banner = healthBanner(report).join('\n');
-    const cases = report.targetDown.map((d) => `    <testcase${attrs({ name: `target stopped running during ${d.check}`, classname: 'Target health', time: '0.000' })}>\n      <error${attrs({ type: 'target-down', message: firstLine(d.reason) })}>${text(banner)}</error>\n    </testcase>`);
+    const cases = report.targetDown.map(
+      (d) =>
+        `    <testcase${attrs({ name: `target stopped running during ${d.check}`, classname: 'Target health', time: '0.000' })}>\n      <error${attrs({ type: 'target-down', message: firstLine(d.reason) })}>${text(banner)}</error>\n    </testcase>`,
+    );
     suites.push(suite('Target health', cases, { tests: cases.length, failures: 0, errors: cases.length, skipped: 0, timeMs: 0 }, common, report.startedAt));
     tests += cases.length;
     errors += cases.length;
   }
   const stale = report.summary.staleBaseline;
   if (stale.length) {
-    const cases = stale.map((id) => `    <testcase${attrs({ name: `${id} (baseline)`, classname: 'Baseline', time: '0.000' })}>\n      <failure${attrs({ type: 'stale-baseline', message: `${id} is listed as expected to fail but did not fail: remove it from the baseline` })}/>\n    </testcase>`);
+    const cases = stale.map(
+      (id) =>
+        `    <testcase${attrs({ name: `${id} (baseline)`, classname: 'Baseline', time: '0.000' })}>\n      <failure${attrs({ type: 'stale-baseline', message: `${id} is listed as expected to fail but did not fail: remove it from the baseline` })}/>\n    </testcase>`,
+    );
     suites.push(suite('Baseline', cases, { tests: cases.length, failures: cases.length, errors: 0, skipped: 0, timeMs: 0 }, common, report.startedAt));
     tests += cases.length;
     failures += cases.length;

@@ -56,7 +56,8 @@ function describeParams(method: string, params: any): string {
   if (typeof params.status === 'string') parts.push(params.status);
   if (typeof params.cursor === 'string') parts.push('cursor');
   if ('requestId' in params) parts.push(`requestId ${short(params.requestId)}`);
-  if (method === 'notifications/progress' && params.progress !== undefined) parts.push(`${params.progress}${params.total !== undefined ? `/${params.total}` : ''}`);
+  if (method === 'notifications/progress' && params.progress !== undefined)
+    parts.push(`${params.progress}${params.total !== undefined ? `/${params.total}` : ''}`);
   return parts.join(', ');
 }
 
@@ -83,7 +84,8 @@ function diagramLine(e: TranscriptEntry, checkId: string): string {
   const [from, to] = e.dir === 'out' ? ['S', 'T'] : ['T', 'S'];
   const m = e.message as any;
   if (e.dir === 'event' || (m === undefined && e.raw === undefined)) return `  Note over S,T: ${mermaidText(e.note ?? 'event')}`;
-  if (m === undefined || m === null || typeof m !== 'object' || Array.isArray(m)) return `  ${from}-x${to}: ${mermaidText(`raw ${JSON.stringify(e.raw ?? m)}`)}`;
+  if (m === undefined || m === null || typeof m !== 'object' || Array.isArray(m))
+    return `  ${from}-x${to}: ${mermaidText(`raw ${JSON.stringify(e.raw ?? m)}`)}`;
   if (typeof m.method === 'string') {
     const what = [m.method, describeParams(m.method, m.params)].filter(Boolean).join(' ');
     return m.id === undefined ? `  ${from}-)${to}: ${mermaidText(what)}` : `  ${from}->>${to}: ${mermaidText(`${what} (id ${shortRequestId(m.id, checkId)})`)}`;
@@ -142,12 +144,23 @@ export function formatMarkdown(report: Report, options: MarkdownOptions = {}): s
   const failed = (o.exitCode ?? exitCode(report, o.strict)) !== 0;
   const out: string[] = [];
   out.push(`## MCP Tasks conformance: ${failed ? '❌ failed' : '✅ passed'}`, '');
-  out.push(`Target \`${cell(report.target, 300).replace(/`/g, "'")}\` · spec ${report.specVersion} · ${report.tool.name} ${report.tool.version} · ${(report.durationMs / 1000).toFixed(1)} s${o.strict ? ' · --strict (warnings fail)' : ''}`, '');
-  out.push(`**${s.total} checks:** ${s.pass} passed, ${s.fail} failed${s.expectedFailures ? ` (${s.expectedFailures} expected by the baseline)` : ''}, ${s.warn} warnings, ${s.info} info, ${s.skip} not exercised`, '');
-  if (s.staleBaseline.length) out.push(`**Stale baseline entries** (listed as expected to fail, but did not fail; remove them): ${s.staleBaseline.map((id) => `\`${id}\``).join(', ')}`, '');
+  out.push(
+    `Target \`${cell(report.target, 300).replace(/`/g, "'")}\` · spec ${report.specVersion} · ${report.tool.name} ${report.tool.version} · ${(report.durationMs / 1000).toFixed(1)} s${o.strict ? ' · --strict (warnings fail)' : ''}`,
+    '',
+  );
+  out.push(
+    `**${s.total} checks:** ${s.pass} passed, ${s.fail} failed${s.expectedFailures ? ` (${s.expectedFailures} expected by the baseline)` : ''}, ${s.warn} warnings, ${s.info} info, ${s.skip} not exercised`,
+    '',
+  );
+  if (s.staleBaseline.length)
+    out.push(
+      `**Stale baseline entries** (listed as expected to fail, but did not fail; remove them): ${s.staleBaseline.map((id) => `\`${id}\``).join(', ')}`,
+      '',
+    );
   if (report.coverage) out.push(...formatCoverage(report.coverage).map((l, i) => (i === 0 ? `**${cell(l, 2000)}**` : `- ${cell(l.trim(), 2000)}`)), '');
   if (report.errors.length) out.push('**Run errors:**', '', ...report.errors.map((e) => `- ${cell(e, 500)}`), '');
-  if (report.targetDown.length) out.push('**The target stopped running** (a run-level finding):', '', fenced(healthBanner(report).join('\n').trimEnd(), 'text'), '');
+  if (report.targetDown.length)
+    out.push('**The target stopped running** (a run-level finding):', '', fenced(healthBanner(report).join('\n').trimEnd(), 'text'), '');
   if (report.rootCauses.length) out.push(fenced(rootCauseLines(report).join('\n').trimEnd(), 'text'), '');
   for (const section of [...new Set(report.checks.map((c) => c.section))]) {
     out.push(`### ${section}`, '', sectionTable(report.checks.filter((c) => c.section === section)), '');

@@ -53,10 +53,15 @@ export interface RootCause {
 export function rootCauses(checks: readonly CheckResult[]): RootCause[] {
   const groups = new Map<string, CheckResult[]>();
   // A target that stopped running has its own banner (targetDown), not a group.
-  for (const c of checks) if (c.cause && c.status !== 'pass' && !c.cause.startsWith('target not running since')) groups.set(c.cause, [...(groups.get(c.cause) ?? []), c]);
+  for (const c of checks)
+    if (c.cause && c.status !== 'pass' && !c.cause.startsWith('target not running since')) groups.set(c.cause, [...(groups.get(c.cause) ?? []), c]);
   return [...groups]
     .filter(([, cs]) => cs.length > 1)
-    .map(([cause, cs]) => ({ cause, checks: cs.map((c) => c.id), statuses: Object.fromEntries(STATUSES.map((s) => [s, cs.filter((c) => c.status === s).length]).filter(([, n]) => n)) }))
+    .map(([cause, cs]) => ({
+      cause,
+      checks: cs.map((c) => c.id),
+      statuses: Object.fromEntries(STATUSES.map((s) => [s, cs.filter((c) => c.status === s).length]).filter(([, n]) => n)),
+    }))
     .sort((a, b) => b.checks.length - a.checks.length);
 }
 
@@ -144,7 +149,10 @@ export function formatConsole(report: Report, color = false): string {
   const lines: string[] = [`MCP Tasks conformance (spec ${report.specVersion}) — target: ${report.target}`, ''];
   lines.push(...healthBanner(report));
   if (report.limitObserved) {
-    lines.push(`INFO  the receiver refused task creation at a resource limit (${report.limitObserved.what}; first in ${report.limitObserved.check}): the run waited and retried within each check's budget (limiting tasks is a SHOULD: resource-concurrency-limit)`, '');
+    lines.push(
+      `INFO  the receiver refused task creation at a resource limit (${report.limitObserved.what}; first in ${report.limitObserved.check}): the run waited and retried within each check's budget (limiting tasks is a SHOULD: resource-concurrency-limit)`,
+      '',
+    );
   }
   const sections = [...new Set(report.checks.map((c) => c.section))];
   for (const section of sections) {
@@ -162,7 +170,9 @@ export function formatConsole(report: Report, color = false): string {
   const s = report.summary;
   if (s.expectedFailures) lines.push(`* ${s.expectedFailures} failure(s) expected by the baseline`);
   if (s.staleBaseline.length) lines.push(`stale baseline entries (now passing or not failing; remove them): ${s.staleBaseline.join(', ')}`);
-  lines.push(`${s.total} checks: ${s.pass} passed, ${s.fail} failed, ${s.warn} warnings, ${s.info} info, ${s.skip} not exercised (${(report.durationMs / 1000).toFixed(1)} s)`);
+  lines.push(
+    `${s.total} checks: ${s.pass} passed, ${s.fail} failed, ${s.warn} warnings, ${s.info} info, ${s.skip} not exercised (${(report.durationMs / 1000).toFixed(1)} s)`,
+  );
   if (report.coverage) lines.push(...formatCoverage(report.coverage));
   return lines.join('\n');
 }
@@ -173,11 +183,21 @@ export function healthBanner(report: Report): string[] {
   for (const d of report.targetDown) {
     const later = report.checks.filter((c) => c.cause === `target not running since ${d.check}` && c.id !== d.check).length;
     lines.push(
-      d.connectionOnly ? `ERROR the target crashed during ${d.check}: ${d.reason} (the connection of that check only)` : `ERROR the target stopped running during ${d.check}: ${d.reason}`,
+      d.connectionOnly
+        ? `ERROR the target crashed during ${d.check}: ${d.reason} (the connection of that check only)`
+        : `ERROR the target stopped running during ${d.check}: ${d.reason}`,
       ...(d.connectionOnly ? [] : [`  ${later} later check(s) were not exercised ("target not running since ${d.check}")`]),
       '  last messages:',
       ...d.lastMessages.map((m) => `    ${m}`),
-      ...(d.stderrTail ? ['  target stderr (tail):', ...d.stderrTail.split('\n').slice(-10).map((l) => `    ${l}`)] : []),
+      ...(d.stderrTail
+        ? [
+            '  target stderr (tail):',
+            ...d.stderrTail
+              .split('\n')
+              .slice(-10)
+              .map((l) => `    ${l}`),
+          ]
+        : []),
       '',
     );
   }
@@ -198,7 +218,9 @@ export function rootCauseLines(report: Report): string[] {
   if (!report.rootCauses.length) return [];
   const lines = ['Root causes (several checks, one observed behaviour)'];
   for (const g of report.rootCauses) {
-    const st = Object.entries(g.statuses).map(([s, n]) => `${n} ${s}`).join(', ');
+    const st = Object.entries(g.statuses)
+      .map(([s, n]) => `${n} ${s}`)
+      .join(', ');
     lines.push(`  ${g.checks.length} checks, one cause: ${g.cause} (${st}): ${g.checks.join(', ')}`);
   }
   lines.push('');

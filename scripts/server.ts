@@ -120,7 +120,10 @@ export function parseServerArgs(argv: string[]) {
     target = { kind: 'stdio', command: values.stdio! };
   }
   const selectors = (list: string[] | undefined, name: string) => {
-    const ids = (list ?? []).flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean);
+    const ids = (list ?? [])
+      .flatMap((s) => s.split(','))
+      .map((s) => s.trim())
+      .filter(Boolean);
     const unknown = unmatchedSelectors(ids).filter((s) => !serverRequestorChecks.some((c) => matches(c, s)));
     if (unknown.length) throw new UsageError(`--${name}: no check matches ${unknown.join(', ')} (see "mcp-tasks-conformance checks")`);
     return ids;
@@ -145,7 +148,8 @@ export function parseServerArgs(argv: string[]) {
   );
   if (unknownBaseline.length) throw new UsageError(`--baseline lists unknown check ids: ${unknownBaseline.join(', ')}`);
   const requestTimeoutMs = num('timeout', values.timeout, DEFAULT_RUN_OPTIONS.requestTimeoutMs);
-  if (!(DISCOVER_MODES as readonly string[]).includes(values.discover!)) throw new UsageError(`--discover takes ${DISCOVER_MODES.join(', ')}, got "${values.discover}"`);
+  if (!(DISCOVER_MODES as readonly string[]).includes(values.discover!))
+    throw new UsageError(`--discover takes ${DISCOVER_MODES.join(', ')}, got "${values.discover}"`);
   const discoverMode = values.discover as DiscoverMode;
   if (discoverMode === 'off' && values['discover-budget'] !== undefined) throw new UsageError('--discover-budget has no effect with --discover off');
   const config: RunConfig = {
@@ -155,7 +159,9 @@ export function parseServerArgs(argv: string[]) {
       mode: discoverMode,
       budgetMs: num('discover-budget', values['discover-budget'], DEFAULT_DISCOVERY.budgetMs),
       // Discovery calls tools only for the roles the selected checks need (the property runs use every role).
-      ...((only.length || exclude.length) && !values.properties ? { roles: [...new Set(allChecks.filter((c) => c.runsLast || selected(c, only, exclude)).flatMap((c) => c.needs ?? []))] } : {}),
+      ...((only.length || exclude.length) && !values.properties
+        ? { roles: [...new Set(allChecks.filter((c) => c.runsLast || selected(c, only, exclude)).flatMap((c) => c.needs ?? []))] }
+        : {}),
     },
     only,
     exclude,
@@ -221,11 +227,19 @@ export async function runServerCommand(argv: string[]): Promise<number> {
   let preflight;
   try {
     process.stderr.write(`target: ${target}\n`);
-    const probe = await openTargetSession(args.config, { onDiscoveryPlan: (plan, budgetMs) => process.stderr.write(formatPlan(plan, budgetMs).map((l) => l + '\n').join('')) });
+    const probe = await openTargetSession(args.config, {
+      onDiscoveryPlan: (plan, budgetMs) =>
+        process.stderr.write(
+          formatPlan(plan, budgetMs)
+            .map((l) => l + '\n')
+            .join(''),
+        ),
+    });
     preflight = { info: probe.info, discovery: probe.discovery };
     await probe.close();
     process.stderr.write(`server: ${JSON.stringify(preflight.info.initializeResult.serverInfo ?? {})}; tools: ${preflight.info.tools.length}\n`);
-    for (const [role, found] of Object.entries(preflight.discovery?.roles ?? {})) process.stderr.write(`  discovered ${role}: ${found.name} ${JSON.stringify(found.arguments)} — ${found.observed}\n`);
+    for (const [role, found] of Object.entries(preflight.discovery?.roles ?? {}))
+      process.stderr.write(`  discovered ${role}: ${found.name} ${JSON.stringify(found.arguments)} — ${found.observed}\n`);
     const missing = Object.entries(preflight.info.missingRoles).map(([r, why]) => `  ${r}: ${why}`);
     if (missing.length) process.stderr.write(`roles not available (their checks are not exercised):\n${missing.join('\n')}\n`);
     if (args.writeProfile) {
@@ -250,7 +264,10 @@ export async function runServerCommand(argv: string[]): Promise<number> {
   }
   // --properties: the property-based tests run after the checks; their results join the report.
   if (args.properties) {
-    const results = await runProperties({ ...args.config, discover: undefined, discovered: preflight.discovery }, { ...args.properties, log: (l) => process.stderr.write(`  ${l}\n`) });
+    const results = await runProperties(
+      { ...args.config, discover: undefined, discovered: preflight.discovery },
+      { ...args.properties, log: (l) => process.stderr.write(`  ${l}\n`) },
+    );
     for (const r of results) if (r.status === 'fail' || r.status === 'warn') process.stderr.write(`\n${formatPropertyFailure(r)}`);
     collector.results.push(...results);
   }
@@ -270,12 +287,30 @@ export async function runServerCommand(argv: string[]): Promise<number> {
 /** `checks`: every check of every role and every property run, with the facts on it (tab-separated, one per line). */
 export function listChecks(): number {
   const row = (cols: string[]) => process.stdout.write(`${cols.join('\t')}\n`);
-  const rulings = (ids: readonly string[]) => [...new Set(ids.flatMap((id) => (hasRequirement(id) ? rulingsFor(id).map((r) => `RULINGS.md#${r.slug}`) : [])))].join(',') || '-';
+  const rulings = (ids: readonly string[]) =>
+    [...new Set(ids.flatMap((id) => (hasRequirement(id) ? rulingsFor(id).map((r) => `RULINGS.md#${r.slug}`) : [])))].join(',') || '-';
   row(['id', 'role', 'level', 'requirements', 'killed by (faults)', 'rulings', 'title']);
   for (const c of allChecks) {
-    row([c.id, c.clientReceiver === true ? 'receiver (server, client)' : 'receiver', c.level, c.requirements.join(','), c.killedBy.join(',') || '-', rulings(c.requirements), c.title]);
+    row([
+      c.id,
+      c.clientReceiver === true ? 'receiver (server, client)' : 'receiver',
+      c.level,
+      c.requirements.join(','),
+      c.killedBy.join(',') || '-',
+      rulings(c.requirements),
+      c.title,
+    ]);
   }
-  for (const c of requestorChecks) row([c.id, serverRequestorChecks.includes(c) ? 'requestor (client, server)' : 'requestor', c.level, c.requirements.join(','), c.killedBy.map((f) => `client:${f}`).join(',') || '-', rulings(c.requirements), c.title]);
+  for (const c of requestorChecks)
+    row([
+      c.id,
+      serverRequestorChecks.includes(c) ? 'requestor (client, server)' : 'requestor',
+      c.level,
+      c.requirements.join(','),
+      c.killedBy.map((f) => `client:${f}`).join(',') || '-',
+      rulings(c.requirements),
+      c.title,
+    ]);
   for (const p of propertyCatalog()) row([p.id, 'receiver (property)', p.level, p.requirements.join(','), '-', rulings(p.requirements), p.title]);
   return 0;
 }

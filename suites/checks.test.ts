@@ -38,7 +38,9 @@ describe('facts on the checks', () => {
   it('killedBy names known faults, without repeats', () => {
     const bad = [
       ...allChecks.flatMap((c) => c.killedBy.filter((f, i) => !FAULT_NAMES.includes(f) || c.killedBy.indexOf(f) !== i).map((f) => `${c.id}: ${f}`)),
-      ...requestorChecks.flatMap((c) => c.killedBy.filter((f, i) => !CLIENT_FAULT_NAMES.includes(f) || c.killedBy.indexOf(f) !== i).map((f) => `${c.id}: ${f}`)),
+      ...requestorChecks.flatMap((c) =>
+        c.killedBy.filter((f, i) => !CLIENT_FAULT_NAMES.includes(f) || c.killedBy.indexOf(f) !== i).map((f) => `${c.id}: ${f}`),
+      ),
     ];
     expect(bad).toEqual([]);
   });
@@ -48,8 +50,15 @@ describe('facts on the checks', () => {
   });
 
   it('checks and catalog entries name only vendored spec revisions; the judged revision has them all today', () => {
-    const vendored = new Set(readdirSync('schema/spec', { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name));
-    const unknown = [...every.flatMap((c) => checkRevisions(c).map((r) => `${c.id}: ${r}`)), ...requirements.flatMap((r) => revisionsOf(r).map((v) => `${r.id}: ${v}`))].filter((x) => !vendored.has(x.split(': ')[1]!));
+    const vendored = new Set(
+      readdirSync('schema/spec', { withFileTypes: true })
+        .filter((d) => d.isDirectory())
+        .map((d) => d.name),
+    );
+    const unknown = [
+      ...every.flatMap((c) => checkRevisions(c).map((r) => `${c.id}: ${r}`)),
+      ...requirements.flatMap((r) => revisionsOf(r).map((v) => `${r.id}: ${v}`)),
+    ].filter((x) => !vendored.has(x.split(': ')[1]!));
     expect(unknown).toEqual([]);
     expect(checksFor(SPEC_REVISION).length).toBe(allChecks.length);
     expect(requirementsFor(SPEC_REVISION).length).toBe(requirements.length);

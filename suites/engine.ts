@@ -461,7 +461,9 @@ export async function runCheck(
   } catch (e) {
     const waitingForConnection = e instanceof WireTimeoutError && e.message.startsWith('no end of check') && opening > 0;
     result = waitingForConnection
-      ? finish('skip', `not exercised: a connection of the check's own was still opening when its budget (${limit} ms) ran out`, { cause: 'opening a new connection to the target took longer than a check' })
+      ? finish('skip', `not exercised: a connection of the check's own was still opening when its budget (${limit} ms) ran out`, {
+          cause: 'opening a new connection to the target took longer than a check',
+        })
       : await judgeError(e);
   } finally {
     ended = true;
@@ -476,7 +478,8 @@ export async function runCheck(
   return result;
 
   async function judgeError(e: unknown): Promise<CheckResult> {
-    if (e instanceof NotExercised) return finish('skip', `not exercised: ${e.message}${e.judgedBy ? ` (judged by ${e.judgedBy})` : ''}`, { cause: e.cause, judgedBy: e.judgedBy });
+    if (e instanceof NotExercised)
+      return finish('skip', `not exercised: ${e.message}${e.judgedBy ? ` (judged by ${e.judgedBy})` : ''}`, { cause: e.cause, judgedBy: e.judgedBy });
     if (e instanceof Violation) return finish(e.status ?? severity(def.level), e.message, { cause: e.cause });
     // The target stopped running: not a violation of this check's requirement, but a finding of the run.
     if (run.health.down) return notRunning();
@@ -484,13 +487,19 @@ export async function runCheck(
     if (run.health.down) return notRunning(); // another check noticed first
     if (down) {
       const d = (run.health.down = describeDown(def.id, down, shared));
-      return finish('skip', `not exercised: the target stopped running during this check (${down})`, { targetDown: d, cause: `target not running since ${def.id}` });
+      return finish('skip', `not exercised: the target stopped running during this check (${down})`, {
+        targetDown: d,
+        cause: `target not running since ${def.id}`,
+      });
     }
     // A connection of this check's own (a process of its own over stdio) ended: a crash of the target, not of the run.
     const own = extra.find((x) => x.peer.closed && !x.peer.closed.startsWith('closed by us'));
     if (own) {
       const d = { ...describeDown(def.id, own.peer.closed!, own.peer), connectionOnly: true };
-      return finish('skip', `not exercised: the target's connection for this check closed (${own.peer.closed})`, { targetDown: d, cause: `the target crashed during ${def.id}` });
+      return finish('skip', `not exercised: the target's connection for this check closed (${own.peer.closed})`, {
+        targetDown: d,
+        cause: `the target crashed during ${def.id}`,
+      });
     }
     // The target hung or answered garbage: a finding against the requirement under check.
     const stderr = shared.stderr ? ` — target stderr (tail): ${shared.stderr.slice(-500).trim()}` : '';
@@ -509,17 +518,19 @@ export async function runCheck(
     if (!run.health.down && created.some((c) => c.cancelAtEnd) && hasPath(info.serverCapabilities, 'tasks.cancel')) {
       const quiet = shared.scope(`${def.id} cleanup`);
       await Promise.all(
-        created.filter((c) => c.cancelAtEnd).map(async ({ taskId, peer }) => {
-          const via = peer.peer === shared ? quiet : peer;
-          if (via.peer.closed) return;
-          try {
-            const g = await via.request('tasks/get', { taskId }, { timeoutMs: 2_000 });
-            const st = g.result?.status;
-            if (st === 'working' || st === 'input_required') await via.request('tasks/cancel', { taskId }, { timeoutMs: 2_000 });
-          } catch {
-            /* cleanup is best effort */
-          }
-        }),
+        created
+          .filter((c) => c.cancelAtEnd)
+          .map(async ({ taskId, peer }) => {
+            const via = peer.peer === shared ? quiet : peer;
+            if (via.peer.closed) return;
+            try {
+              const g = await via.request('tasks/get', { taskId }, { timeoutMs: 2_000 });
+              const st = g.result?.status;
+              if (st === 'working' || st === 'input_required') await via.request('tasks/cancel', { taskId }, { timeoutMs: 2_000 });
+            } catch {
+              /* cleanup is best effort */
+            }
+          }),
       );
       quiet.close();
     }
@@ -532,7 +543,8 @@ export async function runCheck(
 /** Error text with its cause chain (fetch failures put the socket error in `cause`). */
 function errorText(e: unknown): string {
   const parts: string[] = [];
-  for (let x: any = e, i = 0; x && i < 4; x = x.cause, i++) parts.push(x instanceof Error ? x.message : typeof x === 'object' ? (x.code ?? JSON.stringify(x)) : String(x));
+  for (let x: any = e, i = 0; x && i < 4; x = x.cause, i++)
+    parts.push(x instanceof Error ? x.message : typeof x === 'object' ? (x.code ?? JSON.stringify(x)) : String(x));
   return parts.join(': ');
 }
 

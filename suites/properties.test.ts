@@ -47,31 +47,59 @@ describe.concurrent('command line', () => {
     expect(parsePropertyArgs({ properties: true, seed: '1', path: 'state-machine/3:1:0/Am:C' })?.path).toBe('state-machine/3:1:0/Am:C');
   });
 
-  it.concurrent('server --properties against a faulty stdio receiver exits 1 and reports a properties.* failure with a replay command', { timeout: 120_000 }, async () => {
-    const out = join(mkdtempSync(join(tmpdir(), 'mtc-props-')), 'out.json');
-    const target = `${process.execPath} --import tsx scripts/mock.ts --stdio --fault cancelled-resurrects --slow-ms 400`;
-    const small = (allChecks.find((c) => c.id === 'capabilities.tasks-shape') ?? allChecks[0]!).id; // one quick check
-    const r = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
-      execFile(process.execPath, ['--import', 'tsx', 'scripts/cli.ts', 'server', '--stdio', target, '--only', small, '--properties', '--runs', '30', '--json', out, '--junit', out.replace(/json$/, 'xml')], { timeout: 110_000, maxBuffer: 32 << 20 }, (err, _stdout, stderr) =>
-        resolve({ code: err ? ((err as { code?: number }).code ?? null) : 0, stderr }),
-      );
-    });
-    expect(r.code, r.stderr.slice(-3000)).toBe(1);
-    const report = JSON.parse(readFileSync(out, 'utf8'));
-    const props = report.checks.filter((c: any) => c.id.startsWith('properties.'));
-    expect(props.length).toBeGreaterThan(0);
-    const failed = props.filter((c: any) => c.status === 'fail');
-    expect(failed.length, JSON.stringify(props.map((c: any) => [c.id, c.status, c.message.split('\n')[0]]))).toBeGreaterThan(0);
-    for (const f of failed) {
-      expect(f.requirements.length).toBeGreaterThan(0);
-      expect(f.message).toMatch(/replay: npx mcp-tasks-conformance server --stdio .* --properties --seed=-?\d+ --path [a-z.-]+\//);
-      expect(f.transcript.length).toBeGreaterThan(0);
-    }
-    expect(r.stderr).toMatch(/JSON-RPC transcript of the shrunk counterexample/);
-    // The property runs are in the JUnit report too, a failure with its seed and replay command.
-    const xml = readFileSync(out.replace(/json$/, 'xml'), 'utf8');
-    for (const f of failed) expect(xml).toMatch(new RegExp(`<testcase name="${f.id.replace(/\./g, '\\.')} \\[[^"]*" classname="Properties"[^>]*>\\s*<failure type="fail"[\\s\\S]*?Replay: npx mcp-tasks-conformance server`));
-  });
+  it.concurrent(
+    'server --properties against a faulty stdio receiver exits 1 and reports a properties.* failure with a replay command',
+    { timeout: 120_000 },
+    async () => {
+      const out = join(mkdtempSync(join(tmpdir(), 'mtc-props-')), 'out.json');
+      const target = `${process.execPath} --import tsx scripts/mock.ts --stdio --fault cancelled-resurrects --slow-ms 400`;
+      const small = (allChecks.find((c) => c.id === 'capabilities.tasks-shape') ?? allChecks[0]!).id; // one quick check
+      const r = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
+        execFile(
+          process.execPath,
+          [
+            '--import',
+            'tsx',
+            'scripts/cli.ts',
+            'server',
+            '--stdio',
+            target,
+            '--only',
+            small,
+            '--properties',
+            '--runs',
+            '30',
+            '--json',
+            out,
+            '--junit',
+            out.replace(/json$/, 'xml'),
+          ],
+          { timeout: 110_000, maxBuffer: 32 << 20 },
+          (err, _stdout, stderr) => resolve({ code: err ? ((err as { code?: number }).code ?? null) : 0, stderr }),
+        );
+      });
+      expect(r.code, r.stderr.slice(-3000)).toBe(1);
+      const report = JSON.parse(readFileSync(out, 'utf8'));
+      const props = report.checks.filter((c: any) => c.id.startsWith('properties.'));
+      expect(props.length).toBeGreaterThan(0);
+      const failed = props.filter((c: any) => c.status === 'fail');
+      expect(failed.length, JSON.stringify(props.map((c: any) => [c.id, c.status, c.message.split('\n')[0]]))).toBeGreaterThan(0);
+      for (const f of failed) {
+        expect(f.requirements.length).toBeGreaterThan(0);
+        expect(f.message).toMatch(/replay: npx mcp-tasks-conformance server --stdio .* --properties --seed=-?\d+ --path [a-z.-]+\//);
+        expect(f.transcript.length).toBeGreaterThan(0);
+      }
+      expect(r.stderr).toMatch(/JSON-RPC transcript of the shrunk counterexample/);
+      // The property runs are in the JUnit report too, a failure with its seed and replay command.
+      const xml = readFileSync(out.replace(/json$/, 'xml'), 'utf8');
+      for (const f of failed)
+        expect(xml).toMatch(
+          new RegExp(
+            `<testcase name="${f.id.replace(/\./g, '\\.')} \\[[^"]*" classname="Properties"[^>]*>\\s*<failure type="fail"[\\s\\S]*?Replay: npx mcp-tasks-conformance server`,
+          ),
+        );
+    },
+  );
 });
 
 describe.concurrent('the properties hold for the reference receiver', () => {
@@ -87,9 +115,21 @@ describe.concurrent('the properties hold for the reference receiver', () => {
   });
 
   it.concurrent('hostile input in process: thousands of ill-typed taskIds, cursors, params, task params, unknown methods', { timeout: 60_000 }, async () => {
-    const rs = await run([], ['hostile-input.task-id', 'hostile-input.cursor', 'hostile-input.task-param', 'hostile-input.unknown-method', 'hostile-input.envelope', 'hostile-input.malformed-json'], { runs: 60 });
+    const rs = await run(
+      [],
+      [
+        'hostile-input.task-id',
+        'hostile-input.cursor',
+        'hostile-input.task-param',
+        'hostile-input.unknown-method',
+        'hostile-input.envelope',
+        'hostile-input.malformed-json',
+      ],
+      { runs: 60 },
+    );
     const byId = new Map(rs.map((r) => [r.id, r]));
-    for (const id of ['task-id', 'cursor', 'task-param', 'unknown-method', 'envelope']) expect(byId.get(`properties.hostile-input.${id}`)?.status, explain(rs)).toBe('pass');
+    for (const id of ['task-id', 'cursor', 'task-param', 'unknown-method', 'envelope'])
+      expect(byId.get(`properties.hostile-input.${id}`)?.status, explain(rs)).toBe('pass');
     expect(rs.filter((r) => r.status === 'pass').reduce((n, r) => n + r.property.runs, 0)).toBe(3_000);
     // Raw bytes cannot travel in process: not exercised, and said so.
     expect(byId.get('properties.hostile-input.malformed-json')?.status).toBe('skip');
@@ -98,10 +138,17 @@ describe.concurrent('the properties hold for the reference receiver', () => {
 
   it.concurrent('hostile input over stdio: malformed JSON and bad envelopes too, and the receiver keeps serving', { timeout: 60_000 }, async () => {
     const rs = await runProperties(
-      { target: { kind: 'stdio', command: `${process.execPath} --import tsx scripts/mock.ts --stdio ${FAST.join(' ')}` }, profile: PROFILE, options: { requestTimeoutMs: 5_000 } },
+      {
+        target: { kind: 'stdio', command: `${process.execPath} --import tsx scripts/mock.ts --stdio ${FAST.join(' ')}` },
+        profile: PROFILE,
+        options: { requestTimeoutMs: 5_000 },
+      },
       { runs: 20, timeoutMs: 30_000, only: ['hostile-input.malformed-json', 'hostile-input.envelope', 'hostile-input.task-id', 'hostile-input.cursor'] },
     );
-    expect(rs.map((r) => r.status), explain(rs)).toEqual(['pass', 'pass', 'pass', 'pass']);
+    expect(
+      rs.map((r) => r.status),
+      explain(rs),
+    ).toEqual(['pass', 'pass', 'pass', 'pass']);
     expect(rs.reduce((n, r) => n + r.property.runs, 0)).toBe(800);
   });
 });

@@ -55,10 +55,15 @@ describe.concurrent('client grading', () => {
 
   it('a client that hangs is killed after the timeout and graded on what was seen', async () => {
     const started = Date.now();
-    const r = analyse(await runScenario('tool-negotiation', { kind: 'command', command: `${process.execPath} -e "setInterval(() => {}, 1000)"` }, { timeoutMs: 800 }));
+    const r = analyse(
+      await runScenario('tool-negotiation', { kind: 'command', command: `${process.execPath} -e "setInterval(() => {}, 1000)"` }, { timeoutMs: 800 }),
+    );
     expect(Date.now() - started).toBeLessThan(5_000);
     expect(r.exit.timedOut).toBe(true);
-    const res = gradeCheck(requestorChecks.find((c) => c.id === 'requestor.tool-required')!, [r]);
+    const res = gradeCheck(
+      requestorChecks.find((c) => c.id === 'requestor.tool-required')!,
+      [r],
+    );
     expect(res.status).toBe('skip');
     expect(res.message).toMatch(/did not exit within .* and was killed/);
   });
@@ -66,7 +71,10 @@ describe.concurrent('client grading', () => {
   it('a client that cannot start: every check is skipped with the reason', async () => {
     const r = analyse(await runScenario('cancel', { kind: 'command', command: '/nonexistent/mcp-client' }, { timeoutMs: 2_000 }));
     expect(r.exit.startError).toBeTruthy();
-    const res = gradeCheck(requestorChecks.find((c) => c.id === 'requestor.cancel-with-tasks-cancel')!, [r]);
+    const res = gradeCheck(
+      requestorChecks.find((c) => c.id === 'requestor.cancel-with-tasks-cancel')!,
+      [r],
+    );
     expect(res.status).toBe('skip');
     expect(res.message).toMatch(/could not be started/);
   });
@@ -77,7 +85,13 @@ describe.concurrent('client grading', () => {
     expect(() => parseClientArgs(['--command', 'x', '--transport', 'ws'])).toThrow(/http or stdio/);
     expect(() => parseClientArgs(['--command', 'x', '--transport', 'stdio', '--scenario', 'input-on-get-stream'])).toThrow(/no scenario to run/);
     const a = parseClientArgs(['--command', 'node c.js', '--scenario', 'cancel,list-pages', '--timeout', '5000']);
-    expect(a.help === false && a.config).toEqual({ command: 'node c.js', transport: 'http', scenarios: ['cancel', 'list-pages'], timeoutMs: 5000, concurrency: 3 });
+    expect(a.help === false && a.config).toEqual({
+      command: 'node c.js',
+      transport: 'http',
+      scenarios: ['cancel', 'list-pages'],
+      timeoutMs: 5000,
+      concurrency: 3,
+    });
     expect(parseClientArgs(['--serve', 'cancel', '--port', '0'])).toEqual({ serve: 'cancel', port: 0 });
     expect(() => parseClientArgs(['--serve', 'nope'])).toThrow(/unknown scenario/);
     const r = parseClientArgs(['--command', 'x', '--scenario', 'task-receiver']);
@@ -95,7 +109,9 @@ describe.concurrent('client grading', () => {
     const report = JSON.parse(readFileSync(json, 'utf8'));
     expect(report.target).toBe(`client: ${client} (http)`);
     expect(report.checks.find((c: any) => c.id === 'requestor.cancel-with-tasks-cancel').status).toBe('pass');
-    expect(readFileSync(junit, 'utf8')).toMatch(/<testcase name="requestor\.cancel-with-tasks-cancel \[MUST: cancellation-use-tasks-cancel\]" classname="Requestor: Cancellation"/);
+    expect(readFileSync(junit, 'utf8')).toMatch(
+      /<testcase name="requestor\.cancel-with-tasks-cancel \[MUST: cancellation-use-tasks-cancel\]" classname="Requestor: Cancellation"/,
+    );
     // A faulty client fails (exit 1) unless the baseline expects it.
     const baseline = join(dir, 'baseline.yaml');
     writeFileSync(baseline, '- requestor.cancel-with-tasks-cancel\n');

@@ -10,11 +10,16 @@ import { gradeClient } from './requestor/run.ts';
 import { referenceClient } from './requestor/test-helpers.ts';
 
 /** check id → the status it gets under the fault (from the checks' killedBy). */
-const kills = (fault: string): Record<string, string> => Object.fromEntries(requestorChecks.filter((c) => (c.killedBy as readonly string[]).includes(fault)).map((c) => [c.id, severity(c.level)]));
+const kills = (fault: string): Record<string, string> =>
+  Object.fromEntries(requestorChecks.filter((c) => (c.killedBy as readonly string[]).includes(fault)).map((c) => [c.id, severity(c.level)]));
 
 describe('the kill facts', () => {
   it('every requestor MUST/SHOULD check is killed by some fault, and every fault kills some check', () => {
-    expect(requestorChecks.filter((c) => c.level !== 'MAY' && c.killedBy.length === 0).map((c) => `${c.id}: add the reference-client fault that breaks it to killedBy`)).toEqual([]);
+    expect(
+      requestorChecks
+        .filter((c) => c.level !== 'MAY' && c.killedBy.length === 0)
+        .map((c) => `${c.id}: add the reference-client fault that breaks it to killedBy`),
+    ).toEqual([]);
     expect(CLIENT_FAULTS.filter((f) => Object.keys(kills(f.name)).length === 0).map((f) => `${f.name}: no check names it in killedBy`)).toEqual([]);
   });
 });

@@ -12,23 +12,36 @@ const example = commandLauncher({ command: `sh -c 'yes y | node ${EXAMPLE} --url
 
 describe.concurrent("the client's own tool names", () => {
   it('an unlisted tool is served as the scenario tool (its taskSupport), and the run notes it', { timeout: 60_000 }, async () => {
-    const run = await runScenario('poll-interval', { kind: 'function', label: 'one call', run: async (a) => {
-      const { connectHttp } = await import('./harness/wire.ts');
-      const p = await connectHttp({ url: a.serverArg });
-      try {
-        await p.initialize({});
-        const r = await p.request('tools/call', { name: 'my_own_tool', arguments: {}, task: {} });
-        return typeof r.result?.task?.taskId === 'string' ? 0 : 1;
-      } finally {
-        await p.close();
-      }
-    } }, { timeoutMs: 20_000 });
+    const run = await runScenario(
+      'poll-interval',
+      {
+        kind: 'function',
+        label: 'one call',
+        run: async (a) => {
+          const { connectHttp } = await import('./harness/wire.ts');
+          const p = await connectHttp({ url: a.serverArg });
+          try {
+            await p.initialize({});
+            const r = await p.request('tools/call', { name: 'my_own_tool', arguments: {}, task: {} });
+            return typeof r.result?.task?.taskId === 'string' ? 0 : 1;
+          } finally {
+            await p.close();
+          }
+        },
+      },
+      { timeoutMs: 20_000 },
+    );
     expect(run.exit.code).toBe(0);
     expect(run.entries.some((e) => /tool "my_own_tool" \(not listed\) served as "slow_task" \(taskSupport required\)/.test(e.note ?? ''))).toBe(true);
   });
 
-  it('--tool names are listed in every scenario with the scenario tool\'s taskSupport; the reference client still passes', { timeout: 120_000 }, async () => {
-    const { runs, results } = await gradeClient(referenceClient(), { transport: 'http', scenarios: ['tool-negotiation', 'input-required'], concurrency: 2, clientTools: ['confirm_delete'] });
+  it("--tool names are listed in every scenario with the scenario tool's taskSupport; the reference client still passes", { timeout: 120_000 }, async () => {
+    const { runs, results } = await gradeClient(referenceClient(), {
+      transport: 'http',
+      scenarios: ['tool-negotiation', 'input-required'],
+      concurrency: 2,
+      clientTools: ['confirm_delete'],
+    });
     for (const r of runs) {
       const listed = r.sessions.flatMap((s) => [...s.tools.values()]).find((t) => t.name === 'confirm_delete');
       expect(listed?.execution?.taskSupport, r.scenario.name).toBe(r.scenario.name === 'tool-negotiation' ? 'optional' : 'required');
@@ -43,7 +56,10 @@ describe.concurrent("the client's own tool names", () => {
       concurrency: 3,
       clientTools: ['confirm_delete', 'write_haiku'],
     });
-    expect(runs.every((r) => r.sessions.length > 0), runs.map((r) => `${r.scenario.name}: ${r.exit.code} ${r.exit.stderr.slice(-200)}`).join('\n')).toBe(true);
+    expect(
+      runs.every((r) => r.sessions.length > 0),
+      runs.map((r) => `${r.scenario.name}: ${r.exit.code} ${r.exit.stderr.slice(-200)}`).join('\n'),
+    ).toBe(true);
     const s = statusMap(results);
     // Its real deviations (the same as fixtures/sdk-client.ts's, docs/CLIENTS.md), and the tasks-capability ones.
     expect(s['requestor.tool-no-capability']).toBe('fail');
@@ -54,7 +70,13 @@ describe.concurrent("the client's own tool names", () => {
     expect(s['requestor.poll-interval'], results.find((r) => r.id === 'requestor.poll-interval')?.message).toBe('warn');
     expect(results.find((r) => r.id === 'requestor.poll-interval')?.message).toMatch(/too short \(ms\): \d+/);
     // Graded, and passing.
-    for (const id of ['requestor.tool-required', 'requestor.poll-until-terminal', 'requestor.no-status-notification-reliance', 'requestor.input-required-result', 'requestor.no-related-task-in-task-requests']) {
+    for (const id of [
+      'requestor.tool-required',
+      'requestor.poll-until-terminal',
+      'requestor.no-status-notification-reliance',
+      'requestor.input-required-result',
+      'requestor.no-related-task-in-task-requests',
+    ]) {
       expect(s[id], `${id}: ${results.find((r) => r.id === id)?.message}`).toBe('pass');
     }
   });

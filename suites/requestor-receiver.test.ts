@@ -46,12 +46,17 @@ describe.concurrent('client as task receiver', () => {
       const want = referenceWant(type);
       expect(statusMap(results), explain(results, want)).toEqual(want);
       expect(results.find((r) => r.id === `capabilities.required-without-task@${type}`)!.message).toMatch(/not applicable to a client receiver/);
-      expect(results.find((r) => r.id === `result.exact-success@${type}`)!.section).toMatch(/^Client as receiver \((sampling\/createMessage|elicitation\/create)\): /);
+      expect(results.find((r) => r.id === `result.exact-success@${type}`)!.section).toMatch(
+        /^Client as receiver \((sampling\/createMessage|elicitation\/create)\): /,
+      );
     });
   }
 
   it('the reference client over stdio (sampling)', async () => {
-    const { results } = await runClientReceiverChecks(referenceClient(), 'stdio', 'sampling', { concurrency: 8, only: ['result.exact-success', 'cancel.cancelled-before-response', 'list.next-cursor', 'errors.get-invalid-taskid'] });
+    const { results } = await runClientReceiverChecks(referenceClient(), 'stdio', 'sampling', {
+      concurrency: 8,
+      only: ['result.exact-success', 'cancel.cancelled-before-response', 'list.next-cursor', 'errors.get-invalid-taskid'],
+    });
     expect(statusMap(results)).toEqual({
       'result.exact-success@sampling': 'pass',
       'cancel.cancelled-before-response@sampling': 'pass',
@@ -61,7 +66,10 @@ describe.concurrent('client as task receiver', () => {
   });
 
   it('the SDK-based client matches its reviewed golden file (receiverChecks)', async () => {
-    const golden = JSON.parse(readFileSync('fixtures/golden/sdk-client.json', 'utf8')).receiverChecks as { requestTypes: RequestType[]; checks: Record<string, { status: Status }> };
+    const golden = JSON.parse(readFileSync('fixtures/golden/sdk-client.json', 'utf8')).receiverChecks as {
+      requestTypes: RequestType[];
+      checks: Record<string, { status: Status }>;
+    };
     expect(Object.keys(golden.checks).sort()).toEqual([...CLIENT_RECEIVER_CHECKS].sort());
     for (const type of golden.requestTypes) {
       const { results } = await runClientReceiverChecks(sdkClient, 'http', type, { concurrency: 8, only: [...CLIENT_RECEIVER_CHECKS] });

@@ -8,7 +8,13 @@ import type { CheckResult, Status } from './engine.ts';
 import { openTargetSession } from './harness/session.ts';
 import { loadProfile, type TargetSpec } from './harness/target.ts';
 import type { Profile } from './harness/profile.ts';
-import { gradeServerAsRequestor, receiverChecksRun, runServerAsRequestor, serverRequestorChecks, serverRequestorOptions } from './requestor/server-requestor.ts';
+import {
+  gradeServerAsRequestor,
+  receiverChecksRun,
+  runServerAsRequestor,
+  serverRequestorChecks,
+  serverRequestorOptions,
+} from './requestor/server-requestor.ts';
 
 const reference = loadProfile('fixtures/reference.profile.json');
 /** A short pollInterval keeps the runs quick; the tolerance (0.8 ×) still tells 50 ms polls from respectful ones. */
@@ -34,7 +40,14 @@ describe('server as requestor', () => {
     expect(results.map((r) => r.id).sort()).toEqual(serverRequestorChecks.map((c) => c.id).sort());
     for (const r of results) expect(bad(r.status), `${r.id}: ${r.message}`).toBe(false);
     const s = statusOf(results);
-    for (const id of ['requestor.augment-only-declared', 'requestor.poll-interval', 'requestor.poll-until-terminal', 'requestor.input-required-result', 'requestor.no-related-task-in-task-requests']) expect(s[id], id).toBe('pass');
+    for (const id of [
+      'requestor.augment-only-declared',
+      'requestor.poll-interval',
+      'requestor.poll-until-terminal',
+      'requestor.input-required-result',
+      'requestor.no-related-task-in-task-requests',
+    ])
+      expect(s[id], id).toBe('pass');
     const poll = results.find((r) => r.id === 'requestor.poll-interval')!;
     expect(poll.section).toBe('Server as requestor: Polling');
     expect(poll.message).toMatch(/\[server-requests-sampling\] intervals between tasks\/get/);
@@ -53,7 +66,10 @@ describe('server as requestor', () => {
       const results = await grade({ kind: 'reference', args: ['--fault', fault.name] }, reference);
       const cites = (r: CheckResult) => r.requirements.some((q) => primaryId(q) === primaryId(fault.requirement));
       const caught = results.filter((r) => cites(r) && bad(r.status));
-      expect(caught.map((r) => r.id), results.map((r) => `${r.id}: ${r.status} ${r.message}`).join('\n')).not.toEqual([]);
+      expect(
+        caught.map((r) => r.id),
+        results.map((r) => `${r.id}: ${r.status} ${r.message}`).join('\n'),
+      ).not.toEqual([]);
       // requestor-stops-polling: without status notifications, a requestor that stops polling never learns the outcome (notify-no-reliance).
       const allowed = fault.name === 'requestor-stops-polling' ? ['requestor.no-status-notification-reliance'] : [];
       const unrelated = results.filter((r) => bad(r.status) && !cites(r) && !allowed.includes(r.id));
@@ -69,11 +85,18 @@ describe('server as requestor', () => {
       },
     };
     // It polls every 1000 ms whatever the client says: pollInterval 1500 (at least 1200 ms between polls) tells.
-    const results = await grade({ kind: 'stdio', command: `${process.execPath} node_modules/@modelcontextprotocol/server-everything/dist/index.js stdio` }, profile, 1500);
+    const results = await grade(
+      { kind: 'stdio', command: `${process.execPath} node_modules/@modelcontextprotocol/server-everything/dist/index.js stdio` },
+      profile,
+      1500,
+    );
     const s = statusOf(results);
     expect(s['requestor.poll-interval']).toBe('warn');
     expect(s['requestor.input-required-result']).toBe('warn');
-    expect(results.find((r) => r.id === 'requestor.input-required-result')!.message).toMatch(/\[server-requests-elicitation\] .*no tasks\/result while it was input_required/);
-    for (const r of results.filter((x) => !['requestor.poll-interval', 'requestor.input-required-result'].includes(x.id))) expect(bad(r.status), `${r.id}: ${r.message}`).toBe(false);
+    expect(results.find((r) => r.id === 'requestor.input-required-result')!.message).toMatch(
+      /\[server-requests-elicitation\] .*no tasks\/result while it was input_required/,
+    );
+    for (const r of results.filter((x) => !['requestor.poll-interval', 'requestor.input-required-result'].includes(x.id)))
+      expect(bad(r.status), `${r.id}: ${r.message}`).toBe(false);
   });
 });

@@ -119,7 +119,13 @@ class ReferenceRequestor {
     // A task receiver too (declared for sampling/createMessage only): servers may send it task-augmented
     // requests while its tools/call runs (mocks/receiver/client-probe.ts). A task-augmented
     // elicitation/create (an undeclared type) goes to it too, and is processed normally there.
-    this.receiver = new ClientTaskReceiver(peer, { declared: ['sampling/createMessage'], pollIntervalMs: RECEIVER_POLL_INTERVAL_MS, work: roleWork, log, faults });
+    this.receiver = new ClientTaskReceiver(peer, {
+      declared: ['sampling/createMessage'],
+      pollIntervalMs: RECEIVER_POLL_INTERVAL_MS,
+      work: roleWork,
+      log,
+      faults,
+    });
     // Input requests of a task (elicitation/create): accept, echoing the task's related-task _meta
     // (related-task-all-messages: the response belongs to the task as much as the request).
     peer.onRequest((req) => {
@@ -332,8 +338,14 @@ class ReferenceTaskReceiver {
 }
 
 /** CLI: `[--fault <name>]… <server>`; faults also from CLIENT_FAULT (comma-separated). */
-export function parseClientArgv(argv: string[], env: NodeJS.ProcessEnv = process.env): { faults: string[]; serverArg: string | undefined; scenario: string | undefined } {
-  const faults = (env.CLIENT_FAULT ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+export function parseClientArgv(
+  argv: string[],
+  env: NodeJS.ProcessEnv = process.env,
+): { faults: string[]; serverArg: string | undefined; scenario: string | undefined } {
+  const faults = (env.CLIENT_FAULT ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const rest: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     if (argv[i] === '--fault') faults.push(argv[++i] ?? '');

@@ -125,7 +125,8 @@ export class ClientTaskReceiver {
   private async request(method: ReceivableMethod, p: Record<string, any>): Promise<Answer> {
     const f = this.opts.faults;
     // support-undeclared-process-normally: `task` on an undeclared type is ignored (create-returns-createtaskresult for declared ones).
-    const asTask = p.task !== undefined && (this.opts.declared.includes(method) ? !f?.has('receiver-ignores-task') : f?.has('receiver-undeclared-creates-task') === true);
+    const asTask =
+      p.task !== undefined && (this.opts.declared.includes(method) ? !f?.has('receiver-ignores-task') : f?.has('receiver-undeclared-creates-task') === true);
     if (!asTask) {
       try {
         const signal = new AbortController().signal;
@@ -135,9 +136,11 @@ export class ClientTaskReceiver {
         throw e;
       }
     }
-    if (typeof p.task !== 'object' || p.task === null || Array.isArray(p.task)) throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: "task" must be an object');
+    if (typeof p.task !== 'object' || p.task === null || Array.isArray(p.task))
+      throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: "task" must be an object');
     const ttl = p.task.ttl;
-    if (ttl !== undefined && (typeof ttl !== 'number' || !Number.isFinite(ttl) || ttl < 0)) throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: "task.ttl" must be a non-negative number');
+    if (ttl !== undefined && (typeof ttl !== 'number' || !Number.isFinite(ttl) || ttl < 0))
+      throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: "task.ttl" must be a non-negative number');
     // lifecycle-begin-working; ids from the store (security-crypto-ids)
     const t = this.store.create({ owner: OWNER, requestedTtl: ttl, toolName: method, origin: this });
     // create-asap, lifecycle-begin-working: the CreateTaskResult shows the task as created, before the work moves it.
@@ -149,7 +152,8 @@ export class ClientTaskReceiver {
       (result) => this.finish(t, { kind: 'result', result }),
       (e) => {
         if (t.abort.signal.aborted || t.deleted) return;
-        const error = e instanceof RpcError ? e.toJSON() : { code: ErrorCode.InternalError, message: `Internal error: ${e instanceof Error ? e.message : String(e)}` };
+        const error =
+          e instanceof RpcError ? e.toJSON() : { code: ErrorCode.InternalError, message: `Internal error: ${e instanceof Error ? e.message : String(e)}` };
         this.finish(t, { kind: 'error', error });
       },
     );
@@ -177,7 +181,11 @@ export class ClientTaskReceiver {
   private finish(t: StoredTask, outcome: Outcome): void {
     if (t.deleted || isTerminal(t.status)) return;
     this.store.settle(t, outcome);
-    this.store.transition(t, outcome.kind === 'result' ? 'completed' : 'failed', outcome.kind === 'error' ? `Request failed: ${outcome.error.message}` : undefined);
+    this.store.transition(
+      t,
+      outcome.kind === 'result' ? 'completed' : 'failed',
+      outcome.kind === 'error' ? `Request failed: ${outcome.error.message}` : undefined,
+    );
   }
 
   private lookup(p: Record<string, any>): StoredTask {

@@ -58,7 +58,9 @@ export async function probeClientReceiver(s: ReceiverSession, ctx: RequestCtx): 
   try {
     for (const method of declared) {
       s.tap('event', undefined, `probe: task-augmented ${method} while tools/call ${JSON.stringify(ctx.id)} is in flight`);
-      await requestFromClient({ clientCapabilities: caps, switches: s.core.switches, signal, sleep, send }, method, paramsFor(method), { confirmTerminal: true });
+      await requestFromClient({ clientCapabilities: caps, switches: s.core.switches, signal, sleep, send }, method, paramsFor(method), {
+        confirmTerminal: true,
+      });
     }
     for (const method of methods.filter((m) => !declared.includes(m) && supports(caps, m))) {
       s.tap('event', undefined, `probe: ${method} with \`task\`, a type the client did not declare`);

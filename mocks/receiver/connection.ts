@@ -5,7 +5,17 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage, MessageExtraInfo } from '@modelcontextprotocol/sdk/types.js';
 import { ErrorCode } from '../../schema/protocol.ts';
-import { isObject, NO_REPLY, type Msg, type Params, type ReceiverCore, type RequestCtx, type SessionIdentity, type SessionOptions, type TapEvent } from './core.ts';
+import {
+  isObject,
+  NO_REPLY,
+  type Msg,
+  type Params,
+  type ReceiverCore,
+  type RequestCtx,
+  type SessionIdentity,
+  type SessionOptions,
+  type TapEvent,
+} from './core.ts';
 import { answer } from './dispatch.ts';
 import { statusChanged } from './result-delivery.ts';
 import type { JsonRpcErrorObject, StoredTask } from './store.ts';

@@ -22,7 +22,8 @@ export async function answer(s: ReceiverSession, method: string, params: unknown
 
 function dispatch(s: ReceiverSession, method: string, params: Params, ctx: RequestCtx): Promise<Reply> | Reply {
   // support-undeclared-process-normally: `task` on a request type not declared for it is ignored.
-  if (s.core.switches.refusesTaskOn(method, params)) throw new RpcError(ErrorCode.InvalidRequest, `Invalid request: ${method} does not support task augmentation`);
+  if (s.core.switches.refusesTaskOn(method, params))
+    throw new RpcError(ErrorCode.InvalidRequest, `Invalid request: ${method} does not support task augmentation`);
   switch (method) {
     case 'initialize':
       return { result: initialize(s, params) };

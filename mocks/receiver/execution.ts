@@ -65,7 +65,11 @@ async function runPlain(s: ReceiverSession, tool: ToolDef, args: Params, ctx: Re
     sleep: (ms) => abortableSleep(ms, abort.signal),
     progress(progress, total, message) {
       if (ctx.progressToken === undefined || abort.signal.aborted) return;
-      void s.notify('notifications/progress', { progressToken: ctx.progressToken, progress, ...(total !== undefined ? { total } : {}), ...(message ? { message } : {}) }, ctx.id);
+      void s.notify(
+        'notifications/progress',
+        { progressToken: ctx.progressToken, progress, ...(total !== undefined ? { total } : {}), ...(message ? { message } : {}) },
+        ctx.id,
+      );
     },
     requestInput: async (method, p) => {
       const { response } = s.request(method, p, ctx.id);
@@ -101,7 +105,9 @@ async function createTask(s: ReceiverSession, tool: ToolDef, args: Params, taskP
   s.core.audit('task.created', { task: t.taskId, tool: tool.name, ttl: t.ttl, requestor: ctx.auth ?? ctx.sessionLabel });
   bump(s, tool);
   // A background task must never take the receiver down: any error is logged (errorLog) and dropped.
-  const work = runTask(s, t, tool, args, ctx.progressToken).catch((e: unknown) => s.core.logError(`task ${t.taskId} (${tool.name}) failed in the background: ${e instanceof Error ? e.stack : String(e)}`));
+  const work = runTask(s, t, tool, args, ctx.progressToken).catch((e: unknown) =>
+    s.core.logError(`task ${t.taskId} (${tool.name}) failed in the background: ${e instanceof Error ? e.stack : String(e)}`),
+  );
   // create-asap: answer at once; the work continues in the background.
   let task = wireTask(s, t);
   task = (await sw.createdTask(t, work, () => wireTask(s, t))) ?? task;
@@ -127,7 +133,12 @@ async function runTask(s: ReceiverSession, t: StoredTask, tool: ToolDef, args: P
       if (progressToken === undefined || t.deleted) return;
       if (isTerminal(t.status) && !sw.progressAfterCancel(t)) return;
       const token = sw.progressToken(t, progressToken, progress, total);
-      sendProgress(s, t, { progressToken: token, progress: sw.progressValue(progress, total), ...(total !== undefined ? { total } : {}), ...(message ? { message } : {}) });
+      sendProgress(s, t, {
+        progressToken: token,
+        progress: sw.progressValue(progress, total),
+        ...(total !== undefined ? { total } : {}),
+        ...(message ? { message } : {}),
+      });
     },
     requestInput: (method, params) => requestTaskInput(s, t, method, params),
     clientCapabilities: s.clientCapabilities,
@@ -138,7 +149,10 @@ async function runTask(s: ReceiverSession, t: StoredTask, tool: ToolDef, args: P
     outcome = { kind: 'result', result: await tool.run(toolCtx) };
   } catch (e) {
     if (signal.aborted || t.deleted) return; // cancelled / expired: the status already says so
-    outcome = e instanceof RpcError ? { kind: 'error', error: e.toJSON() } : { kind: 'error', error: { code: ErrorCode.InternalError, message: `Internal error: ${e instanceof Error ? e.message : String(e)}` } };
+    outcome =
+      e instanceof RpcError
+        ? { kind: 'error', error: e.toJSON() }
+        : { kind: 'error', error: { code: ErrorCode.InternalError, message: `Internal error: ${e instanceof Error ? e.message : String(e)}` } };
   }
   finishTask(s, t, outcome);
 }
@@ -174,7 +188,11 @@ function finishTask(s: ReceiverSession, t: StoredTask, outcome: Outcome): void {
   store.settle(t, outcome);
   store.transition(t, to, message);
   sw.afterEnd(t, store);
-  s.core.audit(`task.${to}`, { task: t.taskId, tool: t.toolName, requestor: t.owner.startsWith('bearer:') ? `bearer:sha256:${t.owner.slice(7, 19)}` : t.owner });
+  s.core.audit(`task.${to}`, {
+    task: t.taskId,
+    tool: t.toolName,
+    requestor: t.owner.startsWith('bearer:') ? `bearer:sha256:${t.owner.slice(7, 19)}` : t.owner,
+  });
 }
 
 /** input-required flow: queue the request, move to input_required, deliver through tasks/result. */

@@ -56,7 +56,8 @@ export class FaultSwitches {
   // --- dispatch ------------------------------------------------------------------------------------
   /** errors-informative-message (generic-error-messages): protocol errors of tasks/* carry only their code's generic message. */
   protocolError(method: string, error: JsonRpcErrorObject, underlying: boolean): JsonRpcErrorObject {
-    if (this.f.has('generic-error-messages') && method.startsWith('tasks/') && !underlying) return { code: error.code, message: GENERIC_MESSAGES[error.code] ?? 'Internal error' };
+    if (this.f.has('generic-error-messages') && method.startsWith('tasks/') && !underlying)
+      return { code: error.code, message: GENERIC_MESSAGES[error.code] ?? 'Internal error' };
     return error;
   }
 
@@ -181,7 +182,8 @@ export class FaultSwitches {
     let taskId = params.taskId;
     if (this.f.has('ids-per-session') && typeof taskId === 'string') taskId = this.perSession.internal.get(`${owner} ${taskId}`) ?? taskId;
     if (this.f.has('numeric-task-id') && typeof taskId === 'number') taskId = String(taskId);
-    if (this.f.has('meta-taskid-wins') && (typeof metaTaskId === 'string' || (typeof metaTaskId === 'number' && this.f.has('numeric-task-id')))) taskId = String(metaTaskId);
+    if (this.f.has('meta-taskid-wins') && (typeof metaTaskId === 'string' || (typeof metaTaskId === 'number' && this.f.has('numeric-task-id'))))
+      taskId = String(metaTaskId);
     return taskId;
   }
 
@@ -218,7 +220,16 @@ export class FaultSwitches {
   task(t: StoredTask, exact: Task): Task {
     const reported = reportedAs.get(t);
     const f = this.f;
-    if (!reported && !f.has('numeric-task-id') && !f.has('ids-per-session') && !f.has('missing-created-at') && !f.has('last-updated-backwards') && !f.has('bad-timestamp') && !f.has('last-updated-frozen')) return exact;
+    if (
+      !reported &&
+      !f.has('numeric-task-id') &&
+      !f.has('ids-per-session') &&
+      !f.has('missing-created-at') &&
+      !f.has('last-updated-backwards') &&
+      !f.has('bad-timestamp') &&
+      !f.has('last-updated-frozen')
+    )
+      return exact;
     const out: Record<string, unknown> = { taskId: this.wireId(t), status: reported?.status ?? exact.status };
     if (reported) out.statusMessage = 'Resumed';
     else if (exact.statusMessage !== undefined) out.statusMessage = exact.statusMessage;
@@ -264,7 +275,9 @@ export class FaultSwitches {
     if (f.has('completed-resumes') && shown === 'completed' && n === 2) flip();
     const p = progressOf.get(t);
     if (f.has('progress-after-terminal') && shown === 'completed' && n === 1 && p) {
-      after.push(() => then.sendProgress({ progressToken: p.token, progress: p.last + 1, ...(p.total !== undefined ? { total: p.total + 1 } : {}), message: 'late progress' }));
+      after.push(() =>
+        then.sendProgress({ progressToken: p.token, progress: p.last + 1, ...(p.total !== undefined ? { total: p.total + 1 } : {}), message: 'late progress' }),
+      );
     }
     return after.length ? { result: r, after: () => after.forEach((a) => a()) } : { result: r };
   }

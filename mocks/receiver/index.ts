@@ -41,7 +41,16 @@ import { buildTools, DEFAULT_TIMINGS, type ToolDef, type ToolTimings } from './t
 
 export { FAULTS, FAULT_NAMES, FaultSet, isFaultName, type FaultName, type FaultInfo } from './faults.ts';
 export { ReceiverSession } from './connection.ts';
-export { SERVER_NAME, SERVER_VERSION, cancelledResult, CANCELLED_STATUS_MESSAGE, type SessionIdentity, type SessionOptions, type ScenarioHooks, type TapEvent } from './core.ts';
+export {
+  SERVER_NAME,
+  SERVER_VERSION,
+  cancelledResult,
+  CANCELLED_STATUS_MESSAGE,
+  type SessionIdentity,
+  type SessionOptions,
+  type ScenarioHooks,
+  type TapEvent,
+} from './core.ts';
 export { buildTools, type ToolDef } from './tools.ts';
 export { isLoopbackHost, type HttpAccessOptions } from './http-access.ts';
 export { RpcError, TaskStore, IllegalTransitionError, LIMIT_ERROR_CODE } from './store.ts';

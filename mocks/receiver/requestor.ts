@@ -47,7 +47,12 @@ export interface FollowOutcome {
 
 /** Sends the request to the client and follows the task it may create; never throws for a misbehaving client. */
 /** `confirmTerminal`: one more tasks/get once the task was seen terminal (a requestor may poll again; a terminal status must stay). */
-export async function requestFromClient(ctx: RequestorContext, method: ClientRequestMethod, params: Record<string, unknown>, opts: { confirmTerminal?: boolean } = {}): Promise<FollowOutcome> {
+export async function requestFromClient(
+  ctx: RequestorContext,
+  method: ClientRequestMethod,
+  params: Record<string, unknown>,
+  opts: { confirmTerminal?: boolean } = {},
+): Promise<FollowOutcome> {
   const sw = ctx.switches;
   const log: string[] = [];
   // caps-requestor-only-declared

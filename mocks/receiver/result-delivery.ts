@@ -74,7 +74,10 @@ export function tasksResult(s: ReceiverSession, params: Params, ctx: RequestCtx)
   if (s.core.scenario?.failFirstResult && !failedResultOnce.has(t)) {
     // scenario hook result-error: one interrupted tasks/result per task (a -32603 internal error).
     failedResultOnce.add(t);
-    throw new RpcError(ErrorCode.InternalError, 'Internal error: the result stream was interrupted (scenario result-error); keep polling tasks/get and call tasks/result again');
+    throw new RpcError(
+      ErrorCode.InternalError,
+      'Internal error: the result stream was interrupted (scenario result-error); keep polling tasks/get and call tasks/result again',
+    );
   }
   const early = sw.resultBeforeTerminal(t, relatedMeta(s, t));
   if (early) return early;
@@ -119,7 +122,8 @@ export function tasksResult(s: ReceiverSession, params: Params, ctx: RequestCtx)
           const standalone = s.core.scenario?.inputOnStandaloneStream === true && s.standaloneStreamOpen; // scenario hook
           const { sent, response } = s.request(p.method, p.params, standalone ? undefined : ctx.id);
           if (sw.inputToEverySession()) {
-            for (const other of s.core.sessions) if (other !== s && other.initialized && !other.closed) void other.request(p.method, p.params).response.catch(() => undefined);
+            for (const other of s.core.sessions)
+              if (other !== s && other.initialized && !other.closed) void other.request(p.method, p.params).response.catch(() => undefined);
           }
           void sent.then((ok) => {
             if (!ok) p.delivered = false; // stream gone: deliver on the next tasks/result

@@ -48,10 +48,26 @@ function tool(base: string, opts: { name?: string; taskSupport?: TaskSupport | n
 /** The four tool-level negotiation cases. */
 function negotiationTools(): ToolDef[] {
   return [
-    tool('complete', { name: 'required_task', taskSupport: 'required', description: 'taskSupport "required": must be called as a task; completes after 200 ms with "done".' }),
-    tool('complete', { name: 'optional_task', taskSupport: 'optional', description: 'taskSupport "optional": may be called either way; completes after 200 ms with "done".' }),
-    tool('complete', { name: 'forbidden_task', taskSupport: 'forbidden', description: 'taskSupport "forbidden": must not be called as a task; completes after 200 ms with "done".' }),
-    tool('complete', { name: 'plain', taskSupport: null, description: 'no execution field (forbidden by default): must not be called as a task; completes after 200 ms with "done".' }),
+    tool('complete', {
+      name: 'required_task',
+      taskSupport: 'required',
+      description: 'taskSupport "required": must be called as a task; completes after 200 ms with "done".',
+    }),
+    tool('complete', {
+      name: 'optional_task',
+      taskSupport: 'optional',
+      description: 'taskSupport "optional": may be called either way; completes after 200 ms with "done".',
+    }),
+    tool('complete', {
+      name: 'forbidden_task',
+      taskSupport: 'forbidden',
+      description: 'taskSupport "forbidden": must not be called as a task; completes after 200 ms with "done".',
+    }),
+    tool('complete', {
+      name: 'plain',
+      taskSupport: null,
+      description: 'no execution field (forbidden by default): must not be called as a task; completes after 200 ms with "done".',
+    }),
   ];
 }
 
@@ -125,7 +141,14 @@ export const SCENARIOS: readonly Scenario[] = [
     title: 'tasks/list with several pages',
     ask: 'Call the five tools `job_1` … `job_5` (required) as tasks, then list the tasks with tasks/list, following every nextCursor until there is none (page size 2: three pages).',
     receiver: {
-      tools: [1, 2, 3, 4, 5].map((i) => tool('complete', { name: `job_${i}`, taskSupport: 'required', ms: 50, description: `Job ${i}: completes after 50 ms with "done" (taskSupport "required").` })),
+      tools: [1, 2, 3, 4, 5].map((i) =>
+        tool('complete', {
+          name: `job_${i}`,
+          taskSupport: 'required',
+          ms: 50,
+          description: `Job ${i}: completes after 50 ms with "done" (taskSupport "required").`,
+        }),
+      ),
       pageSize: 2,
     },
     timeoutMs: 20_000,
@@ -158,10 +181,16 @@ export function servingTool(s: Scenario): ToolDef {
  * written for: `clientTools` are listed too, and any unlisted name is served as well, both with the
  * behaviour and taskSupport of the scenario's serving tool.
  */
-export function receiverOptionsFor(s: Scenario, tap: NonNullable<NonNullable<ReceiverOptions['scenario']>['tap']>, clientTools: readonly string[] = []): ReceiverOptions {
+export function receiverOptionsFor(
+  s: Scenario,
+  tap: NonNullable<NonNullable<ReceiverOptions['scenario']>['tap']>,
+  clientTools: readonly string[] = [],
+): ReceiverOptions {
   const base = servingTool(s);
   const own = s.receiver.tools ?? [];
-  const extra = clientTools.filter((n) => !own.some((t) => t.name === n)).map((name): ToolDef => ({ ...base, name, title: name, description: `${base.description} (the client's own tool name, served as "${base.name}")` }));
+  const extra = clientTools
+    .filter((n) => !own.some((t) => t.name === n))
+    .map((name): ToolDef => ({ ...base, name, title: name, description: `${base.description} (the client's own tool name, served as "${base.name}")` }));
   return {
     ...s.receiver,
     tools: [...own, ...extra],

@@ -123,7 +123,14 @@ export class TaskStore {
   }
 
   /** Creates a task in `working` (lifecycle-begin-working), enforcing per-requestor limits. */
-  create(args: { owner: string; requestedTtl?: number; toolName: string; origin: unknown; initialStatus?: TaskStatus; /** Only named faults choose the id. */ taskId?: string }): StoredTask {
+  create(args: {
+    owner: string;
+    requestedTtl?: number;
+    toolName: string;
+    origin: unknown;
+    initialStatus?: TaskStatus;
+    /** Only named faults choose the id. */ taskId?: string;
+  }): StoredTask {
     const mine = this.byOwner.get(args.owner) ?? [];
     const active = this.activeByOwner.get(args.owner) ?? 0;
     if (active >= this.opts.maxConcurrentTasks) {
@@ -272,7 +279,8 @@ export class TaskStore {
     const mine = this.byOwner.get(t.owner);
     if (mine) {
       const i = mine.indexOf(t);
-      if (i === 0) mine.shift(); // the oldest (expiry, eviction): O(1), where splice(0, 1) moves every element
+      if (i === 0)
+        mine.shift(); // the oldest (expiry, eviction): O(1), where splice(0, 1) moves every element
       else if (i > 0) mine.splice(i, 1);
       if (mine.length === 0) this.byOwner.delete(t.owner);
     }

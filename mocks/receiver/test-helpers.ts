@@ -48,7 +48,10 @@ export async function harness(kind: Kind, options: ReceiverOptions = {}): Promis
     return {
       kind,
       peer: async (o = {}) =>
-        track(await connectStdio({ command: process.execPath, args: [...MAIN_ARGS, ...toArgs(options)], cwd: process.cwd() }, { label: 'stdio' }), o.initialize !== false),
+        track(
+          await connectStdio({ command: process.execPath, args: [...MAIN_ARGS, ...toArgs(options)], cwd: process.cwd() }, { label: 'stdio' }),
+          o.initialize !== false,
+        ),
       close: async () => {
         await Promise.all(peers.map((p) => p.close()));
       },
@@ -60,7 +63,12 @@ export async function harness(kind: Kind, options: ReceiverOptions = {}): Promis
       kind,
       receiver,
       peer: async (o = {}) =>
-        track(await connectInMemory((t) => receiver.connect(t, o.identity ?? (o.token ? { authToken: o.token } : undefined)).then(() => undefined), { label: 'memory' }), o.initialize !== false),
+        track(
+          await connectInMemory((t) => receiver.connect(t, o.identity ?? (o.token ? { authToken: o.token } : undefined)).then(() => undefined), {
+            label: 'memory',
+          }),
+          o.initialize !== false,
+        ),
       close: async () => {
         await Promise.all(peers.map((p) => p.close()));
         await receiver.close();
@@ -87,7 +95,13 @@ export function ok(r: Response): any {
   return r.result;
 }
 
-export async function createTask(p: Peer, name: string, args: Record<string, unknown> = {}, task: Record<string, unknown> = {}, meta?: Record<string, unknown>): Promise<any> {
+export async function createTask(
+  p: Peer,
+  name: string,
+  args: Record<string, unknown> = {},
+  task: Record<string, unknown> = {},
+  meta?: Record<string, unknown>,
+): Promise<any> {
   const params: Record<string, unknown> = { name, arguments: args, task };
   if (meta) params._meta = meta;
   const r = ok(await p.request('tools/call', params));

@@ -53,7 +53,9 @@ export interface ToolDef {
 }
 
 /** The `ms` argument, with the tool's own default run time (so a schema-derived call shows what it gets). */
-const msSchema = (defaultMs: number) => ({ ms: { type: 'integer', minimum: 0, maximum: MAX_TOOL_MS, default: defaultMs, description: 'run time in milliseconds' } });
+const msSchema = (defaultMs: number) => ({
+  ms: { type: 'integer', minimum: 0, maximum: MAX_TOOL_MS, default: defaultMs, description: 'run time in milliseconds' },
+});
 
 /** Side-effect free and closed-world: the suite's discovery may call these tools (tools.md, annotations). */
 const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
@@ -154,7 +156,11 @@ export function buildTools(timings: ToolTimings): ToolDef[] {
       },
     },
     requestorTool('sample_via_client', 'sampling/createMessage', 'Requestor role requestsSampling: sends sampling/createMessage to the calling client'),
-    requestorTool('elicit_via_client', 'elicitation/create', 'Requestor role requestsElicitation: sends elicitation/create (form, one string field "answer") to the calling client'),
+    requestorTool(
+      'elicit_via_client',
+      'elicitation/create',
+      'Requestor role requestsElicitation: sends elicitation/create (form, one string field "answer") to the calling client',
+    ),
     {
       name: 'echo',
       title: 'echo',
@@ -186,8 +192,16 @@ function requestorTool(name: string, method: ClientRequestMethod, what: string):
       const params: Record<string, unknown> =
         method === 'sampling/createMessage'
           ? { messages: [{ role: 'user', content: { type: 'text', text: said } }], maxTokens: 64 }
-          : { mode: 'form', message: said, requestedSchema: { type: 'object', properties: { answer: { type: 'string', title: 'Answer' } }, required: ['answer'] } };
-      const o = await requestFromClient({ clientCapabilities: ctx.clientCapabilities, switches: ctx.switches, signal: ctx.signal, sleep: ctx.sleep, send: ctx.requestInput }, method, params);
+          : {
+              mode: 'form',
+              message: said,
+              requestedSchema: { type: 'object', properties: { answer: { type: 'string', title: 'Answer' } }, required: ['answer'] },
+            };
+      const o = await requestFromClient(
+        { clientCapabilities: ctx.clientCapabilities, switches: ctx.switches, signal: ctx.signal, sleep: ctx.sleep, send: ctx.requestInput },
+        method,
+        params,
+      );
       if (o.error) return { content: [{ type: 'text', text: `${method} failed: ${o.error.code} ${o.error.message} (${o.log.join('; ')})` }], isError: true };
       return text(`${method}: ${JSON.stringify(o.result)} (${o.log.join('; ')})`);
     },

@@ -75,7 +75,10 @@ export class BenchClient {
     if (typeof m.method === 'string') {
       // A request from the server (none is expected in these workloads): ping is answered, anything else refused.
       if (m.id !== undefined) {
-        const reply = m.method === 'ping' ? { jsonrpc: '2.0', id: m.id, result: {} } : { jsonrpc: '2.0', id: m.id, error: { code: -32601, message: 'not supported by the benchmark client' } };
+        const reply =
+          m.method === 'ping'
+            ? { jsonrpc: '2.0', id: m.id, result: {} }
+            : { jsonrpc: '2.0', id: m.id, error: { code: -32601, message: 'not supported by the benchmark client' } };
         this.transport.send(reply as JSONRPCMessage).catch(() => undefined);
       }
       return;

@@ -223,7 +223,11 @@ export async function measureList(o: ListOptions): Promise<ListResult> {
     const a = points[i - 1]!;
     const b = points[i]!;
     if (!a.complete || !b.complete || a.walkMs.median <= 0 || b.liveTasks <= a.liveTasks) continue;
-    exponents.push({ from: a.liveTasks, to: b.liveTasks, exponent: round(Math.log(b.walkMs.median / a.walkMs.median) / Math.log(b.liveTasks / a.liveTasks), 2) });
+    exponents.push({
+      from: a.liveTasks,
+      to: b.liveTasks,
+      exponent: round(Math.log(b.walkMs.median / a.walkMs.median) / Math.log(b.liveTasks / a.liveTasks), 2),
+    });
   }
   return { pageSize: o.pageSize, points, exponents };
 }

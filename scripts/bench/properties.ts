@@ -15,17 +15,36 @@ export interface PropertiesSection {
   sequencesPerSec: Series;
 }
 
-export async function benchProperties(o: { root: string; repeats: number; runs: number; seed: number; timeoutMs: number; log(line: string): void }): Promise<PropertiesSection> {
+export async function benchProperties(o: {
+  root: string;
+  repeats: number;
+  runs: number;
+  seed: number;
+  timeoutMs: number;
+  log(line: string): void;
+}): Promise<PropertiesSection> {
   const profile = loadProfile(join(o.root, PROFILE_PATH));
   const samples: PropertiesSection['samples'] = [];
   for (let i = 0; i < o.repeats; i++) {
     const t0 = performance.now();
-    const [r] = await runProperties({ target: { kind: 'reference', args: [] }, profile }, { runs: o.runs, seed: o.seed, timeoutMs: o.timeoutMs, only: ['state-machine'] });
+    const [r] = await runProperties(
+      { target: { kind: 'reference', args: [] }, profile },
+      { runs: o.runs, seed: o.seed, timeoutMs: o.timeoutMs, only: ['state-machine'] },
+    );
     const elapsedMs = performance.now() - t0;
     const sequences = r?.property.runs ?? 0;
     const s = { sequences, elapsedMs: round(elapsedMs, 0), status: r?.status ?? 'missing', sequencesPerSec: round((sequences / elapsedMs) * 1000, 2) };
     samples.push(s);
     o.log(`  properties: ${s.sequences} sequences in ${s.elapsedMs} ms (${s.sequencesPerSec}/s, ${s.status})`);
   }
-  return { property: 'state-machine', seed: o.seed, runs: o.runs, samples, sequencesPerSec: series(samples.map((s) => s.sequencesPerSec), 2) };
+  return {
+    property: 'state-machine',
+    seed: o.seed,
+    runs: o.runs,
+    samples,
+    sequencesPerSec: series(
+      samples.map((s) => s.sequencesPerSec),
+      2,
+    ),
+  };
 }

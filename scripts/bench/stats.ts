@@ -37,17 +37,22 @@ export interface ExecResult {
 export function run(command: string, args: string[], opts: { cwd: string; timeoutMs: number; env?: NodeJS.ProcessEnv }): Promise<ExecResult> {
   return new Promise((resolve) => {
     const started = performance.now();
-    execFile(command, args, { cwd: opts.cwd, timeout: opts.timeoutMs, killSignal: 'SIGKILL', maxBuffer: 64 << 20, env: opts.env ?? process.env }, (err, stdout, stderr) => {
-      const e = err as (NodeJS.ErrnoException & { code?: number | string; signal?: NodeJS.Signals; killed?: boolean }) | null;
-      resolve({
-        code: e ? (typeof e.code === 'number' ? e.code : null) : 0,
-        signal: e?.signal ?? null,
-        stdout,
-        stderr,
-        wallMs: performance.now() - started,
-        timedOut: !!e?.killed && e.signal === 'SIGKILL',
-      });
-    });
+    execFile(
+      command,
+      args,
+      { cwd: opts.cwd, timeout: opts.timeoutMs, killSignal: 'SIGKILL', maxBuffer: 64 << 20, env: opts.env ?? process.env },
+      (err, stdout, stderr) => {
+        const e = err as (NodeJS.ErrnoException & { code?: number | string; signal?: NodeJS.Signals; killed?: boolean }) | null;
+        resolve({
+          code: e ? (typeof e.code === 'number' ? e.code : null) : 0,
+          signal: e?.signal ?? null,
+          stdout,
+          stderr,
+          wallMs: performance.now() - started,
+          timedOut: !!e?.killed && e.signal === 'SIGKILL',
+        });
+      },
+    );
   });
 }
 
@@ -55,7 +60,12 @@ export function run(command: string, args: string[], opts: { cwd: string; timeou
  * Starts a long-running process and waits (bounded) for a line on stderr matching `ready`.
  * Returns the match and a stop() that ends exactly this process.
  */
-export function startServer(command: string, args: string[], ready: RegExp, opts: { cwd: string; timeoutMs: number }): Promise<{ match: RegExpExecArray; stop(): Promise<void> }> {
+export function startServer(
+  command: string,
+  args: string[],
+  ready: RegExp,
+  opts: { cwd: string; timeoutMs: number },
+): Promise<{ match: RegExpExecArray; stop(): Promise<void> }> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { cwd: opts.cwd, stdio: ['ignore', 'ignore', 'pipe'] });
     let err = '';
@@ -101,7 +111,9 @@ export async function runJsonChild<T>(nodeArgs: string[], script: string, args: 
   const r = await run(process.execPath, [...nodeArgs, '--import', 'tsx', script, ...args], opts);
   const last = r.stdout.trim().split('\n').pop() ?? '';
   if (r.code !== 0 || !last.startsWith('{')) {
-    throw new Error(`${script} ${args.join(' ')}: ${r.timedOut ? `killed after ${opts.timeoutMs} ms` : `exit ${r.code ?? r.signal}`}; stderr: ${r.stderr.slice(-1500)}`);
+    throw new Error(
+      `${script} ${args.join(' ')}: ${r.timedOut ? `killed after ${opts.timeoutMs} ms` : `exit ${r.code ?? r.signal}`}; stderr: ${r.stderr.slice(-1500)}`,
+    );
   }
   return JSON.parse(last) as T;
 }
@@ -127,6 +139,10 @@ export function formatTable(rows: Row[]): string {
   const head = ['measurement', 'value', 'goal', 'verdict'];
   const cells = rows.map((r) => [r.measurement, r.value, r.goal, r.verdict]);
   const widths = head.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i]!.length)));
-  const line = (c: string[]) => c.map((x, i) => x.padEnd(widths[i]!)).join('  ').trimEnd();
+  const line = (c: string[]) =>
+    c
+      .map((x, i) => x.padEnd(widths[i]!))
+      .join('  ')
+      .trimEnd();
   return [line(head), widths.map((w) => '-'.repeat(w)).join('  '), ...cells.map(line)].join('\n');
 }

@@ -126,7 +126,10 @@ export async function benchSuite(o: SuiteOptions): Promise<SuiteSection> {
 
   const cli = async (target: string[], only: string[]): Promise<CliRun> => {
     const json = join(tmp, `report-${Date.now()}-${Math.random().toString(36).slice(2)}.json`);
-    const r = await run(process.execPath, [CLI, 'server', ...target, '--profile', PROFILE_PATH, ...RECEIVER_ONLY, '--json', json, '--no-color', ...only], { cwd: o.root, timeoutMs: o.cliTimeoutMs });
+    const r = await run(process.execPath, [CLI, 'server', ...target, '--profile', PROFILE_PATH, ...RECEIVER_ONLY, '--json', json, '--no-color', ...only], {
+      cwd: o.root,
+      timeoutMs: o.cliTimeoutMs,
+    });
     const out: CliRun = { wallMs: round(r.wallMs, 0), exitCode: r.code, checks: 0, failed: 0, connections: 0 };
     try {
       const report = JSON.parse(readFileSync(json, 'utf8'));
@@ -189,8 +192,14 @@ export async function benchSuite(o: SuiteOptions): Promise<SuiteSection> {
   const spawns: number[] = [];
   for (let i = 0; i < Math.max(3, o.repeats); i++) spawns.push(await spawnInit(o.root));
 
-  const stdioWall = series(stdioRuns.map((r) => r.wallMs), 0);
-  const httpWall = series(httpRuns.map((r) => r.wallMs), 0);
+  const stdioWall = series(
+    stdioRuns.map((r) => r.wallMs),
+    0,
+  );
+  const httpWall = series(
+    httpRuns.map((r) => r.wallMs),
+    0,
+  );
   return {
     selection: o.only ?? 'all',
     checks: checks.length,
@@ -218,4 +227,3 @@ async function spawnInit(root: string): Promise<number> {
     await client.close();
   }
 }
-

@@ -116,7 +116,11 @@ export async function connect(
   k: number,
   root: string,
   timeoutMs: number,
-): Promise<{ clients: BenchClient[]; /** CPU time (ms) used so far by the server: its process over stdio, this whole process in process. */ cpuMs(): number | null; close(): Promise<void> }> {
+): Promise<{
+  clients: BenchClient[];
+  /** CPU time (ms) used so far by the server: its process over stdio, this whole process in process. */ cpuMs(): number | null;
+  close(): Promise<void>;
+}> {
   const clients: BenchClient[] = [];
   let closeServer = async () => undefined as void;
   let cpuMs = (): number | null => {
@@ -231,16 +235,33 @@ export async function benchThroughput(o: ThroughputOptions): Promise<ThroughputS
           const cpu = cpu0 !== null && cpu1 !== null ? cpu1 - cpu0 : null;
           const r: Run = { ...w, cpuMs: cpu === null ? null : round(cpu, 0), tasksPerCpuSec: cpu ? round((w.completed / cpu) * 1000, 0) : null };
           runs[kind].push(r);
-          o.log(`  ${mode} ${kind}: ${r.tasksPerSec} tasks/s, ${r.tasksPerCpuSec ?? '?'} tasks per CPU-second (${r.completed} completed, ${r.failed} failed, ${r.pollsPerTask} polls/task)${r.errors.length ? `; ${r.errors[0]}` : ''}`);
+          o.log(
+            `  ${mode} ${kind}: ${r.tasksPerSec} tasks/s, ${r.tasksPerCpuSec ?? '?'} tasks per CPU-second (${r.completed} completed, ${r.failed} failed, ${r.pollsPerTask} polls/task)${r.errors.length ? `; ${r.errors[0]}` : ''}`,
+          );
         } finally {
           await conn.close();
         }
       }
     }
-    const side = (rs: Run[]) => ({ runs: rs, tasksPerSec: series(rs.map((r) => r.tasksPerSec), 0), tasksPerCpuSec: series(rs.map((r) => r.tasksPerCpuSec ?? NaN), 0) });
+    const side = (rs: Run[]) => ({
+      runs: rs,
+      tasksPerSec: series(
+        rs.map((r) => r.tasksPerSec),
+        0,
+      ),
+      tasksPerCpuSec: series(
+        rs.map((r) => r.tasksPerCpuSec ?? NaN),
+        0,
+      ),
+    });
     const ref = side(runs.reference);
     const sdk = side(runs.sdk);
-    return { reference: ref, sdk, ratio: round(ref.tasksPerSec.median / sdk.tasksPerSec.median, 2), cpuRatio: round(ref.tasksPerCpuSec.median / sdk.tasksPerCpuSec.median, 2) };
+    return {
+      reference: ref,
+      sdk,
+      ratio: round(ref.tasksPerSec.median / sdk.tasksPerSec.median, 2),
+      cpuRatio: round(ref.tasksPerCpuSec.median / sdk.tasksPerCpuSec.median, 2),
+    };
   };
   const inProcess = await pair('in-process', o.kInProcess);
   const stdio = await pair('stdio', o.kStdio);

@@ -133,7 +133,9 @@ export async function listenForClient(transport: 'http' | 'stdio', opts: ListenO
     if (id !== undefined) {
       const s = transports.get(id);
       if (!s) {
-        res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32001, message: 'Session not found' }, id: null }));
+        res
+          .writeHead(404, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32001, message: 'Session not found' }, id: null }));
         return;
       }
       if (req.method === 'GET') s.getSeen();

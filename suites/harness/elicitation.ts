@@ -9,7 +9,12 @@ export function elicitationContent(params: any, text: string): Record<string, un
     else if (Array.isArray(p?.oneOf) && p.oneOf[0]?.const !== undefined) out[k] = p.oneOf[0].const;
     else if (p?.type === 'number' || p?.type === 'integer') out[k] = typeof p.minimum === 'number' ? p.minimum : 1;
     else if (p?.type === 'boolean') out[k] = true;
-    else if (p?.type === 'array') out[k] = Array.isArray(p.items?.enum) ? p.items.enum.slice(0, 1) : Array.isArray(p.items?.anyOf) ? p.items.anyOf.slice(0, 1).map((x: any) => x?.const) : [];
+    else if (p?.type === 'array')
+      out[k] = Array.isArray(p.items?.enum)
+        ? p.items.enum.slice(0, 1)
+        : Array.isArray(p.items?.anyOf)
+          ? p.items.anyOf.slice(0, 1).map((x: any) => x?.const)
+          : [];
     else out[k] = text;
   }
   return out;

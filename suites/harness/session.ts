@@ -1,7 +1,17 @@
 // One run against one target: the connector, the shared connection, what the probe learnt.
 import type { Peer } from './wire.ts';
 import type { Profile } from './profile.ts';
-import { DEFAULT_RUN_OPTIONS, runCheck, taskSlots, type CheckDef, type CheckResult, type RunOptions, type RunState, type TargetConnector, type TargetInfo } from '../engine.ts';
+import {
+  DEFAULT_RUN_OPTIONS,
+  runCheck,
+  taskSlots,
+  type CheckDef,
+  type CheckResult,
+  type RunOptions,
+  type RunState,
+  type TargetConnector,
+  type TargetInfo,
+} from '../engine.ts';
 import { connectorFor, initializeResultOf, listTools, probe, rolesLeftOut, type TargetSpec } from './target.ts';
 import { DEFAULT_DISCOVERY, discover, planDiscovery, type DiscoveryPlan, type DiscoveryResult, type DiscoverySettings } from './discovery.ts';
 
@@ -55,7 +65,16 @@ export async function openTargetSession(config: RunConfig, hooks: SessionHooks =
       discovery = await discover(shared, tools, plan, settings);
     }
     const info = await probe(shared, connector, config.profile, discovery, tools);
-    return { connector, shared, info, discovery, options, results: [], run: { health: {}, slots: taskSlots(options.maxLiveTasks) }, close: () => shared.close() };
+    return {
+      connector,
+      shared,
+      info,
+      discovery,
+      options,
+      results: [],
+      run: { health: {}, slots: taskSlots(options.maxLiveTasks) },
+      close: () => shared.close(),
+    };
   } catch (e) {
     await shared.close();
     throw e;

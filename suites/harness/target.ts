@@ -126,7 +126,8 @@ export function describeTarget(t: TargetSpec): string {
 
 export function loadProfile(path: string): Profile {
   const raw = JSON.parse(readFileSync(path, 'utf8'));
-  if (!raw || typeof raw !== 'object' || typeof raw.tools !== 'object') throw new Error(`${path}: a profile is { "tools": { "<role>": { "name": "…", "arguments": {} } } }`);
+  if (!raw || typeof raw !== 'object' || typeof raw.tools !== 'object')
+    throw new Error(`${path}: a profile is { "tools": { "<role>": { "name": "…", "arguments": {} } } }`);
   for (const [role, t] of Object.entries(raw.tools as Record<string, any>)) {
     if (!(ALL_ROLES as readonly string[]).includes(role)) throw new Error(`${path}: unknown role "${role}" (roles: ${ALL_ROLES.join(', ')})`);
     if (!t || typeof t.name !== 'string') throw new Error(`${path}: role ${role} needs a tool "name"`);
@@ -163,7 +164,13 @@ export function rolesLeftOut(profile: Profile | undefined): ProfileRole[] {
  * initialize + tools/list; resolves the profile against what the target lists. An explicit profile wins
  * for the roles it names; the others come from discovery (harness/discovery.ts) when it ran.
  */
-export async function probe(peer: Peer, connector: TargetConnector, profile: Profile | undefined, discovery?: DiscoveryResult, tools?: any[]): Promise<TargetInfo> {
+export async function probe(
+  peer: Peer,
+  connector: TargetConnector,
+  profile: Profile | undefined,
+  discovery?: DiscoveryResult,
+  tools?: any[],
+): Promise<TargetInfo> {
   const initializeResult = initializeResultOf(peer);
   tools ??= await listTools(peer);
   const byName = new Map(tools.map((t) => [t?.name, t]));

@@ -14,7 +14,10 @@ export async function listAll(ctx: CheckContext, peer: Scope = ctx.peer, maxPage
   for (let i = 0; i < maxPages; i++) {
     const r = await peer.request('tasks/list', cursor === undefined ? {} : { cursor });
     pages.push(r);
-    if (r.error) ctx.violation(`tasks/list ${cursor === undefined ? '(first page)' : `with cursor ${JSON.stringify(cursor)}`} answered error ${r.error.code} ${r.error.message}`);
+    if (r.error)
+      ctx.violation(
+        `tasks/list ${cursor === undefined ? '(first page)' : `with cursor ${JSON.stringify(cursor)}`} answered error ${r.error.code} ${r.error.message}`,
+      );
     if (!Array.isArray(r.result?.tasks)) ctx.violation(`tasks/list result has no tasks array (got ${short(r.result)})`);
     tasks.push(...r.result.tasks);
     const next = r.result.nextCursor;

@@ -268,10 +268,7 @@ export class Peer implements Recorder {
       answer = { error: { code: -32603, message: e instanceof Error ? e.message : String(e) } };
     }
     if (!answer) {
-      answer =
-        request.method === 'ping'
-          ? { result: {} }
-          : { error: { code: -32601, message: `Method not found: ${String(request.method)}` } };
+      answer = request.method === 'ping' ? { result: {} } : { error: { code: -32601, message: `Method not found: ${String(request.method)}` } };
     }
     const reply: Message = { jsonrpc: '2.0', id: request.id };
     if (answer.error) reply.error = answer.error;
@@ -514,7 +511,7 @@ export class Scope {
 }
 
 function idKey(id: unknown): string {
-  return typeof id === 'string' ? `s:${id}` : JSON.stringify(id) ?? 'undefined';
+  return typeof id === 'string' ? `s:${id}` : (JSON.stringify(id) ?? 'undefined');
 }
 
 // --- connect helpers -------------------------------------------------------------------------

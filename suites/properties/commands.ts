@@ -55,7 +55,10 @@ export class Real {
       const rel = relatedTaskId(req.params);
       if (!hasRelatedTask(req.params) || typeof rel !== 'string') {
         model.deferred.push(
-          new PropertyViolation(['input-required-related-task'], `an elicitation/create request (${short(req.params, 200)}) lacks _meta["${RELATED_TASK_META}"].taskId: an input request of a task must name it`),
+          new PropertyViolation(
+            ['input-required-related-task'],
+            `an elicitation/create request (${short(req.params, 200)}) lacks _meta["${RELATED_TASK_META}"].taskId: an input request of a task must name it`,
+          ),
         );
       }
       const t = model.byId(rel);
@@ -73,7 +76,8 @@ export class Real {
       if (typeof ms === 'number' && ms > 0) this.pollMs = Math.min(Math.max(ms, 20), 250);
       return { r, at };
     } catch (e) {
-      if (e instanceof WireTimeoutError) throw new PropertyViolation(requirements, `${method} ${short(params, 120)} was not answered within ${this.env.answerMs} ms`);
+      if (e instanceof WireTimeoutError)
+        throw new PropertyViolation(requirements, `${method} ${short(params, 120)} was not answered within ${this.env.answerMs} ms`);
       throw e;
     }
   }
@@ -107,7 +111,9 @@ class CreateCmd implements Cmd {
     const sentAt = Date.now();
     const { r } = await real.must('tools/call', createParams(real.env, this.role, { ttl: this.ttl }), ['create-returns-createtaskresult']);
     const task = r.result?.task;
-    real.log.push(`${this} → ${task ? `task #${m.tasks.length} ${short(task.taskId)}, status ${short(task.status)}, ttl ${short(task.ttl)}` : describeAnswer(r)}`);
+    real.log.push(
+      `${this} → ${task ? `task #${m.tasks.length} ${short(task.taskId)}, status ${short(task.status)}, ttl ${short(task.ttl)}` : describeAnswer(r)}`,
+    );
     m.onCreate(this.role, tool.name, sentAt, r);
   }
   toString() {
@@ -151,13 +157,21 @@ class GetWithForeignMetaCmd implements Cmd {
     const params = { taskId: t.taskId, _meta: { [RELATED_TASK_META]: { taskId: other } } };
     // No answer breaks what this step exercises: params.taskId wins over the foreign _meta.
     const { r, at } = await real.must('tasks/get', params, ['related-task-receiver-ignore', 'related-task-taskid-source-of-truth']);
-    real.log.push(`get(#${t.index}) with related-task _meta naming ${others.length ? `task #${m.byId(other)!.index}` : 'no task'} → ${r.error ? describeAnswer(r) : `${r.result?.taskId === t.taskId ? '' : `taskId ${short(r.result?.taskId)}, `}${r.result?.status}`}`);
+    real.log.push(
+      `get(#${t.index}) with related-task _meta naming ${others.length ? `task #${m.byId(other)!.index}` : 'no task'} → ${r.error ? describeAnswer(r) : `${r.result?.taskId === t.taskId ? '' : `taskId ${short(r.result?.taskId)}, `}${r.result?.status}`}`,
+    );
     const reqs = ['related-task-receiver-ignore', 'related-task-taskid-source-of-truth'];
     if (r.error && !(r.error.code === -32602 && t.mayBeGone(at, m.slackMs))) {
-      throw new PropertyViolation(reqs, `tasks/get for task ${t.label} with related-task _meta naming ${short(other)} answered ${describeAnswer(r)}: the receiver must ignore that _meta in favour of params.taskId`);
+      throw new PropertyViolation(
+        reqs,
+        `tasks/get for task ${t.label} with related-task _meta naming ${short(other)} answered ${describeAnswer(r)}: the receiver must ignore that _meta in favour of params.taskId`,
+      );
     }
     if (!r.error && r.result?.taskId !== t.taskId) {
-      throw new PropertyViolation(reqs, `tasks/get for taskId ${short(t.taskId)} with related-task _meta naming ${short(other)} answered task ${short(r.result?.taskId)}: params.taskId is the source of truth`);
+      throw new PropertyViolation(
+        reqs,
+        `tasks/get for taskId ${short(t.taskId)} with related-task _meta naming ${short(other)} answered task ${short(r.result?.taskId)}: params.taskId is the source of truth`,
+      );
     }
     m.onGet(t, r, at, 'tasks/get (with foreign related-task _meta)');
   }
@@ -260,7 +274,8 @@ class ListCmd implements Cmd {
       }
       const tasks = r.result?.tasks;
       if (!Array.isArray(tasks)) throw new PropertyViolation(['list-get-implies-list'], `tasks/list page ${pages} has no tasks array: ${short(r.result)}`);
-      if (hasRelatedTask(r.result)) m.findings.add(['related-task-get-list-cancel-should-not'], `a tasks/list result carries _meta["${RELATED_TASK_META}"] (SHOULD NOT)`);
+      if (hasRelatedTask(r.result))
+        m.findings.add(['related-task-get-list-cancel-should-not'], `a tasks/list result carries _meta["${RELATED_TASK_META}"] (SHOULD NOT)`);
       for (const e of tasks) entries.push({ entry: e, page: pages - 1 });
       const next = r.result.nextCursor;
       if (next === undefined || next === null) break;
@@ -271,7 +286,9 @@ class ListCmd implements Cmd {
       cursor = next;
     }
     const mine = entries.filter((e) => m.byId(e.entry?.taskId));
-    real.log.push(`list → ${pages} page(s), ${entries.length} task(s): ${mine.map((e) => `#${m.byId(e.entry.taskId)!.index} ${e.entry.status}`).join(', ') || '(none of ours)'}`);
+    real.log.push(
+      `list → ${pages} page(s), ${entries.length} task(s): ${mine.map((e) => `#${m.byId(e.entry.taskId)!.index} ${e.entry.status}`).join(', ') || '(none of ours)'}`,
+    );
     await m.onListWalk(entries, pages, async (t) => {
       const f = await real.must('tasks/get', { taskId: t.taskId }, ['ttl-actual-in-get']);
       real.log.push(`  get(#${t.index}) [missing from the list] → ${f.r.error ? describeAnswer(f.r) : f.r.result?.status}`);
@@ -310,7 +327,10 @@ class BadCursorCmd implements Cmd {
     const { r } = await real.must('tasks/list', { cursor }, ['errors-invalid-cursor-32602']);
     real.log.push(`badCursor(${short(cursor, 60)}) → ${describeAnswer(r)}`);
     if (r.error?.code !== -32602) {
-      throw new PropertyViolation(['errors-invalid-cursor-32602'], `tasks/list with a cursor the receiver never issued (${short(cursor)}) answered ${describeAnswer(r)}, expected -32602`);
+      throw new PropertyViolation(
+        ['errors-invalid-cursor-32602'],
+        `tasks/list with a cursor the receiver never issued (${short(cursor)}) answered ${describeAnswer(r)}, expected -32602`,
+      );
     }
   }
   toString() {
@@ -331,11 +351,17 @@ class UnknownIdCmd implements Cmd {
     const o = await requestOrTimeout(real.peer, this.method, { taskId: this.id }, real.env.answerMs);
     if ('timeout' in o) {
       real.log.push(`${this} → no answer within ${real.env.answerMs} ms`);
-      throw new PropertyViolation(['errors-invalid-taskid-32602'], `${this.method} for a taskId that does not exist (${short(this.id)}) was not answered within ${real.env.answerMs} ms; expected -32602`);
+      throw new PropertyViolation(
+        ['errors-invalid-taskid-32602'],
+        `${this.method} for a taskId that does not exist (${short(this.id)}) was not answered within ${real.env.answerMs} ms; expected -32602`,
+      );
     }
     real.log.push(`${this} → ${describeAnswer(o.r)}`);
     if (o.r.error?.code !== -32602) {
-      throw new PropertyViolation(['errors-invalid-taskid-32602'], `${this.method} for a taskId that does not exist (${short(this.id)}) answered ${describeAnswer(o.r)}, expected -32602`);
+      throw new PropertyViolation(
+        ['errors-invalid-taskid-32602'],
+        `${this.method} for a taskId that does not exist (${short(this.id)}) answered ${describeAnswer(o.r)}, expected -32602`,
+      );
     }
   }
   toString() {
@@ -407,7 +433,10 @@ export function stateMachineCommands(env: PropertyEnv): fc.Arbitrary<Cmd>[] {
   const unknownId = fc
     .tuple(
       fc.constantFrom<'tasks/get' | 'tasks/result' | 'tasks/cancel'>('tasks/get', 'tasks/result', 'tasks/cancel'),
-      fc.oneof(fc.uuid(), fc.string({ minLength: 1, maxLength: 24 }).map((s) => `no-such-task-${s}`)),
+      fc.oneof(
+        fc.uuid(),
+        fc.string({ minLength: 1, maxLength: 24 }).map((s) => `no-such-task-${s}`),
+      ),
     )
     .map(([m, id]) => new UnknownIdCmd(m, id) as Cmd);
   const foreignMeta = fc.tuple(idx, idx, fc.uuid()).map(([i, j, id]) => new GetWithForeignMetaCmd(i, j, id) as Cmd);

@@ -48,10 +48,26 @@ export interface HostileCategory {
 }
 
 const KNOWN_METHODS = new Set([
-  'initialize', 'ping', 'tools/list', 'tools/call', 'tasks/get', 'tasks/result', 'tasks/list', 'tasks/cancel',
-  'resources/list', 'resources/read', 'resources/templates/list', 'resources/subscribe', 'resources/unsubscribe',
-  'prompts/list', 'prompts/get', 'completion/complete', 'logging/setLevel', 'sampling/createMessage',
-  'elicitation/create', 'roots/list',
+  'initialize',
+  'ping',
+  'tools/list',
+  'tools/call',
+  'tasks/get',
+  'tasks/result',
+  'tasks/list',
+  'tasks/cancel',
+  'resources/list',
+  'resources/read',
+  'resources/templates/list',
+  'resources/subscribe',
+  'resources/unsubscribe',
+  'prompts/list',
+  'prompts/get',
+  'completion/complete',
+  'logging/setLevel',
+  'sampling/createMessage',
+  'elicitation/create',
+  'roots/list',
 ]);
 
 const noNewlines = (s: string) => s.replace(/[\r\n]/g, ' ');
@@ -85,7 +101,10 @@ function oddString(prefix: string): fc.Arbitrary<string> {
   );
 }
 
-const reqId = fc.oneof(fc.integer({ min: 1, max: 1_000_000 }), fc.string({ minLength: 1, maxLength: 10 }).map((s) => `h-${s}`));
+const reqId = fc.oneof(
+  fc.integer({ min: 1, max: 1_000_000 }),
+  fc.string({ minLength: 1, maxLength: 10 }).map((s) => `h-${s}`),
+);
 
 export const HOSTILE_CATEGORIES: HostileCategory[] = [
   {
@@ -133,21 +152,52 @@ export const HOSTILE_CATEGORIES: HostileCategory[] = [
       // since a framing layer may answer them without an id).
       const methods = ['tasks/get', 'tasks/result', 'tasks/list', ...(env.caps.cancel ? ['tasks/cancel'] : [])];
       const paramsNotObject = fc
-        .tuple(fc.constantFrom(...methods), fc.oneof(fc.integer(), fc.string({ maxLength: 10 }), fc.array(fc.string({ maxLength: 10 }), { maxLength: 2 }), fc.constant(null), fc.boolean()))
-        .map(([method, params]): HostileInput => ({ label: `${method} params ${short(params, 60)}`, request: { method, params }, codes: [-32600, -32602], envelopeLevel: true }));
+        .tuple(
+          fc.constantFrom(...methods),
+          fc.oneof(fc.integer(), fc.string({ maxLength: 10 }), fc.array(fc.string({ maxLength: 10 }), { maxLength: 2 }), fc.constant(null), fc.boolean()),
+        )
+        .map(([method, params]): HostileInput => ({
+          label: `${method} params ${short(params, 60)}`,
+          request: { method, params },
+          codes: [-32600, -32602],
+          envelopeLevel: true,
+        }));
       if (!bytes) return paramsNotObject;
       const shapes = fc
         .oneof(
-          fc.oneof(fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.string({ maxLength: 20 }), fc.boolean(), fc.constant(null)).map((v) => ({ v, id: undefined })),
+          fc
+            .oneof(fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.string({ maxLength: 20 }), fc.boolean(), fc.constant(null))
+            .map((v) => ({ v, id: undefined })),
           fc.array(fc.oneof(fc.integer(), fc.string({ maxLength: 8 }), fc.boolean()), { maxLength: 3 }).map((v) => ({ v, id: undefined })),
           fc.tuple(fc.constantFrom<unknown>('1.0', '2', 2, null, '', '2.0 '), reqId).map(([jsonrpc, id]) => ({ v: { jsonrpc, id, method: 'ping' }, id })),
           reqId.map((id) => ({ v: { id, method: 'ping' }, id })),
-          fc.tuple(fc.oneof(fc.integer(), fc.boolean(), fc.constant(null), fc.array(fc.string({ maxLength: 5 }), { maxLength: 2 }), fc.dictionary(fc.string({ maxLength: 4 }), fc.integer(), { maxKeys: 2 })), reqId).map(([method, id]) => ({ v: { jsonrpc: '2.0', id, method }, id })),
-          fc.oneof(fc.dictionary(fc.string({ maxLength: 4 }), fc.integer(), { maxKeys: 2 }), fc.array(fc.integer(), { maxLength: 2 }), fc.boolean()).map((id) => ({ v: { jsonrpc: '2.0', id, method: 'ping' }, id: undefined })),
+          fc
+            .tuple(
+              fc.oneof(
+                fc.integer(),
+                fc.boolean(),
+                fc.constant(null),
+                fc.array(fc.string({ maxLength: 5 }), { maxLength: 2 }),
+                fc.dictionary(fc.string({ maxLength: 4 }), fc.integer(), { maxKeys: 2 }),
+              ),
+              reqId,
+            )
+            .map(([method, id]) => ({ v: { jsonrpc: '2.0', id, method }, id })),
+          fc
+            .oneof(fc.dictionary(fc.string({ maxLength: 4 }), fc.integer(), { maxKeys: 2 }), fc.array(fc.integer(), { maxLength: 2 }), fc.boolean())
+            .map((id) => ({ v: { jsonrpc: '2.0', id, method: 'ping' }, id: undefined })),
           reqId.map((id) => ({ v: { jsonrpc: '2.0', id }, id })),
-          fc.dictionary(fc.string({ maxLength: 8 }), fc.jsonValue({ maxDepth: 1 }), { maxKeys: 4 }).filter((o) => !('method' in o) && !('result' in o) && !('error' in o) && !('id' in o)).map((v) => ({ v, id: undefined })),
+          fc
+            .dictionary(fc.string({ maxLength: 8 }), fc.jsonValue({ maxDepth: 1 }), { maxKeys: 4 })
+            .filter((o) => !('method' in o) && !('result' in o) && !('error' in o) && !('id' in o))
+            .map((v) => ({ v, id: undefined })),
         )
-        .map(({ v, id }): HostileInput => ({ label: `JSON ${short(v, 100)}`, bytes: JSON.stringify(v), codes: [-32600], id: typeof id === 'string' || typeof id === 'number' ? id : undefined }));
+        .map(({ v, id }): HostileInput => ({
+          label: `JSON ${short(v, 100)}`,
+          bytes: JSON.stringify(v),
+          codes: [-32600],
+          id: typeof id === 'string' || typeof id === 'number' ? id : undefined,
+        }));
       return fc.oneof({ weight: 4, arbitrary: shapes }, { weight: 1, arbitrary: paramsNotObject });
     },
   },
@@ -161,7 +211,18 @@ export const HOSTILE_CATEGORIES: HostileCategory[] = [
       fc
         .oneof(
           fc.string({ minLength: 1, maxLength: 40 }),
-          fc.constantFrom('tasks/unknown', 'tasks/GET', 'Tasks/get', 'tasks/get/', 'tasks//get', 'tools/cal', 'rpc.discover', 'tasks/delete', 'tasks/update', 'notifications/tasks/status'),
+          fc.constantFrom(
+            'tasks/unknown',
+            'tasks/GET',
+            'Tasks/get',
+            'tasks/get/',
+            'tasks//get',
+            'tools/cal',
+            'rpc.discover',
+            'tasks/delete',
+            'tasks/update',
+            'notifications/tasks/status',
+          ),
           fc.string({ minLength: 1, maxLength: 10 }).map((s) => `tasks/${s}`),
         )
         .filter((m) => !KNOWN_METHODS.has(m))
@@ -181,9 +242,11 @@ export const HOSTILE_CATEGORIES: HostileCategory[] = [
         { weight: 4, arbitrary: oddString('').map((v) => ({ present: true as const, v })) },
         { weight: 1, arbitrary: fc.uuid().map((v) => ({ present: true as const, v })) },
       );
-      return fc
-        .tuple(fc.constantFrom(...methods), taskId)
-        .map(([method, id]): HostileInput => ({ label: `${method} taskId ${id.present ? short(id.v, 80) : '(missing)'}`, request: { method, params: id.present ? { taskId: id.v } : {} }, codes: [-32602] }));
+      return fc.tuple(fc.constantFrom(...methods), taskId).map(([method, id]): HostileInput => ({
+        label: `${method} taskId ${id.present ? short(id.v, 80) : '(missing)'}`,
+        request: { method, params: id.present ? { taskId: id.v } : {} },
+        codes: [-32602],
+      }));
     },
   },
   {
@@ -210,10 +273,23 @@ export const HOSTILE_CATEGORIES: HostileCategory[] = [
       const role = (['completes', 'requiresTask', 'fails', 'slow', 'progress', 'needsInput'] as const).find((r) => env.roles.includes(r))!;
       const base = createParams(env, role);
       const badTask = fc.oneof(
-        fc.oneof(fc.integer(), fc.string({ maxLength: 10 }), fc.boolean(), fc.constant(null), fc.array(fc.integer(), { maxLength: 2 })).map((task) => ({ task })),
-        fc.oneof(fc.string({ maxLength: 10 }), fc.boolean(), fc.dictionary(fc.string({ maxLength: 4 }), fc.integer(), { maxKeys: 2 }), fc.array(fc.integer(), { maxLength: 2 })).map((ttl) => ({ task: { ttl } })),
+        fc
+          .oneof(fc.integer(), fc.string({ maxLength: 10 }), fc.boolean(), fc.constant(null), fc.array(fc.integer(), { maxLength: 2 }))
+          .map((task) => ({ task })),
+        fc
+          .oneof(
+            fc.string({ maxLength: 10 }),
+            fc.boolean(),
+            fc.dictionary(fc.string({ maxLength: 4 }), fc.integer(), { maxKeys: 2 }),
+            fc.array(fc.integer(), { maxLength: 2 }),
+          )
+          .map((ttl) => ({ task: { ttl } })),
       );
-      return badTask.map(({ task }) => ({ label: `tools/call ${base.name} task ${short(task, 60)}`, request: { method: 'tools/call', params: { ...base, task } }, codes: [-32602] }));
+      return badTask.map(({ task }) => ({
+        label: `tools/call ${base.name} task ${short(task, 60)}`,
+        request: { method: 'tools/call', params: { ...base, task } },
+        codes: [-32602],
+      }));
     },
   },
 ];
@@ -258,12 +334,18 @@ export async function runHostileInput(env: PropertyEnv, cat: HostileCategory, co
   }
   rec.peer = peer;
   rec.start = peer.transcript.length;
-  const wrong = (message: string) => new PropertyViolation(cat.requirements.filter((r) => r !== 'errors-internal-32603'), message, cat.level);
+  const wrong = (message: string) =>
+    new PropertyViolation(
+      cat.requirements.filter((r) => r !== 'errors-internal-32603'),
+      message,
+      cat.level,
+    );
   const expected = input.codes.join(' or ');
   let answer: { error?: { code: number; message?: string }; result?: unknown } | undefined;
   try {
     if (input.bytes !== undefined) {
-      const isAnswer = (m: Message) => !('method' in m) && 'error' in m && (m.id === undefined || m.id === null || (input.id !== undefined && m.id === input.id));
+      const isAnswer = (m: Message) =>
+        !('method' in m) && 'error' in m && (m.id === undefined || m.id === null || (input.id !== undefined && m.id === input.id));
       const got = peer.waitFor(isAnswer, env.answerMs, 'error answer').catch(() => undefined);
       await peer.sendBytes(input.bytes);
       const ping = await ping1(peer, env.answerMs);
@@ -286,7 +368,8 @@ export async function runHostileInput(env: PropertyEnv, cat: HostileCategory, co
         throw e;
       }
       answer = r;
-      if (r.result?.task?.taskId && env.caps.cancel) await peer.request('tasks/cancel', { taskId: r.result.task.taskId }, { timeoutMs: 1000 }).catch(() => undefined);
+      if (r.result?.task?.taskId && env.caps.cancel)
+        await peer.request('tasks/cancel', { taskId: r.result.task.taskId }, { timeoutMs: 1000 }).catch(() => undefined);
       const ping = await ping1(peer, env.answerMs);
       rec.log.push(`${input.label} → ${describeAnswer(r)}; ping → ${ping ? 'ok' : 'no answer'}`);
       if (!ping) throw stopped(input, peer);
@@ -294,7 +377,10 @@ export async function runHostileInput(env: PropertyEnv, cat: HostileCategory, co
   } catch (e) {
     if (e instanceof WireClosedError) {
       await conn.broken();
-      throw new PropertyViolation(['errors-internal-32603'], `${input.label}: the target closed the connection (${e.message}); an input it cannot handle is an internal error, to be answered with -32603`);
+      throw new PropertyViolation(
+        ['errors-internal-32603'],
+        `${input.label}: the target closed the connection (${e.message}); an input it cannot handle is an internal error, to be answered with -32603`,
+      );
     }
     if (e instanceof PropertyViolation && e.requirements.includes('errors-internal-32603') && e.requirements.length === 1) await conn.broken();
     throw e;
@@ -315,5 +401,8 @@ async function ping1(peer: Peer, timeoutMs: number): Promise<boolean> {
 
 function stopped(input: HostileInput, peer: Peer): PropertyViolation {
   const why = peer.closed ? `the connection closed (${peer.closed})` : 'a ping right after it was not answered';
-  return new PropertyViolation(['errors-internal-32603'], `after ${input.label} the target stopped serving: ${why}. An input it cannot handle is an internal error, to be answered with -32603`);
+  return new PropertyViolation(
+    ['errors-internal-32603'],
+    `after ${input.label} the target stopped serving: ${why}. An input it cannot handle is an internal error, to be answered with -32603`,
+  );
 }

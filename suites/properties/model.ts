@@ -16,7 +16,16 @@
 // cancelled tasks at any time (cancel-delete-may), and receivers that choose what tasks/result returns
 // for a cancelled task (it must be the same every time).
 import { short as shortText } from '../harness/text.ts';
-import { canTransition, isTaskStatus, isTerminal, RELATED_TASK_META, TASK_STATUSES, TERMINAL_STATUSES, TRANSITIONS, type TaskStatus } from '../../schema/protocol.ts';
+import {
+  canTransition,
+  isTaskStatus,
+  isTerminal,
+  RELATED_TASK_META,
+  TASK_STATUSES,
+  TERMINAL_STATUSES,
+  TRANSITIONS,
+  type TaskStatus,
+} from '../../schema/protocol.ts';
 import { type ProfileRole } from '../harness/profile.ts';
 import type { Response } from '../harness/wire.ts';
 import { judgeFirstStatus } from '../harness/arrange.ts';
@@ -97,7 +106,8 @@ export function hasRelatedTask(container: unknown): boolean {
   return meta !== null && typeof meta === 'object' && RELATED_TASK_META in (meta as object);
 }
 export function relatedTaskId(container: unknown): unknown {
-  return ((container as { _meta?: Record<string, { taskId?: unknown }> } | null | undefined)?._meta?.[RELATED_TASK_META] as { taskId?: unknown } | undefined)?.taskId;
+  return ((container as { _meta?: Record<string, { taskId?: unknown }> } | null | undefined)?._meta?.[RELATED_TASK_META] as { taskId?: unknown } | undefined)
+    ?.taskId;
 }
 
 /** Values in counterexamples, cut shorter than in check messages. */
@@ -115,7 +125,10 @@ export function describeAnswer(r: Response): string {
  * (a non-negative integer, or null for unlimited: ttl-actual-in-get, RULINGS.md#ttl-null).
  */
 export function checkTaskFields(task: any, via: string, inGet: boolean): void {
-  for (const [key, req] of [['createdAt', 'ttl-created-at'], ['lastUpdatedAt', 'ttl-last-updated-at']] as const) {
+  for (const [key, req] of [
+    ['createdAt', 'ttl-created-at'],
+    ['lastUpdatedAt', 'ttl-last-updated-at'],
+  ] as const) {
     const v = task?.[key];
     if (typeof v !== 'string' || !isIso8601DateTime(v)) {
       throw new PropertyViolation([req], `${via}: the task's ${key} is ${v === undefined ? 'missing' : short(v)}, not an ISO 8601 / RFC 3339 date-time`);
@@ -124,7 +137,10 @@ export function checkTaskFields(task: any, via: string, inGet: boolean): void {
   if (inGet) {
     const ttl = task?.ttl;
     if (!(ttl === null || (typeof ttl === 'number' && Number.isInteger(ttl) && ttl >= 0))) {
-      throw new PropertyViolation(['ttl-actual-in-get'], `${via}: the task's ttl is ${ttl === undefined ? 'missing' : short(ttl)}; a tasks/get result must carry the actual ttl (milliseconds, or null for unlimited)`);
+      throw new PropertyViolation(
+        ['ttl-actual-in-get'],
+        `${via}: the task's ttl is ${ttl === undefined ? 'missing' : short(ttl)}; a tasks/get result must carry the actual ttl (milliseconds, or null for unlimited)`,
+      );
     }
   }
 }
@@ -192,7 +208,10 @@ export class ModelTask {
    */
   observe(status: unknown, via: string): void {
     if (!isTaskStatus(status)) {
-      throw new PropertyViolation(['lifecycle-valid-paths'], `${via} reports task ${this.label} in status ${short(status)}, which is not one of ${TASK_STATUSES.join(', ')}`);
+      throw new PropertyViolation(
+        ['lifecycle-valid-paths'],
+        `${via} reports task ${this.label} in status ${short(status)}, which is not one of ${TASK_STATUSES.join(', ')}`,
+      );
     }
     const broken = this.narrowings.filter((n) => !n.allowed.has(status));
     if (broken.length) {
@@ -207,7 +226,12 @@ export class ModelTask {
     const a = afterSeeing(status);
     this.narrowings = this.narrowings.filter((n) => n.kind !== 'seen');
     if (a.allowed.size < TASK_STATUSES.length) {
-      this.narrowings.push({ kind: 'seen', allowed: a.allowed, requirements: a.requirements, because: `it was "${status}" earlier (${via}) and a terminal status is final` });
+      this.narrowings.push({
+        kind: 'seen',
+        allowed: a.allowed,
+        requirements: a.requirements,
+        because: `it was "${status}" earlier (${via}) and a terminal status is final`,
+      });
     }
   }
 
@@ -264,18 +288,25 @@ export class ReceiverModel {
   onCreate(role: ProfileRole, toolName: string, sentAt: number, r: Response): ModelTask | undefined {
     if (r.error) {
       if (isServerDefinedError(r.error.code)) return undefined; // at capacity: allowed (resource-concurrency-limit)
-      throw new PropertyViolation(['create-returns-createtaskresult'], `task-augmented tools/call of "${toolName}" (role ${role}) answered ${describeAnswer(r)} instead of a CreateTaskResult`);
+      throw new PropertyViolation(
+        ['create-returns-createtaskresult'],
+        `task-augmented tools/call of "${toolName}" (role ${role}) answered ${describeAnswer(r)} instead of a CreateTaskResult`,
+      );
     }
     const task = r.result?.task;
     if (!task || typeof task !== 'object') {
-      throw new PropertyViolation(['create-returns-createtaskresult'], `task-augmented tools/call of "${toolName}" answered ${describeAnswer(r)}: no CreateTaskResult.task`);
+      throw new PropertyViolation(
+        ['create-returns-createtaskresult'],
+        `task-augmented tools/call of "${toolName}" answered ${describeAnswer(r)}: no CreateTaskResult.task`,
+      );
     }
     if (typeof task.taskId !== 'string') throw new PropertyViolation(['id-string'], `CreateTaskResult.task.taskId is ${short(task.taskId)}, not a string`);
     const dup = this.byId(task.taskId);
     if (dup) throw new PropertyViolation(['id-unique'], `a new task got taskId ${short(task.taskId)}, the id of task ${dup.label}`);
     // RULINGS.md#new-task-working, as the fixed checks judge it (judgeFirstStatus).
     const first = judgeFirstStatus(task.status, [role]);
-    if (first.violation) throw new PropertyViolation(['lifecycle-begin-working'], `the CreateTaskResult of a new "${toolName}" task (role ${role}): ${first.violation}`);
+    if (first.violation)
+      throw new PropertyViolation(['lifecycle-begin-working'], `the CreateTaskResult of a new "${toolName}" task (role ${role}): ${first.violation}`);
     checkTaskFields(task, `the CreateTaskResult of a new "${toolName}" task`, false);
     const ttl = typeof task.ttl === 'number' ? task.ttl : task.ttl === null ? null : undefined;
     const t = new ModelTask(this.tasks.length, task.taskId, role, sentAt, ttl);
@@ -309,7 +340,10 @@ export class ReceiverModel {
         `${via} for task ${t.label} (${age} ms old, ttl ${t.ttl} ms: it may have been deleted) answered ${describeAnswer(r)}; a task that is gone must be answered -32602. Observed so far: ${t.history()}`,
       );
     }
-    throw new PropertyViolation(requirementIfAlive, `${via} for task ${t.label} (live, ${age} ms old) answered ${describeAnswer(r)}. Observed so far: ${t.history()}`);
+    throw new PropertyViolation(
+      requirementIfAlive,
+      `${via} for task ${t.label} (live, ${age} ms old) answered ${describeAnswer(r)}. Observed so far: ${t.history()}`,
+    );
   }
 
   /** tasks/get answer. */
@@ -317,9 +351,16 @@ export class ReceiverModel {
     if (r.error) return this.onMissing(t, via, r, receivedAt, ['ttl-actual-in-get']);
     const res = r.result;
     if (!res || typeof res !== 'object' || res.taskId !== t.taskId) {
-      throw new PropertyViolation(['related-task-taskid-source-of-truth'], `${via} for taskId ${short(t.taskId)} answered a task with taskId ${short(res?.taskId)}`);
+      throw new PropertyViolation(
+        ['related-task-taskid-source-of-truth'],
+        `${via} for taskId ${short(t.taskId)} answered a task with taskId ${short(res?.taskId)}`,
+      );
     }
-    if (hasRelatedTask(res)) this.findings.add(['related-task-get-list-cancel-should-not'], `the tasks/get result carries _meta["${RELATED_TASK_META}"] (SHOULD NOT: the taskId is already in the result)`);
+    if (hasRelatedTask(res))
+      this.findings.add(
+        ['related-task-get-list-cancel-should-not'],
+        `the tasks/get result carries _meta["${RELATED_TASK_META}"] (SHOULD NOT: the taskId is already in the result)`,
+      );
     t.observe(res.status, via);
     checkTaskFields(res, `${via} for task ${t.label}`, true);
   }
@@ -407,7 +448,8 @@ export class ReceiverModel {
     if (!res || typeof res !== 'object' || res.taskId !== t.taskId) {
       throw new PropertyViolation(['related-task-taskid-source-of-truth'], `tasks/cancel for taskId ${short(t.taskId)} answered ${short(res)}`);
     }
-    if (hasRelatedTask(res)) this.findings.add(['related-task-get-list-cancel-should-not'], `the tasks/cancel result carries _meta["${RELATED_TASK_META}"] (SHOULD NOT)`);
+    if (hasRelatedTask(res))
+      this.findings.add(['related-task-get-list-cancel-should-not'], `the tasks/cancel result carries _meta["${RELATED_TASK_META}"] (SHOULD NOT)`);
     if (wasTerminal) {
       throw new PropertyViolation(
         ['cancel-terminal-32602'],
@@ -425,24 +467,28 @@ export class ReceiverModel {
     t.observe('cancelled', 'tasks/cancel');
     checkTaskFields(res, `tasks/cancel result for task ${t.label}`, false);
     t.cancelled = true;
-    t.narrow({ kind: 'cancelled', allowed: new Set(['cancelled']), requirements: ['cancel-sticky'], because: 'tasks/cancel answered "cancelled", and a cancelled task stays cancelled' });
+    t.narrow({
+      kind: 'cancelled',
+      allowed: new Set(['cancelled']),
+      requirements: ['cancel-sticky'],
+      because: 'tasks/cancel answered "cancelled", and a cancelled task stays cancelled',
+    });
   }
 
   /**
    * A complete tasks/list walk: `entries` from every page in order; `recheck` re-reads a task with
    * tasks/get (to allow for deletion races, RULINGS.md#delete-vs-sticky).
    */
-  async onListWalk(
-    entries: { entry: any; page: number }[],
-    pages: number,
-    recheck: (t: ModelTask) => Promise<{ r: Response; at: number }>,
-  ): Promise<void> {
+  async onListWalk(entries: { entry: any; page: number }[], pages: number, recheck: (t: ModelTask) => Promise<{ r: Response; at: number }>): Promise<void> {
     const seenIds = new Map<string, number>();
     for (const { entry, page } of entries) {
       const id = entry?.taskId;
       if (typeof id !== 'string') throw new PropertyViolation(['list-get-implies-list'], `a tasks/list entry (page ${page + 1}) has taskId ${short(id)}`);
       if (seenIds.has(id)) {
-        throw new PropertyViolation(['list-next-cursor'], `task ${short(id)} appears twice in one tasks/list walk (pages ${seenIds.get(id)! + 1} and ${page + 1}): following nextCursor must yield each task once`);
+        throw new PropertyViolation(
+          ['list-next-cursor'],
+          `task ${short(id)} appears twice in one tasks/list walk (pages ${seenIds.get(id)! + 1} and ${page + 1}): following nextCursor must yield each task once`,
+        );
       }
       seenIds.set(id, page);
       const t = this.byId(id);
@@ -506,11 +552,7 @@ interface Witness {
  *    (result-terminal-returns-final) and carry related-task `_meta` (related-task-result-must);
  *  - a -32602 for the task is allowed only once it may be deleted (cancelled, or its ttl elapsed).
  */
-export function checkHistory(
-  task: { taskId: string; label: string; createdSentAtMs: number; ttl: number | null | undefined },
-  ops: Op[],
-  slackMs = 10,
-): void {
+export function checkHistory(task: { taskId: string; label: string; createdSentAtMs: number; ttl: number | null | undefined }, ops: Op[], slackMs = 10): void {
   const answered = ops.filter((o) => o.response !== undefined && o.received !== undefined);
   let cancelSucceededAt: number | undefined; // logical receive time of a successful cancel
   const mayBeGone = (o: Op) => {
@@ -533,7 +575,12 @@ export function checkHistory(
     if (r.error) {
       if (r.error.code === -32602 && o.method !== 'tasks/result') {
         if (o.method === 'tasks/cancel') {
-          witnesses.push({ op: o, shows: 'terminal', requirements: ['cancel-terminal-32602'], what: `${o.label} was rejected with -32602 (the answer for a terminal task)` });
+          witnesses.push({
+            op: o,
+            shows: 'terminal',
+            requirements: ['cancel-terminal-32602'],
+            what: `${o.label} was rejected with -32602 (the answer for a terminal task)`,
+          });
           continue;
         }
         if (!mayBeGone(o) && !anyCancelSucceeded) {
@@ -559,7 +606,8 @@ export function checkHistory(
       continue;
     }
     const res = r.result;
-    if (!res || res.taskId !== task.taskId) throw new PropertyViolation(['related-task-taskid-source-of-truth'], `${o.label} for ${short(task.taskId)} answered ${short(res)}`);
+    if (!res || res.taskId !== task.taskId)
+      throw new PropertyViolation(['related-task-taskid-source-of-truth'], `${o.label} for ${short(task.taskId)} answered ${short(res)}`);
     if (!isTaskStatus(res.status)) throw new PropertyViolation(['lifecycle-valid-paths'], `${o.label} shows status ${short(res.status)}, not a task status`);
     if (o.method === 'tasks/cancel') {
       if (res.status !== 'cancelled') {
@@ -583,10 +631,18 @@ export function checkHistory(
     const r = o.response!;
     if (r.error?.code === -32602 && (mayBeGone(o) || anyCancelSucceeded)) continue; // "not found" after a permitted deletion
     if (!r.error && relatedTaskId(r.result) !== task.taskId) {
-      throw new PropertyViolation(['related-task-result-must'], `${o.label} answered without _meta["${RELATED_TASK_META}"].taskId = ${short(task.taskId)}: ${short(r.result)}`);
+      throw new PropertyViolation(
+        ['related-task-result-must'],
+        `${o.label} answered without _meta["${RELATED_TASK_META}"].taskId = ${short(task.taskId)}: ${short(r.result)}`,
+      );
     }
     finals.push({ op: o, key: JSON.stringify(r.error ? { error: r.error } : { result: r.result }) });
-    witnesses.push({ op: o, shows: 'terminal', requirements: ['result-blocks-nonterminal'], what: `${o.label} answered (so the task was terminal when it answered)` });
+    witnesses.push({
+      op: o,
+      shows: 'terminal',
+      requirements: ['result-blocks-nonterminal'],
+      what: `${o.label} answered (so the task was terminal when it answered)`,
+    });
   }
 
   // Pairwise real-time order: a (answered) precedes b (sent after a's answer).
@@ -597,10 +653,7 @@ export function checkHistory(
       if (bad) {
         const sticky = isTaskStatus(a.shows) && isTerminal(a.shows) ? ['lifecycle-terminal-sticky', 'lifecycle-valid-paths'] : [];
         const reqs = [...a.requirements, ...sticky];
-        throw new PropertyViolation(
-          reqs.length ? reqs : ['lifecycle-valid-paths'],
-          `${a.what}; after that answer arrived, ${b.what}. ${bad}`,
-        );
+        throw new PropertyViolation(reqs.length ? reqs : ['lifecycle-valid-paths'], `${a.what}; after that answer arrived, ${b.what}. ${bad}`);
       }
     }
   }

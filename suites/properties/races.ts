@@ -59,7 +59,11 @@ const ROLE_PREFERENCE: Record<ScenarioName, ProfileRole[]> = {
 /** The scenarios a target can play, as arbitraries. */
 export function scenarioArbitraries(env: PropertyEnv): fc.Arbitrary<Scenario>[] {
   const pick = (n: ScenarioName) => ROLE_PREFERENCE[n].find((r) => env.roles.includes(r));
-  const gets = (max: number) => fc.array(fc.integer({ min: 0, max }).map((afterMs) => ({ method: 'tasks/get' as const, afterMs })), { minLength: 1, maxLength: 3 });
+  const gets = (max: number) =>
+    fc.array(
+      fc.integer({ min: 0, max }).map((afterMs) => ({ method: 'tasks/get' as const, afterMs })),
+      { minLength: 1, maxLength: 3 },
+    );
   const one = (method: Actor['method'], max: number) => fc.integer({ min: 0, max }).map((afterMs) => [{ method, afterMs }]);
   const out: fc.Arbitrary<Scenario>[] = [];
   const add = (name: ScenarioName, build: (role: ProfileRole) => fc.Arbitrary<Scenario>, needsCancel = true) => {
@@ -90,7 +94,14 @@ export function scenarioArbitraries(env: PropertyEnv): fc.Arbitrary<Scenario>[] 
     'burst',
     (role) =>
       fc
-        .tuple(fc.integer({ min: 0, max: 20 }), gets(30), fc.array(fc.integer({ min: 0, max: 30 }).map((afterMs) => ({ method: 'tasks/result' as const, afterMs })), { minLength: 1, maxLength: 2 }))
+        .tuple(
+          fc.integer({ min: 0, max: 20 }),
+          gets(30),
+          fc.array(
+            fc.integer({ min: 0, max: 30 }).map((afterMs) => ({ method: 'tasks/result' as const, afterMs })),
+            { minLength: 1, maxLength: 2 },
+          ),
+        )
         .map(([ms, g, r]) => ({ name: 'burst' as const, role, ms, actors: [...g, ...r] })),
     false,
   );
@@ -124,7 +135,12 @@ export async function runRace(env: PropertyEnv, scenario: Scenario, s: fc.Schedu
   const removeHandler = peer.onRequest(async (req) => {
     if (req.method !== 'elicitation/create') return undefined;
     if (!hasRelatedTask(req.params) || relatedTaskId(req.params) !== taskId) {
-      deferred.push(new PropertyViolation(['input-required-related-task'], `the task's elicitation/create lacks _meta["${RELATED_TASK_META}"].taskId = ${short(taskId)}: ${short(req.params, 200)}`));
+      deferred.push(
+        new PropertyViolation(
+          ['input-required-related-task'],
+          `the task's elicitation/create lacks _meta["${RELATED_TASK_META}"].taskId = ${short(taskId)}: ${short(req.params, 200)}`,
+        ),
+      );
     }
     // The answer to the input request is one of the racing events.
     if (scheduling) await s.schedule(Promise.resolve('answer'), 'answer elicitation/create');
@@ -142,7 +158,9 @@ export async function runRace(env: PropertyEnv, scenario: Scenario, s: fc.Schedu
     taskId = task.taskId;
     const ttl: number | null | undefined = typeof task.ttl === 'number' ? task.ttl : task.ttl === null ? null : undefined;
     const label = `${scenario.role} task ${taskId}`;
-    log(`create(${scenario.role}${scenario.ms !== undefined && env.timingsControllable ? `, ms=${scenario.ms}` : ''}${scenario.ttl !== undefined ? `, ttl=${scenario.ttl}` : ''}) → ${taskId} ${task.status}, granted ttl ${ttl}`);
+    log(
+      `create(${scenario.role}${scenario.ms !== undefined && env.timingsControllable ? `, ms=${scenario.ms}` : ''}${scenario.ttl !== undefined ? `, ttl=${scenario.ttl}` : ''}) → ${taskId} ${task.status}, granted ttl ${ttl}`,
+    );
 
     // When the task was first seen terminal (ms): a blocked tasks/result is judged only from then on.
     let terminalAtMs: number | undefined;

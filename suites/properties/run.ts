@@ -208,7 +208,12 @@ const titles: Partial<Record<PropertyName, string>> = {
   races: 'overlapping get/result/cancel/input answers, in scheduler-chosen orders, fit a sequential order of the spec',
 };
 
-async function runSpec<T>(spec: PropertySpec<T>, target: TargetSpec, opts: PropertyRunOptions, replay: { fcPath: string; replayPath?: string } | undefined): Promise<PropertyCheckResult> {
+async function runSpec<T>(
+  spec: PropertySpec<T>,
+  target: TargetSpec,
+  opts: PropertyRunOptions,
+  replay: { fcPath: string; replayPath?: string } | undefined,
+): Promise<PropertyCheckResult> {
   const started = Date.now();
   const findings = new Findings();
   let lastFailure: (RunRecord & { error: unknown }) | undefined;
@@ -263,7 +268,14 @@ async function runSpec<T>(spec: PropertySpec<T>, target: TargetSpec, opts: Prope
       `replay: ${info.replay}`,
     ];
     if (findings.list.length) lines.push(`also (SHOULD): ${findings.list.map((f) => `[${f.requirements.join(', ')}] ${f.message}`).join('; ')}`);
-    return { ...base, requirements: violation?.requirements ?? spec.requirements, status, message: lines.join('\n'), transcript: lastFailure?.transcript ?? [], property: info };
+    return {
+      ...base,
+      requirements: violation?.requirements ?? spec.requirements,
+      status,
+      message: lines.join('\n'),
+      transcript: lastFailure?.transcript ?? [],
+      property: info,
+    };
   }
   if (details.failed) {
     // Failed without a counterexample: nothing ran (e.g. interrupted before the first run ended).
@@ -298,7 +310,9 @@ async function runSpec<T>(spec: PropertySpec<T>, target: TargetSpec, opts: Prope
     ...base,
     requirements: warn ? [...new Set(findings.list.flatMap((f) => f.requirements))] : spec.requirements,
     status: warn ? 'warn' : 'pass',
-    message: [`${details.numRuns} ${spec.unit} passed (seed ${details.seed})`, ...findings.list.map((f) => `[${f.requirements.join(', ')}] ${f.message}`)].join('; '),
+    message: [`${details.numRuns} ${spec.unit} passed (seed ${details.seed})`, ...findings.list.map((f) => `[${f.requirements.join(', ')}] ${f.message}`)].join(
+      '; ',
+    ),
     transcript: [],
     property: info,
   };
@@ -409,7 +423,18 @@ function shellQuote(s: string): string {
   return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
 }
 
-const DROP_WITH_VALUE = new Set(['--seed', '--path', '--runs', '--json', '--junit', '--markdown', '--only', '--baseline', '--properties-timeout', '--concurrency']);
+const DROP_WITH_VALUE = new Set([
+  '--seed',
+  '--path',
+  '--runs',
+  '--json',
+  '--junit',
+  '--markdown',
+  '--only',
+  '--baseline',
+  '--properties-timeout',
+  '--concurrency',
+]);
 const DROP_FLAG = new Set(['--properties', '--strict', '--no-color']);
 
 /** The command that replays one counterexample (the checks are not rerun when --path is given). */
@@ -430,7 +455,13 @@ export function replayCommand(target: TargetSpec, opts: PropertyRunOptions, seed
     }
   } else if (target.kind === 'stdio') args = ['--stdio', target.command];
   else if (target.kind === 'http') args = ['--url', target.url, ...Object.entries(target.headers ?? {}).flatMap(([k, v]) => ['--header', `${k}: ${v}`])];
-  else if (target.kind === 'reference') args = ['--stdio', `npx mcp-tasks-conformance mock --stdio${target.args?.length ? ' ' + target.args.join(' ') : ''}`, '--profile', '<the profile of the run>'];
+  else if (target.kind === 'reference')
+    args = [
+      '--stdio',
+      `npx mcp-tasks-conformance mock --stdio${target.args?.length ? ' ' + target.args.join(' ') : ''}`,
+      '--profile',
+      '<the profile of the run>',
+    ];
   else args = ['--stdio', '<a command serving the in-process target over stdio>', '--profile', '<the profile of the run>'];
   return ['npx mcp-tasks-conformance server', ...args.map(shellQuote), '--properties', `--seed=${seed}`, '--path', shellQuote(token)].join(' ');
 }

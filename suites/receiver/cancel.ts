@@ -15,7 +15,8 @@ const SECTION = 'Task Cancellation';
 /** Creates a task of `role` and makes sure it is still running (else skip: nothing to cancel). */
 async function runningTask(ctx: CheckContext, role: ProfileRole, meta?: Record<string, unknown>): Promise<CreatedTask> {
   const c = await createTask(ctx, role, meta ? { meta } : {});
-  if (isTaskStatus(c.task.status) && isTerminal(c.task.status)) ctx.skip(`the ${role} task was already "${c.task.status}" in its CreateTaskResult; nothing to cancel`);
+  if (isTaskStatus(c.task.status) && isTerminal(c.task.status))
+    ctx.skip(`the ${role} task was already "${c.task.status}" in its CreateTaskResult; nothing to cancel`);
   return c;
 }
 
@@ -25,7 +26,8 @@ async function cancelRunning(ctx: CheckContext, taskId: string): Promise<Respons
   if (r.error) {
     const g = await getTask(ctx, taskId);
     const st = g.result?.status;
-    if (!g.error && isTaskStatus(st) && isTerminal(st) && st !== 'cancelled') ctx.skip(`the task reached "${st}" before tasks/cancel arrived (cancel answered ${r.error.code})`);
+    if (!g.error && isTaskStatus(st) && isTerminal(st) && st !== 'cancelled')
+      ctx.skip(`the task reached "${st}" before tasks/cancel arrived (cancel answered ${r.error.code})`);
     ctx.violation(`tasks/cancel of running task ${taskId} answered error ${r.error.code} ${r.error.message} (tasks/get then: ${short(g.error ?? st)})`);
   }
   return r;
@@ -54,7 +56,10 @@ export const checks: CheckDef[] = [
       const c = await runningTask(ctx, 'slow');
       const r = await cancelRunning(ctx, c.taskId);
       ctx.expect(r.result?.taskId === c.taskId, `tasks/cancel result is about task ${short(r.result?.taskId)}, not ${c.taskId}`);
-      ctx.expect(r.result?.status === 'cancelled', `tasks/cancel answered with status ${short(r.result?.status)}; the task must be "cancelled" before the response is sent`);
+      ctx.expect(
+        r.result?.status === 'cancelled',
+        `tasks/cancel answered with status ${short(r.result?.status)}; the task must be "cancelled" before the response is sent`,
+      );
       const g = await getTask(ctx, c.taskId);
       if (g.error) return ctx.note(`tasks/get right after answered ${g.error.code} (deleted: receivers MAY delete cancelled tasks)`);
       ctx.expect(g.result?.status === 'cancelled', `tasks/get sent after the cancel response shows status ${short(g.result?.status)}, not "cancelled"`);
@@ -83,7 +88,9 @@ export const checks: CheckDef[] = [
       if (k.settled !== 'cancelled') {
         // Once the tasks/cancel answer showed "cancelled", any other status later is the violation itself.
         if (k.cancel.result?.status === 'cancelled') ctx.violation(`tasks/cancel answered status "cancelled", then tasks/get showed "${k.settled}"`);
-        ctx.skip(`after tasks/cancel the task shows "${k.settled}" and the cancel answer showed ${short(k.cancel.result?.status)} (judged by cancel.cancelled-before-response)`);
+        ctx.skip(
+          `after tasks/cancel the task shows "${k.settled}" and the cancel answer showed ${short(k.cancel.result?.status)} (judged by cancel.cancelled-before-response)`,
+        );
       }
       const bound = timeLeft(ctx, { marginMs: 3_000, floorMs: 2_000 });
       const deadline = Date.now() + bound;
@@ -159,7 +166,8 @@ export const checks: CheckDef[] = [
       const k = await cancelAndSettle(ctx, c.taskId);
       if (k.cancel.error) ctx.skip(`the first tasks/cancel answered error ${k.cancel.error.code} ${k.cancel.error.message}`);
       // A deleted task also gives -32602 (unknown id), which would prove nothing here.
-      if (k.deleted) ctx.skip('the cancelled task was deleted at once (receivers MAY delete cancelled tasks), so a second cancel cannot test terminal rejection');
+      if (k.deleted)
+        ctx.skip('the cancelled task was deleted at once (receivers MAY delete cancelled tasks), so a second cancel cannot test terminal rejection');
       if (k.settled !== 'cancelled') ctx.skip(`after tasks/cancel the task shows "${k.settled}" (judged by cancel.cancelled-before-response)`);
       return expectTerminalRejected(ctx, c.taskId, 'cancelled');
     },
@@ -167,7 +175,7 @@ export const checks: CheckDef[] = [
 
   defineCheck({
     id: 'cancel.stops-work',
-    title: 'after tasks/cancel the task\'s work stops: no more progress notifications for it',
+    title: "after tasks/cancel the task's work stops: no more progress notifications for it",
     section: SECTION,
     requirements: ['cancel-attempt-stop'],
     level: 'SHOULD',
@@ -190,10 +198,15 @@ export const checks: CheckDef[] = [
       const t = ctx.peer.transcript;
       const cancelAt = t.findIndex((e) => e.dir === 'in' && (e.message as Message | undefined)?.id === r.id);
       const progress = (tok: string, from: number) =>
-        t.slice(from + 1).filter((e) => e.dir === 'in' && (e.message as Message)?.method === 'notifications/progress' && (e.message as Message).params?.progressToken === tok);
+        t
+          .slice(from + 1)
+          .filter((e) => e.dir === 'in' && (e.message as Message)?.method === 'notifications/progress' && (e.message as Message).params?.progressToken === tok);
       const late = progress(tokA, cancelAt);
       const twin = progress(tokB, -1).length;
-      ctx.expect(late.length === 0, `${late.length} notifications/progress for task ${a.taskId} arrived after its tasks/cancel response (e.g. ${short((late[0]?.message as Message)?.params)})`);
+      ctx.expect(
+        late.length === 0,
+        `${late.length} notifications/progress for task ${a.taskId} arrived after its tasks/cancel response (e.g. ${short((late[0]?.message as Message)?.params)})`,
+      );
       // Without progress from the uncancelled twin there is nothing to compare with: no evidence either way.
       if (twin === 0) ctx.skip('the uncancelled twin task sent no progress notifications, so stopped work cannot be told from silent work');
       return `no progress for the cancelled task after the cancel response (its twin sent ${twin})`;

@@ -50,7 +50,8 @@ function absentSupportTool(ctx: CheckContext): { name: string; arguments: Record
 async function expectForbidden(ctx: CheckContext, tool: { name: string; arguments: Record<string, unknown> }, kind: string): Promise<string> {
   const r = await ctx.peer.request('tools/call', { name: tool.name, arguments: tool.arguments, task: { ttl: TTL_MS } });
   if (r.error?.code === -32601) return `task-augmented call of "${tool.name}" (${kind}) → -32601 ${r.error.message}`;
-  if (r.error) ctx.violation(`task-augmented call of "${tool.name}" (${kind}) answered ${r.error.code} ${oneLine(r.error.message)}, expected -32601 (Method not found)`);
+  if (r.error)
+    ctx.violation(`task-augmented call of "${tool.name}" (${kind}) answered ${r.error.code} ${oneLine(r.error.message)}, expected -32601 (Method not found)`);
   const task = r.result?.task;
   if (isObj(task) && typeof task.taskId === 'string') {
     await cancelQuietly(ctx, task.taskId);
@@ -133,7 +134,8 @@ export const checks: CheckDef[] = [
     section: SECTION,
     requirements: ['support-undeclared-process-normally'],
     level: 'MUST',
-    clientReceiver: 'judges the answer as a CallToolResult; for clients, receiving.undeclared-processed-normally (client command, every scenario) sends a request type the client did not declare with `task`',
+    clientReceiver:
+      'judges the answer as a CallToolResult; for clients, receiving.undeclared-processed-normally (client command, every scenario) sends a request type the client did not declare with `task`',
     killedBy: ['undeclared-creates-task'],
     needs: ['completes'],
     notApplicable: (info) =>
@@ -147,7 +149,9 @@ export const checks: CheckDef[] = [
       const task = aug.result?.task;
       if (isObj(task) && !Array.isArray(aug.result?.content)) {
         if (typeof task.taskId === 'string') await cancelQuietly(ctx, task.taskId);
-        ctx.violation(`tools/call of "${name}" with task ${short({ ttl: TTL_MS })} answered a CreateTaskResult (${short(task)}) although the target declares no ${TOOLS_CALL}`);
+        ctx.violation(
+          `tools/call of "${name}" with task ${short({ ttl: TTL_MS })} answered a CreateTaskResult (${short(task)}) although the target declares no ${TOOLS_CALL}`,
+        );
       }
       if (aug.error) {
         ctx.expect(
@@ -195,16 +199,31 @@ export const checks: CheckDef[] = [
         const aug = await ctx.peer.request(method, { ...params, task: { ttl: TTL_MS } });
         const what = `${method} with \`task\``;
         if (plain.error) {
-          ctx.expect(aug.error?.code === plain.error.code, `${what} answered ${aug.error ? `error ${aug.error.code}` : `a result ${short(aug.result)}`}, whereas without \`task\` it answered error ${plain.error.code}: the task field was not ignored`);
+          ctx.expect(
+            aug.error?.code === plain.error.code,
+            `${what} answered ${aug.error ? `error ${aug.error.code}` : `a result ${short(aug.result)}`}, whereas without \`task\` it answered error ${plain.error.code}: the task field was not ignored`,
+          );
           seen.push(`${method} → the same error ${plain.error.code}`);
           continue;
         }
-        if (aug.error) ctx.violation(`${what} answered error ${aug.error.code} ${oneLine(aug.error.message)}, whereas without \`task\` it succeeds: ${method} is not declared under tasks.requests, so \`task\` must be ignored`);
+        if (aug.error)
+          ctx.violation(
+            `${what} answered error ${aug.error.code} ${oneLine(aug.error.message)}, whereas without \`task\` it succeeds: ${method} is not declared under tasks.requests, so \`task\` must be ignored`,
+          );
         const createdTask = isObj(aug.result?.task) && !isObj(plain.result?.task);
         if (createdTask && typeof aug.result.task.taskId === 'string') await cancelQuietly(ctx, aug.result.task.taskId);
         ctx.expect(!createdTask, `${what} answered a CreateTaskResult (${short(aug.result.task)}) although ${method} is not declared under tasks.requests`);
-        const keys = (r: any) => (isObj(r) ? Object.keys(r).filter((k) => k !== '_meta' && k !== 'nextCursor').sort().join(',') : typeof r);
-        ctx.expect(keys(aug.result) === keys(plain.result), `${what} answered ${short(aug.result)}, not the same kind of result as without \`task\` (${short(plain.result)})`);
+        const keys = (r: any) =>
+          isObj(r)
+            ? Object.keys(r)
+                .filter((k) => k !== '_meta' && k !== 'nextCursor')
+                .sort()
+                .join(',')
+            : typeof r;
+        ctx.expect(
+          keys(aug.result) === keys(plain.result),
+          `${what} answered ${short(aug.result)}, not the same kind of result as without \`task\` (${short(plain.result)})`,
+        );
         seen.push(`${method} → processed normally`);
       }
       return seen.join('; ');
@@ -253,7 +272,11 @@ export const checks: CheckDef[] = [
       const tool = ctx.tool('forbidsTask');
       const support = ctx.taskSupport(tool.name);
       if (support === 'required' || support === 'optional') ctx.skip(`the forbidsTask tool "${tool.name}" is listed with taskSupport "${support}"`);
-      return expectForbidden(ctx, { name: tool.name, arguments: tool.arguments ?? {} }, support === 'forbidden' ? 'taskSupport "forbidden"' : 'no execution.taskSupport');
+      return expectForbidden(
+        ctx,
+        { name: tool.name, arguments: tool.arguments ?? {} },
+        support === 'forbidden' ? 'taskSupport "forbidden"' : 'no execution.taskSupport',
+      );
     },
   }),
   defineCheck({
@@ -320,7 +343,8 @@ export const checks: CheckDef[] = [
           await cancelQuietly(ctx, r.result.task.taskId);
           odd.push(`"${t.name}" answered a CreateTaskResult to a request without task`);
         }
-        if (r.error && support !== 'required' && r.error.code !== -32600) odd.push(`"${t.name}" rejected with ${r.error.code}; errors-task-required-may-32600 names -32600 for this case`);
+        if (r.error && support !== 'required' && r.error.code !== -32600)
+          odd.push(`"${t.name}" rejected with ${r.error.code}; errors-task-required-may-32600 names -32600 for this case`);
       }
       if (!seen.length) ctx.skip('target has no tool for role completes or requiresTask');
       ctx.expect(odd.length === 0, `${odd.join('; ')} (${seen.join('; ')})`);

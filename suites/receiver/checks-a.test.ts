@@ -57,9 +57,23 @@ describe.concurrent('checks-a against the reference receiver', () => {
   });
 
   it('--status-notifications: the notification checks run and pass', async () => {
-    const ids = ['notifications.status-may', 'notifications.consistent-status', 'notifications.no-related-task', 'get.created-at', 'get.last-updated-at', 'lifecycle.paths-fails'];
+    const ids = [
+      'notifications.status-may',
+      'notifications.consistent-status',
+      'notifications.no-related-task',
+      'get.created-at',
+      'get.last-updated-at',
+      'lifecycle.paths-fails',
+    ];
     const results = await run(['--status-notifications'], ids);
-    const want = { 'notifications.status-may': 'info', 'notifications.consistent-status': 'pass', 'notifications.no-related-task': 'pass', 'get.created-at': 'pass', 'get.last-updated-at': 'pass', 'lifecycle.paths-fails': 'pass' } as const;
+    const want = {
+      'notifications.status-may': 'info',
+      'notifications.consistent-status': 'pass',
+      'notifications.no-related-task': 'pass',
+      'get.created-at': 'pass',
+      'get.last-updated-at': 'pass',
+      'lifecycle.paths-fails': 'pass',
+    } as const;
     expect(statusOf(results), explain(results, want)).toEqual(want);
     expect(results.get('notifications.status-may')!.message).toMatch(/^saw \d+ notifications/);
     expect(results.get('get.created-at')!.message).toMatch(/notifications\/tasks\/status/);
@@ -87,13 +101,22 @@ describe.concurrent('checks-a against the reference receiver', () => {
     [['--fault', 'bad-timestamp'], { 'get.last-updated-at': /lastUpdatedAt ".*" is not an ISO 8601/ }],
     [['--fault', 'ttl-missing'], { 'get.ttl': /has no ttl/ }],
     [['--fault', 'no-status-message-on-failure'], { 'get.failed-status-message': /statusMessage undefined/ }],
-    [['--fault', 'illegal-transition'], { 'lifecycle.paths-fails': /illegal transition failed → working/, 'lifecycle.terminal-sticky-failed': /reached failed, then tasks\/get reported working/ }],
+    [
+      ['--fault', 'illegal-transition'],
+      {
+        'lifecycle.paths-fails': /illegal transition failed → working/,
+        'lifecycle.terminal-sticky-failed': /reached failed, then tasks\/get reported working/,
+      },
+    ],
     [['--fault', 'illegal-transition', '--status-notifications'], { 'notifications.consistent-status': /notifications went failed → working/ }],
     [['--fault', 'cancelled-resurrects'], { 'lifecycle.terminal-sticky-cancelled': /was cancelled, then tasks\/get reported completed/ }],
     [['--fault', 'ids-per-session'], { 'creation.id-unique': /task ids repeat across \d+ creations \(.*3 on each of two other sessions\)/ }],
     [['--fault', 'task-on-undeclared-types'], { 'capabilities.undeclared-types-processed-normally': /ping with `task` answered error -32600/ }],
     [['--fault', 'last-updated-frozen'], { 'get.last-updated-moves': /yet lastUpdatedAt went .* → .*: the change is not reflected/ }],
-    [['--fault', 'input-to-every-session'], { 'lifecycle.input-to-own-requestor': /a session that owns no task received 1 input request\(s\) for another requestor's task/ }],
+    [
+      ['--fault', 'input-to-every-session'],
+      { 'lifecycle.input-to-own-requestor': /a session that owns no task received 1 input request\(s\) for another requestor's task/ },
+    ],
     [['--fault', 'input-no-related-task'], { 'lifecycle.input-related-task': /has no _meta\["io.modelcontextprotocol\/related-task"\]/ }],
   ];
   for (const [args, expected] of killed) {

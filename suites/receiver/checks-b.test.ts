@@ -61,6 +61,9 @@ describe('checks-b against the reference receiver', () => {
       expect(r.status, `${id} under ${args.join(' ')}:\n${show([r])}`).toBe(want);
     }
     const collateral = rs.filter((r) => r.status === 'fail' && !killed.includes(r.id));
-    expect(collateral.map((r) => `${r.id}: ${r.message}`), `unrelated failures under ${args.join(' ')}`).toEqual([]);
+    expect(
+      collateral.map((r) => `${r.id}: ${r.message}`),
+      `unrelated failures under ${args.join(' ')}`,
+    ).toEqual([]);
   });
 });

@@ -19,7 +19,13 @@ const profile = loadProfile('fixtures/reference.profile.json');
 
 async function run(target: TargetSpec, ids?: string[]): Promise<Map<string, CheckResult>> {
   const selected = ids ? mine.filter((c) => ids.includes(c.id) || c.runsLast) : mine;
-  if (ids) expect(selected.filter((c) => ids.includes(c.id)).map((c) => c.id).sort()).toEqual([...ids].sort());
+  if (ids)
+    expect(
+      selected
+        .filter((c) => ids.includes(c.id))
+        .map((c) => c.id)
+        .sort(),
+    ).toEqual([...ids].sort());
   const session = await openTargetSession({ target, profile });
   try {
     const results = await runChecks(selected, session, 16);
@@ -51,14 +57,25 @@ describe.concurrent('checks-c against the in-process reference receiver', () => 
     expect(results.get('transport.get-no-sse-upgrade')!.message).toMatch(/HTTP only/);
     expect(results.get('ttl.override-reported')!.message).toMatch(/CreateTaskResult ttl honoured, tasks\/get ttl honoured/);
     expect(results.get('ttl.expired-deleted')!.message).toMatch(/-32602 .* deleted/);
-    expect(results.get('security.foreign-context-rejected')!.message).toMatch(/secondary identity.*tasks\/get → -32602, tasks\/result → -32602, tasks\/cancel → -32602/);
+    expect(results.get('security.foreign-context-rejected')!.message).toMatch(
+      /secondary identity.*tasks\/get → -32602, tasks\/result → -32602, tasks\/cancel → -32602/,
+    );
     expect(results.get('security.task-flood-reported')!.message).toMatch(/100 accepted, 100 refused with -32000/);
     expect(results.get('progress.cancelled-notification-not-for-tasks')!.message).toMatch(/unaffected \(still working\)/);
     expect(results.get('schema.messages-valid')!.message).toMatch(/all valid/);
   });
 
   it('unknown-task-32603: every invalid-taskid check, the -32603 check, hostile input and expired lookups fail', async () => {
-    const ids = ['errors.get-invalid-taskid', 'errors.result-invalid-taskid', 'errors.cancel-invalid-taskid', 'errors.invalid-params-not-32603', 'errors.malformed-input-survives', 'ttl.expired-error-code', 'errors.informative-message', 'security.foreign-context-rejected'];
+    const ids = [
+      'errors.get-invalid-taskid',
+      'errors.result-invalid-taskid',
+      'errors.cancel-invalid-taskid',
+      'errors.invalid-params-not-32603',
+      'errors.malformed-input-survives',
+      'ttl.expired-error-code',
+      'errors.informative-message',
+      'security.foreign-context-rejected',
+    ];
     const results = await run(ref('--fault', 'unknown-task-32603'), ids);
     expectStatuses(results, {
       'errors.get-invalid-taskid': 'fail',
@@ -101,14 +118,15 @@ describe.concurrent('checks-c against the in-process reference receiver', () => 
     expectStatuses(results, { 'progress.same-token': 'fail', 'progress.stop-after-terminal': 'skip', 'schema.messages-valid': 'pass' });
   });
 
-  it.each([['missing-created-at', /required property 'createdAt' \[ttl-created-at\]/], ['bad-timestamp', /lastUpdatedAt: must match format "iso8601" \[ttl-last-updated-at\]/], ['ttl-missing', /required property 'ttl' \[ttl-actual-in-get\]/]] as const)(
-    '%s: the schema check fails and names the requirement',
-    async (fault, pattern) => {
-      const results = await run(ref('--fault', fault), ['ttl.override-reported', 'ttl.max-enforced', 'errors.get-invalid-taskid']);
-      expectStatuses(results, { 'schema.messages-valid': 'fail', 'errors.get-invalid-taskid': 'pass' });
-      expect(results.get('schema.messages-valid')!.message).toMatch(pattern);
-    },
-  );
+  it.each([
+    ['missing-created-at', /required property 'createdAt' \[ttl-created-at\]/],
+    ['bad-timestamp', /lastUpdatedAt: must match format "iso8601" \[ttl-last-updated-at\]/],
+    ['ttl-missing', /required property 'ttl' \[ttl-actual-in-get\]/],
+  ] as const)('%s: the schema check fails and names the requirement', async (fault, pattern) => {
+    const results = await run(ref('--fault', fault), ['ttl.override-reported', 'ttl.max-enforced', 'errors.get-invalid-taskid']);
+    expectStatuses(results, { 'schema.messages-valid': 'fail', 'errors.get-invalid-taskid': 'pass' });
+    expect(results.get('schema.messages-valid')!.message).toMatch(pattern);
+  });
 
   it('a maximum ttl above ten years (--max-ttl 400000000000): ttl.max-enforced warns', async () => {
     const results = await run(ref('--max-ttl', '400000000000'), ['ttl.max-enforced', 'ttl.override-reported']);
@@ -125,7 +143,10 @@ describe.concurrent('checks-c against the in-process reference receiver', () => 
     expectStatuses(results, { 'ttl.expired-cleaned-up': 'warn', 'ttl.expired-deleted': 'info', 'ttl.expired-error-code': 'skip' });
   });
   it('deleted-early: ttl.retained-until-expiry fails; the expiry checks are not fooled', async () => {
-    const results = await run(ref('--fault', 'deleted-early'), ['ttl.retained-until-expiry', 'ttl.expired-error-code', 'get.ttl'].filter((id) => mine.some((c) => c.id === id)));
+    const results = await run(
+      ref('--fault', 'deleted-early'),
+      ['ttl.retained-until-expiry', 'ttl.expired-error-code', 'get.ttl'].filter((id) => mine.some((c) => c.id === id)),
+    );
     expectStatuses(results, { 'ttl.retained-until-expiry': 'fail', 'ttl.expired-error-code': 'pass', 'schema.messages-valid': 'pass' });
     expect(results.get('ttl.retained-until-expiry')!.message).toMatch(/vanished before its ttl elapsed/);
   });
@@ -158,7 +179,14 @@ describe('checks-c against the reference receiver over Streamable HTTP', () => {
   afterAll(async () => {
     for (const r of receivers) await r.close();
   });
-  const ids = ['security.foreign-context-rejected', 'security.list-own-context', 'security.list-without-identity', 'errors.malformed-input-survives', 'transport.get-no-sse-upgrade', 'progress.same-token'];
+  const ids = [
+    'security.foreign-context-rejected',
+    'security.list-own-context',
+    'security.list-without-identity',
+    'errors.malformed-input-survives',
+    'transport.get-no-sse-upgrade',
+    'progress.same-token',
+  ];
 
   it.concurrent('sessions only: the reference binds tasks to the session; hostile bytes get -32700; tasks/get content type is judged', async () => {
     const results = await run({ kind: 'http', url: plain!.url }, ids);
@@ -180,27 +208,57 @@ describe('checks-c against the reference receiver over Streamable HTTP', () => {
   });
 
   it.concurrent('two bearer identities: the isolation checks run in identity mode and pass', async () => {
-    const results = await run({ kind: 'http', url: plain!.url, headers: { authorization: 'Bearer conformance-a' }, secondaryHeaders: { authorization: 'Bearer conformance-b' } }, ids.slice(0, 3));
-    expectStatuses(results, { 'security.foreign-context-rejected': 'pass', 'security.list-own-context': 'pass', 'security.list-without-identity': 'pass', 'schema.messages-valid': 'pass' });
+    const results = await run(
+      { kind: 'http', url: plain!.url, headers: { authorization: 'Bearer conformance-a' }, secondaryHeaders: { authorization: 'Bearer conformance-b' } },
+      ids.slice(0, 3),
+    );
+    expectStatuses(results, {
+      'security.foreign-context-rejected': 'pass',
+      'security.list-own-context': 'pass',
+      'security.list-without-identity': 'pass',
+      'schema.messages-valid': 'pass',
+    });
     expect(results.get('security.list-own-context')!.message).toMatch(/secondary identity/);
   });
 
   it.concurrent('no-isolation, sessions only: the MUSTs are not exercised (no authorization context); the erratum SHOULD NOT warns', async () => {
     const results = await run({ kind: 'http', url: faulty!.url }, ids.slice(0, 3));
-    expectStatuses(results, { 'security.foreign-context-rejected': 'skip', 'security.list-own-context': 'skip', 'security.list-without-identity': 'warn', 'schema.messages-valid': 'pass' });
+    expectStatuses(results, {
+      'security.foreign-context-rejected': 'skip',
+      'security.list-own-context': 'skip',
+      'security.list-without-identity': 'warn',
+      'schema.messages-valid': 'pass',
+    });
     expect(results.get('security.foreign-context-rejected')!.message).toMatch(/does not bind tasks to sessions/);
   });
 
   it.concurrent('no-isolation, two bearer identities: the isolation MUSTs fail', async () => {
-    const results = await run({ kind: 'http', url: faulty!.url, headers: { authorization: 'Bearer conformance-a' }, secondaryHeaders: { authorization: 'Bearer conformance-b' } }, ids.slice(0, 3));
-    expectStatuses(results, { 'security.foreign-context-rejected': 'fail', 'security.list-own-context': 'fail', 'security.list-without-identity': 'warn', 'schema.messages-valid': 'pass' });
+    const results = await run(
+      { kind: 'http', url: faulty!.url, headers: { authorization: 'Bearer conformance-a' }, secondaryHeaders: { authorization: 'Bearer conformance-b' } },
+      ids.slice(0, 3),
+    );
+    expectStatuses(results, {
+      'security.foreign-context-rejected': 'fail',
+      'security.list-own-context': 'fail',
+      'security.list-without-identity': 'warn',
+      'schema.messages-valid': 'pass',
+    });
   });
 });
 
 describe('checks-c over stdio (raw bytes)', () => {
   it('hostile input over stdio: parse error -32700 and the connection survives; isolation checks are not exercised', async () => {
-    const results = await run({ kind: 'stdio', command: `${process.execPath} --import tsx scripts/mock.ts --stdio` }, ['errors.malformed-input-survives', 'security.foreign-context-rejected', 'security.list-without-identity']);
-    expectStatuses(results, { 'errors.malformed-input-survives': 'pass', 'security.foreign-context-rejected': 'skip', 'security.list-without-identity': 'skip', 'schema.messages-valid': 'pass' });
+    const results = await run({ kind: 'stdio', command: `${process.execPath} --import tsx scripts/mock.ts --stdio` }, [
+      'errors.malformed-input-survives',
+      'security.foreign-context-rejected',
+      'security.list-without-identity',
+    ]);
+    expectStatuses(results, {
+      'errors.malformed-input-survives': 'pass',
+      'security.foreign-context-rejected': 'skip',
+      'security.list-without-identity': 'skip',
+      'schema.messages-valid': 'pass',
+    });
     expect(results.get('errors.malformed-input-survives')!.message).toMatch(/malformed JSON → -32700/);
     expect(results.get('security.list-without-identity')!.message).toMatch(/stdio/);
   });
@@ -210,6 +268,7 @@ describe('errors-informative-message heuristic', () => {
   it('accepts messages that say more than the code name', () => {
     expect(isInformativeMessage('Failed to retrieve task: Task not found')).toBe(true);
     expect(isInformativeMessage('Invalid params: taskId must be a string')).toBe(true);
-    for (const m of ['', 'Invalid params', 'invalid_params', 'Internal error', 'Error', '  ', 42, undefined]) expect(isInformativeMessage(m), String(m)).toBe(false);
+    for (const m of ['', 'Invalid params', 'invalid_params', 'Internal error', 'Error', '  ', 42, undefined])
+      expect(isInformativeMessage(m), String(m)).toBe(false);
   });
 });

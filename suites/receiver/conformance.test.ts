@@ -36,7 +36,11 @@ const NOT_HTTP = 'transport.get-no-sse-upgrade';
 const KEEPS_CANCELLED = 'cancel.deleted-answers-32602';
 const targets: [string, () => TargetSpec, (id: string) => boolean][] = [
   // A second stdio session is another process with its own tasks: isolation says nothing there.
-  ['stdio', () => ({ kind: 'stdio', command: `${process.execPath} --import tsx scripts/mock.ts --stdio --status-notifications` }), (id) => id === UNDECLARED || id === NOT_HTTP || id === KEEPS_CANCELLED || id.startsWith('security.')],
+  [
+    'stdio',
+    () => ({ kind: 'stdio', command: `${process.execPath} --import tsx scripts/mock.ts --stdio --status-notifications` }),
+    (id) => id === UNDECLARED || id === NOT_HTTP || id === KEEPS_CANCELLED || id.startsWith('security.'),
+  ],
   ['http', () => ({ kind: 'http', url: httpUrl }), (id) => id === UNDECLARED || id === KEEPS_CANCELLED],
   ['in-process', () => ({ kind: 'reference', args: ['--status-notifications'] }), (id) => id === UNDECLARED || id === NOT_HTTP || id === KEEPS_CANCELLED],
 ];

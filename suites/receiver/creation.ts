@@ -27,14 +27,21 @@ export function estimateIdBits(ids: readonly string[]): { bits: number; varying:
   }
   const all = [...chars].join('');
   const alphabet =
-    all === '' ? 0
-    : /^[0-9]+$/.test(all) ? 10
-    : /^[0-9a-f]+$/.test(all) || /^[0-9A-F]+$/.test(all) ? 16
-    : /^[a-z]+$/.test(all) || /^[A-Z]+$/.test(all) ? 26
-    : /^[0-9a-z]+$/.test(all) || /^[0-9A-Z]+$/.test(all) ? 36
-    : /^[0-9a-zA-Z]+$/.test(all) ? 62
-    : /^[0-9a-zA-Z_\-+/=]+$/.test(all) ? 64
-    : 95;
+    all === ''
+      ? 0
+      : /^[0-9]+$/.test(all)
+        ? 10
+        : /^[0-9a-f]+$/.test(all) || /^[0-9A-F]+$/.test(all)
+          ? 16
+          : /^[a-z]+$/.test(all) || /^[A-Z]+$/.test(all)
+            ? 26
+            : /^[0-9a-z]+$/.test(all) || /^[0-9A-Z]+$/.test(all)
+              ? 36
+              : /^[0-9a-zA-Z]+$/.test(all)
+                ? 62
+                : /^[0-9a-zA-Z_\-+/=]+$/.test(all)
+                  ? 64
+                  : 95;
   return { bits: alphabet > 1 ? Math.floor(varying * Math.log2(alphabet)) : 0, varying, alphabet, minLength };
 }
 
@@ -53,7 +60,8 @@ export function predictability(ids: readonly string[]): string | null {
     };
     const minLength = Math.min(...ids.map((s) => s.length));
     const shared = ids.slice(1).map((s, i) => prefix(ids[i]!, s));
-    if (minLength > 0 && shared.every((p) => p >= minLength - 3)) return `consecutive ids differ only in their last ${Math.max(1, minLength - Math.min(...shared))} character(s) (counter-like)`;
+    if (minLength > 0 && shared.every((p) => p >= minLength - 3))
+      return `consecutive ids differ only in their last ${Math.max(1, minLength - Math.min(...shared))} character(s) (counter-like)`;
   }
   return null;
 }
@@ -70,7 +78,10 @@ async function createMany(ctx: CheckContext, role: ProfileRole, n: number, concu
   };
   const out = concurrent ? await Promise.all(Array.from({ length: n }, one)) : [];
   if (!concurrent) for (let i = 0; i < n; i++) out.push(await one());
-  return { ids: out.filter((o) => 'id' in o).map((o) => (o as { id: unknown }).id), errors: out.filter((o) => 'error' in o).map((o) => (o as { error: string }).error) };
+  return {
+    ids: out.filter((o) => 'id' in o).map((o) => (o as { id: unknown }).id),
+    errors: out.filter((o) => 'error' in o).map((o) => (o as { error: string }).error),
+  };
 }
 
 export const checks: CheckDef[] = [
@@ -92,12 +103,17 @@ export const checks: CheckDef[] = [
       ctx.expect(isObj(res?.task), `task-augmented tools/call of "${name}" returned no result.task (got ${short(res)}): not a CreateTaskResult`);
       const v = validate('CreateTaskResult', res);
       ctx.expect(v.valid, `CreateTaskResult is not valid against the schema: ${v.valid ? '' : v.errors.join('; ')} (got ${short(res, 400)})`);
-      if ('content' in res || 'structuredContent' in res) ctx.note(`CreateTaskResult also carries content/structuredContent (${short(res.content ?? res.structuredContent, 80)}); the page says the operation result comes only through tasks/result (descriptive, not judged)`);
+      if ('content' in res || 'structuredContent' in res)
+        ctx.note(
+          `CreateTaskResult also carries content/structuredContent (${short(res.content ?? res.structuredContent, 80)}); the page says the operation result comes only through tasks/result (descriptive, not judged)`,
+        );
       const imm = res._meta?.[MODEL_IMMEDIATE_RESPONSE_META];
       ctx.note(
-        imm === undefined ? `no _meta["${MODEL_IMMEDIATE_RESPONSE_META}"] (optional)`
-        : typeof imm === 'string' ? `_meta["${MODEL_IMMEDIATE_RESPONSE_META}"] = ${short(imm, 80)}`
-        : `_meta["${MODEL_IMMEDIATE_RESPONSE_META}"] is ${typeof imm}; the page says it "should be a string" (non-normative)`,
+        imm === undefined
+          ? `no _meta["${MODEL_IMMEDIATE_RESPONSE_META}"] (optional)`
+          : typeof imm === 'string'
+            ? `_meta["${MODEL_IMMEDIATE_RESPONSE_META}"] = ${short(imm, 80)}`
+            : `_meta["${MODEL_IMMEDIATE_RESPONSE_META}"] is ${typeof imm}; the page says it "should be a string" (non-normative)`,
       );
       await cancelQuietly(ctx, res.task.taskId);
       return `CreateTaskResult ${short(res.task)} in ${r.elapsedMs} ms`;
@@ -115,9 +131,17 @@ export const checks: CheckDef[] = [
     needsCapabilities: ['tasks.requests.tools.call'],
     async run(ctx: CheckContext) {
       const r = await sendTaskRequest(ctx, 'slow');
-      if (r.error) ctx.skip(`task-augmented tools/call of the slow tool answered error ${r.error.code} ${r.error.message}`, { judgedBy: CREATION_JUDGED_BY, cause: `task creation answered error ${r.error.code} ${r.error.message}` });
+      if (r.error)
+        ctx.skip(`task-augmented tools/call of the slow tool answered error ${r.error.code} ${r.error.message}`, {
+          judgedBy: CREATION_JUDGED_BY,
+          cause: `task creation answered error ${r.error.code} ${r.error.message}`,
+        });
       const t = r.result?.task;
-      if (!isObj(t) || typeof t.taskId !== 'string') ctx.skip(`no CreateTaskResult (got ${short(r.result)})`, { judgedBy: CREATION_JUDGED_BY, cause: 'task creation returned no CreateTaskResult with a string taskId' });
+      if (!isObj(t) || typeof t.taskId !== 'string')
+        ctx.skip(`no CreateTaskResult (got ${short(r.result)})`, {
+          judgedBy: CREATION_JUDGED_BY,
+          cause: 'task creation returned no CreateTaskResult with a string taskId',
+        });
       try {
         const g = await getTask(ctx, t.taskId);
         const st = g.result?.status;
@@ -193,7 +217,10 @@ export const checks: CheckDef[] = [
         }
       }
       if (!judged) ctx.skip('no CreateTaskResult was seen in this run');
-      ctx.expect(problems.length === 0, `${problems.length} of ${judged} CreateTaskResults: ${problems.slice(0, 4).join('; ')}${problems.length > 4 ? '; …' : ''}`);
+      ctx.expect(
+        problems.length === 0,
+        `${problems.length} of ${judged} CreateTaskResults: ${problems.slice(0, 4).join('; ')}${problems.length > 4 ? '; …' : ''}`,
+      );
       const ended = [...notes].map(([k, n]) => `${k} ×${n}`).join(', ');
       return `${judged} CreateTaskResults judged${ended ? `; already ended (allowed for tools that may end instantly, RULINGS.md#new-task-working): ${ended}` : ''}`;
     },
@@ -210,7 +237,11 @@ export const checks: CheckDef[] = [
     needsCapabilities: ['tasks.requests.tools.call'],
     async run(ctx: CheckContext) {
       const r = await sendTaskRequest(ctx, 'completes');
-      if (r.error) ctx.skip(`task-augmented tools/call answered error ${r.error.code} ${r.error.message}`, { judgedBy: CREATION_JUDGED_BY, cause: `task creation answered error ${r.error.code} ${r.error.message}` });
+      if (r.error)
+        ctx.skip(`task-augmented tools/call answered error ${r.error.code} ${r.error.message}`, {
+          judgedBy: CREATION_JUDGED_BY,
+          cause: `task creation answered error ${r.error.code} ${r.error.message}`,
+        });
       const id = r.result?.task?.taskId;
       ctx.expect(typeof id === 'string', `CreateTaskResult task.taskId is ${id === undefined ? 'missing' : `${typeof id} ${short(id)}`}, expected a string`);
       ctx.expect(id.length > 0, 'CreateTaskResult task.taskId is the empty string');
@@ -232,7 +263,8 @@ export const checks: CheckDef[] = [
       const par = await createMany(ctx, 'completes', 6, true);
       // "unique among all tasks controlled by the receiver": other sessions' tasks too. Over stdio another
       // session is another process (another receiver), so only this connection's tasks are compared there.
-      const others = ctx.info.transport === 'stdio' ? [] : await Promise.all([0, 1].map(async () => createMany(ctx, 'completes', 3, false, await ctx.openSession())));
+      const others =
+        ctx.info.transport === 'stdio' ? [] : await Promise.all([0, 1].map(async () => createMany(ctx, 'completes', 3, false, await ctx.openSession())));
       // Answers without a task id (e.g. a plain CallToolResult) are not ids: id-string / create-returns-createtaskresult judge those.
       const ids = [...seq.ids, ...par.ids, ...others.flatMap((o) => o.ids)].filter((id) => id !== undefined && id !== null);
       const errors = [...seq.errors, ...par.errors, ...others.flatMap((o) => o.errors)];
@@ -267,7 +299,9 @@ export const checks: CheckDef[] = [
       const refused: string[] = [];
       const wait = Math.min(5_000, ctx.options.requestTimeoutMs);
       for (const t of tries) {
-        const r = await sendTaskRequest(ctx, 'completes', { task: t.task, meta: t.meta, timeoutMs: wait }).catch((e: unknown) => (e instanceof WireTimeoutError ? undefined : Promise.reject(e)));
+        const r = await sendTaskRequest(ctx, 'completes', { task: t.task, meta: t.meta, timeoutMs: wait }).catch((e: unknown) =>
+          e instanceof WireTimeoutError ? undefined : Promise.reject(e),
+        );
         if (!r) {
           refused.push(`${t.what}: no answer within ${wait} ms`);
           continue;
@@ -278,11 +312,14 @@ export const checks: CheckDef[] = [
         }
         const id = r.result?.task?.taskId;
         if (id === undefined) ctx.violation(`no CreateTaskResult when the requestor offered an id in ${t.what} (got ${short(r.result)})`);
-        ctx.expect(id !== offered.inTask && id !== offered.inMeta, `the receiver adopted the requestor's id ${JSON.stringify(id)} (offered in ${t.what}) instead of generating one`);
+        ctx.expect(
+          id !== offered.inTask && id !== offered.inMeta,
+          `the receiver adopted the requestor's id ${JSON.stringify(id)} (offered in ${t.what}) instead of generating one`,
+        );
         seen.push(`${t.what} → ${JSON.stringify(id)}`);
       }
       if (seen.length === 0) ctx.skip(`the target refused both requests carrying a requestor-chosen id (${refused.join('; ')})`);
-      if (refused.length) ctx.note(`not usable: ${refused.join("; ")}`);
+      if (refused.length) ctx.note(`not usable: ${refused.join('; ')}`);
       return `offered ids not adopted (${seen.join('; ')})`;
     },
   }),
@@ -302,7 +339,10 @@ export const checks: CheckDef[] = [
       if (strs.length < 4) ctx.skip(`only ${strs.length} string task ids could be collected (errors: ${errors.join('; ') || 'none'})`);
       const est = estimateIdBits(strs);
       const pred = predictability(strs);
-      const sample = strs.slice(0, 3).map((s) => JSON.stringify(s)).join(', ');
+      const sample = strs
+        .slice(0, 3)
+        .map((s) => JSON.stringify(s))
+        .join(', ');
       if (est.bits >= MIN_ID_BITS && !pred) {
         if (est.bits < UUID_CLASS_BITS) ctx.note(`estimate below the UUIDv4 class (${UUID_CLASS_BITS} bits) the catalog note mentions`);
         return `~${est.bits} bits estimated (${est.varying} varying characters over an alphabet of ${est.alphabet}); e.g. ${sample}`;
@@ -315,7 +355,10 @@ export const checks: CheckDef[] = [
       if (ctx.info.transport === 'http' && ctx.connector.hasSecondIdentity) {
         const other = await ctx.openSession({ identity: 'secondary' });
         const g = await getTask(ctx, strs[strs.length - 1], other);
-        if (g.error) ctx.skip(`ids look guessable (${why}), but tasks are bound to the authorization context (a second identity got ${g.error.code} for our task), so security-crypto-ids does not apply`);
+        if (g.error)
+          ctx.skip(
+            `ids look guessable (${why}), but tasks are bound to the authorization context (a second identity got ${g.error.code} for our task), so security-crypto-ids does not apply`,
+          );
       }
       ctx.violation(`task ids are guessable and no context binding is evident: ${why}`);
     },
@@ -335,7 +378,8 @@ export const checks: CheckDef[] = [
     async run(ctx: CheckContext) {
       const without = await sendTaskRequest(ctx, 'completes', { task: {} });
       const withTtl = await sendTaskRequest(ctx, 'completes', { task: { ttl: TTL_MS } });
-      const d = (r: typeof without) => (r.error ? `error ${r.error.code} ${r.error.message}` : isObj(r.result?.task) ? `task ttl ${short(r.result.task.ttl)}` : `no task (${short(r.result)})`);
+      const d = (r: typeof without) =>
+        r.error ? `error ${r.error.code} ${r.error.message}` : isObj(r.result?.task) ? `task ttl ${short(r.result.task.ttl)}` : `no task (${short(r.result)})`;
       ctx.expect(isObj(without.result?.task) && isObj(withTtl.result?.task), `task: {} → ${d(without)}; task: {ttl: ${TTL_MS}} → ${d(withTtl)}`);
       return `task: {} → ${d(without)}; task: {ttl: ${TTL_MS}} → ${d(withTtl)}`;
     },

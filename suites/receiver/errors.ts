@@ -74,7 +74,11 @@ function invalidTaskIdCheck(method: TaskIdMethod): CheckDef {
     async run(ctx: CheckContext) {
       const outcomes = await sendProbes(ctx, [method]);
       const bad = outcomes.filter((o) => o.response.error?.code !== -32602);
-      ctx.expect(bad.length === 0, `expected -32602 (Invalid params) from ${method} for: ${bad.map((o) => `${o.label} → ${describeAnswer(o.response)}`).join('; ')}`, { cause: invalidTaskIdCause(bad) });
+      ctx.expect(
+        bad.length === 0,
+        `expected -32602 (Invalid params) from ${method} for: ${bad.map((o) => `${o.label} → ${describeAnswer(o.response)}`).join('; ')}`,
+        { cause: invalidTaskIdCause(bad) },
+      );
       return `${outcomes.length} invalid taskIds → -32602`;
     },
   });
@@ -82,8 +86,22 @@ function invalidTaskIdCheck(method: TaskIdMethod): CheckDef {
 
 /** Error messages that say nothing beyond the code's generic name. */
 const GENERIC_MESSAGES = new Set(
-  ['invalid params', 'invalid parameters', 'invalid param', 'internal error', 'invalid request', 'method not found', 'parse error', 'error', 'bad request', 'unknown error', 'server error', 'not found', 'invalid', 'failed']
-    .map((s) => s.replace(/[^a-z]/g, '')),
+  [
+    'invalid params',
+    'invalid parameters',
+    'invalid param',
+    'internal error',
+    'invalid request',
+    'method not found',
+    'parse error',
+    'error',
+    'bad request',
+    'unknown error',
+    'server error',
+    'not found',
+    'invalid',
+    'failed',
+  ].map((s) => s.replace(/[^a-z]/g, '')),
 );
 
 /** Heuristic of errors-informative-message: non-empty and more than the generic code name. */
@@ -151,8 +169,12 @@ export const checks: CheckDef[] = [
       const internal = outcomes.filter((o) => o.response.error?.code === -32603);
       const odd = outcomes.filter((o) => o.response.error && !Number.isInteger(o.response.error.code));
       const problems: string[] = [];
-      if (internal.length) problems.push(`-32603 (Internal error) answered to invalid params, which are not internal errors (expected -32602): ${internal.map((o) => `${o.method} ${o.label}`).join('; ')}`);
-      if (odd.length) problems.push(`error codes that are not JSON-RPC integers: ${odd.map((o) => `${o.method} ${o.label} → ${short(o.response.error!.code)}`).join('; ')}`);
+      if (internal.length)
+        problems.push(
+          `-32603 (Internal error) answered to invalid params, which are not internal errors (expected -32602): ${internal.map((o) => `${o.method} ${o.label}`).join('; ')}`,
+        );
+      if (odd.length)
+        problems.push(`error codes that are not JSON-RPC integers: ${odd.map((o) => `${o.method} ${o.label} → ${short(o.response.error!.code)}`).join('; ')}`);
       ctx.expect(problems.length === 0, problems.join('; '), { cause: invalidTaskIdCause([...internal, ...odd]) });
       const codes = [...new Set(outcomes.map((o) => (o.response.error ? String(o.response.error.code) : 'result')))];
       return `${outcomes.length} invalid-taskid probes; codes seen: ${codes.join(', ')}`;
@@ -207,8 +229,10 @@ export const checks: CheckDef[] = [
     async run(ctx: CheckContext) {
       const r = await callRole(ctx, 'requiresTask');
       const name = ctx.tool('requiresTask').name;
-      if (!r.error) return `non-task call of "${name}" (taskSupport ${short(ctx.taskSupport(name))}) answered a result, not a JSON-RPC error: ${short(r.result, 120)}`;
-      if (r.error.code === -32600) return `non-task call of "${name}" → -32600 ${short(r.error.message)} (the MAY of Protocol Errors; for a "required" tool RULINGS.md#required-tool-32601 expects -32601)`;
+      if (!r.error)
+        return `non-task call of "${name}" (taskSupport ${short(ctx.taskSupport(name))}) answered a result, not a JSON-RPC error: ${short(r.result, 120)}`;
+      if (r.error.code === -32600)
+        return `non-task call of "${name}" → -32600 ${short(r.error.message)} (the MAY of Protocol Errors; for a "required" tool RULINGS.md#required-tool-32601 expects -32601)`;
       return `non-task call of "${name}" → ${r.error.code} ${short(r.error.message)}`;
     },
   }),
@@ -241,7 +265,13 @@ export const checks: CheckDef[] = [
           ['malformed JSON', '{"jsonrpc": "2.0", "id": "conformance-bad-json", "method": "tasks/get", "params": {', -32700],
           ['JSON that is not JSON-RPC', '{"conformance": true}', -32600],
         ] as const) {
-          const answer = s.waitFor((m: Message) => 'error' in m && !('method' in m) && (m.id === null || m.id === undefined || m.id === 'conformance-bad-json'), shortWait, `error answer to ${label}`).catch(() => undefined);
+          const answer = s
+            .waitFor(
+              (m: Message) => 'error' in m && !('method' in m) && (m.id === null || m.id === undefined || m.id === 'conformance-bad-json'),
+              shortWait,
+              `error answer to ${label}`,
+            )
+            .catch(() => undefined);
           await s.sendBytes(bytes);
           const m = await answer;
           const rule = want === -32700 ? 'jsonrpc-parse-error-32700' : 'jsonrpc-invalid-request-32600';
@@ -278,9 +308,14 @@ export const checks: CheckDef[] = [
         const r = await shapeProbe(s, 'tasks/get', params, shortWait);
         seen.push(`tasks/get ${label} → ${!r ? 'no answer' : r.error ? r.error.code : 'result'}`);
         // Params that are not an object are a JSON-RPC 2.0 matter, not a Tasks rule: outside Tasks.
-        if (!r) ctx.outside('jsonrpc-error-for-invalid-params', `tasks/get with ${label}: no answer within ${shortWait} ms (JSON-RPC 2.0 expects an Invalid Request / Invalid params error)`);
+        if (!r)
+          ctx.outside(
+            'jsonrpc-error-for-invalid-params',
+            `tasks/get with ${label}: no answer within ${shortWait} ms (JSON-RPC 2.0 expects an Invalid Request / Invalid params error)`,
+          );
         else if (!r.error) ctx.outside('jsonrpc-error-for-invalid-params', `tasks/get with ${label}: expected a JSON-RPC error, got ${describeAnswer(r)}`);
-        else if (r.error.code !== -32602 && r.error.code !== -32600) ctx.outside('jsonrpc-error-for-invalid-params', `tasks/get with ${label} answered ${r.error.code} (expected -32602 or -32600)`);
+        else if (r.error.code !== -32602 && r.error.code !== -32600)
+          ctx.outside('jsonrpc-error-for-invalid-params', `tasks/get with ${label} answered ${r.error.code} (expected -32602 or -32600)`);
       }
 
       // 3. tasks/list with a cursor of the wrong type.
@@ -295,13 +330,16 @@ export const checks: CheckDef[] = [
       // 4. An unknown method.
       const unknown = await hostileRequest(s, 'tasks/frobnicate', { taskId: 'x' });
       seen.push(`tasks/frobnicate → ${unknown.error ? unknown.error.code : 'result'}`);
-      if (!unknown.error) ctx.outside('jsonrpc-method-not-found-32601', `unknown method tasks/frobnicate: expected a JSON-RPC error, got ${describeAnswer(unknown)}`);
-      else if (unknown.error.code !== -32601) ctx.outside('jsonrpc-method-not-found-32601', `unknown method answered ${unknown.error.code} (JSON-RPC 2.0 code is -32601)`);
+      if (!unknown.error)
+        ctx.outside('jsonrpc-method-not-found-32601', `unknown method tasks/frobnicate: expected a JSON-RPC error, got ${describeAnswer(unknown)}`);
+      else if (unknown.error.code !== -32601)
+        ctx.outside('jsonrpc-method-not-found-32601', `unknown method answered ${unknown.error.code} (JSON-RPC 2.0 code is -32601)`);
 
       // 5. The connection still works (a JSON-RPC/transport matter: outside Tasks).
       const ping = await s.request('ping', {}).catch((e: unknown) => e as Error);
       if (ping instanceof Error) ctx.outside('connection-survives-malformed-input', `the target stopped answering after hostile input: ping → ${ping.message}`);
-      else if (ping.error) ctx.outside('connection-survives-malformed-input', `ping after hostile input answered error ${ping.error.code} ${short(ping.error.message)}`);
+      else if (ping.error)
+        ctx.outside('connection-survives-malformed-input', `ping after hostile input answered error ${ping.error.code} ${short(ping.error.message)}`);
       ctx.expect(problems.length === 0, problems.join('; '), { cause: problems.length === illTyped.length ? invalidTaskIdCause(illTyped) : undefined });
       return `${seen.join('; ')}${ping instanceof Error || ping.error ? '' : '; ping answered'}`;
     },
@@ -350,7 +388,12 @@ export const checks: CheckDef[] = [
       }
       ctx.expect(
         bad.size === 0,
-        `tasks/* answered errors outside the standard JSON-RPC codes, which none of the listed protocol error cases explains (an internal error is -32603): ${[...bad].slice(0, 5).map(([k, n]) => `${k} ×${n}`).join('; ')}`,
+        `tasks/* answered errors outside the standard JSON-RPC codes, which none of the listed protocol error cases explains (an internal error is -32603): ${[
+          ...bad,
+        ]
+          .slice(0, 5)
+          .map(([k, n]) => `${k} ×${n}`)
+          .join('; ')}`,
       );
       return `${judged} tasks/* errors in the run, all with standard codes`;
     },

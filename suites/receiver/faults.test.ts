@@ -47,18 +47,24 @@ describe('the kill facts', () => {
     const unknown = FAULTS.filter((f) => !hasRequirement(f.requirement)).map((f) => `${f.name} → ${f.requirement}`);
     expect(unknown).toEqual([]);
     const ids = new Set(allChecks.map((c) => c.id));
-    const bad = FAULTS.flatMap((f: FaultInfo) => (f.alsoFails ?? []).flatMap((a) => (a.checks ?? []).filter((id) => !ids.has(id)).map((id) => `${f.name}: alsoFails names unknown check ${id}`)));
+    const bad = FAULTS.flatMap((f: FaultInfo) =>
+      (f.alsoFails ?? []).flatMap((a) => (a.checks ?? []).filter((id) => !ids.has(id)).map((id) => `${f.name}: alsoFails names unknown check ${id}`)),
+    );
     expect(bad).toEqual([]);
   });
 
   it('every MUST check names a fault that kills it; every fault kills a check citing its requirement', () => {
     const unkilled = allChecks.filter((c) => c.level === 'MUST' && c.killedBy.length === 0);
-    expect(unkilled.map((c) => `${c.id} [${c.requirements.join(', ')}]: add the fault that breaks it to killedBy (a new one in mocks/receiver/faults.ts if none does)`)).toEqual([]);
+    expect(
+      unkilled.map(
+        (c) => `${c.id} [${c.requirements.join(', ')}]: add the fault that breaks it to killedBy (a new one in mocks/receiver/faults.ts if none does)`,
+      ),
+    ).toEqual([]);
     const uncaught = FAULTS.filter((f) => !killedBy(f.name).some((c) => citing(c, f.requirement)));
     expect(uncaught.map((f) => `${f.name}: no check citing ${f.requirement} names it in killedBy`)).toEqual([]);
   });
 
-  it('a check killed by a fault of another requirement is listed in that fault\'s alsoFails (with the reason)', () => {
+  it("a check killed by a fault of another requirement is listed in that fault's alsoFails (with the reason)", () => {
     const unexplained = allChecks.flatMap((c) =>
       c.killedBy
         .map((n) => FAULTS.find((f) => f.name === n) as FaultInfo)
@@ -77,7 +83,10 @@ describe('every fault kills exactly the checks that name it', () => {
     // A kill counts when the check fails or warns, or when it left the violation it saw to the check that
     // judged it first (skip with judgedBy: one violation, one verdict).
     const survived = want.map((c) => byId.get(c.id)!).filter((r) => !failing(r) && !(r.status === 'skip' && r.judgedBy && failing(byId.get(r.judgedBy) ?? r)));
-    expect(survived.map((r) => `${r.id}: ${r.status} ${r.message}`), `fault ${name} went unnoticed by checks that name it in killedBy`).toEqual([]);
+    expect(
+      survived.map((r) => `${r.id}: ${r.status} ${r.message}`),
+      `fault ${name} went unnoticed by checks that name it in killedBy`,
+    ).toEqual([]);
     const allowed = new Set([...want.map((c) => c.id), ...(fault.alsoFails ?? []).flatMap((a) => a.checks ?? [])]);
     const precondition = (r: CheckResult) => (fault.alsoFails ?? []).some((a) => a.message?.test(r.message));
     const unrelated = results.filter((r) => r.status === 'fail' && !allowed.has(r.id) && !precondition(r));

@@ -34,8 +34,15 @@ async function gatherTaskObjects(ctx: CheckContext): Promise<{ seen: Seen[]; get
   add('CreateTaskResult.task', c.task, 'CreateTaskResult');
   const ids = [c.taskId];
   const statuses: TaskStatus[] = [];
-  const o = await observe(ctx, c.taskId, (t, n) => isTerminal(t.status) && n >= 2, { boundMs: timeLeft(ctx, { marginMs: 4_000, floorMs: 2_000 }), peer: s, into: statuses });
-  if (o.timedOut) ctx.skip(`task ${c.taskId} did not reach a terminal status within ${o.elapsedMs} ms (${seqText(statuses)})`, { cause: `a completes task did not end within the check's budget (last status ${o.last?.status})` });
+  const o = await observe(ctx, c.taskId, (t, n) => isTerminal(t.status) && n >= 2, {
+    boundMs: timeLeft(ctx, { marginMs: 4_000, floorMs: 2_000 }),
+    peer: s,
+    into: statuses,
+  });
+  if (o.timedOut)
+    ctx.skip(`task ${c.taskId} did not reach a terminal status within ${o.elapsedMs} ms (${seqText(statuses)})`, {
+      cause: `a completes task did not end within the check's budget (last status ${o.last?.status})`,
+    });
   o.tasks.forEach((t, i) => add(`tasks/get #${i + 1}`, t, 'tasks/get'));
   if (hasPath(ctx.info.serverCapabilities, 'tasks.cancel') && ctx.info.profile.tools.slow) {
     const slow = await createTask(ctx, 'slow', { peer: s });
@@ -49,7 +56,8 @@ async function gatherTaskObjects(ctx: CheckContext): Promise<{ seen: Seen[]; get
     const { tasks } = await listAll(ctx, s);
     for (const t of tasks) if (ids.includes(t?.taskId)) add(`tasks/list entry ${t.taskId}`, t, 'tasks/list');
   }
-  for (const id of ids) statusNotifications(s, id).forEach((m, i) => add(`notifications/tasks/status #${i + 1} (${id})`, m.params, 'notifications/tasks/status'));
+  for (const id of ids)
+    statusNotifications(s, id).forEach((m, i) => add(`notifications/tasks/status #${i + 1} (${id})`, m.params, 'notifications/tasks/status'));
   return { seen, gets: o.tasks, covered: [...covered] };
 }
 
@@ -85,7 +93,8 @@ export const checks: CheckDef[] = [
           byTask.set(task.taskId, set);
         }
       }
-      for (const [id, set] of byTask) if (set.size > 1) problems.push(`task ${id}: createdAt changes between responses (${[...set].map((n) => new Date(n).toISOString()).join(', ')})`);
+      for (const [id, set] of byTask)
+        if (set.size > 1) problems.push(`task ${id}: createdAt changes between responses (${[...set].map((n) => new Date(n).toISOString()).join(', ')})`);
       ctx.expect(problems.length === 0, problems.slice(0, 6).join('; ') + (problems.length > 6 ? ` (+${problems.length - 6} more)` : ''));
       return `${seen.length} Task objects (${covered.join(', ')}) carry ISO 8601 createdAt`;
     },
@@ -121,7 +130,10 @@ export const checks: CheckDef[] = [
       const c = await createTask(ctx, 'completes');
       const seq: TaskStatus[] = [];
       await toTerminalAndBeyond(ctx, c.taskId, seq, 2);
-      const objs = [c.task, ...ctx.peer.transcript.filter((e) => e.dir === 'in' && (e.message as any)?.result?.taskId === c.taskId).map((e) => (e.message as any).result)];
+      const objs = [
+        c.task,
+        ...ctx.peer.transcript.filter((e) => e.dir === 'in' && (e.message as any)?.result?.taskId === c.taskId).map((e) => (e.message as any).result),
+      ];
       const problems: string[] = [];
       let prev: number | undefined;
       let prevText = '';
@@ -144,7 +156,7 @@ export const checks: CheckDef[] = [
     // "to indicate when the task was last updated": a Task showing a new status was updated after one
     // showing the old status was sent.
     id: 'get.last-updated-moves',
-    title: 'lastUpdatedAt moves forward when the task\'s status changes',
+    title: "lastUpdatedAt moves forward when the task's status changes",
     section: SECTION,
     requirements: ['ttl-last-updated-at'],
     level: 'MUST',
@@ -164,7 +176,10 @@ export const checks: CheckDef[] = [
       for (let i = 1; i < snaps.length; i++) {
         const [a, b] = [snaps[i - 1], snaps[i]];
         if (a.status === b.status) continue;
-        ctx.expect(stamp(b)! > stamp(a)!, `the status went ${a.status} → ${b.status}, yet lastUpdatedAt went ${a.lastUpdatedAt} → ${b.lastUpdatedAt} (createdAt ${short(b.createdAt)}): the change is not reflected`);
+        ctx.expect(
+          stamp(b)! > stamp(a)!,
+          `the status went ${a.status} → ${b.status}, yet lastUpdatedAt went ${a.lastUpdatedAt} → ${b.lastUpdatedAt} (createdAt ${short(b.createdAt)}): the change is not reflected`,
+        );
         changes.push(`${a.status} → ${b.status}: ${a.lastUpdatedAt} → ${b.lastUpdatedAt}`);
       }
       if (!changes.length) ctx.skip(`no status change was seen between Task objects with a readable lastUpdatedAt (${seqText(o.statuses)})`);
@@ -185,7 +200,13 @@ export const checks: CheckDef[] = [
       const c = await createTask(ctx, 'completes');
       const o = await observe(ctx, c.taskId, (t, n) => isTerminal(t.status) || n >= 3, { boundMs: timeLeft(ctx, { marginMs: 4_000, floorMs: 2_000 }) });
       const bad = o.tasks
-        .map((t, i) => (!isObj(t) || !('ttl' in t) ? `tasks/get #${i + 1} has no ttl` : t.ttl !== null && !(Number.isInteger(t.ttl) && t.ttl >= 0) ? `tasks/get #${i + 1} ttl ${short(t.ttl)} is not a non-negative integer or null` : ''))
+        .map((t, i) =>
+          !isObj(t) || !('ttl' in t)
+            ? `tasks/get #${i + 1} has no ttl`
+            : t.ttl !== null && !(Number.isInteger(t.ttl) && t.ttl >= 0)
+              ? `tasks/get #${i + 1} ttl ${short(t.ttl)} is not a non-negative integer or null`
+              : '',
+        )
         .filter(Boolean);
       ctx.expect(bad.length === 0, `${bad.join('; ')} (got ${short(o.last)})`);
       const ttl = o.last.ttl;
@@ -210,7 +231,9 @@ export const checks: CheckDef[] = [
       const values = [...new Set(o.tasks.map((t) => (isObj(t) && 'pollInterval' in t ? t.pollInterval : undefined)))];
       const bad = values.filter((v) => v !== undefined && !(Number.isInteger(v) && v > 0));
       ctx.expect(bad.length === 0, `pollInterval ${bad.map((v) => short(v)).join(', ')} is not a positive integer of milliseconds`);
-      return values.every((v) => v === undefined) ? 'no pollInterval in tasks/get results' : `pollInterval ${values.map((v) => short(v)).join(', ')} ms in tasks/get results`;
+      return values.every((v) => v === undefined)
+        ? 'no pollInterval in tasks/get results'
+        : `pollInterval ${values.map((v) => short(v)).join(', ')} ms in tasks/get results`;
     },
   }),
   defineCheck({
@@ -227,8 +250,15 @@ export const checks: CheckDef[] = [
     async run(ctx: CheckContext) {
       const c = await createTask(ctx, 'fails');
       const seq: TaskStatus[] = [];
-      const o = await observe(ctx, c.taskId, (t) => isTerminal(t.status), { boundMs: timeLeft(ctx, { marginMs: 4_000, floorMs: 2_000 }), into: seq, wake: resultWake(ctx, c.taskId) });
-      if (o.timedOut) ctx.skip(`task ${c.taskId} did not reach a terminal status within ${o.elapsedMs} ms (${seqText(seq)})`, { cause: `a fails task did not end within the check's budget (last status ${o.last?.status})` });
+      const o = await observe(ctx, c.taskId, (t) => isTerminal(t.status), {
+        boundMs: timeLeft(ctx, { marginMs: 4_000, floorMs: 2_000 }),
+        into: seq,
+        wake: resultWake(ctx, c.taskId),
+      });
+      if (o.timedOut)
+        ctx.skip(`task ${c.taskId} did not reach a terminal status within ${o.elapsedMs} ms (${seqText(seq)})`, {
+          cause: `a fails task did not end within the check's budget (last status ${o.last?.status})`,
+        });
       const terminal = o.last.status as TaskStatus;
       if (terminal !== 'failed') {
         const r = await ctx.peer.request('tasks/result', { taskId: c.taskId }).catch(() => undefined);
@@ -238,9 +268,11 @@ export const checks: CheckDef[] = [
         );
       }
       const msg = o.last.statusMessage;
-      ctx.expect(typeof msg === 'string' && msg.trim().length > 0, `tasks/get of failed task ${c.taskId} has statusMessage ${short(msg)}; expected diagnostic text (got ${short(o.last)})`);
+      ctx.expect(
+        typeof msg === 'string' && msg.trim().length > 0,
+        `tasks/get of failed task ${c.taskId} has statusMessage ${short(msg)}; expected diagnostic text (got ${short(o.last)})`,
+      );
       return `failed task statusMessage: ${short(msg, 100)}`;
     },
   }),
 ];
-

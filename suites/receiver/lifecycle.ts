@@ -45,7 +45,9 @@ export const checks: CheckDef[] = [
         const { terminal } = await toTerminalAndBeyond(ctx, c.taskId, seq, 1, { viaResult: true, onFailure: 'violation' });
         const bad = pathMessage(seq, 'CreateTaskResult + tasks/get polls');
         const notes = statusNotifications(ctx.peer, c.taskId).map((m) => m.params?.status);
-        const badNote = notes.every(isTaskStatus) ? pathMessage(notes as TaskStatus[], 'notifications/tasks/status') : `notifications/tasks/status carried non-status values ${short(notes)}`;
+        const badNote = notes.every(isTaskStatus)
+          ? pathMessage(notes as TaskStatus[], 'notifications/tasks/status')
+          : `notifications/tasks/status carried non-status values ${short(notes)}`;
         ctx.expect(!bad && !badNote, [bad, badNote].filter(Boolean).join('; '));
         return `statuses seen: ${seqText(seq)} (terminal ${terminal})${notes.length ? `; notifications: ${seqText(notes)}` : ''}`;
       },
@@ -70,7 +72,12 @@ export const checks: CheckDef[] = [
       if (r.error) ctx.skip(`tasks/cancel answered ${r.error.code} ${r.error.message} (seen ${seqText(seq)}); the cancelled path was not observed`);
       if (!isTaskStatus(r.result?.status)) ctx.violation(`tasks/cancel result status ${short(r.result?.status)} is not a task status`);
       seq.push(r.result.status);
-      const o = await observe(ctx, c.taskId, (t, n) => isTerminal(t.status) && n >= 2, { boundMs: timeLeft(ctx, { marginMs: 4_000, floorMs: 2_000 }), into: seq, allowGone: true, onFailure: 'violation' });
+      const o = await observe(ctx, c.taskId, (t, n) => isTerminal(t.status) && n >= 2, {
+        boundMs: timeLeft(ctx, { marginMs: 4_000, floorMs: 2_000 }),
+        into: seq,
+        allowGone: true,
+        onFailure: 'violation',
+      });
       const bad = pathMessage(seq, 'CreateTaskResult, tasks/get and tasks/cancel results');
       ctx.expect(!bad, bad ?? '');
       return `statuses seen: ${seqText(seq)}${o.gone ? ` (then deleted: ${o.gone.message})` : ''}`;
@@ -100,7 +107,9 @@ export const checks: CheckDef[] = [
         const sofar = pathMessage(run.statuses, 'CreateTaskResult + tasks/get polls');
         ctx.expect(!sofar, sofar ?? '');
         await cancelQuietly(ctx, run.taskId, run.session);
-        ctx.skip(`no input request arrived (tasks/result ${run.result ? 'sent' : 'not sent'}); path seen so far is valid but incomplete: ${seqText(run.statuses)}`);
+        ctx.skip(
+          `no input request arrived (tasks/result ${run.result ? 'sent' : 'not sent'}); path seen so far is valid but incomplete: ${seqText(run.statuses)}`,
+        );
       }
       const { terminal } = await toTerminalAndBeyond(ctx, run.taskId, run.statuses, 1, { peer: run.session, onFailure: 'violation' });
       const bad = pathMessage(run.statuses, 'CreateTaskResult + tasks/get polls');
@@ -134,7 +143,9 @@ export const checks: CheckDef[] = [
           [
             changed !== undefined ? `task ${c.taskId} reached ${terminal}, then tasks/get reported ${changed} (seen ${seqText(seq)})` : '',
             noteChanged !== undefined ? `notifications/tasks/status reported ${noteChanged} after ${terminal} (${seqText(notes)})` : '',
-          ].filter(Boolean).join('; '),
+          ]
+            .filter(Boolean)
+            .join('; '),
         );
         return `${terminal} stayed ${terminal} over ${after.length} later poll(s)${gone ? ` (then deleted: ${gone.message})` : ''}: ${seqText(seq)}`;
       },
@@ -170,7 +181,11 @@ export const checks: CheckDef[] = [
           ctx.skip(`after tasks/cancel the task reached ${terminal}, not cancelled (seen ${seqText(seq)}); cancel checks judge that`);
         }
         let twinEnd: { at: number; status: string } | undefined;
-        const twinWatch = observe(ctx, twin.taskId, (t) => isTerminal(t.status), { boundMs: SLOW_WATCH_MAX_MS, allowGone: true, label: 'timing the twin slow task' }).then((w) => {
+        const twinWatch = observe(ctx, twin.taskId, (t) => isTerminal(t.status), {
+          boundMs: SLOW_WATCH_MAX_MS,
+          allowGone: true,
+          label: 'timing the twin slow task',
+        }).then((w) => {
           twinEnd = { at: Date.now(), status: w.gone ? 'deleted' : w.timedOut ? 'still running' : w.last.status };
         });
         twinWatch.catch(() => undefined); // judged below; never an unhandled rejection if the watch ends the check first
@@ -189,7 +204,10 @@ export const checks: CheckDef[] = [
         const after = seq.slice(before);
         const changed = after.find((s) => s !== 'cancelled');
         const span = Date.now() - created;
-        ctx.expect(changed === undefined, `task ${c.taskId} was cancelled, then tasks/get reported ${changed} (seen ${seqText(seq)}; ${span} ms after creation; the uncancelled twin ended ${twinEnd?.status} after ${twinEnd ? twinEnd.at - created : '?'} ms)`);
+        ctx.expect(
+          changed === undefined,
+          `task ${c.taskId} was cancelled, then tasks/get reported ${changed} (seen ${seqText(seq)}; ${span} ms after creation; the uncancelled twin ended ${twinEnd?.status} after ${twinEnd ? twinEnd.at - created : '?'} ms)`,
+        );
         if (twinEnd?.status === 'still running') ctx.note(`the twin slow task was still running after ${SLOW_WATCH_MAX_MS} ms: watched only that long`);
         return `cancelled stayed cancelled over ${after.length} poll(s) until ${span} ms after creation (its uncancelled twin ended ${twinEnd?.status} after ${twinEnd ? twinEnd.at - created : '?'} ms)${watch.gone ? ` (then deleted: ${watch.gone.message})` : ''}`;
       } finally {
@@ -211,20 +229,23 @@ export const checks: CheckDef[] = [
     timeoutMs: INPUT_TIMEOUT_MS,
     async run(ctx: CheckContext) {
       return withInputTask(ctx, async (run) => {
-      const o = await awaitInputRequired(ctx, run, INPUT_WAIT_MS);
-      if (o.last.status === 'input_required') return `reached input_required after ${o.elapsedMs} ms (${seqText(run.statuses)})`;
-      if (isTerminal(o.last.status) && run.requests.length === 0) {
-        ctx.skip(`the needsInput task ended ${o.last.status} without asking for input (${seqText(run.statuses)})`);
-      }
-      // Still working (or an input request came while working): ask for the input through tasks/result.
-      const req = await awaitInputRequest(ctx, run, 5_000);
-      if (!req) ctx.skip(`no input request arrived (status stayed ${o.last.status} for ${o.elapsedMs} ms, and none came on tasks/result within 5 s)`);
-      const held = await getTask(ctx, run.taskId, run.session);
-      const st = held.result?.status;
-      if (isTaskStatus(st)) run.statuses.push(st);
-      run.statusWhileHeld = st;
-      ctx.expect(st === 'input_required', `the receiver sent ${req.method} for task ${run.taskId} and waits for the answer, but the task is ${short(st)}, not input_required (seen ${seqText(run.statuses)})`);
-      return `input_required while the ${req.method} was pending (${seqText(run.statuses)})`;
+        const o = await awaitInputRequired(ctx, run, INPUT_WAIT_MS);
+        if (o.last.status === 'input_required') return `reached input_required after ${o.elapsedMs} ms (${seqText(run.statuses)})`;
+        if (isTerminal(o.last.status) && run.requests.length === 0) {
+          ctx.skip(`the needsInput task ended ${o.last.status} without asking for input (${seqText(run.statuses)})`);
+        }
+        // Still working (or an input request came while working): ask for the input through tasks/result.
+        const req = await awaitInputRequest(ctx, run, 5_000);
+        if (!req) ctx.skip(`no input request arrived (status stayed ${o.last.status} for ${o.elapsedMs} ms, and none came on tasks/result within 5 s)`);
+        const held = await getTask(ctx, run.taskId, run.session);
+        const st = held.result?.status;
+        if (isTaskStatus(st)) run.statuses.push(st);
+        run.statusWhileHeld = st;
+        ctx.expect(
+          st === 'input_required',
+          `the receiver sent ${req.method} for task ${run.taskId} and waits for the answer, but the task is ${short(st)}, not input_required (seen ${seqText(run.statuses)})`,
+        );
+        return `input_required while the ${req.method} was pending (${seqText(run.statuses)})`;
       });
     },
   }),
@@ -240,13 +261,13 @@ export const checks: CheckDef[] = [
     timeoutMs: INPUT_TIMEOUT_MS,
     async run(ctx: CheckContext) {
       return withInputTask(ctx, async (run) => {
-      await awaitInputRequired(ctx, run, INPUT_WAIT_MS);
-      const req = await awaitInputRequest(ctx, run, 5_000);
-      if (!req) ctx.skip(`the needsInput task sent no input request (statuses ${seqText(run.statuses)})`);
-      const meta = req.params?._meta?.[RELATED_TASK_META];
-      ctx.expect(meta !== undefined, `${req.method} for task ${run.taskId} has no _meta["${RELATED_TASK_META}"] (params._meta: ${short(req.params?._meta)})`);
-      ctx.expect(meta?.taskId === run.taskId, `${req.method} carries related-task taskId ${short(meta?.taskId)}, expected ${JSON.stringify(run.taskId)}`);
-      return `${req.method} carried related-task taskId ${run.taskId}`;
+        await awaitInputRequired(ctx, run, INPUT_WAIT_MS);
+        const req = await awaitInputRequest(ctx, run, 5_000);
+        if (!req) ctx.skip(`the needsInput task sent no input request (statuses ${seqText(run.statuses)})`);
+        const meta = req.params?._meta?.[RELATED_TASK_META];
+        ctx.expect(meta !== undefined, `${req.method} for task ${run.taskId} has no _meta["${RELATED_TASK_META}"] (params._meta: ${short(req.params?._meta)})`);
+        ctx.expect(meta?.taskId === run.taskId, `${req.method} carries related-task taskId ${short(meta?.taskId)}, expected ${JSON.stringify(run.taskId)}`);
+        return `${req.method} carried related-task taskId ${run.taskId}`;
       });
     },
   }),
@@ -302,19 +323,28 @@ export const checks: CheckDef[] = [
     timeoutMs: INPUT_TIMEOUT_MS,
     async run(ctx: CheckContext) {
       return withInputTask(ctx, async (run) => {
-      const o = await awaitInputRequired(ctx, run, INPUT_WAIT_MS);
-      const req = await awaitInputRequest(ctx, run, 5_000);
-      if (!req) ctx.skip(`the needsInput task sent no input request (statuses ${seqText(run.statuses)})`);
-      const held = await getTask(ctx, run.taskId, run.session);
-      if (isTaskStatus(held.result?.status)) run.statuses.push(held.result.status);
-      if (held.result?.status !== 'input_required' && o.last.status !== 'input_required') {
-        ctx.skip(`the task never showed input_required (${seqText(run.statuses)}); lifecycle.input-required-reached judges that`);
-      }
-      run.release();
-      const answered = Date.now();
-      const left = await observe(ctx, run.taskId, (t) => t.status !== 'input_required', { boundMs: 10_000, peer: run.session, into: run.statuses, allowGone: true, label: 'waiting to leave input_required' });
-      ctx.expect(!left.timedOut, `the input request was answered, yet the task stayed input_required for ${Date.now() - answered} ms (${seqText(run.statuses)})`);
-      return `left input_required ${Date.now() - answered} ms after the answer, to ${left.gone ? '(deleted)' : left.last.status} (${seqText(run.statuses)})`;
+        const o = await awaitInputRequired(ctx, run, INPUT_WAIT_MS);
+        const req = await awaitInputRequest(ctx, run, 5_000);
+        if (!req) ctx.skip(`the needsInput task sent no input request (statuses ${seqText(run.statuses)})`);
+        const held = await getTask(ctx, run.taskId, run.session);
+        if (isTaskStatus(held.result?.status)) run.statuses.push(held.result.status);
+        if (held.result?.status !== 'input_required' && o.last.status !== 'input_required') {
+          ctx.skip(`the task never showed input_required (${seqText(run.statuses)}); lifecycle.input-required-reached judges that`);
+        }
+        run.release();
+        const answered = Date.now();
+        const left = await observe(ctx, run.taskId, (t) => t.status !== 'input_required', {
+          boundMs: 10_000,
+          peer: run.session,
+          into: run.statuses,
+          allowGone: true,
+          label: 'waiting to leave input_required',
+        });
+        ctx.expect(
+          !left.timedOut,
+          `the input request was answered, yet the task stayed input_required for ${Date.now() - answered} ms (${seqText(run.statuses)})`,
+        );
+        return `left input_required ${Date.now() - answered} ms after the answer, to ${left.gone ? '(deleted)' : left.last.status} (${seqText(run.statuses)})`;
       });
     },
   }),

@@ -43,7 +43,10 @@ async function walk(ctx: CheckContext, s: Scope, maxPages = 200): Promise<Walk> 
   let cursor: string | undefined;
   for (let i = 0; i < maxPages; i++) {
     const r = await s.request('tasks/list', cursor === undefined ? {} : { cursor });
-    if (r.error) ctx.violation(`tasks/list ${cursor === undefined ? '(first page)' : `with cursor ${JSON.stringify(cursor)} it issued`} answered error ${r.error.code} ${r.error.message}`);
+    if (r.error)
+      ctx.violation(
+        `tasks/list ${cursor === undefined ? '(first page)' : `with cursor ${JSON.stringify(cursor)} it issued`} answered error ${r.error.code} ${r.error.message}`,
+      );
     if (!Array.isArray(r.result?.tasks)) ctx.violation(`tasks/list result has no tasks array (got ${short(r.result)})`);
     const next = r.result.nextCursor;
     pages.push({ tasks: r.result.tasks, nextCursor: next, response: r });
@@ -100,12 +103,15 @@ export const checks: CheckDef[] = [
       const w = await walk(ctx, s);
       const { missing, gone } = await missingButGettable(ctx, s, [a.taskId, b.taskId], w.ids);
       if (gone.length) ctx.note(`deleted meanwhile (not judged): ${gone.join(', ')}`);
-      ctx.expect(missing.length === 0, `task(s) ${missing.join(', ')} answer tasks/get but are not in tasks/list (${w.pages.length} page(s) of ${pageSizes(w)} tasks, ${w.ids.length} listed)`);
+      ctx.expect(
+        missing.length === 0,
+        `task(s) ${missing.join(', ')} answer tasks/get but are not in tasks/list (${w.pages.length} page(s) of ${pageSizes(w)} tasks, ${w.ids.length} listed)`,
+      );
     },
   }),
   defineCheck({
     id: 'list.next-cursor',
-    title: 'a tasks/list page has a nextCursor whenever more of the requestor\'s tasks remain',
+    title: "a tasks/list page has a nextCursor whenever more of the requestor's tasks remain",
     section: SECTION,
     requirements: ['list-next-cursor'],
     level: 'MUST',
@@ -153,13 +159,18 @@ export const checks: CheckDef[] = [
         return r.result;
       };
       let page = await first();
-      if (page.nextCursor !== undefined && page.nextCursor !== null) return `paginates: first page ${page.tasks.length} tasks with a nextCursor (${created} created)`;
-      if (page.tasks.length < created) return `first page ${page.tasks.length} of ${created} tasks, no nextCursor (missing tasks are judged by list.next-cursor)`;
+      if (page.nextCursor !== undefined && page.nextCursor !== null)
+        return `paginates: first page ${page.tasks.length} tasks with a nextCursor (${created} created)`;
+      if (page.tasks.length < created)
+        return `first page ${page.tasks.length} of ${created} tasks, no nextCursor (missing tasks are judged by list.next-cursor)`;
       // One page held everything: add tasks until more than PAGE_LIMIT exist, then look again.
       created += (await createMany(ctx, s, PAGE_LIMIT + 1 - created)).length;
       page = await first();
       const paged = page.nextCursor !== undefined && page.nextCursor !== null;
-      ctx.expect(paged || page.tasks.length <= PAGE_LIMIT, `with ${created} tasks, tasks/list returned all ${page.tasks.length} in one response without a nextCursor (no pagination; threshold ${PAGE_LIMIT})`);
+      ctx.expect(
+        paged || page.tasks.length <= PAGE_LIMIT,
+        `with ${created} tasks, tasks/list returned all ${page.tasks.length} in one response without a nextCursor (no pagination; threshold ${PAGE_LIMIT})`,
+      );
       return `first page ${page.tasks.length} tasks${paged ? ' with a nextCursor' : ''} (${created} created)`;
     },
   }),
@@ -195,7 +206,8 @@ export const checks: CheckDef[] = [
       const r = await s.request('tasks/list', {});
       if (r.error) ctx.skip(`tasks/list answered error ${r.error.code} ${r.error.message}`);
       const cursor = r.result?.nextCursor;
-      if (typeof cursor !== 'string' || cursor.length === 0) ctx.skip(`tasks/list issued no cursor with ${MANY} tasks (${r.result?.tasks?.length} on the first page)`);
+      if (typeof cursor !== 'string' || cursor.length === 0)
+        ctx.skip(`tasks/list issued no cursor with ${MANY} tasks (${r.result?.tasks?.length} on the first page)`);
       for (const bad of [tamper(cursor), `${cursor}tampered`]) {
         const t = await s.request('tasks/list', { cursor: bad });
         expectError(ctx, t, -32602, `tasks/list with the issued cursor ${JSON.stringify(cursor)} modified to ${JSON.stringify(bad)}`);
@@ -225,11 +237,17 @@ export const checks: CheckDef[] = [
       for (const t of w.pages.flatMap((p) => p.tasks)) {
         const id = short(t?.taskId);
         ctx.expect(t && typeof t === 'object' && typeof t.taskId === 'string', `tasks/list entry is not a Task with a string taskId: ${short(t)}`);
-        ctx.expect(typeof t.createdAt === 'string' && isIso8601DateTime(t.createdAt), `tasks/list entry ${id}: createdAt ${short(t.createdAt)} is not an ISO 8601 timestamp`);
-        ctx.expect(typeof t.lastUpdatedAt === 'string' && isIso8601DateTime(t.lastUpdatedAt), `tasks/list entry ${id}: lastUpdatedAt ${short(t.lastUpdatedAt)} is not an ISO 8601 timestamp`);
+        ctx.expect(
+          typeof t.createdAt === 'string' && isIso8601DateTime(t.createdAt),
+          `tasks/list entry ${id}: createdAt ${short(t.createdAt)} is not an ISO 8601 timestamp`,
+        );
+        ctx.expect(
+          typeof t.lastUpdatedAt === 'string' && isIso8601DateTime(t.lastUpdatedAt),
+          `tasks/list entry ${id}: lastUpdatedAt ${short(t.lastUpdatedAt)} is not an ISO 8601 timestamp`,
+        );
         n++;
       }
-      if (n === 0) ctx.skip("tasks/list listed none of the tasks just created (judged by list.get-implies-list)");
+      if (n === 0) ctx.skip('tasks/list listed none of the tasks just created (judged by list.get-implies-list)');
       return `${n} entries`;
     },
   }),

@@ -44,7 +44,8 @@ async function runAndCollect(ctx: CheckContext, roles: ProfileRole[]): Promise<R
         wake: resultWake(ctx, c.taskId),
       });
       const terminal = polled.find((s) => isTerminal(s));
-      if (o.timedOut && terminal === undefined) ctx.note(`${role} task ${c.taskId} did not reach a terminal status within ${o.elapsedMs} ms (${seqText(polled)})`);
+      if (o.timedOut && terminal === undefined)
+        ctx.note(`${role} task ${c.taskId} did not reach a terminal status within ${o.elapsedMs} ms (${seqText(polled)})`);
       return { role, taskId: c.taskId, polled, terminal, notes: statusNotifications(ctx.peer, c.taskId) };
     }),
   );
@@ -120,7 +121,10 @@ export const checks: CheckDef[] = [
       const notes = runs.flatMap((r) => r.notes);
       if (!notes.length) ctx.skip(noneSent(runs));
       const with_ = notes.filter((m) => m.params?._meta !== null && typeof m.params?._meta === 'object' && RELATED_TASK_META in m.params._meta);
-      ctx.expect(with_.length === 0, `${with_.length} of ${notes.length} notifications/tasks/status carry _meta["${RELATED_TASK_META}"] (e.g. ${short(with_[0]?.params?._meta)}); the taskId is already in the params`);
+      ctx.expect(
+        with_.length === 0,
+        `${with_.length} of ${notes.length} notifications/tasks/status carry _meta["${RELATED_TASK_META}"] (e.g. ${short(with_[0]?.params?._meta)}); the taskId is already in the params`,
+      );
       return `${notes.length} notifications/tasks/status without related-task _meta`;
     },
   }),

@@ -42,7 +42,16 @@ function taskTokens(entries: readonly TranscriptEntry[]): Map<string, string> {
   const byId = new Map<string, Message>();
   for (const e of entries) {
     const m = e.message as Message | undefined;
-    if (e.dir === 'out' && m && typeof m === 'object' && 'method' in m && 'id' in m && m.params?.task !== undefined && m.params?._meta?.progressToken !== undefined) byId.set(JSON.stringify(m.id), m);
+    if (
+      e.dir === 'out' &&
+      m &&
+      typeof m === 'object' &&
+      'method' in m &&
+      'id' in m &&
+      m.params?.task !== undefined &&
+      m.params?._meta?.progressToken !== undefined
+    )
+      byId.set(JSON.stringify(m.id), m);
   }
   const tokens = new Map<string, string>();
   for (const e of entries) {
@@ -72,7 +81,10 @@ export const checks: CheckDef[] = [
       const foreign = progress.filter((e) => tokenOf(e) !== token);
       ctx.expect(
         foreign.length === 0,
-        `notifications/progress with tokens other than the task's ${JSON.stringify(token)} arrived on a connection whose only progressToken was that one: ${foreign.slice(0, 3).map((e) => short(tokenOf(e))).join(', ')}${foreign.length > 3 ? ` (+${foreign.length - 3})` : ''}`,
+        `notifications/progress with tokens other than the task's ${JSON.stringify(token)} arrived on a connection whose only progressToken was that one: ${foreign
+          .slice(0, 3)
+          .map((e) => short(tokenOf(e)))
+          .join(', ')}${foreign.length > 3 ? ` (+${foreign.length - 3})` : ''}`,
       );
       if (progress.length === 0) ctx.skip(`the progress tool "${ctx.tool('progress').name}" sent no notifications/progress for task ${taskId}`);
       const after = progress.filter((e) => e.seq > createdSeq).length;
@@ -104,7 +116,10 @@ export const checks: CheckDef[] = [
       const late = mine.filter((e) => e.seq > terminal.seq);
       ctx.expect(
         late.length === 0,
-        `${late.length} notifications/progress with the task's token arrived after the task was shown ${last?.status} (at +${terminal.ms} ms): ${late.slice(0, 3).map((e) => `+${e.ms} ms ${short((e.message as Message).params, 120)}`).join('; ')}`,
+        `${late.length} notifications/progress with the task's token arrived after the task was shown ${last?.status} (at +${terminal.ms} ms): ${late
+          .slice(0, 3)
+          .map((e) => `+${e.ms} ms ${short((e.message as Message).params, 120)}`)
+          .join('; ')}`,
       );
       return `${mine.length} progress notifications, all before the task was shown ${last?.status}`;
     },
@@ -122,12 +137,16 @@ export const checks: CheckDef[] = [
     requirements: ['cancellation-use-tasks-cancel'],
     level: 'MAY',
     clientReceiver: true,
-    weakerLevel: 'the MUST binds the requestor; what a receiver does with the notification is unspecified (RULINGS.md#cancelled-notification-receiver), so it is only reported',
+    weakerLevel:
+      'the MUST binds the requestor; what a receiver does with the notification is unspecified (RULINGS.md#cancelled-notification-receiver), so it is only reported',
     killedBy: [],
     needs: ['slow'],
     async run(ctx: CheckContext) {
       const created = await createTask(ctx, 'slow');
-      await ctx.peer.notify('notifications/cancelled', { requestId: created.response.id, reason: 'conformance probe: tasks must be cancelled with tasks/cancel' });
+      await ctx.peer.notify('notifications/cancelled', {
+        requestId: created.response.id,
+        reason: 'conformance probe: tasks must be cancelled with tasks/cancel',
+      });
       const statuses: string[] = [String(created.task.status)];
       const deadline = Date.now() + 1_000;
       let last: any = created.task;
@@ -147,7 +166,11 @@ export const checks: CheckDef[] = [
       if (!gone && isTaskStatus(last?.status) && !isTerminal(last.status) && ctx.info.serverCapabilities?.tasks?.cancel) {
         await ctx.peer.request('tasks/cancel', { taskId: created.taskId });
       }
-      const end = gone ? `the task became unknown (${gone})` : isTaskStatus(last?.status) && isTerminal(last.status) ? `the task ended ${last.status}` : `the task was unaffected (still ${last?.status})`;
+      const end = gone
+        ? `the task became unknown (${gone})`
+        : isTaskStatus(last?.status) && isTerminal(last.status)
+          ? `the task ended ${last.status}`
+          : `the task was unaffected (still ${last?.status})`;
       return `after notifications/cancelled for request ${short(created.response.id)} (which had created task ${created.taskId}), ${end}; statuses seen ${statuses.join(' → ')}`;
     },
   }),
@@ -172,7 +195,7 @@ export const checks: CheckDef[] = [
         const [a, b] = await Promise.all([createTask(ctx, 'progress', { peer: s }), createTask(ctx, 'progress', { peer: s })]);
         await Promise.all([a, b].map((c) => reachTerminal(ctx, c.taskId, { peer: s, initial: c.task, role: 'progress' })));
         await s.request('ping').catch(() => undefined); // progress sent before the last answer has arrived by now
-        sources.push({ label: 'this check\'s session', entries: s.peer.transcript });
+        sources.push({ label: "this check's session", entries: s.peer.transcript });
       }
       const problems: string[] = [];
       const notes: string[] = [];
@@ -205,7 +228,10 @@ export const checks: CheckDef[] = [
         }
       }
       if (notes.length) ctx.note(`progress values not increasing in arrival order over HTTP (streams may interleave): ${notes.slice(0, 3).join('; ')}`);
-      ctx.expect(problems.length === 0, `${problems.length} of ${judged} progress notifications: ${problems.slice(0, 4).join('; ')}${problems.length > 4 ? '; …' : ''}`);
+      ctx.expect(
+        problems.length === 0,
+        `${problems.length} of ${judged} progress notifications: ${problems.slice(0, 4).join('; ')}${problems.length > 4 ? '; …' : ''}`,
+      );
       if (judged === 0) ctx.skip('no notifications/progress for a task-augmented request was seen in this run', { cause: 'no task progress observed' });
       return `${judged} progress notifications of tasks judged: each names its own task and increases`;
     },

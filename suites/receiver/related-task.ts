@@ -26,8 +26,12 @@ const bogusId = () => `conformance-no-such-task-${Math.random().toString(36).sli
 
 /** The tasks/result response carries related-task naming `taskId`. */
 function expectResultMeta(ctx: CheckContext, r: Response, taskId: string, what: string): void {
-  if (r.error) ctx.skip(`tasks/result for the ${what} task answered JSON-RPC error ${r.error.code} ${r.error.message} (an error response has no _meta to judge)`);
-  ctx.expect(hasRelatedTask(r.result), `tasks/result response for the ${what} task ${taskId} has no _meta["${RELATED_TASK_META}"] (result _meta: ${short(r.result?._meta)})`);
+  if (r.error)
+    ctx.skip(`tasks/result for the ${what} task answered JSON-RPC error ${r.error.code} ${r.error.message} (an error response has no _meta to judge)`);
+  ctx.expect(
+    hasRelatedTask(r.result),
+    `tasks/result response for the ${what} task ${taskId} has no _meta["${RELATED_TASK_META}"] (result _meta: ${short(r.result?._meta)})`,
+  );
   const got = relatedTaskId(r.result);
   ctx.expect(got === taskId, `tasks/result response for the ${what} task ${taskId} carries related-task taskId ${JSON.stringify(got)}`);
 }
@@ -40,7 +44,10 @@ async function requestWithForeignMeta(ctx: CheckContext, method: string, params:
   try {
     return await ctx.peer.request(method, params);
   } catch (e) {
-    if (e instanceof WireTimeoutError) ctx.violation(`${what}: no answer within ${ctx.peer.peer.defaultTimeoutMs} ms — the related-task _meta was not ignored (a reply about params.taskId must come)`);
+    if (e instanceof WireTimeoutError)
+      ctx.violation(
+        `${what}: no answer within ${ctx.peer.peer.defaultTimeoutMs} ms — the related-task _meta was not ignored (a reply about params.taskId must come)`,
+      );
     throw e;
   }
 }
@@ -105,7 +112,7 @@ export const checks: CheckDef[] = [
   }),
   defineCheck({
     id: 'related-task.input-request',
-    title: 'an input request the receiver sends for a task (elicitation/create) carries related-task _meta with that task\'s id',
+    title: "an input request the receiver sends for a task (elicitation/create) carries related-task _meta with that task's id",
     section: SECTION,
     requirements: ['input-required-related-task', 'related-task-nested-same-id'],
     level: 'MUST',
@@ -140,7 +147,10 @@ export const checks: CheckDef[] = [
       }
       if (inputs.length === 0) ctx.skip(`the receiver sent no request for the needsInput task (last status ${String(status)})`);
       for (const req of inputs) {
-        ctx.expect(hasRelatedTask(req.params), `${req.method} sent for task ${c.taskId} has no params._meta["${RELATED_TASK_META}"] (params._meta: ${short(req.params?._meta)})`);
+        ctx.expect(
+          hasRelatedTask(req.params),
+          `${req.method} sent for task ${c.taskId} has no params._meta["${RELATED_TASK_META}"] (params._meta: ${short(req.params?._meta)})`,
+        );
         const got = relatedTaskId(req.params);
         ctx.expect(got === c.taskId, `${req.method} sent for task ${c.taskId} names related-task taskId ${JSON.stringify(got)}`);
       }
@@ -166,10 +176,13 @@ export const checks: CheckDef[] = [
         .filter((e) => e.dir === 'in')
         .map((e) => e.message as Message)
         .filter((m) => m?.method === 'notifications/progress' && m.params?.progressToken === token);
-      if (progress.length === 0) ctx.skip('the target sent no notifications/progress with the task\'s progressToken after the CreateTaskResult');
+      if (progress.length === 0) ctx.skip("the target sent no notifications/progress with the task's progressToken after the CreateTaskResult");
       for (const m of progress) {
         const got = relatedTaskId(m.params);
-        ctx.expect(got === c.taskId, `notifications/progress for task ${c.taskId} (progress ${m.params?.progress}) carries related-task taskId ${JSON.stringify(got)} (params._meta: ${short(m.params?._meta)})`);
+        ctx.expect(
+          got === c.taskId,
+          `notifications/progress for task ${c.taskId} (progress ${m.params?.progress}) carries related-task taskId ${JSON.stringify(got)} (params._meta: ${short(m.params?._meta)})`,
+        );
       }
       return `${progress.length} notification(s) judged`;
     },
@@ -238,7 +251,10 @@ export const checks: CheckDef[] = [
     async run(ctx: CheckContext) {
       const a = await createTask(ctx, 'completes');
       const b = await createTask(ctx, 'completes');
-      for (const [label, other] of [['another task of ours', b.taskId], ['a nonexistent task', bogusId()]] as const) {
+      for (const [label, other] of [
+        ['another task of ours', b.taskId],
+        ['a nonexistent task', bogusId()],
+      ] as const) {
         const what = `tasks/get {taskId: ${a.taskId}} with related-task _meta naming ${label} (${other})`;
         const r = await requestWithForeignMeta(ctx, 'tasks/get', { taskId: a.taskId, _meta: metaFor(other) }, what);
         ctx.expect(!r.error, `${what} answered error ${r.error?.code} ${r.error?.message}`);
@@ -263,7 +279,10 @@ export const checks: CheckDef[] = [
       await reachTerminal(ctx, b.taskId, { initial: b.task });
       const expected = await ctx.peer.request('tasks/result', { taskId: a.taskId });
       if (expected.error) ctx.skip(`tasks/result for task A answered error ${expected.error.code} ${expected.error.message} without any _meta`);
-      for (const [label, other] of [['another task of ours', b.taskId], ['a nonexistent task', bogusId()]] as const) {
+      for (const [label, other] of [
+        ['another task of ours', b.taskId],
+        ['a nonexistent task', bogusId()],
+      ] as const) {
         const what = `tasks/result {taskId: ${a.taskId}} with related-task _meta naming ${label} (${other})`;
         const r = await requestWithForeignMeta(ctx, 'tasks/result', { taskId: a.taskId, _meta: metaFor(other) }, what);
         ctx.expect(!r.error, `${what} answered error ${r.error?.code} ${r.error?.message}`);
@@ -291,7 +310,8 @@ export const checks: CheckDef[] = [
       const bLast = await reachTerminal(ctx, b.taskId, { initial: b.task });
       const a = await createTask(ctx, 'slow');
       const g = await getTask(ctx, a.taskId);
-      if (g.error || !isTaskStatus(g.result?.status) || isTerminal(g.result.status)) ctx.skip(`the slow task is not running (tasks/get: ${short(g.error ?? g.result?.status)})`);
+      if (g.error || !isTaskStatus(g.result?.status) || isTerminal(g.result.status))
+        ctx.skip(`the slow task is not running (tasks/get: ${short(g.error ?? g.result?.status)})`);
       const what = `tasks/cancel {taskId: ${a.taskId}} (working) with related-task _meta naming task ${b.taskId} ("${bLast.status}")`;
       const r = await requestWithForeignMeta(ctx, 'tasks/cancel', { taskId: a.taskId, _meta: metaFor(b.taskId) }, what);
       ctx.expect(!r.error, `${what} answered error ${r.error?.code} ${r.error?.message}`);

@@ -59,7 +59,10 @@ async function resultOfTerminal(ctx: CheckContext, taskId: string, status: strin
   try {
     return await ctx.peer.request('tasks/result', { taskId });
   } catch (e) {
-    if (e instanceof WireTimeoutError) ctx.violation(`tasks/result for task ${taskId}, already "${status}", did not answer within ${ctx.peer.peer.defaultTimeoutMs} ms (a terminal task's result must be returned, not blocked on)`);
+    if (e instanceof WireTimeoutError)
+      ctx.violation(
+        `tasks/result for task ${taskId}, already "${status}", did not answer within ${ctx.peer.peer.defaultTimeoutMs} ms (a terminal task's result must be returned, not blocked on)`,
+      );
     throw e;
   }
 }
@@ -75,7 +78,8 @@ export function argumentsBreaking(schema: any): { args: Record<string, unknown>;
   if (Array.isArray(schema.required) && schema.required.length) return { args: {}, how: `required ${JSON.stringify(schema.required)} left out` };
   const wrong: Record<string, unknown> = { integer: 'not-a-number', number: 'not-a-number', string: 12345, boolean: 'not-a-boolean', object: 7, array: 7 };
   for (const [name, p] of Object.entries(props)) {
-    if (typeof p?.type === 'string' && p.type in wrong) return { args: { [name]: wrong[p.type] }, how: `${name} (${p.type}) = ${JSON.stringify(wrong[p.type])}` };
+    if (typeof p?.type === 'string' && p.type in wrong)
+      return { args: { [name]: wrong[p.type] }, how: `${name} (${p.type}) = ${JSON.stringify(wrong[p.type])}` };
   }
   if (schema.additionalProperties === false) return { args: { conformanceUnexpected: true }, how: 'an unexpected property (additionalProperties false)' };
   return undefined;
@@ -85,7 +89,10 @@ export function argumentsBreaking(schema: any): { args: Record<string, unknown>;
 function requireOptional(ctx: CheckContext, role: 'completes' | 'fails'): string {
   const tool = ctx.tool(role);
   const support = ctx.taskSupport(tool.name);
-  if (support !== 'optional') ctx.skip(`tool "${tool.name}" (role ${role}) has taskSupport ${JSON.stringify(support ?? null)}, so it cannot be called both with and without a task to compare results`);
+  if (support !== 'optional')
+    ctx.skip(
+      `tool "${tool.name}" (role ${role}) has taskSupport ${JSON.stringify(support ?? null)}, so it cannot be called both with and without a task to compare results`,
+    );
   return tool.name;
 }
 
@@ -115,13 +122,15 @@ function waitingResultCheck(end: 'cancel' | 'fail' | 'expire', title: string): C
     ...(end === 'cancel' ? { needsCapabilities: ['tasks.cancel'] } : {}),
     async run(ctx: CheckContext) {
       const c = await createTask(ctx, role, end === 'expire' ? { ttl: SHORT_TTL_MS } : {});
-      if (isTaskStatus(c.task.status) && isTerminal(c.task.status)) ctx.skip(`the ${role} task's CreateTaskResult already showed "${c.task.status}": no tasks/result can wait on it`);
+      if (isTaskStatus(c.task.status) && isTerminal(c.task.status))
+        ctx.skip(`the ${role} task's CreateTaskResult already showed "${c.task.status}": no tasks/result can wait on it`);
       const bound = blockingBound(ctx);
       const pending = pendingResult(ctx.peer, c.taskId, bound);
       // A tasks/get round trip: the tasks/result went out first and the task was still running when it did.
       const g0 = await getTask(ctx, c.taskId);
       if (g0.error) ctx.skip(`tasks/get right after tasks/result answered ${g0.error.code} ${g0.error.message}`);
-      if (isTaskStatus(g0.result?.status) && isTerminal(g0.result.status) && pending.answered()) ctx.skip(`the task was already "${g0.result.status}" when its tasks/result was answered: it never waited`);
+      if (isTaskStatus(g0.result?.status) && isTerminal(g0.result.status) && pending.answered())
+        ctx.skip(`the task was already "${g0.result.status}" when its tasks/result was answered: it never waited`);
       if (end === 'cancel') {
         const k = await ctx.peer.request('tasks/cancel', { taskId: c.taskId });
         if (k.error) ctx.skip(`tasks/cancel answered ${k.error.code} ${k.error.message}; the task did not end by cancellation`);
@@ -139,7 +148,9 @@ function waitingResultCheck(end: 'cancel' | 'fail' | 'expire', title: string): C
       if (!ended && !pending.answered()) ctx.skip(`the task neither ended nor was answered within ${bound} ms`);
       const r = await Promise.race([pending.done, delay(ANSWER_GRACE_MS).then(() => 'late' as const)]);
       if (r === 'late' || r === undefined) {
-        ctx.violation(`a tasks/result sent while task ${c.taskId} was working was never answered: the task ended (${ended}${end === 'cancel' ? ' after tasks/cancel' : ''}) and ${ANSWER_GRACE_MS} ms later the request was still waiting`);
+        ctx.violation(
+          `a tasks/result sent while task ${c.taskId} was working was never answered: the task ended (${ended}${end === 'cancel' ? ' after tasks/cancel' : ''}) and ${ANSWER_GRACE_MS} ms later the request was still waiting`,
+        );
       }
       return `the waiting tasks/result answered ${r.error ? `error ${r.error.code} ${short(r.error.message, 80)}` : short(withoutMeta(r.result), 120)} once the task was ${ended ?? 'terminal'}`;
     },
@@ -159,7 +170,8 @@ export const checks: CheckDef[] = [
     needs: ['slow'],
     async run(ctx: CheckContext) {
       const c = await createTask(ctx, 'slow');
-      if (isTaskStatus(c.task.status) && isTerminal(c.task.status)) ctx.skip(`the slow task's CreateTaskResult already showed status "${c.task.status}": nothing to block on`);
+      if (isTaskStatus(c.task.status) && isTerminal(c.task.status))
+        ctx.skip(`the slow task's CreateTaskResult already showed status "${c.task.status}": nothing to block on`);
       const bound = blockingBound(ctx);
       const started = Date.now();
       const r = await pendingResult(ctx.peer, c.taskId, bound).done;
@@ -246,7 +258,8 @@ export const checks: CheckDef[] = [
     requirements: ['result-terminal-returns-final'],
     level: 'MUST',
     killedBy: ['result-returns-task'],
-    clientReceiver: 'judges the tasks/result payload as a CallToolResult (tools/call); result.exact-success compares the client\'s payload with its plain answer instead',
+    clientReceiver:
+      "judges the tasks/result payload as a CallToolResult (tools/call); result.exact-success compares the client's payload with its plain answer instead",
     needs: ['completes'],
     async run(ctx: CheckContext) {
       const c = await createTask(ctx, 'completes');
@@ -277,7 +290,10 @@ export const checks: CheckDef[] = [
       const c = await createTask(ctx, 'fails');
       const status = (await reachTerminal(ctx, c.taskId, { initial: c.task })).status as TaskStatus;
       const r = await resultOfTerminal(ctx, c.taskId, status);
-      if (status !== 'failed') ctx.note(`the fails tool's task ended "${status}" (a tool error is expected to give "failed"; lowercase "should", not judged: RULINGS.md#is-error-lowercase)`);
+      if (status !== 'failed')
+        ctx.note(
+          `the fails tool's task ended "${status}" (a tool error is expected to give "failed"; lowercase "should", not judged: RULINGS.md#is-error-lowercase)`,
+        );
       if (r.error) {
         // A JSON-RPC error is allowed when that is what the underlying request gave (result-exact checks which).
         ctx.note(`tasks/result answered JSON-RPC error ${r.error.code} ${r.error.message}`);
@@ -303,7 +319,8 @@ export const checks: CheckDef[] = [
     async run(ctx: CheckContext) {
       const c = await createTask(ctx, 'slow');
       const k = await cancelAndSettle(ctx, c.taskId);
-      if (k.cancel.error) ctx.skip(`tasks/cancel answered error ${k.cancel.error.code} ${k.cancel.error.message} (task status then: ${k.settled ?? 'unknown'})`);
+      if (k.cancel.error)
+        ctx.skip(`tasks/cancel answered error ${k.cancel.error.code} ${k.cancel.error.message} (task status then: ${k.settled ?? 'unknown'})`);
       if (k.deleted) ctx.skip(`the cancelled task was deleted at once (tasks/get: ${k.getError?.code}); receivers MAY do so (cancel-delete-may)`);
       if (k.settled !== 'cancelled') ctx.skip(`after tasks/cancel the task shows "${k.settled}", not "cancelled" (judged by the cancel checks)`);
       const r = await resultOfTerminal(ctx, c.taskId, 'cancelled');
@@ -348,9 +365,15 @@ export const checks: CheckDef[] = [
       const bad = argumentsBreaking(listed?.inputSchema);
       if (!bad) ctx.skip(`the inputSchema of "${name}" gives no way to build invalid arguments (no required or typed properties)`);
       const plain = await ctx.peer.request('tools/call', { name, arguments: bad.args });
-      if (!plain.error) ctx.skip(`"${name}" with invalid arguments (${bad.how}) answers a result, not a JSON-RPC error (${short(withoutMeta(plain.result), 120)}): no underlying error to compare`);
+      if (!plain.error)
+        ctx.skip(
+          `"${name}" with invalid arguments (${bad.how}) answers a result, not a JSON-RPC error (${short(withoutMeta(plain.result), 120)}): no underlying error to compare`,
+        );
       const aug = await ctx.peer.request('tools/call', { name, arguments: bad.args, task: {} });
-      if (aug.error) ctx.skip(`the task-augmented call with invalid arguments was rejected at once (${aug.error.code} ${aug.error.message}; without a task: ${plain.error.code}): no task to ask for the result`);
+      if (aug.error)
+        ctx.skip(
+          `the task-augmented call with invalid arguments was rejected at once (${aug.error.code} ${aug.error.message}; without a task: ${plain.error.code}): no task to ask for the result`,
+        );
       const t = aug.result?.task;
       if (!t || typeof t.taskId !== 'string') ctx.skip(`the task-augmented call with invalid arguments answered no CreateTaskResult (${short(aug.result)})`);
       const last = await reachTerminal(ctx, t.taskId, { initial: t, role: 'completes' });
@@ -374,7 +397,8 @@ export const checks: CheckDef[] = [
     async run(ctx: CheckContext) {
       const { plain, last } = await expectSameOutcome(ctx, 'fails');
       if (!plain.error && plain.result?.isError !== true) ctx.note(`the fails tool's plain result has isError ${JSON.stringify(plain.result?.isError)}`);
-      if (last.status !== 'failed') ctx.note(`the task ended "${last.status}" (expected "failed" for a tool error; lowercase "should", RULINGS.md#is-error-lowercase)`);
+      if (last.status !== 'failed')
+        ctx.note(`the task ended "${last.status}" (expected "failed" for a tool error; lowercase "should", RULINGS.md#is-error-lowercase)`);
       return plain.error ? `compared JSON-RPC errors (result-exact-error): ${plain.error.code}` : 'compared isError results';
     },
   }),

@@ -78,7 +78,14 @@ function requirementFor(error: string): string | undefined {
 }
 
 /** Definitions of the Tasks page's messages: their schema errors are Tasks findings. */
-const TASK_DEFINITIONS = new Set(['CreateTaskResult', 'GetTaskResult', 'ListTasksResult', 'CancelTaskResult', 'GetTaskPayloadResult', 'TaskStatusNotification']);
+const TASK_DEFINITIONS = new Set([
+  'CreateTaskResult',
+  'GetTaskResult',
+  'ListTasksResult',
+  'CancelTaskResult',
+  'GetTaskPayloadResult',
+  'TaskStatusNotification',
+]);
 
 export const checks: CheckDef[] = [
   defineCheck({

@@ -63,7 +63,8 @@ export const checks: CheckDef[] = [
     requirements: ['security-reject-foreign-context', 'security-bind-context'],
     level: 'MUST',
     killedBy: ['no-isolation'],
-    clientReceiver: 'every connection is a client process of its own, so isolation between two of them is trivially true and says nothing about context binding',
+    clientReceiver:
+      'every connection is a client process of its own, so isolation between two of them is trivially true and says nothing about context binding',
     needs: ['completes'],
     needsCapabilities: ['tasks'],
     notApplicable: notOverStdio,
@@ -96,14 +97,18 @@ export const checks: CheckDef[] = [
       const accepted = probes.filter((p) => p.accepted);
       const rejected = probes.filter((p) => !p.accepted);
       // Binding is available with two identities, or when the receiver rejected any foreign access.
-      if (mode === 'session' && rejected.length === 0) ctx.skip(NO_BINDING(mode, `${accepted.map((p) => p.method).join(', ')} of the first session's task succeeded`));
+      if (mode === 'session' && rejected.length === 0)
+        ctx.skip(NO_BINDING(mode, `${accepted.map((p) => p.method).join(', ')} of the first session's task succeeded`));
       ctx.expect(
         accepted.length === 0,
         `${other(mode)} accessed tasks it does not own: ${accepted.map((p) => `${p.method} ${p.taskId} → ${answer(p.r)}${p.method === 'tasks/cancel' ? ' (the task ended cancelled)' : ''}`).join('; ')}${rejected.length ? `; while ${rejected.map((p) => p.method).join(', ')} rejected` : ''}`,
       );
       const codes = rejected.map((p) => `${p.method} → ${p.r.error?.code}`);
       const odd = rejected.filter((p) => p.r.error && p.r.error.code !== -32602);
-      if (odd.length) ctx.note(`rejected with codes other than the expected -32602 (RULINGS.md#foreign-context-code): ${odd.map((p) => `${p.method} ${p.r.error!.code}`).join(', ')}`);
+      if (odd.length)
+        ctx.note(
+          `rejected with codes other than the expected -32602 (RULINGS.md#foreign-context-code): ${odd.map((p) => `${p.method} ${p.r.error!.code}`).join(', ')}`,
+        );
       return `${other(mode)}: ${codes.join(', ')}`;
     },
   }),
@@ -117,7 +122,8 @@ export const checks: CheckDef[] = [
     requirements: ['security-list-own-context', 'security-bind-context'],
     level: 'MUST',
     killedBy: ['no-isolation'],
-    clientReceiver: 'every connection is a client process of its own, so isolation between two of them is trivially true and says nothing about context binding',
+    clientReceiver:
+      'every connection is a client process of its own, so isolation between two of them is trivially true and says nothing about context binding',
     needs: ['completes'],
     needsCapabilities: ['tasks.list'],
     notApplicable: notOverStdio,
@@ -131,7 +137,9 @@ export const checks: CheckDef[] = [
       if (mode === 'session') {
         const g = await getTask(ctx, a.taskId, s2);
         if (!g.error) ctx.skip(NO_BINDING(mode, `task ${a.taskId} was listed and read`));
-        ctx.violation(`tasks/list from ${other(mode)} includes task ${a.taskId} of the first session, although tasks/get there rejects it (${answer(g)}): binding is in place but tasks/list leaks`);
+        ctx.violation(
+          `tasks/list from ${other(mode)} includes task ${a.taskId} of the first session, although tasks/get there rejects it (${answer(g)}): binding is in place but tasks/list leaks`,
+        );
       }
       ctx.violation(`tasks/list from ${other(mode)} includes task ${a.taskId} created by the primary context`);
     },
@@ -143,7 +151,7 @@ export const checks: CheckDef[] = [
   // (RULINGS.md#erratum-list-without-identity). Killed (warn) by fault no-isolation.
   defineCheck({
     id: 'security.list-without-identity',
-    title: 'A receiver whose tasks/list shows other requestors\' tasks should not declare tasks.list',
+    title: "A receiver whose tasks/list shows other requestors' tasks should not declare tasks.list",
     section: SECTION,
     requirements: ['security-list-without-identity'],
     level: 'SHOULD',

@@ -32,7 +32,10 @@ export const checks: CheckDef[] = [
       const typed = responses.filter((r) => r.httpContentType !== undefined);
       if (typed.length === 0) ctx.skip('Streamable HTTP: no HTTP content type was recorded for the tasks/get responses');
       const sse = typed.filter((r) => r.httpContentType === 'text/event-stream');
-      ctx.expect(sse.length === 0, `${sse.length} of ${typed.length} tasks/get responses came on a text/event-stream (SSE) response instead of application/json`);
+      ctx.expect(
+        sse.length === 0,
+        `${sse.length} of ${typed.length} tasks/get responses came on a text/event-stream (SSE) response instead of application/json`,
+      );
       const types = [...new Set(typed.map((r) => r.httpContentType))];
       return `${typed.length} tasks/get responses, content type ${types.join(', ')}`;
     },

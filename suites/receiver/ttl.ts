@@ -35,7 +35,12 @@ const CLOCK_MARGIN_MS = 500;
 const EXPIRY_CHECK_TIMEOUT_MS = EXPIRY_BOUND_MS + EXPIRY_GRACE_MS + 15_000;
 
 /** The ttl the target granted: tasks/get's value (the one the spec calls "actual"), else CreateTaskResult's. */
-async function grantedTtl(ctx: CheckContext, taskId: string, created: any, peer: Scope = ctx.peer): Promise<{ ttl: unknown; get?: unknown; create?: unknown; gone?: NonNullable<Response['error']> }> {
+async function grantedTtl(
+  ctx: CheckContext,
+  taskId: string,
+  created: any,
+  peer: Scope = ctx.peer,
+): Promise<{ ttl: unknown; get?: unknown; create?: unknown; gone?: NonNullable<Response['error']> }> {
   const r = await getTask(ctx, taskId, peer);
   const fromGet = r.result && typeof r.result === 'object' && 'ttl' in r.result ? r.result.ttl : undefined;
   const fromCreate = created && typeof created === 'object' && 'ttl' in created ? created.ttl : undefined;
@@ -66,12 +71,20 @@ async function observeExpiry(ctx: CheckContext): Promise<ExpiryObservation> {
   const created = await createTask(ctx, 'completes', { ttl: SHORT_TTL_MS });
   const received = Date.now();
   const { ttl, get, create, gone } = await grantedTtl(ctx, created.taskId, created.task);
-  if (gone) ctx.skip(`task ${created.taskId} was gone at the first tasks/get (${gone.code} ${short(gone.message)}), before its requested ttl of ${SHORT_TTL_MS} ms; expiry cannot be observed`);
+  if (gone)
+    ctx.skip(
+      `task ${created.taskId} was gone at the first tasks/get (${gone.code} ${short(gone.message)}), before its requested ttl of ${SHORT_TTL_MS} ms; expiry cannot be observed`,
+    );
   if (ttl === null) ctx.skip(`target set ttl to null (unlimited) for a requested ${SHORT_TTL_MS} ms, so expiry cannot be observed`);
   if (typeof ttl !== 'number' || !Number.isFinite(ttl) || ttl < 0) {
-    ctx.skip(`target reported no usable ttl for task ${created.taskId} (CreateTaskResult ttl ${short(create)}, tasks/get ttl ${short(get)}); ttl presence is judged by the get checks`);
+    ctx.skip(
+      `target reported no usable ttl for task ${created.taskId} (CreateTaskResult ttl ${short(create)}, tasks/get ttl ${short(get)}); ttl presence is judged by the get checks`,
+    );
   }
-  if (ttl > EXPIRY_BOUND_MS) ctx.skip(`target set ttl to ${ttl} ms for a requested ${SHORT_TTL_MS} ms (expiry is awaited only up to ${EXPIRY_BOUND_MS} ms); seen CreateTaskResult ttl ${short(create)}, tasks/get ttl ${short(get)}`);
+  if (ttl > EXPIRY_BOUND_MS)
+    ctx.skip(
+      `target set ttl to ${ttl} ms for a requested ${SHORT_TTL_MS} ms (expiry is awaited only up to ${EXPIRY_BOUND_MS} ms); seen CreateTaskResult ttl ${short(create)}, tasks/get ttl ${short(get)}`,
+    );
   const end = received + ttl;
   const wait = end - Date.now();
   if (wait > 0) await delay(wait);
@@ -100,10 +113,13 @@ export const checks: CheckDef[] = [
     async run(ctx: CheckContext) {
       const created = await createTask(ctx, 'completes', { ttl: SHORT_TTL_MS });
       const { get, create, gone } = await grantedTtl(ctx, created.taskId, created.task);
-      if (gone) return `requested ttl ${SHORT_TTL_MS} ms: CreateTaskResult ttl ${short(create)}, but the task was gone at the next tasks/get (${gone.code} ${short(gone.message)})`;
-      const verdict = (v: unknown) => (v === SHORT_TTL_MS ? 'honoured' : v === null ? 'overridden to null (unlimited)' : v === undefined ? 'absent' : `overridden to ${short(v)}`);
+      if (gone)
+        return `requested ttl ${SHORT_TTL_MS} ms: CreateTaskResult ttl ${short(create)}, but the task was gone at the next tasks/get (${gone.code} ${short(gone.message)})`;
+      const verdict = (v: unknown) =>
+        v === SHORT_TTL_MS ? 'honoured' : v === null ? 'overridden to null (unlimited)' : v === undefined ? 'absent' : `overridden to ${short(v)}`;
       const parts = [`requested ttl ${SHORT_TTL_MS} ms: CreateTaskResult ttl ${verdict(create)}, tasks/get ttl ${verdict(get)}`];
-      if (create !== undefined && get !== undefined && create !== get) parts.push(`(CreateTaskResult and tasks/get disagree: ${short(create)} vs ${short(get)})`);
+      if (create !== undefined && get !== undefined && create !== get)
+        parts.push(`(CreateTaskResult and tasks/get disagree: ${short(create)} vs ${short(get)})`);
       return parts.join(' ');
     },
   }),
@@ -134,15 +150,25 @@ export const checks: CheckDef[] = [
         seen.push(`ttl ${TEN_YEARS_MS} refused with ${huge.error.code} ${short(huge.error.message)}`);
       } else {
         const t = huge.result?.task;
-        if (!t || typeof t.taskId !== 'string') ctx.skip(`task-augmented tools/call with ttl ${TEN_YEARS_MS} answered no CreateTaskResult (got ${short(huge.result)})`, { judgedBy: 'creation.create-task-result' });
+        if (!t || typeof t.taskId !== 'string')
+          ctx.skip(`task-augmented tools/call with ttl ${TEN_YEARS_MS} answered no CreateTaskResult (got ${short(huge.result)})`, {
+            judgedBy: 'creation.create-task-result',
+          });
         const { ttl, get, create, gone } = await grantedTtl(ctx, t.taskId, t, s);
-        if (gone) seen.push(`requested ${TEN_YEARS_MS} ms (10 years) → CreateTaskResult ttl ${short(create)}, but the task was gone at the next tasks/get (${gone.code} ${short(gone.message)}): not retained`);
+        if (gone)
+          seen.push(
+            `requested ${TEN_YEARS_MS} ms (10 years) → CreateTaskResult ttl ${short(create)}, but the task was gone at the next tasks/get (${gone.code} ${short(gone.message)}): not retained`,
+          );
         else seen.push(`requested ${TEN_YEARS_MS} ms (10 years) → granted ${short(ttl)}`);
         if (gone) {
           /* not retained at all: nothing kept indefinitely */
-        } else if (ttl === undefined) ctx.skip(`target reported no ttl for task ${t.taskId} (CreateTaskResult ${short(create)}, tasks/get ${short(get)}); ttl presence is judged by the get checks`);
+        } else if (ttl === undefined)
+          ctx.skip(
+            `target reported no ttl for task ${t.taskId} (CreateTaskResult ${short(create)}, tasks/get ${short(get)}); ttl presence is judged by the get checks`,
+          );
         if (ttl === null) problems.push(`a requested ttl of ${TEN_YEARS_MS} ms (10 years) was granted as null (unlimited retention)`);
-        else if (typeof ttl === 'number' && ttl >= TEN_YEARS_MS) problems.push(`a requested ttl of ${TEN_YEARS_MS} ms (10 years) was granted as ${ttl} ms: no maximum ttl enforced`);
+        else if (typeof ttl === 'number' && ttl >= TEN_YEARS_MS)
+          problems.push(`a requested ttl of ${TEN_YEARS_MS} ms (10 years) was granted as ${ttl} ms: no maximum ttl enforced`);
       }
       const plain = await createTask(ctx, 'completes', { peer: s, task: {} });
       const { ttl: dflt, gone: plainGone } = await grantedTtl(ctx, plain.taskId, plain.task, s);
@@ -169,7 +195,8 @@ export const checks: CheckDef[] = [
       const sent = Date.now();
       const created = await createTask(ctx, 'completes', { ttl: RETAIN_TTL_MS });
       const { ttl } = await grantedTtl(ctx, created.taskId, created.task);
-      if (ttl !== null && (typeof ttl !== 'number' || !Number.isFinite(ttl) || ttl < 0)) ctx.skip(`target reported no usable ttl (${short(ttl)}); ttl presence is judged by get.ttl`, { judgedBy: 'get.ttl' });
+      if (ttl !== null && (typeof ttl !== 'number' || !Number.isFinite(ttl) || ttl < 0))
+        ctx.skip(`target reported no usable ttl (${short(ttl)}); ttl presence is judged by get.ttl`, { judgedBy: 'get.ttl' });
       const until = ttl === null ? Infinity : sent + ttl - CLOCK_MARGIN_MS;
       const reported = ttl === null ? 'null (unlimited)' : `${ttl} ms`;
       const vanished = (r: Response, when: string) =>
@@ -214,7 +241,8 @@ export const checks: CheckDef[] = [
     timeoutMs: EXPIRY_CHECK_TIMEOUT_MS,
     async run(ctx: CheckContext) {
       const o = await observeExpiry(ctx);
-      if (o.error) return `task ${o.taskId} (ttl ${o.ttl} ms) answered error ${o.error.code} ${short(o.error.message)} ${o.goneAfterMs} ms after its ttl elapsed: deleted`;
+      if (o.error)
+        return `task ${o.taskId} (ttl ${o.ttl} ms) answered error ${o.error.code} ${short(o.error.message)} ${o.goneAfterMs} ms after its ttl elapsed: deleted`;
       return `task ${o.taskId} (ttl ${o.ttl} ms) was still retained ${o.lastProbeAfterMs} ms after its ttl elapsed (status ${short(o.retained?.status)}): not deleted (allowed)`;
     },
   }),
@@ -232,7 +260,10 @@ export const checks: CheckDef[] = [
     timeoutMs: EXPIRY_CHECK_TIMEOUT_MS,
     async run(ctx: CheckContext) {
       const o = await observeExpiry(ctx);
-      ctx.expect(o.error !== undefined, `task ${o.taskId} with ttl ${o.ttl} ms was still returned by tasks/get ${o.lastProbeAfterMs} ms after its ttl elapsed (status ${short(o.retained?.status)}); expired tasks should be cleaned up promptly`);
+      ctx.expect(
+        o.error !== undefined,
+        `task ${o.taskId} with ttl ${o.ttl} ms was still returned by tasks/get ${o.lastProbeAfterMs} ms after its ttl elapsed (status ${short(o.retained?.status)}); expired tasks should be cleaned up promptly`,
+      );
       return `task ${o.taskId} (ttl ${o.ttl} ms) gone ${o.goneAfterMs} ms after its ttl elapsed`;
     },
   }),
@@ -252,7 +283,10 @@ export const checks: CheckDef[] = [
     timeoutMs: EXPIRY_CHECK_TIMEOUT_MS,
     async run(ctx: CheckContext) {
       const o = await observeExpiry(ctx);
-      if (!o.error) ctx.skip(`target still retains task ${o.taskId} ${o.lastProbeAfterMs} ms after its ttl of ${o.ttl} ms (deleting is a MAY), so no expired-task error was seen`);
+      if (!o.error)
+        ctx.skip(
+          `target still retains task ${o.taskId} ${o.lastProbeAfterMs} ms after its ttl of ${o.ttl} ms (deleting is a MAY), so no expired-task error was seen`,
+        );
       const problems: string[] = [];
       const seen: string[] = [`tasks/get → ${o.error.code}`];
       if (o.error.code !== -32602) problems.push(`tasks/get of expired task ${o.taskId} answered ${o.error.code} ${short(o.error.message)}, expected -32602`);
@@ -261,7 +295,8 @@ export const checks: CheckDef[] = [
         const r = await ctx.peer.request(method, { taskId: o.taskId });
         if (r.error) {
           seen.push(`${method} → ${r.error.code}`);
-          if (r.error.code !== -32602) problems.push(`${method} of expired task ${o.taskId} answered ${r.error.code} ${short(r.error.message)}, expected -32602`);
+          if (r.error.code !== -32602)
+            problems.push(`${method} of expired task ${o.taskId} answered ${r.error.code} ${short(r.error.message)}, expected -32602`);
         } else {
           // tasks/get already said "gone"; a result here is odd but not this requirement's business.
           ctx.note(`${method} of the expired task still answered a result (${short(r.result, 120)}) although tasks/get answered ${o.error.code}`);

@@ -114,7 +114,8 @@ export const requestorChecks: RequestorCheckDef[] = [
         }
       }
       const decl = declared.size ? [...declared].join(', ') : 'none';
-      if (bad.length) ctx.violation(`${bad.length} of ${n} task-augmented requests are of types the receiver did not declare (declared: ${decl}): ${summarize(bad)}`);
+      if (bad.length)
+        ctx.violation(`${bad.length} of ${n} task-augmented requests are of types the receiver did not declare (declared: ${decl}): ${summarize(bad)}`);
       return n ? `${n} task-augmented requests, all of declared types (${decl})` : 'no task-augmented requests';
     },
   }),
@@ -132,7 +133,10 @@ export const requestorChecks: RequestorCheckDef[] = [
       const toolCalls = sessions.flatMap((s) => calls(s, TOOLS_CALL));
       if (toolCalls.length === 0) ctx.skip('the requestor called no tool on the receiver without a tasks capability');
       const aug = sessions.flatMap((s) => s.clientRequests.filter(augmented));
-      ctx.expect(aug.length === 0, `the receiver declared no tasks capability, yet the requestor sent ${aug.length} task-augmented request(s): ${summarize(aug)}`);
+      ctx.expect(
+        aug.length === 0,
+        `the receiver declared no tasks capability, yet the requestor sent ${aug.length} task-augmented request(s): ${summarize(aug)}`,
+      );
       return `${toolCalls.length} tools/call, none task-augmented`;
     },
   }),
@@ -230,7 +234,9 @@ export const requestorChecks: RequestorCheckDef[] = [
       if (aug.length === 0) ctx.skip('no task-augmented tools/call');
       const ttls = aug.map((x) => x.params.task?.ttl);
       const withTtl = ttls.filter((t) => t !== undefined);
-      return withTtl.length ? `task.ttl on ${withTtl.length} of ${aug.length} task-augmented calls (${[...new Set(withTtl.map((t) => short(t)))].join(', ')} ms)` : `no task.ttl on ${aug.length} task-augmented calls (the receiver's default applies)`;
+      return withTtl.length
+        ? `task.ttl on ${withTtl.length} of ${aug.length} task-augmented calls (${[...new Set(withTtl.map((t) => short(t)))].join(', ')} ms)`
+        : `no task.ttl on ${aug.length} task-augmented calls (the receiver's default applies)`;
     },
   }),
 
@@ -256,7 +262,11 @@ export const requestorChecks: RequestorCheckDef[] = [
         }
       }
       if (gaps.length === 0) ctx.skip('no tasks/get after a pollInterval was shown: no polling interval to measure');
-      const list = (g: typeof gaps) => g.slice(0, 12).map((x) => x.gap).join(', ') + (g.length > 12 ? ` … (${g.length} in all)` : '');
+      const list = (g: typeof gaps) =>
+        g
+          .slice(0, 12)
+          .map((x) => x.gap)
+          .join(', ') + (g.length > 12 ? ` … (${g.length} in all)` : '');
       const pis = [...new Set(gaps.map((g) => g.pi))].join('/');
       const bad = gaps.filter((g) => g.gap < POLL_TOLERANCE * g.pi);
       if (bad.length) {
@@ -295,7 +305,9 @@ export const requestorChecks: RequestorCheckDef[] = [
           how.push(`waited on tasks/result while ${last.status}`);
           continue;
         }
-        bad.push(`task ${t.taskId} (${createdBy(t)}): the last status the requestor saw was "${last.status}" (${last.via} at ${at(last.ms)}), and afterwards it sent no tasks/get and no tasks/result it waited on (${t.gets.length} tasks/get in all)`);
+        bad.push(
+          `task ${t.taskId} (${createdBy(t)}): the last status the requestor saw was "${last.status}" (${last.via} at ${at(last.ms)}), and afterwards it sent no tasks/get and no tasks/result it waited on (${t.gets.length} tasks/get in all)`,
+        );
       }
       ctx.expect(bad.length === 0, `the requestor stopped following ${bad.length} of ${tasks.length} task(s): ${bad.join('; ')}`);
       return `${tasks.length} task(s) followed to: ${[...new Set(how)].join(', ')}`;
@@ -311,13 +323,18 @@ export const requestorChecks: RequestorCheckDef[] = [
     killedBy: ['no-poll-after-result-error'],
     scenarios: TASK_SCENARIOS,
     judge(run: Analysis, ctx: JudgeContext) {
-      const cases = allTasks(run).flatMap((t) => t.results.filter((r) => r.error && r.answeredMs !== undefined && !terminal(lastShown(t, r.answeredMs))).map((r) => ({ t, r })));
+      const cases = allTasks(run).flatMap((t) =>
+        t.results.filter((r) => r.error && r.answeredMs !== undefined && !terminal(lastShown(t, r.answeredMs))).map((r) => ({ t, r })),
+      );
       if (cases.length === 0) ctx.skip('no tasks/result failed while its task was still running');
       const bad: string[] = [];
       const ok: string[] = [];
       for (const { t, r } of cases) {
         const later = [...t.gets, ...t.results].filter((x) => x.sentMs > r.answeredMs!).sort((a, b) => a.sentMs - b.sentMs);
-        if (later.length === 0) bad.push(`task ${t.taskId}: tasks/result answered error ${r.error!.code} at ${at(r.answeredMs)}; afterwards the requestor sent no tasks/get or tasks/result for the task`);
+        if (later.length === 0)
+          bad.push(
+            `task ${t.taskId}: tasks/result answered error ${r.error!.code} at ${at(r.answeredMs)}; afterwards the requestor sent no tasks/get or tasks/result for the task`,
+          );
         else ok.push(`after the failed tasks/result (${at(r.answeredMs)}) the requestor sent ${later[0]!.method} at ${at(later[0]!.sentMs)}`);
       }
       ctx.expect(bad.length === 0, bad.join('; '));
@@ -344,7 +361,9 @@ export const requestorChecks: RequestorCheckDef[] = [
         const last = lastShown(t);
         const learned = terminal(last) || t.results.some((x) => x.response !== undefined);
         if (!learned) {
-          bad.push(`task ${t.taskId} (${createdBy(t)}): last status the requestor saw "${last?.status}" at ${at(last?.ms)}; it neither polled to a terminal status nor got a tasks/result answer`);
+          bad.push(
+            `task ${t.taskId} (${createdBy(t)}): last status the requestor saw "${last?.status}" at ${at(last?.ms)}; it neither polled to a terminal status nor got a tasks/result answer`,
+          );
         }
       }
       ctx.expect(
@@ -443,8 +462,12 @@ export const requestorChecks: RequestorCheckDef[] = [
           continue;
         }
         const r = relatedTask(x.result);
-        if (!r.present) bad.push(`the response to ${x.method} (id ${short(x.id)}, task ${String(want)}) carries no _meta["${RELATED_TASK_META}"] (result: ${short(x.result)})`);
-        else if (r.taskId !== want) bad.push(`the response to ${x.method} (id ${short(x.id)}) carries related-task taskId ${short(r.taskId)}, not the task's ${short(want)}`);
+        if (!r.present)
+          bad.push(
+            `the response to ${x.method} (id ${short(x.id)}, task ${String(want)}) carries no _meta["${RELATED_TASK_META}"] (result: ${short(x.result)})`,
+          );
+        else if (r.taskId !== want)
+          bad.push(`the response to ${x.method} (id ${short(x.id)}) carries related-task taskId ${short(r.taskId)}, not the task's ${short(want)}`);
         else good++;
       }
       if (bad.length === 0 && good === 0) ctx.skip('every input request was answered with an error');
@@ -516,7 +539,9 @@ export const requestorChecks: RequestorCheckDef[] = [
           sent++;
           const known = received.filter((r) => r.ms <= x.sentMs).map((r) => r.cursor);
           if (!known.some((c) => c === x.params.cursor)) {
-            bad.push(`tasks/list at ${at(x.sentMs)} sent cursor ${short(x.params.cursor)}, which the receiver never returned (returned so far: ${known.map((c) => short(c, 60)).join(', ') || 'none'})`);
+            bad.push(
+              `tasks/list at ${at(x.sentMs)} sent cursor ${short(x.params.cursor)}, which the receiver never returned (returned so far: ${known.map((c) => short(c, 60)).join(', ') || 'none'})`,
+            );
           }
         }
       }
@@ -546,7 +571,9 @@ export const requestorChecks: RequestorCheckDef[] = [
           if (m?.method !== 'notifications/cancelled') continue;
           const t = creating.get(JSON.stringify(m.params?.requestId));
           if (t && t.created.answeredMs !== undefined && e.ms >= t.created.answeredMs) {
-            bad.push(`notifications/cancelled at ${at(e.ms)} for request ${short(m.params.requestId)}, which created task ${t.taskId} (CreateTaskResult at ${at(t.created.answeredMs)})`);
+            bad.push(
+              `notifications/cancelled at ${at(e.ms)} for request ${short(m.params.requestId)}, which created task ${t.taskId} (CreateTaskResult at ${at(t.created.answeredMs)})`,
+            );
           }
         }
         cancels += [...s.tasks.values()].filter(cancelledByClient).length;

@@ -47,9 +47,11 @@ export const CLIENT_RECEIVER_CHECKS: readonly string[] = allChecks.filter((c) =>
 
 function skipReason(check: CheckDef): string {
   if (typeof check.clientReceiver === 'string') return `${check.clientReceiver}: not applicable to a client receiver`;
-  if (check.needsCapabilities?.some((c) => c.startsWith('tasks.requests.tools'))) return 'tools/call-specific (needs tasks.requests.tools.call): not applicable to a client receiver';
+  if (check.needsCapabilities?.some((c) => c.startsWith('tasks.requests.tools')))
+    return 'tools/call-specific (needs tasks.requests.tools.call): not applicable to a client receiver';
   if (check.id.startsWith('capabilities.')) return 'tool-level negotiation / tools/call capability: not applicable to a client receiver';
-  if (check.needs?.some((r) => !(r in ROLE_WORD))) return `needs a ${check.needs.filter((r) => !(r in ROLE_WORD)).join('/')} role, which a client receiver does not have in this suite`;
+  if (check.needs?.some((r) => !(r in ROLE_WORD)))
+    return `needs a ${check.needs.filter((r) => !(r in ROLE_WORD)).join('/')} role, which a client receiver does not have in this suite`;
   return 'sends tools/call or reads server-only behaviour: not (yet) vetted for client receivers';
 }
 
@@ -89,7 +91,9 @@ export function clientReceiverConnector(launcher: ClientLauncher, transport: 'ht
       const h = startClient(launcher, { serverArg: ep.serverArg, scenario: TASK_RECEIVER_SCENARIO, transport });
       try {
         const exitedEarly = h.exited.then((x) => {
-          throw new Error(`the client exited (${x.startError ?? x.code ?? x.signal}) before it was ready${x.stderr.trim() ? `: ${x.stderr.trim().slice(-300)}` : ''}`);
+          throw new Error(
+            `the client exited (${x.startError ?? x.code ?? x.signal}) before it was ready${x.stderr.trim() ? `: ${x.stderr.trim().slice(-300)}` : ''}`,
+          );
         });
         const c = await Promise.race([ep.connection(Math.max(10_000, requestTimeoutMs)), exitedEarly]);
         exitedEarly.catch(() => undefined);
@@ -167,7 +171,15 @@ export async function runClientReceiverChecks(
     },
     taskRequest: (role, task) => roleRequest(type, role, task),
   };
-  const session: TargetSession = { connector, shared, info, options, results: [], run: { health: {}, slots: taskSlots(options.maxLiveTasks) }, close: () => shared.close() };
+  const session: TargetSession = {
+    connector,
+    shared,
+    info,
+    options,
+    results: [],
+    run: { health: {}, slots: taskSlots(options.maxLiveTasks) },
+    close: () => shared.close(),
+  };
   try {
     const ran = await runChecks(runnable, session, opts.concurrency ?? 4);
     const byId = new Map(ran.map((r) => [r.id, r]));

@@ -37,7 +37,9 @@ beforeAll(async () => {
     }
     // A client that never reached the receiver in any scenario is an error of the run, not a list of skips.
     if (runs.length && runs.every((r) => r.sessions.length === 0)) {
-      failure = new Error(`the client never connected to the reference receiver in any scenario (${runs.map((r) => `${r.scenario.name}: ${runNote(r) ?? `exited ${r.exit.code}`}`).join('; ')})`);
+      failure = new Error(
+        `the client never connected to the reference receiver in any scenario (${runs.map((r) => `${r.scenario.name}: ${runNote(r) ?? `exited ${r.exit.code}`}`).join('; ')})`,
+      );
     }
   } catch (e) {
     failure = e;

@@ -186,7 +186,15 @@ export function startClient(launcher: ClientLauncher, a: { serverArg: string; sc
   try {
     parts = splitCommand(launcher.command);
   } catch (e) {
-    const exit: ClientExit = { code: null, signal: null, timedOut: false, durationMs: 0, stdout: '', stderr: '', startError: e instanceof Error ? e.message : String(e) };
+    const exit: ClientExit = {
+      code: null,
+      signal: null,
+      timedOut: false,
+      durationMs: 0,
+      stdout: '',
+      stderr: '',
+      startError: e instanceof Error ? e.message : String(e),
+    };
     return { exited: Promise.resolve(exit), stop() {} };
   }
   let child: ChildProcess;
@@ -197,7 +205,15 @@ export function startClient(launcher: ClientLauncher, a: { serverArg: string; sc
       stdio: ['ignore', 'pipe', 'pipe'],
     });
   } catch (e) {
-    const exit: ClientExit = { code: null, signal: null, timedOut: false, durationMs: 0, stdout: '', stderr: '', startError: e instanceof Error ? e.message : String(e) };
+    const exit: ClientExit = {
+      code: null,
+      signal: null,
+      timedOut: false,
+      durationMs: 0,
+      stdout: '',
+      stderr: '',
+      startError: e instanceof Error ? e.message : String(e),
+    };
     return { exited: Promise.resolve(exit), stop() {} };
   }
   let stdout = '';
@@ -227,7 +243,11 @@ export function startClient(launcher: ClientLauncher, a: { serverArg: string; sc
   };
 }
 
-async function launch(launcher: ClientLauncher, a: { serverArg: string; scenario: string; transport: ScenarioTransport }, timeoutMs: number): Promise<ClientExit> {
+async function launch(
+  launcher: ClientLauncher,
+  a: { serverArg: string; scenario: string; transport: ScenarioTransport },
+  timeoutMs: number,
+): Promise<ClientExit> {
   const h = startClient(launcher, a);
   let timedOut = false;
   const timer = setTimeout(() => {
@@ -243,7 +263,11 @@ async function launch(launcher: ClientLauncher, a: { serverArg: string; scenario
 }
 
 /** Runs several scenarios with bounded concurrency; results in the order given. */
-export async function runScenarios(names: string[], launcher: ClientLauncher, opts: RunScenarioOptions & { concurrency?: number } = {}): Promise<ScenarioRun[]> {
+export async function runScenarios(
+  names: string[],
+  launcher: ClientLauncher,
+  opts: RunScenarioOptions & { concurrency?: number } = {},
+): Promise<ScenarioRun[]> {
   const out: ScenarioRun[] = new Array(names.length);
   let next = 0;
   const worker = async () => {

@@ -128,7 +128,10 @@ export const receivingChecks: RequestorCheckDef[] = [
       const ps = declaredProbes(run, ctx).filter((p) => p.task);
       if (ps.length === 0) ctx.skip('no CreateTaskResult to judge');
       const bad = ps.filter((p) => typeof p.task!.taskId !== 'string');
-      ctx.expect(bad.length === 0, bad.map((p) => `the CreateTaskResult for ${describe(p)} has taskId ${short(p.task!.taskId)} (${typeof p.task!.taskId})`).join('; '));
+      ctx.expect(
+        bad.length === 0,
+        bad.map((p) => `the CreateTaskResult for ${describe(p)} has taskId ${short(p.task!.taskId)} (${typeof p.task!.taskId})`).join('; '),
+      );
       return `${ps.length} task id(s), all strings`;
     },
   }),
@@ -148,7 +151,8 @@ export const receivingChecks: RequestorCheckDef[] = [
       for (const v of views) {
         const t = v.task;
         if (typeof t.createdAt !== 'string' || !ISO_8601.test(t.createdAt)) bad.push(`${v.via} at ${at(v.ms)}: createdAt ${short(t.createdAt)}`);
-        if (typeof t.lastUpdatedAt !== 'string' || !ISO_8601.test(t.lastUpdatedAt)) bad.push(`${v.via} at ${at(v.ms)}: lastUpdatedAt ${short(t.lastUpdatedAt)}`);
+        if (typeof t.lastUpdatedAt !== 'string' || !ISO_8601.test(t.lastUpdatedAt))
+          bad.push(`${v.via} at ${at(v.ms)}: lastUpdatedAt ${short(t.lastUpdatedAt)}`);
         if (v.via === 'tasks/get' && !(typeof t.ttl === 'number' || t.ttl === null)) bad.push(`${v.via} at ${at(v.ms)}: ttl ${short(t.ttl)}`);
       }
       ctx.expect(bad.length === 0, `Task fields missing or malformed: ${bad.join('; ')}`);
@@ -197,7 +201,15 @@ export const receivingChecks: RequestorCheckDef[] = [
       const rs = declaredProbes(run, ctx).flatMap((p) => p.results.filter((r) => r.response && !r.error).map((r) => ({ p, r })));
       if (rs.length === 0) ctx.skip('no tasks/result was answered with a result');
       const bad = rs.filter(({ p, r }) => relatedTask(r.result).taskId !== p.task!.taskId);
-      ctx.expect(bad.length === 0, bad.map(({ p, r }) => `tasks/result for ${short(p.task!.taskId)} at ${at(r.sentMs)} answered ${short(r.result)} (no _meta["${RELATED_TASK_META}"] with the task id)`).join('; '));
+      ctx.expect(
+        bad.length === 0,
+        bad
+          .map(
+            ({ p, r }) =>
+              `tasks/result for ${short(p.task!.taskId)} at ${at(r.sentMs)} answered ${short(r.result)} (no _meta["${RELATED_TASK_META}"] with the task id)`,
+          )
+          .join('; '),
+      );
       return `${rs.length} tasks/result answer(s) with related-task _meta`;
     },
   }),
@@ -216,7 +228,16 @@ export const receivingChecks: RequestorCheckDef[] = [
       const bad = ps.filter((p) => p.task);
       ctx.expect(
         bad.length === 0,
-        bad.map((p) => `${describe(p)} (the client declares tasks for ${declaredAugmentable(p.session.clientCapabilities).filter((m) => m in AUGMENTABLE_REQUESTS && RECEIVABLE.includes(m)).join(', ') || 'none of these'}) was answered with a CreateTaskResult: ${short(p.request.result)}`).join('; '),
+        bad
+          .map(
+            (p) =>
+              `${describe(p)} (the client declares tasks for ${
+                declaredAugmentable(p.session.clientCapabilities)
+                  .filter((m) => m in AUGMENTABLE_REQUESTS && RECEIVABLE.includes(m))
+                  .join(', ') || 'none of these'
+              }) was answered with a CreateTaskResult: ${short(p.request.result)}`,
+          )
+          .join('; '),
       );
       return `${ps.length} request(s) of undeclared types processed normally (${ps.map((p) => (p.request.error ? `error ${p.request.error.code}` : 'a result')).join(', ')})`;
     },

@@ -50,14 +50,30 @@ export interface ClientGrading {
   results: CheckResult[];
 }
 
-export async function runClientScenarios(launcher: ClientLauncher, config: Omit<ClientRunConfig, 'command' | 'cwd'>, log?: (line: string) => void): Promise<{ runs: Analysis[]; notRun: Record<string, string> }> {
+export async function runClientScenarios(
+  launcher: ClientLauncher,
+  config: Omit<ClientRunConfig, 'command' | 'cwd'>,
+  log?: (line: string) => void,
+): Promise<{ runs: Analysis[]; notRun: Record<string, string> }> {
   const { run, notRun } = planScenarios(config.transport, config.scenarios);
-  const runs = (await runScenarios(run, launcher, { transport: config.transport, timeoutMs: config.timeoutMs, concurrency: config.concurrency, clientTools: config.clientTools, log })).map(analyse);
+  const runs = (
+    await runScenarios(run, launcher, {
+      transport: config.transport,
+      timeoutMs: config.timeoutMs,
+      concurrency: config.concurrency,
+      clientTools: config.clientTools,
+      log,
+    })
+  ).map(analyse);
   return { runs, notRun };
 }
 
 /** Runs the scenarios and grades every requestor check (in-process; the CLI does the same through vitest). */
-export async function gradeClient(launcher: ClientLauncher, config: Omit<ClientRunConfig, 'command' | 'cwd'>, log?: (line: string) => void): Promise<ClientGrading> {
+export async function gradeClient(
+  launcher: ClientLauncher,
+  config: Omit<ClientRunConfig, 'command' | 'cwd'>,
+  log?: (line: string) => void,
+): Promise<ClientGrading> {
   const { runs, notRun } = await runClientScenarios(launcher, config, log);
   return { runs, notRun, results: requestorChecks.map((c) => gradeCheck(c, runs, notRun)) };
 }

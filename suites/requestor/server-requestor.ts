@@ -48,7 +48,9 @@ export function serverRequestorOptions(pollIntervalMs = SERVER_REQUESTOR_POLL_IN
 }
 
 /** The requestor checks that judge server runs. */
-export const serverRequestorChecks: RequestorCheckDef[] = requestorChecks.filter((c) => c.scenarios.some((s) => (Object.values(SERVER_RUNS) as string[]).includes(s)));
+export const serverRequestorChecks: RequestorCheckDef[] = requestorChecks.filter((c) =>
+  c.scenarios.some((s) => (Object.values(SERVER_RUNS) as string[]).includes(s)),
+);
 
 export const SERVER_REQUESTOR_SECTION_PREFIX = 'Server as requestor: ';
 
@@ -64,7 +66,12 @@ function suiteWork(o: ServerRequestorOptions) {
       return { action: 'accept', content: elicitationContent(p, 'mcp-tasks-conformance') };
     }
     await abortableSleep(ctx.task ? o.workMs : 20, ctx.signal);
-    return { role: 'assistant', content: { type: 'text', text: 'mcp-tasks-conformance: sampled reply' }, model: 'mcp-tasks-conformance', stopReason: 'endTurn' };
+    return {
+      role: 'assistant',
+      content: { type: 'text', text: 'mcp-tasks-conformance: sampled reply' },
+      model: 'mcp-tasks-conformance',
+      stopReason: 'endTurn',
+    };
   };
 }
 
@@ -95,7 +102,9 @@ async function connectionRun(
   try {
     peer = await connector.open({ capabilities: receiverCapabilities(declared) });
   } catch (e) {
-    return { notRun: `could not open a connection declaring ${declared.length ? declared.map((m) => `tasks.requests for ${m}`).join(', ') : 'no tasks capability'}: ${e instanceof Error ? e.message : String(e)}` };
+    return {
+      notRun: `could not open a connection declaring ${declared.length ? declared.map((m) => `tasks.requests for ${m}`).join(', ') : 'no tasks capability'}: ${e instanceof Error ? e.message : String(e)}`,
+    };
   }
   const receiver = new ClientTaskReceiver(peer, { declared, pollIntervalMs: o.pollIntervalMs, work: suiteWork(o) });
   const problems: string[] = [];
@@ -112,7 +121,9 @@ async function connectionRun(
     const callable = calls.filter((c) => listed.has(c.name));
     const unlisted = calls.filter((c) => !listed.has(c.name));
     if (callable.length === 0) {
-      return { notRun: `the target does not list ${calls.map((c) => `"${c.name}" (${c.role})`).join(', ')} to a client declaring ${declared.length ? declared.map((m) => `tasks.requests for ${m}`).join(', ') : 'no tasks capability'}` };
+      return {
+        notRun: `the target does not list ${calls.map((c) => `"${c.name}" (${c.role})`).join(', ')} to a client declaring ${declared.length ? declared.map((m) => `tasks.requests for ${m}`).join(', ') : 'no tasks capability'}`,
+      };
     }
     if (unlisted.length) problems.push(`not listed on this connection: ${unlisted.map((c) => `"${c.name}" (${c.role})`).join(', ')}`);
     await Promise.all(
@@ -176,7 +187,14 @@ export async function runServerAsRequestor(connector: TargetConnector, info: Tar
     else calls.push({ role, name: t.name, arguments: t.arguments ?? {} });
   }
   const active = calls.map((c) =>
-    connectionRun(connector, ROLE_RUN[c.role], [ROLE_METHOD[c.role]], [c], o, `The target sends ${ROLE_METHOD[c.role]} to a client declaring tasks for it`).then((r) => {
+    connectionRun(
+      connector,
+      ROLE_RUN[c.role],
+      [ROLE_METHOD[c.role]],
+      [c],
+      o,
+      `The target sends ${ROLE_METHOD[c.role]} to a client declaring tasks for it`,
+    ).then((r) => {
       if (r.run) runs.push(r.run);
       else notRun[ROLE_RUN[c.role]] = r.notRun!;
     }),
@@ -198,4 +216,3 @@ export function gradeServerAsRequestor(g: ServerRequestorRuns): CheckResult[] {
     return { ...r, section: SERVER_REQUESTOR_SECTION_PREFIX + r.section.replace(/^Requestor: /, '') };
   });
 }
-
