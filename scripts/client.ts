@@ -7,7 +7,7 @@ import { parseArgs } from 'node:util';
 import { SCENARIOS, SCENARIO_NAMES } from '../mocks/receiver/scenarios.ts';
 import { splitCommand } from '../suites/harness/wire.ts';
 import { runSuite } from './run-suite.ts';
-import { buildReport, CheckCollector, exitCode, formatConsole, loadBaseline, writeReports } from './report.ts';
+import { buildReport, CheckCollector, exitCode, formatConsole, loadBaseline, writeReports, REPORT_OPTIONS } from './report.ts';
 import { requestorChecks } from '../suites/requestor/checks.ts';
 import { SCENARIO_ENV } from '../suites/requestor/harness.ts';
 import { DEFAULT_CLIENT_CONCURRENCY, planScenarios, TASK_RECEIVER, wantsTaskReceiver, type ClientRunConfig } from '../suites/requestor/run.ts';
@@ -66,17 +66,12 @@ export function parseClientArgs(argv: string[]) {
         scenario: { type: 'string', multiple: true },
         tool: { type: 'string', multiple: true },
         transport: { type: 'string' },
-        json: { type: 'string' },
-        junit: { type: 'string' },
-        markdown: { type: 'string' },
-        baseline: { type: 'string' },
-        strict: { type: 'boolean', default: false },
+        ...REPORT_OPTIONS,
         timeout: { type: 'string' },
         concurrency: { type: 'string' },
         'list-scenarios': { type: 'boolean', default: false },
         serve: { type: 'string' },
         port: { type: 'string' },
-        'no-color': { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
     }));

@@ -12,6 +12,16 @@ import type { DiscoveryResult } from '../suites/harness/discovery.ts';
 import { hasRequirement, requirement } from '../schema/catalog.ts';
 
 export const STATUSES: Status[] = ['pass', 'fail', 'warn', 'info', 'skip'];
+
+/** Command-line options of the reports, the same for the `server` and `client` commands (util.parseArgs). */
+export const REPORT_OPTIONS = {
+  json: { type: 'string' },
+  junit: { type: 'string' },
+  markdown: { type: 'string' },
+  baseline: { type: 'string' },
+  strict: { type: 'boolean', default: false },
+  'no-color': { type: 'boolean', default: false },
+} as const;
 const MARK: Record<Status, string> = { pass: 'PASS', fail: 'FAIL', warn: 'WARN', info: 'INFO', skip: 'SKIP' };
 
 export interface ReportCheck extends CheckResult {

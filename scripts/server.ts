@@ -11,7 +11,7 @@ import { DEFAULT_DISCOVERY, DISCOVER_MODES, formatPlan, profileToKeep, type Disc
 import { computeCoverage } from '../suites/coverage.ts';
 import { DEFAULT_RUN_OPTIONS } from '../suites/engine.ts';
 import { preloadVitest, runSuite } from './run-suite.ts';
-import { CheckCollector, buildReport, exitCode, formatConsole, loadBaseline, writeReports } from './report.ts';
+import { CheckCollector, buildReport, exitCode, formatConsole, loadBaseline, writeReports, REPORT_OPTIONS } from './report.ts';
 import { PROPERTY_NAMES, formatPropertyFailure, parsePropertyArgs, propertyCatalog, runProperties } from '../suites/properties/run.ts';
 import { requestorChecks } from '../suites/requestor/checks.ts';
 import { SPEC_REVISION } from '../schema/spec.ts';
@@ -77,15 +77,10 @@ export function parseServerArgs(argv: string[]) {
       only: { type: 'string', multiple: true },
       exclude: { type: 'string', multiple: true },
       'max-tasks': { type: 'string' },
-      json: { type: 'string' },
-      junit: { type: 'string' },
-      markdown: { type: 'string' },
-      baseline: { type: 'string' },
-      strict: { type: 'boolean', default: false },
+      ...REPORT_OPTIONS,
       timeout: { type: 'string' },
       'check-timeout': { type: 'string' },
       concurrency: { type: 'string' },
-      'no-color': { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
       // --properties
       properties: { type: 'boolean', default: false },
