@@ -12,7 +12,7 @@ import { isTerminal, RELATED_TASK_META, type TaskStatus } from '../../schema/pro
 import { elicitationContent } from '../../suites/harness/elicitation.ts';
 import { RpcError } from '../receiver/store.ts';
 import { abortableSleep, ClientTaskReceiver, RECEIVABLE, type ReceivableMethod, type WorkContext } from './task-receiver.ts';
-import { connectHttp, connectStdio, Peer, splitCommand, type JsonRpcError, type Message, type Response } from '../../suites/harness/wire.ts';
+import { connectHttp, connectStdio, Peer, splitCommand, type Message, type Response } from '../../suites/harness/wire.ts';
 
 import { CLIENT_FAULT_NAMES, isClientFault, type ClientFaultName } from './faults.ts';
 

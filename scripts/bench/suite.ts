@@ -140,7 +140,8 @@ export async function benchSuite(o: SuiteOptions): Promise<SuiteSection> {
       // + the pre-flight probe and the shared connection (their initialize is in no check's transcript)
       out.connections = inits + 2;
     } catch (e) {
-      out.error = `no JSON report (${r.timedOut ? `killed after ${o.cliTimeoutMs} ms` : `exit ${r.code ?? r.signal}`}): ${r.stderr.slice(-400)}`;
+      const why = e instanceof Error ? e.message : String(e);
+      out.error = `no JSON report (${r.timedOut ? `killed after ${o.cliTimeoutMs} ms` : `exit ${r.code ?? r.signal}`}; ${why}): ${r.stderr.slice(-400)}`;
     }
     if (r.code !== 0 && !out.error) out.error = `exit ${r.code}: ${out.failed} check(s) failed`;
     return out;
