@@ -182,10 +182,8 @@ export function startClient(launcher: ClientLauncher, a: { serverArg: string; sc
       },
     };
   }
-  let parts: { command: string; args: string[] };
-  try {
-    parts = splitCommand(launcher.command);
-  } catch (e) {
+  // A client that could not be started: an exit with the reason, nothing to stop.
+  const notStarted = (e: unknown) => {
     const exit: ClientExit = {
       code: null,
       signal: null,
@@ -196,6 +194,12 @@ export function startClient(launcher: ClientLauncher, a: { serverArg: string; sc
       startError: e instanceof Error ? e.message : String(e),
     };
     return { exited: Promise.resolve(exit), stop() {} };
+  };
+  let parts: { command: string; args: string[] };
+  try {
+    parts = splitCommand(launcher.command);
+  } catch (e) {
+    return notStarted(e);
   }
   let child: ChildProcess;
   try {
@@ -205,16 +209,7 @@ export function startClient(launcher: ClientLauncher, a: { serverArg: string; sc
       stdio: ['ignore', 'pipe', 'pipe'],
     });
   } catch (e) {
-    const exit: ClientExit = {
-      code: null,
-      signal: null,
-      timedOut: false,
-      durationMs: 0,
-      stdout: '',
-      stderr: '',
-      startError: e instanceof Error ? e.message : String(e),
-    };
-    return { exited: Promise.resolve(exit), stop() {} };
+    return notStarted(e);
   }
   let stdout = '';
   let stderr = '';
