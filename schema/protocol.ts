@@ -1,6 +1,7 @@
 // The MCP Tasks state machine and protocol constants (spec 2025-11-25, tasks.md), stated once.
 // Shared by the reference receiver, the receiver checks and the property model.
 import { SPEC_REVISION } from './spec.ts';
+import { taskStateMachine } from './state-machine.ts';
 
 export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
 
@@ -21,28 +22,13 @@ export const TRANSITIONS: Readonly<Record<TaskStatus, readonly TaskStatus[]>> = 
 /** Tasks begin in this status (lifecycle-begin-working). */
 export const INITIAL_STATUS: TaskStatus = 'working';
 
-export function isTaskStatus(s: unknown): s is TaskStatus {
-  return typeof s === 'string' && (TASK_STATUSES as readonly string[]).includes(s);
-}
+/** The state machine of this revision (schema/state-machine.ts), built from TRANSITIONS. */
+export const TASK_MACHINE = taskStateMachine(TRANSITIONS, INITIAL_STATUS);
 
-export function isTerminal(s: TaskStatus): boolean {
-  return TERMINAL_STATUSES.includes(s);
-}
-
-/** True when `from → to` is allowed; staying in the same status is not a transition and is always allowed. */
-export function canTransition(from: TaskStatus, to: TaskStatus): boolean {
-  return from === to || TRANSITIONS[from].includes(to);
-}
-
-/** Checks an observed sequence of statuses (in order seen); returns the first illegal step or null. */
-export function firstIllegalStep(seen: readonly TaskStatus[]): { from: TaskStatus; to: TaskStatus; index: number } | null {
-  for (let i = 1; i < seen.length; i++) {
-    const from = seen[i - 1]!;
-    const to = seen[i]!;
-    if (!canTransition(from, to)) return { from, to, index: i };
-  }
-  return null;
-}
+export const isTaskStatus = TASK_MACHINE.isStatus;
+export const isTerminal = TASK_MACHINE.isTerminal;
+export const canTransition = TASK_MACHINE.canTransition;
+export const firstIllegalStep = TASK_MACHINE.firstIllegalStep;
 
 /** The protocolVersion our peers speak: the judged revision. */
 export const PROTOCOL_VERSION = SPEC_REVISION;
