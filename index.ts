@@ -2,8 +2,9 @@
 // `mcp-tasks-conformance/vitest` (suites/vitest.ts), so that this entry does not load vitest.
 export { runConformance, runConfig, targetSpec, type ConformanceOptions, type RunConformanceOptions, type Target } from './suites/api.ts';
 export { allChecks, checksToRun } from './suites/index.ts';
-export { buildReport, exitCode, formatConsole, type Report, type ReportCheck } from './scripts/report.ts';
-export type { CheckDef, CheckResult, Level, Status } from './suites/engine.ts';
-export type { Profile, ProfileRole, ProfileTool } from './suites/harness/profile.ts';
-export type { TranscriptEntry } from './suites/harness/wire.ts';
+export { buildReport, exitCode, type Report, type ReportCheck } from './suites/report/model.ts';
+export { formatConsole } from './suites/report/console.ts';
+export type { CheckDef, CheckResult, Level, Status } from './suites/engine/check.ts';
+export type { Profile, ProfileRole, ProfileTool } from './suites/engine/profile.ts';
+export type { TranscriptEntry } from './suites/wire/peer.ts';
 export { PROTOCOL_VERSION } from './schema/protocol.ts';

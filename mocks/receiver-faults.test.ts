@@ -1,12 +1,12 @@
 // One test per named fault: a direct observation that the fault changes the behaviour it names
 // (the conformance checks prove it fully). In-process for speed; one test checks the CLI wiring.
 import { describe, expect, it } from 'vitest';
-import { parseMockArgs } from '../scripts/mock.ts';
+import { parseMockArgs } from './receiver/args.ts';
 import { RELATED_TASK_META } from '../schema/protocol.ts';
 import { FAULTS, type FaultInfo, type FaultName } from './receiver/faults.ts';
 import type { ReceiverOptions } from './receiver/index.ts';
 import { createTask, harness, ISO_8601, ok, pollUntil, statusIs, type Harness, type Kind } from './receiver/test-helpers.ts';
-import { WireTimeoutError, type Message, type Peer } from '../suites/harness/wire.ts';
+import { WireTimeoutError, type Message, type Peer } from '../suites/wire/peer.ts';
 import { ClientTaskReceiver, type ReceivableMethod } from './client/task-receiver.ts';
 
 const info = (name: FaultName): FaultInfo => FAULTS.find((f) => f.name === name)!;

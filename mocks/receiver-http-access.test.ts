@@ -7,9 +7,9 @@ import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createReferenceReceiver, type ReferenceReceiver } from './receiver/index.ts';
 import { createAccessGuard } from './receiver/http-access.ts';
-import { connectHttp } from '../suites/harness/wire.ts';
+import { connectHttp } from '../suites/wire/peer.ts';
 import { createTask, ok } from './receiver/test-helpers.ts';
-import { parseMockArgs, MockUsageError } from '../scripts/mock.ts';
+import { parseMockArgs, MockUsageError } from './receiver/args.ts';
 
 const INIT = JSON.stringify({
   jsonrpc: '2.0',

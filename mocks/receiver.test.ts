@@ -1,9 +1,9 @@
 // The reference receiver's own tests: each tasks.md rule over stdio AND Streamable HTTP (raw JSON-RPC
-// through suites/harness/wire.ts), plus HTTP session/token isolation and stdio garbage handling.
+// through suites/wire/peer.ts), plus HTTP session/token isolation and stdio garbage handling.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RELATED_TASK_META } from '../schema/protocol.ts';
 import { createTask, harness, ISO_8601, ok, pollUntil, statusIs, type Harness, type Kind } from './receiver/test-helpers.ts';
-import type { Peer } from '../suites/harness/wire.ts';
+import type { Peer } from '../suites/wire/peer.ts';
 
 const OPTIONS = { pageSize: 3, maxTtl: 60_000, defaultTtl: 30_000, maxTasks: 4, pollInterval: 50 };
 

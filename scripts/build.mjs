@@ -16,7 +16,7 @@ const ASSETS = [
   'schema/requirements.json', // schema/catalog.ts
   'schema/tasks-2025-11-25.schema.json', // schema/validate.ts
   'schema/RULINGS.md', // schema/rulings.ts (rulings cited in reports)
-  'suites/harness/stdio-bridge.mjs', // suites/harness/client-endpoint.ts, suites/requestor/harness.ts
+  'suites/wire/stdio-bridge.mjs', // suites/wire/client-endpoint.ts, suites/requestor/harness.ts
   'fixtures/reference.profile.json', // the reference receiver's roles (npm start, README)
 ];
 

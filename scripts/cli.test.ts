@@ -5,12 +5,13 @@ import { mkdtempSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseServerArgs, UsageError } from './server.ts';
-import { buildReport, exitCode, formatConsole, loadBaseline } from './report.ts';
-import type { CheckResult } from '../suites/engine.ts';
-import { loadProfile } from '../suites/harness/target.ts';
+import { buildReport, exitCode, loadBaseline } from '../suites/report/model.ts';
+import { formatConsole } from '../suites/report/console.ts';
+import type { CheckResult } from '../suites/engine/check.ts';
+import { loadProfile } from '../suites/runner/target.ts';
 import { allChecks } from '../suites/index.ts';
-import { selected } from '../suites/harness/session.ts';
-import { PROFILE_ROLES } from '../suites/harness/profile.ts';
+import { selected } from '../suites/engine/select.ts';
+import { PROFILE_ROLES } from '../suites/engine/profile.ts';
 import { junitSchemaErrors } from '../fixtures/junit/validate.ts';
 
 const tmp = mkdtempSync(join(tmpdir(), 'mtc-cli-'));

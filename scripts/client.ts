@@ -1,13 +1,17 @@
 // `mcp-tasks-conformance client …` (wired in scripts/cli.ts): grade an MCP client as a task requestor.
-// Same reports, statuses, exit codes and baseline as the `server` command (scripts/report.ts); the
+// Same reports, statuses, exit codes and baseline as the `server` command (suites/report/); the
 // grading runs through vitest's Node API (suites/requestor/client.suite.ts) like the server command.
 import { accessSync, constants, existsSync } from 'node:fs';
 import { delimiter, isAbsolute, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { SCENARIOS, SCENARIO_NAMES } from '../mocks/receiver/scenarios.ts';
-import { splitCommand } from '../suites/harness/wire.ts';
+import { splitCommand } from '../suites/wire/peer.ts';
 import { runSuite } from './run-suite.ts';
-import { buildReport, CheckCollector, exitCode, formatConsole, loadBaseline, writeReports, REPORT_OPTIONS } from './report.ts';
+import { buildReport, exitCode, loadBaseline } from '../suites/report/model.ts';
+import { CheckCollector } from '../suites/report/collector.ts';
+import { formatConsole } from '../suites/report/console.ts';
+import { writeReports } from '../suites/report/write.ts';
+import { REPORT_OPTIONS } from './report-options.ts';
 import { requestorChecks } from '../suites/requestor/checks.ts';
 import { SCENARIO_ENV } from '../suites/requestor/harness.ts';
 import { DEFAULT_CLIENT_CONCURRENCY, planScenarios, TASK_RECEIVER, wantsTaskReceiver, type ClientRunConfig } from '../suites/requestor/run.ts';

@@ -1,5 +1,5 @@
 // `npm run docs:coverage`: writes docs/COVERAGE.md, the requirement → checks → faults → rulings table,
-// computed from the catalog (schema/requirements.json), the facts on the checks (suites/engine.ts) and the
+// computed from the catalog (schema/requirements.json), the facts on the checks (suites/engine/check.ts) and the
 // rulings (schema/RULINGS.md). scripts/docs-coverage.test.ts fails when the file is stale.
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';

@@ -54,7 +54,7 @@ describe('the packed package, installed into an empty project', () => {
     expect(files).toContain('dist/index.js');
     expect(files).toContain('dist/index.d.ts');
     expect(files).toContain('dist/schema/requirements.json');
-    expect(files).toContain('dist/suites/harness/stdio-bridge.mjs');
+    expect(files).toContain('dist/suites/wire/stdio-bridge.mjs');
     expect(files.filter((f) => /\.test\.|^\.ci\/|\.ts$/.test(f) && !f.endsWith('.d.ts'))).toEqual([]);
     expect(files.filter((f) => f.includes('fixtures/'))).toEqual(['dist/fixtures/reference.profile.json']);
   });

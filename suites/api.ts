@@ -4,7 +4,8 @@
 // as tests of the caller's own vitest run instead.
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { allChecks, checksToRun, inCheckOrder, unmatchedSelectors } from './index.ts';
-import { matches, openTargetSession, runChecks, selected, type RunConfig } from './harness/session.ts';
+import { openTargetSession, runChecks, type RunConfig } from './runner/session.ts';
+import { matches, selected } from './engine/select.ts';
 import {
   gradeServerAsRequestor,
   receiverChecksRun,
@@ -12,12 +13,12 @@ import {
   serverRequestorChecks,
   serverRequestorOptions,
 } from './requestor/server-requestor.ts';
-import { describeTarget, loadProfile, type TargetSpec } from './harness/target.ts';
-import type { Profile } from './harness/profile.ts';
-import { DEFAULT_DISCOVERY, type DiscoverMode } from './harness/discovery.ts';
+import { describeTarget, loadProfile, type TargetSpec } from './runner/target.ts';
+import type { Profile } from './engine/profile.ts';
+import { DEFAULT_DISCOVERY, type DiscoverMode } from './runner/discovery.ts';
 import { computeCoverage } from './coverage.ts';
-import { DEFAULT_RUN_OPTIONS } from './engine.ts';
-import { buildReport, type Report } from '../scripts/report.ts';
+import { DEFAULT_RUN_OPTIONS } from './engine/check.ts';
+import { buildReport, type Report } from './report/model.ts';
 
 /**
  * The receiver under test:

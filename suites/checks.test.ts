@@ -1,4 +1,4 @@
-// The facts on every check (suites/engine.ts) hold: ids are unique across roles, each check's level is the
+// The facts on every check (suites/engine/check.ts) hold: ids are unique across roles, each check's level is the
 // strongest level of the requirements it cites (schema/catalog.ts) unless `weakerLevel` says why it only
 // reports, and `killedBy` names only known faults (the kill matrices run them: suites/receiver/faults.test.ts,
 // suites/requestor-faults.test.ts).
@@ -9,7 +9,7 @@ import { requestorChecks } from './requestor/checks.ts';
 import { propertyCatalog } from './properties/run.ts';
 import { hasRequirement, requirements, requirementsFor, revisionsOf, strongestLevel } from '../schema/catalog.ts';
 import { SPEC_REVISION } from '../schema/spec.ts';
-import { FAULT_NAMES } from '../mocks/receiver/faults.ts';
+import { isFaultName } from '../mocks/receiver/faults.ts';
 import { CLIENT_FAULT_NAMES } from '../mocks/client/faults.ts';
 
 const every = [...allChecks, ...requestorChecks];
@@ -37,7 +37,7 @@ describe('facts on the checks', () => {
 
   it('killedBy names known faults, without repeats', () => {
     const bad = [
-      ...allChecks.flatMap((c) => c.killedBy.filter((f, i) => !FAULT_NAMES.includes(f) || c.killedBy.indexOf(f) !== i).map((f) => `${c.id}: ${f}`)),
+      ...allChecks.flatMap((c) => c.killedBy.filter((f, i) => !isFaultName(f) || c.killedBy.indexOf(f) !== i).map((f) => `${c.id}: ${f}`)),
       ...requestorChecks.flatMap((c) =>
         c.killedBy.filter((f, i) => !CLIENT_FAULT_NAMES.includes(f) || c.killedBy.indexOf(f) !== i).map((f) => `${c.id}: ${f}`),
       ),

@@ -1,7 +1,7 @@
 // Coverage of a run (suites/coverage.ts): requirements exercised out of those applicable, missing roles.
 import { describe, expect, it } from 'vitest';
 import { computeCoverage, formatCoverage } from './coverage.ts';
-import type { CheckDef, CheckResult, Status, TargetInfo } from './engine.ts';
+import type { CheckDef, CheckResult, Status, TargetInfo } from './engine/check.ts';
 
 const def = (id: string, requirements: string[], extra: Partial<CheckDef> = {}): CheckDef => ({
   id,

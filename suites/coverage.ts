@@ -3,8 +3,8 @@
 // one of the run's checks citing it applies: the check does not rule itself out (CheckDef.notApplicable, e.g.
 // another transport) and the target declares the capabilities it needs. It is exercised when such a check ended other than "not exercised" (skip).
 import { hasRequirement, requirement } from '../schema/catalog.ts';
-import { hasPath, type CheckDef, type CheckResult, type TargetInfo } from './engine.ts';
-import type { ProfileRole } from './harness/profile.ts';
+import { hasPath, type CheckDef, type CheckResult, type TargetInfo } from './engine/check.ts';
+import type { ProfileRole } from './engine/profile.ts';
 
 export interface LevelCoverage {
   applicable: number;

@@ -1,6 +1,6 @@
 // Every receiver check, by spec section (one file each), and which of them a run selects.
-import type { CheckDef, CheckResult } from './engine.ts';
-import { matches, selected } from './harness/session.ts';
+import type { CheckDef, CheckResult } from './engine/check.ts';
+import { matches, selected } from './engine/select.ts';
 import { SPEC_REVISION } from '../schema/spec.ts';
 import { checks as capabilities } from './receiver/capabilities.ts';
 import { checks as creation } from './receiver/creation.ts';

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FAULTS } from '../mocks/receiver/faults.ts';
 import { allChecks } from './index.ts';
-import type { Profile } from './harness/profile.ts';
+import type { Profile } from './engine/profile.ts';
 import { runProperties, parseReplayToken, parsePropertyArgs, type PropertyCheckResult, type PropertyName, type PropertyRunOptions } from './properties/run.ts';
 
 /** The reference receiver's tools without run-time arguments, so the --*-ms options below apply. */

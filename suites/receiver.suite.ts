@@ -2,7 +2,7 @@
 // one concurrent test per check (suites/vitest.ts). The target comes from the CLI through vitest's
 // `provide`/`inject`.
 import { inject } from 'vitest';
-import type { RunConfig } from './harness/session.ts';
+import type { RunConfig } from './runner/session.ts';
 import { registerChecks } from './vitest.ts';
 
 declare module 'vitest' {

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import type { Status } from './engine.ts';
+import type { Status } from './engine/check.ts';
 import { requestorChecks } from './requestor/checks.ts';
 import { junitSchemaErrors } from '../fixtures/junit/validate.ts';
 import { parseClientArgs } from '../scripts/client.ts';

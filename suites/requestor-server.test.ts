@@ -4,10 +4,10 @@
 import { describe, expect, it } from 'vitest';
 import { FAULTS, type FaultInfo } from '../mocks/receiver/faults.ts';
 import { primaryId } from '../schema/catalog.ts';
-import type { CheckResult, Status } from './engine.ts';
-import { openTargetSession } from './harness/session.ts';
-import { loadProfile, type TargetSpec } from './harness/target.ts';
-import type { Profile } from './harness/profile.ts';
+import type { CheckResult, Status } from './engine/check.ts';
+import { openTargetSession } from './runner/session.ts';
+import { loadProfile, type TargetSpec } from './runner/target.ts';
+import type { Profile } from './engine/profile.ts';
 import {
   gradeServerAsRequestor,
   receiverChecksRun,

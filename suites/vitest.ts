@@ -2,9 +2,10 @@
 // (suites/receiver.suite.ts) registers them with registerChecks; a user's own vitest run with
 // describeConformance (`import { describeConformance } from 'mcp-tasks-conformance/vitest'`).
 import { afterAll, beforeAll, describe, test, type TestContext } from 'vitest';
-import { DEFAULT_RUN_OPTIONS, type CheckResult } from './engine.ts';
+import { DEFAULT_RUN_OPTIONS, type CheckResult } from './engine/check.ts';
 import { checksToRun } from './index.ts';
-import { openTargetSession, runInSession, selected, type RunConfig, type TargetSession } from './harness/session.ts';
+import { openTargetSession, runInSession, type RunConfig, type TargetSession } from './runner/session.ts';
+import { selected } from './engine/select.ts';
 import {
   gradeServerAsRequestor,
   receiverChecksRun,
@@ -14,7 +15,7 @@ import {
   SERVER_REQUESTOR_SECTION_PREFIX,
   type ServerRequestorRuns,
 } from './requestor/server-requestor.ts';
-import { describeTarget } from './harness/target.ts';
+import { describeTarget } from './runner/target.ts';
 import { PROTOCOL_VERSION } from '../schema/protocol.ts';
 import { runConfig, type ConformanceOptions, type Target } from './api.ts';
 

@@ -1,4 +1,4 @@
-// The reference client: a spec-exact MCP Tasks requestor written on raw JSON-RPC (suites/harness/wire.ts), that
+// The reference client: a spec-exact MCP Tasks requestor written on raw JSON-RPC (suites/wire/peer.ts), that
 // implements the scenario contract of `mcp-tasks-conformance client` (docs/CLIENTS.md):
 //
 //   tsx mocks/client/reference-client.ts [--fault <name>]… <server URL | server command line>
@@ -9,10 +9,10 @@
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { pathToFileURL } from 'node:url';
 import { isTerminal, RELATED_TASK_META, type TaskStatus } from '../../schema/protocol.ts';
-import { elicitationContent } from '../../suites/harness/elicitation.ts';
+import { elicitationContent } from '../../suites/wire/elicitation.ts';
 import { RpcError } from '../receiver/store.ts';
 import { abortableSleep, ClientTaskReceiver, RECEIVABLE, type ReceivableMethod, type WorkContext } from './task-receiver.ts';
-import { connectHttp, connectStdio, Peer, splitCommand, type Message, type Response } from '../../suites/harness/wire.ts';
+import { connectHttp, connectStdio, Peer, splitCommand, type Message, type Response } from '../../suites/wire/peer.ts';
 
 import { CLIENT_FAULT_NAMES, isClientFault, type ClientFaultName } from './faults.ts';
 

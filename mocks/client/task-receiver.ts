@@ -3,13 +3,13 @@
 // schema/protocol.ts, opaque cursors). Used by the reference client (scenario task-receiver) and by
 // the suite's own client when it grades a server as requestor (suites/requestor/server-requestor.ts).
 //
-// It answers on a raw JSON-RPC Peer (suites/harness/wire.ts): a task-augmented request of a declared
+// It answers on a raw JSON-RPC Peer (suites/wire/peer.ts): a task-augmented request of a declared
 // type creates a task in `working` and answers CreateTaskResult at once; tasks/get, tasks/result
 // (blocks until terminal; the underlying answer with related-task _meta, or its JSON-RPC error),
 // tasks/list, tasks/cancel. A request type it did not declare is processed normally, `task` ignored
 // (support-undeclared-process-normally). Every Task carries `pollIntervalMs`.
 import { ErrorCode, isTerminal, RELATED_TASK_META } from '../../schema/protocol.ts';
-import type { JsonRpcError, Message, Peer } from '../../suites/harness/wire.ts';
+import type { JsonRpcError, Message, Peer } from '../../suites/wire/peer.ts';
 import { RpcError, TaskStore, type Outcome, type StoredTask } from '../receiver/store.ts';
 
 export type Answer = { result?: unknown; error?: JsonRpcError };

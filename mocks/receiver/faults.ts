@@ -2,7 +2,7 @@
 // page (tasks.md / progress.md), so that every conformance check can be shown to fail against a
 // receiver that is wrong in exactly the way the check is about. `requirement` is the catalog id
 // (schema/requirements.json). Where a fault acts: mocks/receiver/fault-switches.ts. Which checks it
-// kills: the checks' own `killedBy` (suites/engine.ts), held exact by suites/receiver/faults.test.ts.
+// kills: the checks' own `killedBy` (suites/engine/check.ts), held exact by suites/receiver/faults.test.ts.
 
 export interface FaultInfo {
   name: string;

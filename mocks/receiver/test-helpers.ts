@@ -1,5 +1,5 @@
 // Helpers for the reference receiver's own tests (mocks/receiver*.test.ts).
-import { connectHttp, connectInMemory, connectStdio, type Peer, type Response } from '../../suites/harness/wire.ts';
+import { connectHttp, connectInMemory, connectStdio, type Peer, type Response } from '../../suites/wire/peer.ts';
 import { createReferenceReceiver, type ReceiverOptions, type ReferenceReceiver, type SessionIdentity } from './index.ts';
 
 export type Kind = 'stdio' | 'http' | 'memory';

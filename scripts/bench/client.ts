@@ -1,5 +1,5 @@
 // A minimal JSON-RPC requestor for the benchmarks: no transcript, no task logic, every wait bounded.
-// suites/harness/wire.ts's Peer records every message (evidence for the checks); over 100 000 tasks that record
+// suites/wire/peer.ts's Peer records every message (evidence for the checks); over 100 000 tasks that record
 // would be most of what the benchmark measures (time and memory), so the benchmarks use this instead,
 // the same client for every server they compare.
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';

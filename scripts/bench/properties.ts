@@ -3,7 +3,7 @@
 // A fixed seed makes every repeat (and every machine) run the same sequences.
 import { join } from 'node:path';
 import { runProperties } from '../../suites/properties/run.ts';
-import { loadProfile } from '../../suites/harness/target.ts';
+import { loadProfile } from '../../suites/runner/target.ts';
 import { PROFILE_PATH } from './suite.ts';
 import { round, series, type Series } from './stats.ts';
 

@@ -2,10 +2,10 @@
 // ReceiverModel after every step. Commands pick tasks by index (modulo the tasks created so far), so
 // shrinking can drop any command and the rest still make sense.
 import fc from 'fast-check';
-import type { Peer, Response } from '../harness/wire.ts';
-import { WireTimeoutError } from '../harness/wire.ts';
+import type { Peer, Response } from '../wire/peer.ts';
+import { WireTimeoutError } from '../wire/peer.ts';
 import { RELATED_TASK_META } from '../../schema/protocol.ts';
-import { type ProfileRole } from '../harness/profile.ts';
+import { type ProfileRole } from '../engine/profile.ts';
 import { describeAnswer, hasRelatedTask, PropertyViolation, relatedTaskId, short, type Findings, ReceiverModel, type ModelTask } from './model.ts';
 import { createParams, delay, requestOrTimeout, toolFor, type PropertyEnv } from './env.ts';
 

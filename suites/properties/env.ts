@@ -1,10 +1,10 @@
 // What the properties need from a target: connections (fresh per run where that is cheap), the
 // profile roles that create tasks, capabilities, bounds. Shared by the three properties.
-import type { Peer, Response } from '../harness/wire.ts';
-import { WireClosedError, WireTimeoutError } from '../harness/wire.ts';
-import type { ProfileRole, ProfileTool } from '../harness/profile.ts';
-import type { RunOptions, TargetConnector, TargetInfo } from '../engine.ts';
-import type { TargetSpec } from '../harness/target.ts';
+import type { Peer, Response } from '../wire/peer.ts';
+import { WireClosedError, WireTimeoutError } from '../wire/peer.ts';
+import type { ProfileRole, ProfileTool } from '../engine/profile.ts';
+import type { RunOptions, TargetConnector, TargetInfo } from '../engine/check.ts';
+import type { TargetSpec } from '../runner/target.ts';
 
 /** Roles whose tool is called as a task by the properties. */
 export const TASK_ROLES: readonly ProfileRole[] = ['completes', 'slow', 'fails', 'needsInput', 'requiresTask', 'progress'];
@@ -131,4 +131,4 @@ export function isWireFailure(e: unknown): boolean {
   return e instanceof WireTimeoutError || e instanceof WireClosedError;
 }
 
-export { delay } from '../harness/poll.ts';
+export { delay } from '../arrange/poll.ts';

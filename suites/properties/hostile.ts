@@ -8,8 +8,8 @@
 // missing code there warns. A target that stops answering after an input fails every category
 // (errors-internal-32603: an input it cannot handle is an internal error, to be answered with -32603).
 import fc from 'fast-check';
-import type { Message, Peer, Response } from '../harness/wire.ts';
-import { WireClosedError, WireTimeoutError } from '../harness/wire.ts';
+import type { Message, Peer, Response } from '../wire/peer.ts';
+import { WireClosedError, WireTimeoutError } from '../wire/peer.ts';
 import { describeAnswer, PropertyViolation, short } from './model.ts';
 import { createParams, delay, type Lease, type PropertyEnv } from './env.ts';
 

@@ -15,7 +15,7 @@
 // (the granted ttl is the one that counts), deletion after the ttl (ttl-delete-after-expiry-may) and of
 // cancelled tasks at any time (cancel-delete-may), and receivers that choose what tasks/result returns
 // for a cancelled task (it must be the same every time).
-import { short as shortText } from '../harness/text.ts';
+import { short as shortText } from '../engine/text.ts';
 import {
   canTransition,
   isTaskStatus,
@@ -26,9 +26,9 @@ import {
   TRANSITIONS,
   type TaskStatus,
 } from '../../schema/protocol.ts';
-import { type ProfileRole } from '../harness/profile.ts';
-import type { Response } from '../harness/wire.ts';
-import { judgeFirstStatus } from '../harness/arrange.ts';
+import { type ProfileRole } from '../engine/profile.ts';
+import type { Response } from '../wire/peer.ts';
+import { judgeFirstStatus } from '../arrange/arrange.ts';
 import { isIso8601DateTime } from '../../schema/validate.ts';
 
 // --- findings ------------------------------------------------------------------------------------

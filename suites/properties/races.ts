@@ -7,9 +7,9 @@
 // expiry and cancel really interleave; on other targets the profile's arguments are used and the
 // oracle still checks that the answers fit some sequential order of a conforming receiver.
 import fc from 'fast-check';
-import { WireTimeoutError, type Peer } from '../harness/wire.ts';
+import { WireTimeoutError, type Peer } from '../wire/peer.ts';
 import { isTerminal, isTaskStatus, RELATED_TASK_META } from '../../schema/protocol.ts';
-import { type ProfileRole } from '../harness/profile.ts';
+import { type ProfileRole } from '../engine/profile.ts';
 import { checkHistory, describeAnswer, hasRelatedTask, PropertyViolation, relatedTaskId, short, type Op } from './model.ts';
 import { Clock, createParams, delay, type Lease, type PropertyEnv } from './env.ts';
 

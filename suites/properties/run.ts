@@ -11,11 +11,11 @@
 // A failure's message carries the shrunk steps as run, the seed, the path and the command that replays it;
 // its `transcript` is the JSON-RPC exchange of the shrunk counterexample. See README.md here.
 import fc from 'fast-check';
-import type { TranscriptEntry } from '../harness/wire.ts';
-import { hasPath, severity, type CheckResult, type Level, type Status } from '../engine.ts';
-import { openTargetSession, type RunConfig } from '../harness/session.ts';
-import type { TargetSpec } from '../harness/target.ts';
-import { formatTranscript } from '../harness/transcript.ts';
+import type { TranscriptEntry } from '../wire/peer.ts';
+import { hasPath, severity, type CheckResult, type Level, type Status } from '../engine/check.ts';
+import { openTargetSession, type RunConfig } from '../runner/session.ts';
+import type { TargetSpec } from '../runner/target.ts';
+import { formatTranscript } from '../wire/transcript.ts';
 import { newModel, Real, stateMachineCommands, STATE_MACHINE_REQUIREMENTS } from './commands.ts';
 import { makePool, TASK_ROLES, type PropertyEnv } from './env.ts';
 import { HOSTILE_CATEGORIES, HostileConnection, runHostileInput, type HostileName } from './hostile.ts';
@@ -397,7 +397,7 @@ function hostileSpec(env: PropertyEnv, name: PropertyName, runs: number): Proper
     unit: 'inputs',
     arbitrary: () => cat.arbitrary(env, bytes),
     async predicate(input, rec) {
-      const hr: { log: string[]; peer?: import('../harness/wire.ts').Peer; start: number } = { log: rec.log, start: 0 };
+      const hr: { log: string[]; peer?: import('../wire/peer.ts').Peer; start: number } = { log: rec.log, start: 0 };
       try {
         await runHostileInput(env, cat, conn, input, hr);
       } finally {

@@ -1,14 +1,14 @@
 // Checks for tasks/cancel (tasks.md "Cancelling Tasks", Behavior Requirements > "Task Cancellation");
 // requirement ids from schema/requirements.json. tasks/cancel for an unknown id is in errors.ts.
-import { defineCheck, type CheckContext, type CheckDef } from '../engine.ts';
-import { expectError } from '../harness/tasks.ts';
-import { cancelAndSettle, createTask, reachTerminal, type CreatedTask } from '../harness/arrange.ts';
-import { timeLeft } from '../harness/budget.ts';
-import { delay, getTask, pollDelay, seqText } from '../harness/poll.ts';
-import { short } from '../harness/text.ts';
-import type { Message, Response } from '../harness/wire.ts';
+import { defineCheck, type CheckContext, type CheckDef } from '../engine/check.ts';
+import { expectError } from '../arrange/tasks.ts';
+import { cancelAndSettle, createTask, reachTerminal, type CreatedTask } from '../arrange/arrange.ts';
+import { timeLeft } from '../arrange/budget.ts';
+import { delay, getTask, pollDelay, seqText } from '../arrange/poll.ts';
+import { short } from '../engine/text.ts';
+import type { Message, Response } from '../wire/peer.ts';
 import { isTaskStatus, isTerminal } from '../../schema/protocol.ts';
-import { type ProfileRole } from '../harness/profile.ts';
+import { type ProfileRole } from '../engine/profile.ts';
 
 const SECTION = 'Task Cancellation';
 

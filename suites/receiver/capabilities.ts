@@ -1,12 +1,12 @@
 // Checks for tasks.md "Capabilities", "Tool-Level Negotiation" and "Task Support and Handling";
 // requirement ids from schema/requirements.json (rulings: RULINGS.md#required-tool-32601 and RULINGS.md#forbidden-needs-capability).
-import { defineCheck, hasPath, type CheckContext, type CheckDef } from '../engine.ts';
-import { toolSafety } from '../harness/discovery.ts';
-import { deriveArguments } from '../harness/arguments.ts';
-import { callRole, cancelQuietly, requestTask, TTL_MS } from '../harness/arrange.ts';
-import { isObj, short } from '../harness/text.ts';
+import { defineCheck, hasPath, type CheckContext, type CheckDef } from '../engine/check.ts';
+import { toolSafety } from '../arrange/tool-safety.ts';
+import { deriveArguments } from '../arrange/arguments.ts';
+import { callRole, cancelQuietly, requestTask, TTL_MS } from '../arrange/arrange.ts';
+import { isObj, short } from '../engine/text.ts';
 import { validate } from '../../schema/validate.ts';
-import type { Response } from '../harness/wire.ts';
+import type { Response } from '../wire/peer.ts';
 
 const SECTION = 'Capabilities';
 const TOOLS_CALL = 'tasks.requests.tools.call';
@@ -33,7 +33,7 @@ function describe(r: Response): string {
 
 /**
  * A tool with no `execution.taskSupport`: the forbidsTask tool if it is one, else one from tools/list that
- * is safe to call (harness/discovery.ts toolSafety), with arguments derived from its inputSchema.
+ * is safe to call (arrange/tool-safety.ts), with arguments derived from its inputSchema.
  */
 function absentSupportTool(ctx: CheckContext): { name: string; arguments: Record<string, unknown> } | undefined {
   const f = ctx.info.profile.tools.forbidsTask;

@@ -2,9 +2,9 @@
 // reference receiver: every check passes (or reports) on the faultless receiver, and each named fault
 // kills the check written for it.
 import { describe, expect, it } from 'vitest';
-import { severity, type CheckDef, type CheckResult, type Status } from '../engine.ts';
-import { openTargetSession, runChecks } from '../harness/session.ts';
-import { loadProfile } from '../harness/target.ts';
+import { severity, type CheckDef, type CheckResult, type Status } from '../engine/check.ts';
+import { openTargetSession, runChecks } from '../runner/session.ts';
+import { loadProfile } from '../runner/target.ts';
 import { checks as capabilities } from './capabilities.ts';
 import { checks as creation } from './creation.ts';
 import { checks as lifecycle } from './lifecycle.ts';

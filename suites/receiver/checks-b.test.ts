@@ -6,9 +6,9 @@ import { checks as result } from './result.ts';
 import { checks as relatedTask } from './related-task.ts';
 import { checks as list } from './list.ts';
 import { checks as cancel } from './cancel.ts';
-import { openTargetSession, runChecks } from '../harness/session.ts';
-import { loadProfile } from '../harness/target.ts';
-import type { CheckResult } from '../engine.ts';
+import { openTargetSession, runChecks } from '../runner/session.ts';
+import { loadProfile } from '../runner/target.ts';
+import type { CheckResult } from '../engine/check.ts';
 import { hasRequirement, severity } from '../../schema/catalog.ts';
 
 const mine = [...result, ...relatedTask, ...list, ...cancel];

@@ -3,16 +3,16 @@
 // out by the transport are not exercised), and what each fault's failures say (which checks a fault
 // kills is the checks' `killedBy`, held by faults.test.ts).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CheckDef, CheckResult, Status } from '../engine.ts';
-import { openTargetSession, runChecks } from '../harness/session.ts';
-import { loadProfile, type TargetSpec } from '../harness/target.ts';
+import type { CheckDef, CheckResult, Status } from '../engine/check.ts';
+import { openTargetSession, runChecks } from '../runner/session.ts';
+import { loadProfile, type TargetSpec } from '../runner/target.ts';
 import { checks as ttl } from './ttl.ts';
 import { checks as errors, isInformativeMessage } from './errors.ts';
 import { checks as progress } from './progress.ts';
 import { checks as security } from './security.ts';
 import { checks as transport } from './transport.ts';
 import { checks as schema } from './schema.ts';
-import { createReferenceReceiverFromArgs } from '../../scripts/mock.ts';
+import { createReferenceReceiverFromArgs } from '../../mocks/receiver/args.ts';
 
 const mine: CheckDef[] = [...ttl, ...errors, ...progress, ...security, ...transport, ...schema];
 const profile = loadProfile('fixtures/reference.profile.json');

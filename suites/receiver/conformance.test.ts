@@ -2,8 +2,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { allChecks } from '../index.ts';
-import { openTargetSession, runChecks } from '../harness/session.ts';
-import { loadProfile, type TargetSpec } from '../harness/target.ts';
+import { openTargetSession, runChecks } from '../runner/session.ts';
+import { loadProfile, type TargetSpec } from '../runner/target.ts';
 
 const profile = loadProfile('fixtures/reference.profile.json');
 let http: ChildProcess | undefined;

@@ -1,14 +1,14 @@
 // Checks for tasks.md "Creating Tasks", "Result Retrieval" item 1 and "Task ID Requirements" (plus the
 // id-entropy MUST of "Security Considerations"); requirement ids from schema/requirements.json.
-import { defineCheck, type CheckContext, type CheckDef } from '../engine.ts';
-import { getTask } from '../harness/poll.ts';
-import { cancelQuietly, CREATION_JUDGED_BY, createTask, judgeFirstStatus, rolesOf, sendTaskRequest, TTL_MS } from '../harness/arrange.ts';
-import { targetTranscripts } from '../harness/tasks.ts';
-import { isObj, short } from '../harness/text.ts';
+import { defineCheck, type CheckContext, type CheckDef } from '../engine/check.ts';
+import { getTask } from '../arrange/poll.ts';
+import { cancelQuietly, CREATION_JUDGED_BY, createTask, judgeFirstStatus, rolesOf, sendTaskRequest, TTL_MS } from '../arrange/arrange.ts';
+import { targetTranscripts } from '../arrange/tasks.ts';
+import { isObj, short } from '../engine/text.ts';
 import { validate } from '../../schema/validate.ts';
-import { WireTimeoutError, type Message, type Scope } from '../harness/wire.ts';
+import { WireTimeoutError, type Message, type Scope } from '../wire/peer.ts';
 import { isTerminal, MODEL_IMMEDIATE_RESPONSE_META, RELATED_TASK_META } from '../../schema/protocol.ts';
-import { type ProfileRole } from '../harness/profile.ts';
+import { type ProfileRole } from '../engine/profile.ts';
 
 const SECTION = 'Creating Tasks';
 

@@ -3,11 +3,11 @@
 // by list.ts; terminal cancels (cancel-terminal-32602) by cancel.ts. Here: invalid taskIds, the use of
 // -32603, informative messages, the MAY -32600, and hostile input.
 import { randomUUID } from 'node:crypto';
-import { defineCheck, type CheckContext, type CheckDef } from '../engine.ts';
-import { WireClosedError, WireTimeoutError, type Message, type Response, type Scope } from '../harness/wire.ts';
-import { callRole, isLimitError } from '../harness/arrange.ts';
-import { targetTranscripts } from '../harness/tasks.ts';
-import { short } from '../harness/text.ts';
+import { defineCheck, type CheckContext, type CheckDef } from '../engine/check.ts';
+import { WireClosedError, WireTimeoutError, type Message, type Response, type Scope } from '../wire/peer.ts';
+import { callRole, isLimitError } from '../arrange/arrange.ts';
+import { targetTranscripts } from '../arrange/tasks.ts';
+import { short } from '../engine/text.ts';
 
 const SECTION = 'Error Handling';
 

@@ -5,11 +5,11 @@
 // HTTP (an in-process HTTP listener) for faults that show only there (`transport: 'http'`).
 import { describe, expect, it } from 'vitest';
 import { allChecks } from '../index.ts';
-import { openTargetSession, runChecks } from '../harness/session.ts';
-import { loadProfile, type TargetSpec } from '../harness/target.ts';
-import type { CheckDef, CheckResult } from '../engine.ts';
+import { openTargetSession, runChecks } from '../runner/session.ts';
+import { loadProfile, type TargetSpec } from '../runner/target.ts';
+import type { CheckDef, CheckResult } from '../engine/check.ts';
 import { FAULTS as ALL_FAULTS, type FaultInfo, type FaultName } from '../../mocks/receiver/faults.ts';
-import { createReferenceReceiverFromArgs } from '../../scripts/mock.ts';
+import { createReferenceReceiverFromArgs } from '../../mocks/receiver/args.ts';
 import { primaryId, hasRequirement } from '../../schema/catalog.ts';
 
 const profile = loadProfile('fixtures/reference.profile.json');

@@ -1,15 +1,15 @@
 // Checks for tasks.md "Getting Tasks", "TTL and Resource Management" (timestamps, ttl, pollInterval)
 // and "Task Execution Errors" (statusMessage of failed tasks); requirement ids from
 // schema/requirements.json (rulings: RULINGS.md#ttl-null, RULINGS.md#is-error-lowercase, RULINGS.md#timestamps-rfc3339).
-import { defineCheck, hasPath, type CheckContext, type CheckDef } from '../engine.ts';
-import { listAll, statusNotifications } from '../harness/tasks.ts';
-import { createTask, resultWake, toTerminalAndBeyond, TTL_MS } from '../harness/arrange.ts';
-import { observe, seqText } from '../harness/poll.ts';
-import { timeLeft } from '../harness/budget.ts';
-import { isObj, short } from '../harness/text.ts';
+import { defineCheck, hasPath, type CheckContext, type CheckDef } from '../engine/check.ts';
+import { listAll, statusNotifications } from '../arrange/tasks.ts';
+import { createTask, resultWake, toTerminalAndBeyond, TTL_MS } from '../arrange/arrange.ts';
+import { observe, seqText } from '../arrange/poll.ts';
+import { timeLeft } from '../arrange/budget.ts';
+import { isObj, short } from '../engine/text.ts';
 import { isIso8601DateTime } from '../../schema/validate.ts';
 import { isTaskStatus, isTerminal, type TaskStatus } from '../../schema/protocol.ts';
-import type { Scope } from '../harness/wire.ts';
+import type { Scope } from '../wire/peer.ts';
 
 const SECTION = 'Getting Tasks';
 

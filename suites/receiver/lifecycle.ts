@@ -1,13 +1,13 @@
 // Checks for tasks.md "Task Status Lifecycle" and "Input Required Status" (Behavior Requirements);
 // requirement ids from schema/requirements.json.
-import { defineCheck, type CheckContext, type CheckDef } from '../engine.ts';
-import { cancelQuietly, createTask, toTerminalAndBeyond } from '../harness/arrange.ts';
-import { awaitInputRequest, awaitInputRequired, startInputTask, withInputTask } from '../harness/input.ts';
-import { delay, getTask, observe, seqText, type Observation } from '../harness/poll.ts';
-import type { Message } from '../harness/wire.ts';
-import { statusNotifications } from '../harness/tasks.ts';
-import { short } from '../harness/text.ts';
-import { timeLeft } from '../harness/budget.ts';
+import { defineCheck, type CheckContext, type CheckDef } from '../engine/check.ts';
+import { cancelQuietly, createTask, toTerminalAndBeyond } from '../arrange/arrange.ts';
+import { awaitInputRequest, awaitInputRequired, startInputTask, withInputTask } from '../arrange/input.ts';
+import { delay, getTask, observe, seqText, type Observation } from '../arrange/poll.ts';
+import type { Message } from '../wire/peer.ts';
+import { statusNotifications } from '../arrange/tasks.ts';
+import { short } from '../engine/text.ts';
+import { timeLeft } from '../arrange/budget.ts';
 import { firstIllegalStep, isTaskStatus, isTerminal, RELATED_TASK_META, type TaskStatus } from '../../schema/protocol.ts';
 
 const SECTION = 'Task Status Lifecycle';

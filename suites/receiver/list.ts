@@ -2,13 +2,13 @@
 // Handling > Protocol Errors: invalid cursor); requirement ids from schema/requirements.json.
 // Every check lists on a connection of its own (ctx.openSession()), so that on a receiver that binds
 // tasks to sessions the list holds only the check's tasks; other tasks showing up are tolerated.
-import { defineCheck, type CheckContext, type CheckDef } from '../engine.ts';
-import { expectError } from '../harness/tasks.ts';
-import { createTask, reachTerminal } from '../harness/arrange.ts';
-import { getTask } from '../harness/poll.ts';
-import { short } from '../harness/text.ts';
+import { defineCheck, type CheckContext, type CheckDef } from '../engine/check.ts';
+import { expectError } from '../arrange/tasks.ts';
+import { createTask, reachTerminal } from '../arrange/arrange.ts';
+import { getTask } from '../arrange/poll.ts';
+import { short } from '../engine/text.ts';
 import { isIso8601DateTime } from '../../schema/validate.ts';
-import type { Response, Scope } from '../harness/wire.ts';
+import type { Response, Scope } from '../wire/peer.ts';
 
 const SECTION = 'Task Listing';
 

@@ -1,16 +1,16 @@
 // Checks for tasks.md "Task Status Notification" and "Task Notifications"; requirement ids from
 // schema/requirements.json (ruling on related-task _meta: RULINGS.md#related-task-exemptions). The reference
 // receiver sends notifications/tasks/status only with --status-notifications.
-import { defineCheck, type CheckContext, type CheckDef } from '../engine.ts';
-import { inSenderOrder, statusNotifications } from '../harness/tasks.ts';
-import { createTask, resultWake } from '../harness/arrange.ts';
-import { observe, seqText } from '../harness/poll.ts';
-import { timeLeft } from '../harness/budget.ts';
-import { short } from '../harness/text.ts';
+import { defineCheck, type CheckContext, type CheckDef } from '../engine/check.ts';
+import { inSenderOrder, statusNotifications } from '../arrange/tasks.ts';
+import { createTask, resultWake } from '../arrange/arrange.ts';
+import { observe, seqText } from '../arrange/poll.ts';
+import { timeLeft } from '../arrange/budget.ts';
+import { short } from '../engine/text.ts';
 import { validate } from '../../schema/validate.ts';
 import { firstIllegalStep, isTaskStatus, isTerminal, RELATED_TASK_META, type TaskStatus } from '../../schema/protocol.ts';
-import { type ProfileRole } from '../harness/profile.ts';
-import type { Message } from '../harness/wire.ts';
+import { type ProfileRole } from '../engine/profile.ts';
+import type { Message } from '../wire/peer.ts';
 
 const SECTION = 'Task Status Notification';
 

@@ -5,13 +5,13 @@
 // The progress checks run on their own session: its only request carrying a progressToken is the
 // task-creating call, so every notifications/progress on that connection belongs to the task.
 import { randomUUID } from 'node:crypto';
-import { defineCheck, type CheckContext, type CheckDef } from '../engine.ts';
-import type { Message, Scope, TranscriptEntry } from '../harness/wire.ts';
+import { defineCheck, type CheckContext, type CheckDef } from '../engine/check.ts';
+import type { Message, Scope, TranscriptEntry } from '../wire/peer.ts';
 import { isTaskStatus, isTerminal, RELATED_TASK_META } from '../../schema/protocol.ts';
-import { createTask, reachTerminal } from '../harness/arrange.ts';
-import { delay, getTask, pollDelay } from '../harness/poll.ts';
-import { short } from '../harness/text.ts';
-import { targetTranscripts } from '../harness/tasks.ts';
+import { createTask, reachTerminal } from '../arrange/arrange.ts';
+import { delay, getTask, pollDelay } from '../arrange/poll.ts';
+import { short } from '../engine/text.ts';
+import { targetTranscripts } from '../arrange/tasks.ts';
 
 const SECTION = 'Task Progress Notifications';
 

@@ -8,15 +8,15 @@
 //    cannot know the task id yet, so those are not judged);
 //  - NOT tasks/get, tasks/list, tasks/cancel results and notifications/tasks/status: the page's
 //    specific SHOULD NOTs govern those (absence is never a failure; presence warns).
-import { defineCheck, type CheckContext, type CheckDef } from '../engine.ts';
-import { hasRelatedTask, relatedTaskId } from '../harness/tasks.ts';
-import { cancelAndSettle, createTask, reachTerminal } from '../harness/arrange.ts';
-import { inputAnswer } from '../harness/input.ts';
-import { canonical, withoutMeta } from '../harness/compare.ts';
-import { timeLeft } from '../harness/budget.ts';
-import { delay, getTask, pollDelay } from '../harness/poll.ts';
-import { short } from '../harness/text.ts';
-import { WireTimeoutError, type Message, type Response } from '../harness/wire.ts';
+import { defineCheck, type CheckContext, type CheckDef } from '../engine/check.ts';
+import { hasRelatedTask, relatedTaskId } from '../arrange/tasks.ts';
+import { cancelAndSettle, createTask, reachTerminal } from '../arrange/arrange.ts';
+import { inputAnswer } from '../arrange/input.ts';
+import { canonical, withoutMeta } from '../arrange/compare.ts';
+import { timeLeft } from '../arrange/budget.ts';
+import { delay, getTask, pollDelay } from '../arrange/poll.ts';
+import { short } from '../engine/text.ts';
+import { WireTimeoutError, type Message, type Response } from '../wire/peer.ts';
 import { isTaskStatus, isTerminal, RELATED_TASK_META } from '../../schema/protocol.ts';
 
 const SECTION = 'Associating Task-Related Messages';

@@ -1,14 +1,14 @@
 // Checks for tasks/result (tasks.md "Retrieving Task Results", Behavior Requirements > "Result
 // Retrieval", Error Handling > "Task Execution Errors"); requirement ids from schema/requirements.json.
-import { defineCheck, type CheckContext, type CheckDef } from '../engine.ts';
-import { callRole, cancelAndSettle, createTask, reachTerminal } from '../harness/arrange.ts';
-import { inputAnswer } from '../harness/input.ts';
-import { outcomeDifference, withoutMeta } from '../harness/compare.ts';
-import { timeLeft } from '../harness/budget.ts';
-import { delay, getTask, pollDelay } from '../harness/poll.ts';
-import { short } from '../harness/text.ts';
-import type { ProfileRole } from '../harness/profile.ts';
-import { WireTimeoutError, type Message, type Response, type Scope } from '../harness/wire.ts';
+import { defineCheck, type CheckContext, type CheckDef } from '../engine/check.ts';
+import { callRole, cancelAndSettle, createTask, reachTerminal } from '../arrange/arrange.ts';
+import { inputAnswer } from '../arrange/input.ts';
+import { outcomeDifference, withoutMeta } from '../arrange/compare.ts';
+import { timeLeft } from '../arrange/budget.ts';
+import { delay, getTask, pollDelay } from '../arrange/poll.ts';
+import { short } from '../engine/text.ts';
+import type { ProfileRole } from '../engine/profile.ts';
+import { WireTimeoutError, type Message, type Response, type Scope } from '../wire/peer.ts';
 import { isTaskStatus, isTerminal, type TaskStatus } from '../../schema/protocol.ts';
 
 const SECTION = 'Result Retrieval';

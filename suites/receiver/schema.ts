@@ -7,12 +7,12 @@
 // ids whose rulings name this schema validation (ttl-created-at / ttl-last-updated-at: RFC 3339
 // timestamps via format iso8601; ttl-actual-in-get: ttl integer or null per the erratum schema) and
 // each violation names the id its path maps to when one does.
-import { defineCheck, type CheckContext, type CheckDef } from '../engine.ts';
-import type { Message } from '../harness/wire.ts';
+import { defineCheck, type CheckContext, type CheckDef } from '../engine/check.ts';
+import type { Message } from '../wire/peer.ts';
 import { validate } from '../../schema/validate.ts';
-import { short } from '../harness/text.ts';
+import { short } from '../engine/text.ts';
 import { SPEC_REVISION } from '../../schema/spec.ts';
-import { targetTranscripts } from '../harness/tasks.ts';
+import { targetTranscripts } from '../arrange/tasks.ts';
 
 const SECTION = 'Schema';
 const MAX_REPORTED = 12;

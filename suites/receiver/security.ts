@@ -16,13 +16,13 @@
 //    crypto-random ids MUST governs (creation.ts), and declaring tasks.list warns under
 //    security-list-without-identity (the erratum's "cannot identify requestors", observed as the
 //    second session listing the first one's task).
-import { defineCheck, type CheckContext, type CheckDef, type TargetInfo } from '../engine.ts';
-import type { Response, Scope } from '../harness/wire.ts';
+import { defineCheck, type CheckContext, type CheckDef, type TargetInfo } from '../engine/check.ts';
+import type { Response, Scope } from '../wire/peer.ts';
 import { isTaskStatus, isTerminal } from '../../schema/protocol.ts';
-import { listAll } from '../harness/tasks.ts';
-import { createTask, reachTerminal } from '../harness/arrange.ts';
-import { getTask } from '../harness/poll.ts';
-import { short } from '../harness/text.ts';
+import { listAll } from '../arrange/tasks.ts';
+import { createTask, reachTerminal } from '../arrange/arrange.ts';
+import { getTask } from '../arrange/poll.ts';
+import { short } from '../engine/text.ts';
 
 const SECTION = 'Security Considerations';
 

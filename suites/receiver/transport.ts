@@ -7,9 +7,9 @@
 // tasks/result streams (sse-get-disconnect-may, sse-result-disconnect-may) are requestor freedoms
 // whose receiver corollary needs aborting one HTTP response, which the wire layer does not offer;
 // "MUST continue to comply with the Streamable HTTP transport" is not observable for this suite.
-import { defineCheck, type CheckContext, type CheckDef } from '../engine.ts';
-import { createTask } from '../harness/arrange.ts';
-import { observe } from '../harness/poll.ts';
+import { defineCheck, type CheckContext, type CheckDef } from '../engine/check.ts';
+import { createTask } from '../arrange/arrange.ts';
+import { observe } from '../arrange/poll.ts';
 import { isTerminal } from '../../schema/protocol.ts';
 
 const SECTION = 'Streamable HTTP';

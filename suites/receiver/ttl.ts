@@ -7,12 +7,12 @@
 // Task). The suite cannot see the target's clock, so the creation instant is bounded by the moment
 // the CreateTaskResult arrived: created ≤ received, hence the task's lifetime is over by
 // received + ttl. Checks wait until then (plus a grace period), never longer than EXPIRY_BOUND_MS.
-import { defineCheck, type CheckContext, type CheckDef } from '../engine.ts';
-import type { Response } from '../harness/wire.ts';
-import { createTask } from '../harness/arrange.ts';
-import { delay, getTask, pollDelay } from '../harness/poll.ts';
-import { short } from '../harness/text.ts';
-import type { Scope } from '../harness/wire.ts';
+import { defineCheck, type CheckContext, type CheckDef } from '../engine/check.ts';
+import type { Response } from '../wire/peer.ts';
+import { createTask } from '../arrange/arrange.ts';
+import { delay, getTask, pollDelay } from '../arrange/poll.ts';
+import { short } from '../engine/text.ts';
+import type { Scope } from '../wire/peer.ts';
 import { isTaskStatus, isTerminal } from '../../schema/protocol.ts';
 
 const SECTION = 'TTL and Resource Management';

@@ -2,9 +2,9 @@
 // the exchanges (requests with their responses, both directions), the receiver's declared
 // capabilities and tools, and per task: how it was created, every status shown to the client (with
 // its pollInterval and time), and the client's tasks/get, tasks/result, tasks/cancel for it.
-import { short as shortText } from '../harness/text.ts';
+import { short as shortText } from '../engine/text.ts';
 import { AUGMENTABLE_REQUESTS, isTaskStatus, isTerminal, RELATED_TASK_META, type TaskStatus } from '../../schema/protocol.ts';
-import type { Message } from '../harness/wire.ts';
+import type { Message } from '../wire/peer.ts';
 import type { RecordedEntry, ScenarioRun } from './harness.ts';
 
 export interface Exchange {

@@ -1,4 +1,4 @@
-// The client as task RECEIVER: the client endpoint (suites/harness/client-endpoint.ts, the server end) sends
+// The client as task RECEIVER: the client endpoint (suites/wire/client-endpoint.ts, the server end) sends
 // task-augmented sampling/createMessage or elicitation/create to a client that declares
 // tasks.requests.sampling.createMessage / tasks.requests.elicitation.create, and the receiver checks
 // of the `server` command (suites/index.ts) run against the client, once per request type.
@@ -8,12 +8,21 @@
 // request type (with the role contract below) instead of tools/call. Checks that are specific to
 // tools/call (tool-level negotiation, the tools.call capability, profile tools, progress, input, the
 // schema check that expects CallToolResult payloads) are reported as skipped with the reason.
-import { listenForClient } from '../harness/client-endpoint.ts';
-import type { ProfileRole } from '../harness/profile.ts';
-import type { Peer } from '../harness/wire.ts';
-import { DEFAULT_RUN_OPTIONS, hasPath, taskSlots, type CheckDef, type CheckResult, type RunOptions, type TargetConnector, type TargetInfo } from '../engine.ts';
+import { listenForClient } from '../wire/client-endpoint.ts';
+import type { ProfileRole } from '../engine/profile.ts';
+import type { Peer } from '../wire/peer.ts';
+import {
+  DEFAULT_RUN_OPTIONS,
+  hasPath,
+  taskSlots,
+  type CheckDef,
+  type CheckResult,
+  type RunOptions,
+  type TargetConnector,
+  type TargetInfo,
+} from '../engine/check.ts';
 import { allChecks } from '../index.ts';
-import { runChecks, type TargetSession } from '../harness/session.ts';
+import { runChecks, type TargetSession } from '../runner/session.ts';
 import { startClient, type ClientLauncher } from './harness.ts';
 
 export const TASK_RECEIVER_SCENARIO = 'task-receiver';

@@ -2,7 +2,7 @@
 // once (beforeAll), then one test per requestor check, grading the recorded transcripts. The
 // configuration comes from the CLI through vitest's `provide`/`inject`, like suites/receiver.suite.ts.
 import { afterAll, beforeAll, describe, inject, test } from 'vitest';
-import type { CheckResult } from '../engine.ts';
+import type { CheckResult } from '../engine/check.ts';
 import type { Analysis } from './analysis.ts';
 import { requestorChecks } from './checks.ts';
 import { gradeCheck, runNote } from './engine.ts';

@@ -1,9 +1,9 @@
 // Requestor checks: the same result shape, statuses and level mapping as the receiver checks
-// (suites/engine.ts), but a check judges recorded scenario transcripts instead of driving a target.
+// (suites/engine/check.ts), but a check judges recorded scenario transcripts instead of driving a target.
 // A check is judged once per scenario it applies to; the verdicts merge into one CheckResult:
 // any violation → fail (MUST) / warn (SHOULD) / info (MAY); else any judged scenario → pass (MAY: info);
 // else skip, with each scenario's reason.
-import { NotExercised, Violation, severity, verdicts, type CheckResult, type Level, type Status, type Verdicts } from '../engine.ts';
+import { NotExercised, Violation, severity, verdicts, type CheckResult, type Level, type Status, type Verdicts } from '../engine/check.ts';
 import type { ClientFaultName } from '../../mocks/client/faults.ts';
 import type { Analysis } from './analysis.ts';
 import type { RecordedEntry } from './harness.ts';

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { createReferenceReceiver, type TapEvent } from '../../mocks/receiver/index.ts';
 import { receiverOptionsFor, scenario as scenarioByName, type Scenario, type ScenarioTransport } from '../../mocks/receiver/scenarios.ts';
-import { splitCommand, type TranscriptEntry } from '../harness/wire.ts';
+import { splitCommand, type TranscriptEntry } from '../wire/peer.ts';
 
 /** A transcript entry of one receiver session: `in` = the client sent it, `out` = the receiver sent it. */
 export interface RecordedEntry extends TranscriptEntry {
@@ -60,7 +60,7 @@ export interface ScenarioRun {
 
 export const SCENARIO_ENV = 'MCP_CONFORMANCE_SCENARIO';
 
-const BRIDGE = fileURLToPath(new URL('../harness/stdio-bridge.mjs', import.meta.url));
+const BRIDGE = fileURLToPath(new URL('../wire/stdio-bridge.mjs', import.meta.url));
 const OUTPUT_LIMIT = 64 * 1024;
 
 function quote(s: string): string {

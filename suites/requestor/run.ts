@@ -1,7 +1,7 @@
 // One grading run of a client (`mcp-tasks-conformance client`): which scenarios run on which
 // transport, running them, and grading every requestor check over the recorded transcripts.
 import { SCENARIOS, type ScenarioTransport } from '../../mocks/receiver/scenarios.ts';
-import type { CheckResult } from '../engine.ts';
+import type { CheckResult } from '../engine/check.ts';
 import { analyse, type Analysis } from './analysis.ts';
 import { requestorChecks } from './checks.ts';
 import { gradeCheck } from './engine.ts';

@@ -13,10 +13,10 @@
 // `server-requests-undeclared` calls the same tools toward a client declaring no tasks capability, and
 // `server-receiver-checks` reads every message of the receiver checks (whose client declares none
 // either): a task-augmented request there violates caps-requestor-only-declared.
-import { elicitationContent } from '../harness/elicitation.ts';
-import type { Peer } from '../harness/wire.ts';
-import { REQUESTOR_ROLES } from '../harness/profile.ts';
-import type { CheckResult, TargetConnector, TargetInfo } from '../engine.ts';
+import { elicitationContent } from '../wire/elicitation.ts';
+import type { Peer } from '../wire/peer.ts';
+import { REQUESTOR_ROLES } from '../engine/profile.ts';
+import type { CheckResult, TargetConnector, TargetInfo } from '../engine/check.ts';
 import { abortableSleep, ClientTaskReceiver, receiverCapabilities, type ReceivableMethod, type WorkContext } from '../../mocks/client/task-receiver.ts';
 import type { Scenario } from '../../mocks/receiver/scenarios.ts';
 import { analyse, type Analysis } from './analysis.ts';

@@ -1,7 +1,7 @@
 // Launchers and helpers for the tests of client grading (suites/requestor*.test.ts).
 import { runReferenceClient } from '../../mocks/client/reference-client.ts';
 import { runSdkClient } from '../../fixtures/sdk-client.ts';
-import type { CheckResult, Status } from '../engine.ts';
+import type { CheckResult, Status } from '../engine/check.ts';
 import type { ClientLauncher } from './harness.ts';
 
 /** The reference client in this process (faults as with --fault). */

@@ -1,13 +1,14 @@
-// Discovery (harness/discovery.ts): the roles of the reference receiver are found by observation; unsafe
+// Discovery (runner/discovery.ts): the roles of the reference receiver are found by observation; unsafe
 // tools are never called in safe mode; the budget bounds discovery on a target that does not answer.
 import { describe, expect, it } from 'vitest';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { openTargetSession } from './session.ts';
-import { connectInMemory, type Message } from './wire.ts';
+import { connectInMemory, type Message } from '../wire/peer.ts';
 import { SUITE_CLIENT_CAPABILITIES, listTools, loadProfile } from './target.ts';
-import { discover, formatPlan, pickRoles, planDiscovery, profileToKeep, toolSafety } from './discovery.ts';
-import { validateArguments } from './arguments.ts';
-import { PROFILE_ROLES } from './profile.ts';
+import { discover, formatPlan, pickRoles, planDiscovery, profileToKeep } from './discovery.ts';
+import { toolSafety } from '../arrange/tool-safety.ts';
+import { validateArguments } from '../arrange/arguments.ts';
+import { PROFILE_ROLES } from '../engine/profile.ts';
 
 describe('discovery against the reference receiver', () => {
   it('finds every role, with the reviewed tools, and arguments that validate', { timeout: 60_000 }, async () => {

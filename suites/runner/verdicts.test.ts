@@ -4,10 +4,11 @@ import { describe, expect, it } from 'vitest';
 import { allChecks } from '../index.ts';
 import { openTargetSession, runChecks } from './session.ts';
 import { loadProfile, type TargetSpec } from './target.ts';
-import { buildReport, formatConsole } from '../../scripts/report.ts';
-import { createReferenceReceiverFromArgs } from '../../scripts/mock.ts';
-import type { CheckResult } from '../engine.ts';
-import type { Profile } from './profile.ts';
+import { buildReport } from '../report/model.ts';
+import { formatConsole } from '../report/console.ts';
+import { createReferenceReceiverFromArgs } from '../../mocks/receiver/args.ts';
+import type { CheckResult } from '../engine/check.ts';
+import type { Profile } from '../engine/profile.ts';
 
 const reference = loadProfile('fixtures/reference.profile.json');
 const OPTIONS = { checkTimeoutMs: 15_000, requestTimeoutMs: 5_000 };
@@ -128,9 +129,9 @@ describe('property runs on slow targets', () => {
 
 describe('a client that exits early', () => {
   it('the client as task receiver leaves after its first request: named once, later checks not exercised, nothing fails', { timeout: 120_000 }, async () => {
-    const { connectHttp } = await import('./wire.ts');
+    const { connectHttp } = await import('../wire/peer.ts');
     const { runClientReceiverChecks } = await import('../requestor/client-receiver.ts');
-    const { buildReport } = await import('../../scripts/report.ts');
+    const { buildReport } = await import('../report/model.ts');
     let launched = 0;
     // Declares task-augmented sampling, answers nothing and exits once the first request arrives.
     const exitingClient = {

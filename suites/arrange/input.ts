@@ -1,9 +1,9 @@
 // Arranging an input_required task: a needsInput task on its own connection whose input requests are
 // held until released, and the answer a well-behaved requestor gives to them.
-import type { CheckContext } from '../engine.ts';
-import type { Message, Response, Scope } from './wire.ts';
+import type { CheckContext } from '../engine/check.ts';
+import type { Message, Response, Scope } from '../wire/peer.ts';
 import { isTaskStatus, RELATED_TASK_META, type TaskStatus } from '../../schema/protocol.ts';
-import { elicitationContent } from './elicitation.ts';
+import { elicitationContent } from '../wire/elicitation.ts';
 import { cancelQuietly, createTask } from './arrange.ts';
 import { timeLeft } from './budget.ts';
 import { delay, observe, type Observation, type ObserveOptions } from './poll.ts';

@@ -1,6 +1,6 @@
 // One budget per check: every wait inside a check is bounded by the time left before the check's
 // deadline (its `timeoutMs`, or the run's checkTimeoutMs), less a margin for the requests that follow.
-import type { CheckContext } from '../engine.ts';
+import type { CheckContext } from '../engine/check.ts';
 
 /** The check's whole budget (ms). */
 export function checkBudget(ctx: Pick<CheckContext, 'def' | 'options'>): number {

@@ -2,7 +2,7 @@
  * The reference requestor: the SERVER end of a connection to a client under test that acts as a task
  * receiver (tasks.requests.sampling.createMessage / tasks.requests.elicitation.create). It answers
  * the client's `initialize`, waits until the client is ready to receive server requests, and hands
- * out a raw JSON-RPC Peer (suites/harness/wire.ts) on which the receiver checks send task-augmented
+ * out a raw JSON-RPC Peer (suites/wire/peer.ts) on which the receiver checks send task-augmented
  * sampling/createMessage or elicitation/create, tasks/get, tasks/result, tasks/list, tasks/cancel.
  *
  *   const ep = await listenForClient('http');       // or 'stdio'
@@ -11,7 +11,7 @@
  *   await ep.close();
  *
  * One endpoint per client process: Streamable HTTP on a loopback port of its own (POST/GET/DELETE
- * /mcp), or stdio through suites/harness/stdio-bridge.mjs (the client spawns the bridge, the bridge
+ * /mcp), or stdio through suites/wire/stdio-bridge.mjs (the client spawns the bridge, the bridge
  * pipes its stdio to a loopback port of its own). Over HTTP the server can only send requests on the
  * standalone GET stream, so the connection is ready once the client has opened it.
  */
@@ -23,7 +23,7 @@ import { fileURLToPath } from 'node:url';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { PROTOCOL_VERSION } from '../../schema/protocol.ts';
-import { Peer, WireTimeoutError, type Message } from './wire.ts';
+import { Peer, WireTimeoutError, type Message } from './peer.ts';
 
 export const REQUESTOR_NAME = 'mcp-tasks-reference-requestor';
 export const REQUESTOR_VERSION = '0.1.0';

@@ -1,9 +1,9 @@
 // Task observations shared by the checks: walking tasks/list, related-task _meta, expected errors,
 // status notifications in the sender's order. Creating tasks and reaching statuses: arrange.ts; polling: poll.ts.
-import type { CheckContext } from '../engine.ts';
-import type { Message, Response, Scope, TranscriptEntry } from './wire.ts';
+import type { CheckContext } from '../engine/check.ts';
+import type { Message, Response, Scope, TranscriptEntry } from '../wire/peer.ts';
 import { RELATED_TASK_META } from '../../schema/protocol.ts';
-import { short } from './text.ts';
+import { short } from '../engine/text.ts';
 
 /** Walks every page of tasks/list (bounded page count); violation on an error or a repeated cursor. */
 export async function listAll(ctx: CheckContext, peer: Scope = ctx.peer, maxPages = 200): Promise<{ tasks: any[]; pages: Response[] }> {

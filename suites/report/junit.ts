@@ -7,10 +7,10 @@
 //   Run errors, a target that stopped running and stale baseline entries get testsuites of their own,
 //   so the file fails when the run does.
 import { hostname } from 'node:os';
-import type { Report, ReportCheck } from './report.ts';
-import { healthBanner, printableText, requirementLines } from './report.ts';
-import { formatTranscript } from '../suites/harness/transcript.ts';
-import type { PropertyCheckResult } from '../suites/properties/run.ts';
+import type { Report, ReportCheck } from './model.ts';
+import { healthBanner, printableText, requirementLines } from './lines.ts';
+import { formatTranscript } from '../wire/transcript.ts';
+import type { PropertyCheckResult } from '../properties/run.ts';
 
 export interface JunitOptions {
   /** --strict: a warning is a failure. */

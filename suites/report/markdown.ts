@@ -2,13 +2,13 @@
 // counts, one table per spec section, then every failed or warned check with its requirement text
 // (schema/requirements.json), a Mermaid sequence diagram of the exchange (GitHub renders ```mermaid)
 // and the messages exchanged in a collapsible <details>. Sizes are bounded: a job summary holds 1 MiB.
-import type { Report, ReportCheck } from './report.ts';
-import { exitCode, healthBanner, printableText, requirementLines, rootCauseLines } from './report.ts';
-import type { Status } from '../suites/engine.ts';
-import type { TranscriptEntry } from '../suites/harness/wire.ts';
-import { formatTranscript } from '../suites/harness/transcript.ts';
-import { formatCoverage } from '../suites/coverage.ts';
-import type { PropertyCheckResult } from '../suites/properties/run.ts';
+import { exitCode, type Report, type ReportCheck } from './model.ts';
+import { healthBanner, printableText, requirementLines, rootCauseLines } from './lines.ts';
+import type { Status } from '../engine/check.ts';
+import type { TranscriptEntry } from '../wire/peer.ts';
+import { formatTranscript } from '../wire/transcript.ts';
+import { formatCoverage } from '../coverage.ts';
+import type { PropertyCheckResult } from '../properties/run.ts';
 
 export interface MarkdownOptions {
   strict?: boolean;

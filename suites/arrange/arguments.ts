@@ -1,4 +1,4 @@
-// Tool arguments derived from a tool's inputSchema, for discovery (harness/discovery.ts): samples from
+// Tool arguments derived from a tool's inputSchema, for discovery (runner/discovery.ts): samples from
 // openapi-sampler (defaults, examples, const/enum, formats, patterns, bounds), each validated with ajv
 // against the schema before it is used. A schema no sample satisfies yields no arguments, and the reason.
 import { sample } from 'openapi-sampler';

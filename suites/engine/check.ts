@@ -13,13 +13,12 @@
 // judges (default: SPEC_REVISION). Requestor checks (suites/requestor/engine.ts) state `killedBy` against
 // the reference client's faults (mocks/client/faults.ts). docs/COVERAGE.md and `mcp-tasks-conformance
 // checks` are computed from these facts.
-import type { Peer, Scope, TranscriptEntry } from './harness/wire.ts';
-import { WireClosedError, WireTimeoutError } from './harness/wire.ts';
-import { isTerminal, type TaskSupport } from '../schema/protocol.ts';
-import { severity, type Level } from '../schema/catalog.ts';
-import type { FaultName } from '../mocks/receiver/faults.ts';
-import type { OutsideTasksId } from '../schema/outside-tasks.ts';
-import type { Profile, ProfileRole, ProfileTool } from './harness/profile.ts';
+import type { Peer, Scope, TranscriptEntry } from '../wire/peer.ts';
+import { WireClosedError, WireTimeoutError } from '../wire/peer.ts';
+import { isTerminal, type TaskSupport } from '../../schema/protocol.ts';
+import { severity, type Level } from '../../schema/catalog.ts';
+import type { OutsideTasksId } from '../../schema/outside-tasks.ts';
+import type { Profile, ProfileRole, ProfileTool } from './profile.ts';
 
 export { severity, type Level };
 export type Status = 'pass' | 'fail' | 'warn' | 'info' | 'skip';
@@ -38,8 +37,12 @@ export interface CheckDef {
   level: Level;
   /** Why `level` is weaker than the strongest of `requirements` (the check observes, it cannot judge a violation). */
   weakerLevel?: string;
-  /** Reference-receiver faults that make this check fail (MUST) or warn (SHOULD): exactly these (suites/receiver/faults.test.ts). */
-  killedBy: readonly FaultName[];
+  /**
+   * Reference-receiver faults (mocks/receiver/faults.ts) that make this check fail (MUST) or warn (SHOULD):
+   * exactly these (suites/receiver/faults.test.ts); known names only (suites/checks.test.ts). Plain names, so
+   * that the judge does not import the mocks.
+   */
+  killedBy: readonly string[];
   /** A client receiving task-augmented sampling/elicitation: true → the check runs there too; a string → why it does not apply; absent → not vetted. */
   clientReceiver?: true | string;
   /** Spec revisions the check judges (default: [SPEC_REVISION], schema/spec.ts). */
@@ -304,15 +307,15 @@ export interface CheckContext extends Verdicts {
   readonly def: CheckDef;
   readonly info: TargetInfo;
   readonly options: RunOptions;
-  /** When the check's budget ends (epoch ms): its start plus `timeoutMs` (or the run's checkTimeoutMs). See harness/budget.ts. */
+  /** When the check's budget ends (epoch ms): its start plus `timeoutMs` (or the run's checkTimeoutMs). See arrange/budget.ts. */
   readonly deadline: number;
-  /** The run's bound on live tasks (harness/arrange.ts takes a slot per task it creates). */
+  /** The run's bound on live tasks (arrange/arrange.ts takes a slot per task it creates). */
   readonly taskSlots?: TaskSlots;
-  /** Tasks this check created (harness/arrange.ts); the unfinished ones are cancelled when the check ends. */
+  /** Tasks this check created (arrange/arrange.ts); the unfinished ones are cancelled when the check ends. */
   readonly created: CreatedRef[];
-  /** A created task was seen terminal or gone: its live-task slot is free again (harness/poll.ts calls it). */
+  /** A created task was seen terminal or gone: its live-task slot is free again (arrange/poll.ts calls it). */
   finished(taskId: string): void;
-  /** Records a task the check created (harness/arrange.ts), with the slot it holds. */
+  /** Records a task the check created (arrange/arrange.ts), with the slot it holds. */
   hold(ref: CreatedRef): void;
   /** Records that the receiver refused work with a resource-limit error (reported once per run). */
   limitSeen?(what: string): void;

@@ -1,11 +1,11 @@
 // The one poll loop of the checks: tasks/get following the target's pollInterval (clamped by the run
 // options), bounded, recording every status. Whether a failed wait is a violation or a precondition that
 // did not hold is the caller's choice (`onFailure`): the same loop judges and arranges.
-import { NotExercised, Violation, type CheckContext } from '../engine.ts';
-import type { JsonRpcError, Response, Scope } from './wire.ts';
+import { NotExercised, Violation, type CheckContext } from '../engine/check.ts';
+import type { JsonRpcError, Response, Scope } from '../wire/peer.ts';
 import { isTaskStatus, isTerminal, type TaskStatus } from '../../schema/protocol.ts';
 import { timeLeft } from './budget.ts';
-import { short } from './text.ts';
+import { short } from '../engine/text.ts';
 
 export function delay(ms: number): Promise<void> {
   return new Promise((r) => setTimeout(r, ms));
@@ -50,7 +50,7 @@ export interface Observation {
 }
 
 export interface ObserveOptions {
-  /** Longest wait (ms); default: the time left in the check less a margin (harness/budget.ts). */
+  /** Longest wait (ms); default: the time left in the check less a margin (arrange/budget.ts). */
   boundMs?: number;
   peer?: Scope;
   /** Statuses seen before (appended to). */

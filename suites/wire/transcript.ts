@@ -1,5 +1,5 @@
 // Rendering a check's transcript (the messages exchanged) as text: console, JUnit <system-out>, Markdown.
-import type { TranscriptEntry } from './wire.ts';
+import type { TranscriptEntry } from './peer.ts';
 
 /** A JSON-RPC transcript, one line per message (→ sent, ← received, · event), bounded: the first and last lines are kept. */
 export function formatTranscript(entries: readonly TranscriptEntry[], maxLines = 120, maxChars = 400): string[] {

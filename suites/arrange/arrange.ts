@@ -3,13 +3,13 @@
 // with what happened and the id of the check that judges that behaviour; never as a violation of the
 // check's own requirement.
 import { randomUUID } from 'node:crypto';
-import { hasPath, type CheckContext } from '../engine.ts';
-import { WireTimeoutError, type JsonRpcError, type Message, type Response, type Scope } from './wire.ts';
+import { hasPath, type CheckContext } from '../engine/check.ts';
+import { WireTimeoutError, type JsonRpcError, type Message, type Response, type Scope } from '../wire/peer.ts';
 import { isTaskStatus, isTerminal, type TaskStatus } from '../../schema/protocol.ts';
-import type { ProfileRole } from './profile.ts';
+import type { ProfileRole } from '../engine/profile.ts';
 import { timeLeft } from './budget.ts';
 import { delay, getTask, observe, pollDelay, seqText, type ObserveOptions } from './poll.ts';
-import { isObj, short } from './text.ts';
+import { isObj, short } from '../engine/text.ts';
 
 /** ttl asked for by the checks' tasks: short, so that a target keeps nothing of ours for long. */
 export const TTL_MS = 60_000;

@@ -3,9 +3,9 @@
 // completed by discovery where it ran).
 import { readFileSync } from 'node:fs';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { connectHttp, connectInMemory, connectStdio, connectTransport, splitCommand, type Peer } from './wire.ts';
-import { ALL_ROLES, PROFILE_ROLES, REQUESTOR_ROLES, type Profile, type ProfileRole } from './profile.ts';
-import type { TargetConnector, TargetInfo } from '../engine.ts';
+import { connectHttp, connectInMemory, connectStdio, connectTransport, splitCommand, type Peer } from '../wire/peer.ts';
+import { ALL_ROLES, PROFILE_ROLES, REQUESTOR_ROLES, type Profile, type ProfileRole } from '../engine/profile.ts';
+import type { TargetConnector, TargetInfo } from '../engine/check.ts';
 import type { DiscoveryResult } from './discovery.ts';
 
 export type TargetSpec =
@@ -83,7 +83,7 @@ export function connectorFor(spec: TargetSpec, requestTimeoutMs: number): Target
         // connections stay bound to their session, so every primary openSession() is still isolated.
         hasSecondIdentity: true,
         async open(opts) {
-          receiver ??= import('../../scripts/mock.ts').then((m) => m.createReferenceReceiverFromArgs(spec.args ?? []));
+          receiver ??= import('../../mocks/receiver/args.ts').then((m) => m.createReferenceReceiverFromArgs(spec.args ?? []));
           const r = await receiver;
           const identity = opts?.identity === 'secondary' ? { authToken: 'conformance-secondary-identity', label: 'secondary identity' } : undefined;
           const peer = await connectInMemory((t) => void r.connect(t, identity), { defaultTimeoutMs: requestTimeoutMs });
@@ -162,7 +162,7 @@ export function rolesLeftOut(profile: Profile | undefined): ProfileRole[] {
 
 /**
  * initialize + tools/list; resolves the profile against what the target lists. An explicit profile wins
- * for the roles it names; the others come from discovery (harness/discovery.ts) when it ran.
+ * for the roles it names; the others come from discovery (runner/discovery.ts) when it ran.
  */
 export async function probe(
   peer: Peer,

@@ -1,4 +1,4 @@
-// Schema-derived tool arguments (harness/arguments.ts): every variant validates against its schema.
+// Schema-derived tool arguments (arrange/arguments.ts): every variant validates against its schema.
 import { describe, expect, it } from 'vitest';
 import { deriveArguments, validateArguments } from './arguments.ts';
 

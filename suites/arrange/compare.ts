@@ -1,6 +1,6 @@
 // Comparing outcomes: a tool's answer without a task against its task's tasks/result (result-exact).
-import type { Response } from './wire.ts';
-import { short } from './text.ts';
+import type { Response } from '../wire/peer.ts';
+import { short } from '../engine/text.ts';
 
 /** JSON with object keys sorted, for order-insensitive comparison. */
 export function canonical(v: unknown): string {

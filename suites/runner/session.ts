@@ -1,6 +1,6 @@
 // One run against one target: the connector, the shared connection, what the probe learnt.
-import type { Peer } from './wire.ts';
-import type { Profile } from './profile.ts';
+import type { Peer } from '../wire/peer.ts';
+import type { Profile } from '../engine/profile.ts';
 import {
   DEFAULT_RUN_OPTIONS,
   runCheck,
@@ -11,14 +11,14 @@ import {
   type RunState,
   type TargetConnector,
   type TargetInfo,
-} from '../engine.ts';
+} from '../engine/check.ts';
 import { connectorFor, initializeResultOf, listTools, probe, rolesLeftOut, type TargetSpec } from './target.ts';
 import { DEFAULT_DISCOVERY, discover, planDiscovery, type DiscoveryPlan, type DiscoveryResult, type DiscoverySettings } from './discovery.ts';
 
 export interface RunConfig {
   target: TargetSpec;
   profile?: Profile;
-  /** Discover the roles the profile leaves out (harness/discovery.ts); absent or mode off: the profile alone. */
+  /** Discover the roles the profile leaves out (runner/discovery.ts); absent or mode off: the profile alone. */
   discover?: DiscoverySettings;
   /** Discovery already done (the CLI discovers once, before the checks run): its roles complete the profile. */
   discovered?: DiscoveryResult;
@@ -79,17 +79,6 @@ export async function openTargetSession(config: RunConfig, hooks: SessionHooks =
     await shared.close();
     throw e;
   }
-}
-
-/** Does a check match a selector (check id, id prefix, requirement id, section)? */
-export function matches(check: Pick<CheckDef, 'id' | 'requirements' | 'section'>, selector: string): boolean {
-  return check.id === selector || check.id.startsWith(selector + '.') || check.requirements.includes(selector) || check.section === selector;
-}
-
-/** Is a check selected by --only (empty: all) and not removed by --exclude? */
-export function selected(check: Pick<CheckDef, 'id' | 'requirements' | 'section'>, only: string[] | undefined, exclude: string[] = []): boolean {
-  if (exclude.some((s) => matches(check, s))) return false;
-  return !only || only.length === 0 || only.some((s) => matches(check, s));
 }
 
 /** Runs one check in a session and keeps its result in the session's history. */

@@ -3,13 +3,13 @@
 import { describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { buildReport, type Report } from './report.ts';
-import { formatJunit } from './report-junit.ts';
-import { formatMarkdown, mermaidText, sequenceDiagram } from './report-markdown.ts';
-import { junitSchemaErrors } from '../fixtures/junit/validate.ts';
-import type { CheckResult } from '../suites/engine.ts';
-import type { TranscriptEntry } from '../suites/harness/wire.ts';
-import type { PropertyCheckResult } from '../suites/properties/run.ts';
+import { buildReport, type Report } from './model.ts';
+import { formatJunit } from './junit.ts';
+import { formatMarkdown, mermaidText, sequenceDiagram } from './markdown.ts';
+import { junitSchemaErrors } from '../../fixtures/junit/validate.ts';
+import type { CheckResult } from '../engine/check.ts';
+import type { TranscriptEntry } from '../wire/peer.ts';
+import type { PropertyCheckResult } from '../properties/run.ts';
 
 let seq = 0;
 const entry = (dir: TranscriptEntry['dir'], message?: unknown, extra: Partial<TranscriptEntry> = {}): TranscriptEntry => ({
@@ -109,8 +109,8 @@ function sampleReport(): Report {
 
 describe('JUnit report', () => {
   it('is valid against the published JUnit schema (vendored junit-10.xsd, unchanged)', async () => {
-    const xsd = readFileSync(new URL('../fixtures/junit/junit-10.xsd', import.meta.url));
-    const notice = readFileSync(new URL('../fixtures/junit/README.md', import.meta.url), 'utf8');
+    const xsd = readFileSync(new URL('../../fixtures/junit/junit-10.xsd', import.meta.url));
+    const notice = readFileSync(new URL('../../fixtures/junit/README.md', import.meta.url), 'utf8');
     expect(notice).toContain(createHash('sha256').update(xsd).digest('hex'));
     for (const strict of [false, true]) expect(await junitSchemaErrors(formatJunit(sampleReport(), { strict }))).toEqual([]);
   });

@@ -1,0 +1,117 @@
+// The reference receiver's options as command-line arguments (`mcp-tasks-conformance mock …`, and the
+// in-process reference target of the suite: `{ kind: 'reference', args }`): parsing and construction.
+import { parseArgs } from 'node:util';
+import { createReferenceReceiver, type ReceiverOptions } from './index.ts';
+import { isFaultName } from './faults.ts';
+import type { HttpAccessOptions } from './http-access.ts';
+
+export const TOKEN_ENV = 'MCP_CONFORMANCE_MOCK_TOKEN';
+
+export const MOCK_USAGE = `usage: mcp-tasks-conformance mock (--stdio | --http <port> [--host <host>]) [options]
+HTTP access (mocks/RECEIVER.md, "HTTP access"):
+  --host <host>            address to bind (default 127.0.0.1, loopback only)
+  --token <token>          require "Authorization: Bearer <token>" (repeatable: each token is one requestor;
+                           also ${TOKEN_ENV}, comma-separated)
+  --allowed-host <name>    accept this hostname in Host/Origin besides loopback and the bound address (repeatable)
+  --allowed-origin <url>   accept this exact Origin (repeatable)
+options:
+  --fault <name>           switch on a named fault (repeatable; --list-faults shows them)
+  --page-size N            tasks/list page size (default 10, max 1000)
+  --max-ttl MS             maximum task ttl in ms (default 3600000)
+  --default-ttl MS         ttl when the request gives none (default 300000)
+  --poll-interval MS       pollInterval suggested in tasks (default 100)
+  --max-tasks N            max non-terminal tasks per requestor (default 100)
+  --max-retained N         max retained tasks per requestor (default 1000)
+  --completes-ms MS        run time of "complete" and friends (default 100)
+  --slow-ms MS             run time of "slow" (default 3000)
+  --status-notifications   send notifications/tasks/status on every status change
+  --no-tasks-capability    declare no tasks capability (task-augmented requests processed normally)
+  --sse-responses          HTTP: answer POSTs with SSE streams (default: JSON; task messages on the GET stream)
+  --log                    audit log on stderr (task creation, completion, retrieval, with requestor)
+  --list-faults            print the named faults and exit
+  -h, --help               this text`;
+
+function num(v: string | undefined, name: string): number | undefined {
+  if (v === undefined) return undefined;
+  const n = Number(v);
+  if (!/^\d+$/.test(v) || !Number.isSafeInteger(n)) throw new Error(`--${name} expects a non-negative integer, got "${v}"`);
+  return n;
+}
+
+const OPTIONS = {
+  stdio: { type: 'boolean' },
+  http: { type: 'string' },
+  host: { type: 'string' },
+  token: { type: 'string', multiple: true },
+  'allowed-host': { type: 'string', multiple: true },
+  'allowed-origin': { type: 'string', multiple: true },
+  fault: { type: 'string', multiple: true },
+  'page-size': { type: 'string' },
+  'max-ttl': { type: 'string' },
+  'default-ttl': { type: 'string' },
+  'poll-interval': { type: 'string' },
+  'max-tasks': { type: 'string' },
+  'max-retained': { type: 'string' },
+  'completes-ms': { type: 'string' },
+  'slow-ms': { type: 'string' },
+  'status-notifications': { type: 'boolean' },
+  'no-tasks-capability': { type: 'boolean' },
+  'sse-responses': { type: 'boolean' },
+  log: { type: 'boolean' },
+  'list-faults': { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+export class MockUsageError extends Error {}
+
+/** Parses mock options (also used for the in-process reference target: `{ kind: 'reference', args }`). Throws MockUsageError. */
+export function parseMockArgs(argv: string[]) {
+  let values;
+  try {
+    ({ values } = parseArgs({ args: argv, strict: true, allowPositionals: false, options: OPTIONS }));
+  } catch (e) {
+    throw new MockUsageError(e instanceof Error ? e.message : String(e));
+  }
+  const faults = values.fault ?? [];
+  const unknown = faults.filter((f) => !isFaultName(f));
+  if (unknown.length) throw new MockUsageError(`unknown fault(s): ${unknown.join(', ')} (see --list-faults)`);
+  let port = 0;
+  try {
+    if (values.http !== undefined) port = num(values.http, 'http')!;
+    if (port > 65535) throw new Error('--http port must be 0 … 65535');
+    const completesMs = num(values['completes-ms'], 'completes-ms');
+    const slowMs = num(values['slow-ms'], 'slow-ms');
+    const options: ReceiverOptions = {
+      faults,
+      pageSize: num(values['page-size'], 'page-size'),
+      maxTtl: num(values['max-ttl'], 'max-ttl'),
+      defaultTtl: num(values['default-ttl'], 'default-ttl'),
+      pollInterval: num(values['poll-interval'], 'poll-interval'),
+      maxTasks: num(values['max-tasks'], 'max-tasks'),
+      maxRetainedTasks: num(values['max-retained'], 'max-retained'),
+      statusNotifications: !!values['status-notifications'],
+      tasksCapability: !values['no-tasks-capability'],
+      sseResponses: !!values['sse-responses'],
+      timings: { ...(completesMs !== undefined ? { completesMs } : {}), ...(slowMs !== undefined ? { slowMs } : {}) },
+      log: !!values.log,
+    };
+    if (options.pageSize === 0) throw new Error('--page-size must be ≥ 1');
+    if (options.maxTasks === 0) throw new Error('--max-tasks must be ≥ 1');
+    const httpOnly = (['host', 'token', 'allowed-host', 'allowed-origin'] as const).filter((k) => values[k] !== undefined);
+    if (values.http === undefined && httpOnly.length) throw new Error(`${httpOnly.map((k) => `--${k}`).join(', ')}: HTTP only (with --http <port>)`);
+    for (const o of values['allowed-origin'] ?? []) {
+      if (!/^https?:\/\/[^/]+\/?$/.test(o)) throw new Error(`--allowed-origin expects scheme://host[:port], got "${o}"`);
+    }
+    const tokens = [...(values.token ?? []), ...(process.env[TOKEN_ENV] ?? '').split(',')].map((t) => t.trim()).filter(Boolean);
+    if (tokens.some((t) => /\s/.test(t))) throw new Error('--token: a bearer token has no whitespace');
+    const access: HttpAccessOptions = { allowedHosts: values['allowed-host'] ?? [], allowedOrigins: values['allowed-origin'] ?? [], tokens };
+    return { values, port, faults, options, access };
+  } catch (e) {
+    throw new MockUsageError(e instanceof Error ? e.message : String(e));
+  }
+}
+
+/** The reference receiver configured by mock options, for in-process use. */
+export function createReferenceReceiverFromArgs(argv: string[]) {
+  return createReferenceReceiver(parseMockArgs(argv).options);
+}

@@ -1,0 +1,115 @@
+// The report model (the library's `Report`): check results, summary, root causes, the expected-failures
+// baseline and the exit code. Writers stand on it: console.ts, write.ts (JSON), junit.ts, markdown.ts.
+// Exit codes: 0 no failure, 1 a failure (or, with --strict, a warning).
+import { readFileSync } from 'node:fs';
+import type { CheckResult, Status, TargetDown } from '../engine/check.ts';
+import { PROTOCOL_VERSION } from '../../schema/protocol.ts';
+import { OUTSIDE_TASKS } from '../../schema/outside-tasks.ts';
+import type { RunCoverage } from '../coverage.ts';
+import type { DiscoveryResult } from '../runner/discovery.ts';
+
+export const STATUSES: Status[] = ['pass', 'fail', 'warn', 'info', 'skip'];
+
+/** The console's and the progress line's mark of each status. */
+export const MARK: Record<Status, string> = { pass: 'PASS', fail: 'FAIL', warn: 'WARN', info: 'INFO', skip: 'SKIP' };
+
+export interface ReportCheck extends CheckResult {
+  /** Listed in the baseline as expected to fail. */
+  expectedFailure?: boolean;
+}
+
+export interface Report {
+  specVersion: string;
+  tool: { name: string; version: string };
+  target: string;
+  startedAt: string;
+  durationMs: number;
+  checks: ReportCheck[];
+  summary: Record<Status, number> & { total: number; expectedFailures: number; staleBaseline: string[] };
+  /** Checks that could not run at all (e.g. vitest reported an error outside any check). */
+  errors: string[];
+  /** Requirements exercised out of those applicable, and the missing roles (suites/coverage.ts). */
+  coverage?: RunCoverage;
+  /** What discovery called, observed and chose (suites/runner/discovery.ts), when it ran. */
+  discovery?: DiscoveryResult;
+  /** The target stopped running (a run-level finding, exit code 1): where, why, its last messages and stderr. */
+  targetDown: TargetDown[];
+  /** Several checks failed, warned or were not exercised because of one observed behaviour. */
+  rootCauses: RootCause[];
+  /** Deviations from rules outside the Tasks page (base JSON-RPC, non-task schema, transport): reported, never a Tasks verdict. */
+  outsideTasks: { id: string; rule: string; check: string; message: string }[];
+  /** The receiver's resource-limit refusal, seen first in `check`: back-pressure the run waited on, reported once. */
+  limitObserved?: { check: string; what: string };
+}
+
+export interface RootCause {
+  cause: string;
+  checks: string[];
+  statuses: Partial<Record<Status, number>>;
+}
+
+/** Groups checks that name the same observed cause (two or more). */
+export function rootCauses(checks: readonly CheckResult[]): RootCause[] {
+  const groups = new Map<string, CheckResult[]>();
+  // A target that stopped running has its own banner (targetDown), not a group.
+  for (const c of checks)
+    if (c.cause && c.status !== 'pass' && !c.cause.startsWith('target not running since')) groups.set(c.cause, [...(groups.get(c.cause) ?? []), c]);
+  return [...groups]
+    .filter(([, cs]) => cs.length > 1)
+    .map(([cause, cs]) => ({
+      cause,
+      checks: cs.map((c) => c.id),
+      statuses: Object.fromEntries(STATUSES.map((s) => [s, cs.filter((c) => c.status === s).length]).filter(([, n]) => n)),
+    }))
+    .sort((a, b) => b.checks.length - a.checks.length);
+}
+
+/** Reads a baseline: a JSON array of check ids, `{ "expectedFailures": [...] }`, or a YAML list (`- id` lines). */
+export function loadBaseline(path: string): string[] {
+  const text = readFileSync(path, 'utf8');
+  const t = text.trim();
+  if (t.startsWith('[') || t.startsWith('{')) {
+    const v = JSON.parse(t);
+    const list = Array.isArray(v) ? v : v.expectedFailures;
+    if (!Array.isArray(list) || !list.every((x) => typeof x === 'string')) throw new Error(`${path}: expected a list of check ids`);
+    return list;
+  }
+  const ids: string[] = [];
+  for (const [i, raw] of text.split(/\r?\n/).entries()) {
+    const line = raw.replace(/#.*$/, '').trim();
+    if (!line || line === 'expectedFailures:') continue;
+    const m = /^-\s+["']?([^"'\s]+)["']?$/.exec(line);
+    if (!m) throw new Error(`${path}:${i + 1}: expected "- <check id>"`);
+    ids.push(m[1]!);
+  }
+  return ids;
+}
+
+export function buildReport(results: CheckResult[], target: string, startedAt: Date, baseline: string[] = [], errors: string[] = []): Report {
+  const expected = new Set(baseline);
+  const checks: ReportCheck[] = results.map((r) => (expected.has(r.id) && r.status === 'fail' ? { ...r, expectedFailure: true } : r));
+  const counts = Object.fromEntries(STATUSES.map((s) => [s, checks.filter((c) => c.status === s).length])) as Record<Status, number>;
+  const ran = new Map(checks.map((c) => [c.id, c.status]));
+  // A listed check that now passes (or is gone) is stale: the baseline must be updated (as the official MCP suite does).
+  const staleBaseline = baseline.filter((id) => ran.has(id) && ran.get(id) !== 'fail');
+  return {
+    specVersion: PROTOCOL_VERSION,
+    tool: { name: 'mcp-tasks-conformance', version: '0.1.0' },
+    target,
+    startedAt: startedAt.toISOString(),
+    durationMs: Date.now() - startedAt.getTime(),
+    checks,
+    summary: { ...counts, total: checks.length, expectedFailures: checks.filter((c) => c.expectedFailure).length, staleBaseline },
+    errors,
+    targetDown: checks.flatMap((c) => (c.targetDown ? [c.targetDown] : [])),
+    rootCauses: rootCauses(checks),
+    limitObserved: checks.filter((c) => c.limitObserved).map((c) => ({ check: c.id, what: c.limitObserved! }))[0],
+    outsideTasks: checks.flatMap((c) => (c.outside ?? []).map((o) => ({ id: o.id, rule: OUTSIDE_TASKS[o.id], check: c.id, message: o.message }))),
+  };
+}
+
+export function exitCode(report: Report, strict: boolean): 0 | 1 {
+  const failing = report.checks.some((c) => c.status === 'fail' && !c.expectedFailure);
+  const warning = strict && report.checks.some((c) => c.status === 'warn');
+  return failing || warning || report.summary.staleBaseline.length > 0 || report.errors.length > 0 || report.targetDown.length > 0 ? 1 : 0;
+}
