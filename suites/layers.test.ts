@@ -4,7 +4,8 @@
 //   suites/arrange/ (arrangers) → the receiver checks → mocks/ → the runner, the requestor suite and the
 //   property runs (they start or play the reference peers) → reports and the library API → fixtures/ →
 //   scripts/ (command line, developer tools).
-// A revision folder (suites/2026-07-28/…, mocks/2026-07-28/…) sits on the floor of what it holds.
+// A revision folder (suites/2026-07-28/…, mocks/2026-07-28/…) sits on the floor of what it holds. And no
+// ring of files remains in mocks/receiver/.
 import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import { dirname, join, normalize, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -77,6 +78,28 @@ describe('layers', () => {
   it('every import names a file that exists', () => {
     const missing = [...graph].flatMap(([from, tos]) => tos.filter((to) => !existsSync(join(ROOT, to))).map((to) => `${from} → ${to}`));
     expect(missing).toEqual([]);
+  });
+
+  it('no ring of files in mocks/receiver/', () => {
+    const inside = [...graph.keys()].filter((p) => p.startsWith('mocks/receiver/'));
+    expect(inside.length).toBeGreaterThan(5);
+    const edges = new Map(inside.map((p) => [p, graph.get(p)!.filter((to) => to.startsWith('mocks/receiver/'))]));
+    const rings: string[] = [];
+    // Depth-first search; a back edge closes a ring.
+    const state = new Map<string, 'open' | 'done'>();
+    const stack: string[] = [];
+    const visit = (p: string) => {
+      state.set(p, 'open');
+      stack.push(p);
+      for (const q of edges.get(p) ?? []) {
+        if (state.get(q) === 'open') rings.push([...stack.slice(stack.indexOf(q)), q].join(' → '));
+        else if (!state.has(q)) visit(q);
+      }
+      stack.pop();
+      state.set(p, 'done');
+    };
+    for (const p of inside) if (!state.has(p)) visit(p);
+    expect(rings).toEqual([]);
   });
 
   it('the floors are drawn from real files', () => {

@@ -6,7 +6,7 @@
 // tasks/get after the terminal status); and, to a client declaring tasks for one type only, one request
 // of the other type it supports, with `task` although undeclared, to see it processed normally
 // (support-undeclared-process-normally). suites/requestor/client-window.ts judges what the client answered.
-import type { ReceiverSession } from './connection.ts';
+import type { SessionPort } from './port.ts';
 import type { RequestCtx } from './core.ts';
 import { clientDeclares, requestFromClient, type ClientRequestMethod } from './requestor.ts';
 import type { JsonRpcErrorObject } from './store.ts';
@@ -15,7 +15,7 @@ import type { JsonRpcErrorObject } from './store.ts';
 export const PROBE_TIMEOUT_MS = 5_000;
 const PROBE_TEXT = 'conformance: complete';
 
-const probed = new WeakSet<ReceiverSession>();
+const probed = new WeakSet<SessionPort>();
 
 function paramsFor(method: ClientRequestMethod): Record<string, unknown> {
   return method === 'sampling/createMessage'
@@ -29,7 +29,7 @@ function supports(caps: Record<string, unknown>, method: ClientRequestMethod): b
 
 class ProbeTimeout extends Error {}
 
-export async function probeClientReceiver(s: ReceiverSession, ctx: RequestCtx): Promise<void> {
+export async function probeClientReceiver(s: SessionPort, ctx: RequestCtx): Promise<void> {
   if (probed.has(s) || !s.core.scenario?.probeClientReceiver) return;
   probed.add(s);
   const caps = s.clientCapabilities;

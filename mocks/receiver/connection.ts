@@ -1,26 +1,14 @@
 // One connection of the reference receiver (our own code: no SDK Server/Protocol): the transport, sending
 // requests, notifications and responses, the ownership key of its requests, the standalone HTTP GET
-// stream, and teardown. What a request means is dispatch.ts's business.
+// stream, and teardown. What a request means is the business of the dispatcher it is handed (dispatch.ts).
 import { createHash, randomUUID } from 'node:crypto';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage, MessageExtraInfo } from '@modelcontextprotocol/sdk/types.js';
 import { ErrorCode } from '../../schema/protocol.ts';
-import {
-  isObject,
-  NO_REPLY,
-  type Msg,
-  type Params,
-  type ReceiverCore,
-  type RequestCtx,
-  type SessionIdentity,
-  type SessionOptions,
-  type TapEvent,
-} from './core.ts';
-import { answer } from './dispatch.ts';
+import { isObject, NO_REPLY, type Msg, type Params, type RequestCtx } from './core.ts';
+import type { Dispatcher, PeerResponse as Response, ReceiverCore, SessionIdentity, SessionOptions, SessionPort, TapEvent } from './port.ts';
 import { statusChanged } from './result-delivery.ts';
 import type { JsonRpcErrorObject, StoredTask } from './store.ts';
-
-type Response = { result?: unknown; error?: JsonRpcErrorObject };
 
 function hashToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');
@@ -35,7 +23,7 @@ function bearerFrom(extra: MessageExtraInfo | undefined): string | undefined {
   return m ? m[1] : undefined;
 }
 
-export class ReceiverSession {
+export class ReceiverSession implements SessionPort {
   readonly localId = randomUUID();
   initialized = false;
   closed = false;
@@ -71,6 +59,7 @@ export class ReceiverSession {
   constructor(
     readonly core: ReceiverCore,
     readonly transport: Transport,
+    private readonly answer: Dispatcher,
     private readonly identity: SessionIdentity = {},
     private readonly opts: SessionOptions = {},
   ) {
@@ -222,7 +211,7 @@ export class ReceiverSession {
     const params = m.params;
     const progressToken = isObject(params) && isObject(params._meta) ? params._meta.progressToken : undefined;
     const ctx: RequestCtx = { id, owner, auth, progressToken, sessionLabel: this.identity.label ?? `session:${this.sessionKey}` };
-    const out = await answer(this, m.method as string, params, ctx);
+    const out = await this.answer(this, m.method as string, params, ctx);
     if (out === NO_REPLY) return;
     if ('error' in out) return this.reply(id, { error: out.error });
     await this.reply(id, { result: out.result });

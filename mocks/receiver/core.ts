@@ -1,99 +1,10 @@
-// What the parts of a reference-receiver session share: the receiver it belongs to (ReceiverCore), the
-// per-request context, the reply shape, and the scenario hooks of client grading. The session itself is
-// split by concern: connection.ts (transport, sending, ownership, teardown), dispatch.ts (JSON-RPC
-// methods and errors), execution.ts (tools/call, task creation and the work), task-methods.ts
-// (tasks/get, tasks/list, tasks/cancel and the Task on the wire), result-delivery.ts (tasks/result and
-// the route of task-related messages). Every named fault acts in fault-switches.ts, nowhere else.
-import type { FaultSet } from './faults.ts';
-import type { FaultSwitches } from './fault-switches.ts';
-import type { ReceiverSession } from './connection.ts';
-import { RpcError, type TaskStore } from './store.ts';
-import type { CallToolResult, ToolDef } from './tools.ts';
+// What every part of the reference receiver shares: the per-request context, the reply shape, and small
+// helpers (abortable waits). A leaf: it imports only the store's error type. The session's port (what
+// the method modules use of a connection) is port.ts.
+import { RpcError } from './store.ts';
 
 export const SERVER_NAME = 'mcp-tasks-reference-receiver';
 export const SERVER_VERSION = '0.1.0';
-
-/** The result tasks/result gives for a cancelled task (documented in RECEIVER.md). */
-export const CANCELLED_STATUS_MESSAGE = 'The task was cancelled by request.';
-export function cancelledResult(): CallToolResult {
-  return { content: [{ type: 'text', text: `Task cancelled: ${CANCELLED_STATUS_MESSAGE}` }], isError: true };
-}
-
-/** What a session needs from the receiver. */
-export interface ReceiverCore {
-  readonly store: TaskStore;
-  readonly faults: FaultSet;
-  /** Where the active faults bend the receiver (fault-switches.ts). */
-  readonly switches: FaultSwitches;
-  readonly tools: ReadonlyMap<string, ToolDef>;
-  readonly tasksCapability: boolean;
-  readonly statusNotifications: boolean;
-  readonly pageSize: number;
-  readonly pollInterval: number;
-  /** How many times each tool's work started (tests: "the tool must not run"). */
-  readonly runs: Map<string, number>;
-  /** Every open session (fault input-to-every-session). */
-  readonly sessions: ReadonlySet<ReceiverSession>;
-  /** Scenario hooks for client grading (optional; see ScenarioHooks). */
-  readonly scenario?: ScenarioHooks;
-  audit(event: string, fields: Record<string, unknown>): void;
-  logError(text: string): void;
-  sessionClosed(s: ReceiverSession): void;
-}
-
-export interface SessionIdentity {
-  /** A bearer token that binds this connection's tasks (in-process/stdio use; HTTP reads the Authorization header). */
-  authToken?: string;
-  /** Fixed ownership key (overrides everything); for tests. */
-  owner?: string;
-  /** Human label for logs. */
-  label?: string;
-}
-
-export interface SessionOptions {
-  /** Answer transport parse errors with JSON-RPC errors (stdio: the transport reports bad lines via onerror). */
-  answerTransportErrors?: boolean;
-  /**
-   * Streamable HTTP with JSON responses: an `application/json` answer carries only the response, so
-   * messages that belong to a request (input requests, progress and status notifications) go on the
-   * standalone GET SSE stream instead ("clients SHOULD expect messages to be delivered on any SSE
-   * stream, including the HTTP GET stream", tasks.md). Requests wait in a queue until one is open;
-   * notifications sent while none is open are lost (as on any closed stream).
-   */
-  relatedOnStandalone?: boolean;
-}
-
-// --- scenario hooks (client grading: mocks/receiver/scenarios.ts, suites/requestor/) -------------
-// Everything here is off unless a scenario asks for it; the receiver's default behaviour is unchanged.
-
-/** One recorded message or fact of a session: `in` = the requestor sent it, `out` = the receiver sent it. */
-export interface TapEvent {
-  /** The session's localId. */
-  session: string;
-  dir: 'in' | 'out' | 'event';
-  message?: unknown;
-  note?: string;
-  /** Date.now() when recorded. */
-  time: number;
-}
-
-export interface ScenarioHooks {
-  /** Called with every message in both directions, and with session open/close (and HTTP GET) events. */
-  tap?: (e: TapEvent) => void;
-  /** Declare (and honour) `tasks.requests.tools.call` when the tasks capability is on. Default true; false: `task` on tools/call is ignored. */
-  toolsCallTasks?: boolean;
-  /** List `execution.taskSupport` even when task-augmented tools/call is not declared (tests "regardless of taskSupport"). */
-  listTaskSupportAlways?: boolean;
-  /** The first tasks/result for each non-terminal task answers -32603 (an interrupted result stream), before delivering input. */
-  failFirstResult?: boolean;
-  /** Deliver queued input requests on the standalone (HTTP GET) stream instead of the tasks/result stream, once the requestor opened one. */
-  inputOnStandaloneStream?: boolean;
-  /** A tools/call of a tool the receiver does not list is served by this tool (its behaviour and taskSupport): clients call the tools they were written for. */
-  servesAnyToolAs?: string;
-  /** On the first tools/call, probe a client that declares tasks.requests for sampling/elicitation as a task receiver (client-probe.ts). */
-  probeClientReceiver?: boolean;
-}
-// --- end of scenario hooks -------------------------------------------------------------------
 
 export type Params = Record<string, unknown>;
 export type Msg = Record<string, any>;

@@ -1,15 +1,15 @@
 // The JSON-RPC methods of the reference receiver and how a thrown error becomes the response's error.
 import { ErrorCode, PROTOCOL_VERSION } from '../../schema/protocol.ts';
-import type { ReceiverSession } from './connection.ts';
+import type { Dispatcher, SessionPort } from './port.ts';
 import { isObject, SERVER_NAME, SERVER_VERSION, UnderlyingRequestError, type Params, type Reply, type RequestCtx } from './core.ts';
 import { toolsCall } from './execution.ts';
 import { tasksResult } from './result-delivery.ts';
-import { RpcError, type JsonRpcErrorObject } from './store.ts';
+import { RpcError } from './store.ts';
 import { tasksCancel, tasksGet, tasksList } from './task-methods.ts';
 import { SPEC_REVISION } from '../../schema/spec.ts';
 
 /** The answer to one request: its result (and work to do once it is sent), its error, or none at all. */
-export async function answer(s: ReceiverSession, method: string, params: unknown, ctx: RequestCtx): Promise<Reply | { error: JsonRpcErrorObject }> {
+export const answer: Dispatcher = async (s, method, params, ctx) => {
   try {
     if (params !== undefined && !isObject(params)) throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: params must be an object');
     return await dispatch(s, method, (params ?? {}) as Params, ctx);
@@ -18,9 +18,9 @@ export async function answer(s: ReceiverSession, method: string, params: unknown
     s.core.logError(`internal error in ${String(method)}: ${e instanceof Error ? e.stack : String(e)}`);
     return { error: { code: ErrorCode.InternalError, message: `Internal error: ${e instanceof Error ? e.message : String(e)}` } };
   }
-}
+};
 
-function dispatch(s: ReceiverSession, method: string, params: Params, ctx: RequestCtx): Promise<Reply> | Reply {
+function dispatch(s: SessionPort, method: string, params: Params, ctx: RequestCtx): Promise<Reply> | Reply {
   // support-undeclared-process-normally: `task` on a request type not declared for it is ignored.
   if (s.core.switches.refusesTaskOn(method, params))
     throw new RpcError(ErrorCode.InvalidRequest, `Invalid request: ${method} does not support task augmentation`);
@@ -49,7 +49,7 @@ function dispatch(s: ReceiverSession, method: string, params: Params, ctx: Reque
   throw new RpcError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
 }
 
-function initialize(s: ReceiverSession, params: Params): Record<string, unknown> {
+function initialize(s: SessionPort, params: Params): Record<string, unknown> {
   if (isObject(params.capabilities)) s.clientCapabilities = params.capabilities;
   const capabilities: Record<string, unknown> = { tools: {} };
   // caps-declare: the tasks capability, with list, cancel and task-augmented tools/call.
@@ -63,7 +63,7 @@ function initialize(s: ReceiverSession, params: Params): Record<string, unknown>
   };
 }
 
-function toolsList(s: ReceiverSession): Record<string, unknown> {
+function toolsList(s: SessionPort): Record<string, unknown> {
   return {
     tools: [...s.core.tools.values()].map((t) => ({
       name: t.name,

@@ -1,16 +1,16 @@
 // tools/call of the reference receiver: tool-level negotiation, plain runs, task creation and the work of a
 // task (progress, input through tasks/result, the terminal status it ends in).
 import { ErrorCode, isTerminal, MODEL_IMMEDIATE_RESPONSE_META, type TaskStatus } from '../../schema/protocol.ts';
-import type { ReceiverSession } from './connection.ts';
+import type { SessionPort } from './port.ts';
 import { abortableSleep, isObject, NO_REPLY, raceAbort, type Params, type Reply, type RequestCtx } from './core.ts';
 import { probeClientReceiver } from './client-probe.ts';
 import { sendProgress } from './result-delivery.ts';
 import { RpcError, type JsonRpcErrorObject, type Outcome, type PendingInput, type StoredTask } from './store.ts';
-import { relatedMeta, wireTask } from './task-methods.ts';
+import { relatedMeta, wireTask } from './task-view.ts';
 import type { ToolContext, ToolDef } from './tools.ts';
 
 /** Scenario hook servesAnyToolAs: an unlisted tool name is served by the scenario's tool, under the name called. */
-function servedAs(s: ReceiverSession, name: string): ToolDef | undefined {
+function servedAs(s: SessionPort, name: string): ToolDef | undefined {
   const as = s.core.scenario?.servesAnyToolAs;
   const base = as === undefined ? undefined : s.core.tools.get(as);
   if (!base) return undefined;
@@ -18,7 +18,7 @@ function servedAs(s: ReceiverSession, name: string): ToolDef | undefined {
   return { ...base, name, title: name };
 }
 
-export async function toolsCall(s: ReceiverSession, params: Params, ctx: RequestCtx): Promise<Reply> {
+export async function toolsCall(s: SessionPort, params: Params, ctx: RequestCtx): Promise<Reply> {
   const sw = s.core.switches;
   if (typeof params.name !== 'string') throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: "name" must be a string');
   const args = params.arguments ?? {};
@@ -50,11 +50,11 @@ export async function toolsCall(s: ReceiverSession, params: Params, ctx: Request
   return runPlain(s, tool, args, ctx);
 }
 
-function bump(s: ReceiverSession, tool: ToolDef): void {
+function bump(s: SessionPort, tool: ToolDef): void {
   s.core.runs.set(tool.name, (s.core.runs.get(tool.name) ?? 0) + 1);
 }
 
-async function runPlain(s: ReceiverSession, tool: ToolDef, args: Params, ctx: RequestCtx): Promise<Reply> {
+async function runPlain(s: SessionPort, tool: ToolDef, args: Params, ctx: RequestCtx): Promise<Reply> {
   const key = JSON.stringify(ctx.id);
   const abort = new AbortController();
   s.inflight.set(key, abort);
@@ -89,7 +89,7 @@ async function runPlain(s: ReceiverSession, tool: ToolDef, args: Params, ctx: Re
   }
 }
 
-async function createTask(s: ReceiverSession, tool: ToolDef, args: Params, taskParam: Params, ctx: RequestCtx): Promise<Reply> {
+async function createTask(s: SessionPort, tool: ToolDef, args: Params, taskParam: Params, ctx: RequestCtx): Promise<Reply> {
   const sw = s.core.switches;
   const store = s.core.store;
   const ttl = taskParam.ttl as number | undefined;
@@ -121,7 +121,7 @@ async function createTask(s: ReceiverSession, tool: ToolDef, args: Params, taskP
   };
 }
 
-async function runTask(s: ReceiverSession, t: StoredTask, tool: ToolDef, args: Params, progressToken: unknown): Promise<void> {
+async function runTask(s: SessionPort, t: StoredTask, tool: ToolDef, args: Params, progressToken: unknown): Promise<void> {
   const sw = s.core.switches;
   const signal = t.abort.signal;
   const toolCtx: ToolContext = {
@@ -157,7 +157,7 @@ async function runTask(s: ReceiverSession, t: StoredTask, tool: ToolDef, args: P
   finishTask(s, t, outcome);
 }
 
-function finishTask(s: ReceiverSession, t: StoredTask, outcome: Outcome): void {
+function finishTask(s: SessionPort, t: StoredTask, outcome: Outcome): void {
   const sw = s.core.switches;
   const store = s.core.store;
   if (t.deleted) return;
@@ -196,7 +196,7 @@ function finishTask(s: ReceiverSession, t: StoredTask, outcome: Outcome): void {
 }
 
 /** input-required flow: queue the request, move to input_required, deliver through tasks/result. */
-async function requestTaskInput(s: ReceiverSession, t: StoredTask, method: string, params: Params): Promise<{ result?: unknown; error?: JsonRpcErrorObject }> {
+async function requestTaskInput(s: SessionPort, t: StoredTask, method: string, params: Params): Promise<{ result?: unknown; error?: JsonRpcErrorObject }> {
   const sw = s.core.switches;
   const store = s.core.store;
   if (t.abort.signal.aborted || t.deleted) throw new Error('task is no longer active');

@@ -34,23 +34,17 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { FaultSet } from './faults.ts';
 import { createAccessGuard, type AccessRefusal, type HttpAccessOptions } from './http-access.ts';
 import { ReceiverSession } from './connection.ts';
-import type { ReceiverCore, ScenarioHooks, SessionIdentity, SessionOptions } from './core.ts';
+import type { ReceiverCore, ScenarioHooks, SessionIdentity, SessionOptions, SessionPort } from './port.ts';
+import { answer } from './dispatch.ts';
 import { FaultSwitches } from './fault-switches.ts';
 import { TaskStore } from './store.ts';
 import { buildTools, DEFAULT_TIMINGS, type ToolDef, type ToolTimings } from './tools.ts';
 
 export { FAULTS, FAULT_NAMES, FaultSet, isFaultName, type FaultName, type FaultInfo } from './faults.ts';
 export { ReceiverSession } from './connection.ts';
-export {
-  SERVER_NAME,
-  SERVER_VERSION,
-  cancelledResult,
-  CANCELLED_STATUS_MESSAGE,
-  type SessionIdentity,
-  type SessionOptions,
-  type ScenarioHooks,
-  type TapEvent,
-} from './core.ts';
+export { SERVER_NAME, SERVER_VERSION } from './core.ts';
+export { cancelledResult, CANCELLED_STATUS_MESSAGE } from './task-methods.ts';
+export type { SessionIdentity, SessionOptions, ScenarioHooks, TapEvent } from './port.ts';
 export { buildTools, type ToolDef } from './tools.ts';
 export { isLoopbackHost, type HttpAccessOptions } from './http-access.ts';
 export { RpcError, TaskStore, IllegalTransitionError, LIMIT_ERROR_CODE } from './store.ts';
@@ -91,7 +85,7 @@ export interface ReceiverOptions {
   // --- scenario hooks (client grading: mocks/receiver/scenarios.ts) ---
   /** Replaces the tool set (default: the tools of tools.ts). */
   tools?: ToolDef[];
-  /** Message tap and scenario behaviours (see ScenarioHooks in core.ts). */
+  /** Message tap and scenario behaviours (see ScenarioHooks in port.ts). */
   scenario?: ScenarioHooks;
 }
 
@@ -201,14 +195,14 @@ export class ReferenceReceiver implements ReceiverCore {
     this.errLine?.(`[receiver] ${text}`);
   }
 
-  sessionClosed(s: ReceiverSession): void {
-    this.sessions.delete(s);
+  sessionClosed(s: SessionPort): void {
+    this.sessions.delete(s as ReceiverSession);
     // Session-bound tasks die with their session (bounded memory); token-bound tasks outlive it.
     this.store.deleteOwner(`session:${s.sessionKey}`, 'session-closed');
   }
 
   async connect(transport: Transport, identity?: SessionIdentity, opts?: SessionOptions): Promise<ReceiverSession> {
-    const s = new ReceiverSession(this, transport, identity, opts);
+    const s = new ReceiverSession(this, transport, answer, identity, opts);
     this.sessions.add(s);
     await transport.start();
     return s;

@@ -1,14 +1,14 @@
 // tasks/result of the reference receiver, and the route of every task-related message: on an open
 // tasks/result request of the task (its SSE stream over HTTP), else on the connection that created it.
 import { ErrorCode, isTerminal } from '../../schema/protocol.ts';
-import type { ReceiverSession } from './connection.ts';
+import type { SessionPort } from './port.ts';
 import { isObject, NO_REPLY, UnderlyingRequestError, type Params, type Reply, type RequestCtx } from './core.ts';
 import { RpcError, type StoredTask } from './store.ts';
-import { lookup, relatedMeta, wireTask } from './task-methods.ts';
+import { lookup, relatedMeta, wireTask } from './task-view.ts';
 
 /** A route for task-related messages: an open tasks/result request (its SSE stream on HTTP). */
 interface ResultStream {
-  session: ReceiverSession;
+  session: SessionPort;
   requestId: string | number;
 }
 const resultStreams = new WeakMap<StoredTask, ResultStream[]>();
@@ -27,26 +27,26 @@ function sendForTask(t: StoredTask, message: { method: string; params: Params })
   const open = streams?.find((x) => !x.session.closed);
   if (open) void open.session.notify(message.method, message.params, open.requestId);
   else {
-    const origin = t.origin as ReceiverSession;
+    const origin = t.origin as SessionPort;
     if (!origin.closed) void origin.notify(message.method, message.params);
   }
 }
 
 /** notifications/tasks/status on every status change (optional; no related-task meta: notify-status-no-related-task). */
-export function statusChanged(s: ReceiverSession, t: StoredTask): void {
+export function statusChanged(s: SessionPort, t: StoredTask): void {
   if (!s.core.statusNotifications) return;
   const params = s.core.switches.statusNotification(wireTask(s, t) as unknown as Params, relatedMeta(s, t));
   sendForTask(t, { method: 'notifications/tasks/status', params });
 }
 
 /** notifications/progress for a task, with related-task _meta (related-task-all-messages). */
-export function sendProgress(s: ReceiverSession, t: StoredTask, params: Params): void {
+export function sendProgress(s: SessionPort, t: StoredTask, params: Params): void {
   const meta = s.core.switches.dropsProgressRelatedTask() ? {} : { _meta: relatedMeta(s, t) };
   sendForTask(t, { method: 'notifications/progress', params: { ...params, ...meta } });
 }
 
 /** The final result of a terminal task (result-terminal-returns-final, result-exact-success, result-exact-error). */
-function resultOf(s: ReceiverSession, t: StoredTask): Record<string, unknown> {
+function resultOf(s: SessionPort, t: StoredTask): Record<string, unknown> {
   const sw = s.core.switches;
   const o = t.outcome!;
   if (sw.resultIsTask()) return { ...wireTask(s, t), _meta: relatedMeta(s, t) };
@@ -66,7 +66,7 @@ function ready(t: StoredTask): boolean {
   return t.outcome !== undefined && isTerminal(t.status);
 }
 
-export function tasksResult(s: ReceiverSession, params: Params, ctx: RequestCtx): Reply | Promise<Reply> {
+export function tasksResult(s: SessionPort, params: Params, ctx: RequestCtx): Reply | Promise<Reply> {
   const sw = s.core.switches;
   const t = lookup(s, params, ctx);
   s.core.audit('task.result-requested', { task: t.taskId, status: t.status, requestor: ctx.auth ?? ctx.sessionLabel });

@@ -1,55 +1,31 @@
-// tasks/get, tasks/list and tasks/cancel of the reference receiver, and the Task as it travels.
-import { ErrorCode, isTerminal, RELATED_TASK_META, type Task } from '../../schema/protocol.ts';
-import type { ReceiverSession } from './connection.ts';
-import { CANCELLED_STATUS_MESSAGE, cancelledResult, isObject, type Params, type Reply, type RequestCtx } from './core.ts';
+// tasks/get, tasks/list and tasks/cancel of the reference receiver (the Task as it travels: task-view.ts).
+import { ErrorCode, isTerminal } from '../../schema/protocol.ts';
+import type { SessionPort } from './port.ts';
+import type { Params, Reply, RequestCtx } from './core.ts';
 import { sendProgress, statusChanged } from './result-delivery.ts';
 import { RpcError, type StoredTask } from './store.ts';
+import type { CallToolResult } from './tools.ts';
+import { lookup, relatedMeta, wireTask } from './task-view.ts';
 
-/** The Task as it travels (ttl-created-at, ttl-last-updated-at in RFC 3339 / ISO 8601; id-string). */
-export function wireTask(s: ReceiverSession, t: StoredTask): Task {
-  const out: Record<string, unknown> = { taskId: t.taskId, status: t.status };
-  if (t.statusMessage !== undefined) out.statusMessage = t.statusMessage;
-  out.createdAt = new Date(t.createdAtMs).toISOString();
-  out.lastUpdatedAt = new Date(t.lastUpdatedAtMs).toISOString();
-  out.ttl = t.ttl; // ttl-actual-in-get (null would mean unlimited; this receiver always has a finite ttl)
-  out.pollInterval = s.core.pollInterval;
-  return s.core.switches.task(t, out as unknown as Task);
-}
-
-/** The related-task _meta of a task's messages. */
-export function relatedMeta(s: ReceiverSession, t: StoredTask): Record<string, unknown> {
-  return { [RELATED_TASK_META]: { taskId: s.core.switches.wireId(t) } };
+/** The result tasks/result gives for a cancelled task (documented in RECEIVER.md). */
+export const CANCELLED_STATUS_MESSAGE = 'The task was cancelled by request.';
+export function cancelledResult(): CallToolResult {
+  return { content: [{ type: 'text', text: `Task cancelled: ${CANCELLED_STATUS_MESSAGE}` }], isError: true };
 }
 
 /** The result of tasks/get and tasks/cancel: the Task, without related-task _meta (related-task-get-list-cancel-should-not: SHOULD NOT). */
-function plainTaskResult(s: ReceiverSession, t: StoredTask): Record<string, unknown> {
+function plainTaskResult(s: SessionPort, t: StoredTask): Record<string, unknown> {
   const r: Record<string, unknown> = { ...wireTask(s, t) };
   if (s.core.switches.relatedTaskOnTaskResults()) r._meta = relatedMeta(s, t);
   return r;
 }
 
-/** The requestor's task named by params.taskId (related-task-taskid-source-of-truth: related-task _meta in the request is ignored). */
-export function lookup(s: ReceiverSession, params: Params, ctx: RequestCtx): StoredTask {
-  const sw = s.core.switches;
-  const meta = isObject(params._meta) && isObject(params._meta[RELATED_TASK_META]) ? (params._meta[RELATED_TASK_META] as Params).taskId : undefined;
-  const taskId = sw.requestedTaskId(params, meta, ctx.owner);
-  const internal = sw.internalFailure(taskId);
-  if (internal) throw new RpcError(internal.code, internal.message);
-  try {
-    // errors-invalid-taskid-32602
-    return s.core.store.lookup(sw.ownerScope(ctx.owner), taskId, sw.unknownTaskCode(ErrorCode.InvalidParams, taskId));
-  } catch (e) {
-    s.core.audit('task.lookup-failed', { task: typeof taskId === 'string' ? taskId : JSON.stringify(taskId), requestor: ctx.auth ?? ctx.sessionLabel });
-    throw e;
-  }
-}
-
-export function tasksGet(s: ReceiverSession, params: Params, ctx: RequestCtx): Reply {
+export function tasksGet(s: SessionPort, params: Params, ctx: RequestCtx): Reply {
   const t = lookup(s, params, ctx);
   return s.core.switches.tasksGet(t, plainTaskResult(s, t), { statusChanged: () => statusChanged(s, t), sendProgress: (p) => sendProgress(s, t, p) });
 }
 
-export function tasksList(s: ReceiverSession, params: Params, ctx: RequestCtx): Reply {
+export function tasksList(s: SessionPort, params: Params, ctx: RequestCtx): Reply {
   const sw = s.core.switches;
   const store = s.core.store;
   const owner = sw.ownerScope(ctx.owner);
@@ -70,7 +46,7 @@ export function tasksList(s: ReceiverSession, params: Params, ctx: RequestCtx): 
   return { result };
 }
 
-export function tasksCancel(s: ReceiverSession, params: Params, ctx: RequestCtx): Reply {
+export function tasksCancel(s: SessionPort, params: Params, ctx: RequestCtx): Reply {
   const sw = s.core.switches;
   const t = lookup(s, params, ctx);
   if (isTerminal(t.status)) {
@@ -91,7 +67,7 @@ export function tasksCancel(s: ReceiverSession, params: Params, ctx: RequestCtx)
   return { result: plainTaskResult(s, t) };
 }
 
-function cancelNow(s: ReceiverSession, t: StoredTask): void {
+function cancelNow(s: SessionPort, t: StoredTask): void {
   if (t.deleted || isTerminal(t.status)) return;
   const store = s.core.store;
   store.settle(t, { kind: 'result', result: cancelledResult() });

@@ -1,0 +1,38 @@
+// The Task as it travels (tasks/get, tasks/list, tasks/cancel, tasks/result, notifications), its
+// related-task _meta, and the requestor's task a request names.
+import { ErrorCode, RELATED_TASK_META, type Task } from '../../schema/protocol.ts';
+import type { SessionPort } from './port.ts';
+import { isObject, type Params, type RequestCtx } from './core.ts';
+import { RpcError, type StoredTask } from './store.ts';
+
+/** The Task as it travels (ttl-created-at, ttl-last-updated-at in RFC 3339 / ISO 8601; id-string). */
+export function wireTask(s: SessionPort, t: StoredTask): Task {
+  const out: Record<string, unknown> = { taskId: t.taskId, status: t.status };
+  if (t.statusMessage !== undefined) out.statusMessage = t.statusMessage;
+  out.createdAt = new Date(t.createdAtMs).toISOString();
+  out.lastUpdatedAt = new Date(t.lastUpdatedAtMs).toISOString();
+  out.ttl = t.ttl; // ttl-actual-in-get (null would mean unlimited; this receiver always has a finite ttl)
+  out.pollInterval = s.core.pollInterval;
+  return s.core.switches.task(t, out as unknown as Task);
+}
+
+/** The related-task _meta of a task's messages. */
+export function relatedMeta(s: SessionPort, t: StoredTask): Record<string, unknown> {
+  return { [RELATED_TASK_META]: { taskId: s.core.switches.wireId(t) } };
+}
+
+/** The requestor's task named by params.taskId (related-task-taskid-source-of-truth: related-task _meta in the request is ignored). */
+export function lookup(s: SessionPort, params: Params, ctx: RequestCtx): StoredTask {
+  const sw = s.core.switches;
+  const meta = isObject(params._meta) && isObject(params._meta[RELATED_TASK_META]) ? (params._meta[RELATED_TASK_META] as Params).taskId : undefined;
+  const taskId = sw.requestedTaskId(params, meta, ctx.owner);
+  const internal = sw.internalFailure(taskId);
+  if (internal) throw new RpcError(internal.code, internal.message);
+  try {
+    // errors-invalid-taskid-32602
+    return s.core.store.lookup(sw.ownerScope(ctx.owner), taskId, sw.unknownTaskCode(ErrorCode.InvalidParams, taskId));
+  } catch (e) {
+    s.core.audit('task.lookup-failed', { task: typeof taskId === 'string' ? taskId : JSON.stringify(taskId), requestor: ctx.auth ?? ctx.sessionLabel });
+    throw e;
+  }
+}
