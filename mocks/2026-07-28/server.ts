@@ -1,0 +1,865 @@
+// The reference extension server (MCP 2026-07-28 + io.modelcontextprotocol/tasks): one JSON-RPC message in,
+// at most one answer out, stateless — every request is judged by its own `_meta` (version, capabilities)
+// and, over HTTP, its own headers. The transports (stdio.ts, http.ts) only frame messages and give each
+// request its context. Named faults and latitudes (faults.ts) act where their name appears.
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { IncomingHttpHeaders } from 'node:http';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Switches, type FaultName } from './faults.ts';
+import {
+  BASE64_SENTINEL,
+  ErrorCode,
+  Header,
+  INITIALIZE,
+  isTerminal,
+  MCP_NAME_SOURCE,
+  Meta,
+  Method,
+  missingTasksCapabilityData,
+  PROTOCOL_VERSION,
+  ResultType,
+  SUPPORTED_VERSIONS,
+  TASKS_EXTENSION,
+} from './protocol.ts';
+import { RpcError, TaskStore, type InputRequest, type JsonObject, type JsonRpcError, type StoredTask } from './store.ts';
+import { answerText, elicitation, runTime, toolDefinition, TOOL_BY_NAME, TOOLS, type Question, type Timings, type ToolSpec } from './tools.ts';
+
+export const SERVER_NAME = 'mcp-tasks-reference-extension-server';
+export const SERVER_VERSION = '0.1.0';
+
+export interface ServerOptions {
+  faults?: readonly string[];
+  latitudes?: readonly string[];
+  /** ttlMs of new tasks (default 60 000; null: unlimited). */
+  ttlMs?: number | null;
+  /** pollIntervalMs of new tasks (default 100). */
+  pollIntervalMs?: number;
+  timings?: Partial<Timings>;
+  /** Unfinished tasks per requestor (default 100). */
+  maxTasks?: number;
+  /** Tasks kept per requestor (default 1000). */
+  maxRetained?: number;
+  /** Open subscriptions/listen per connection (stdio) or in all (HTTP) (default 32). */
+  maxSubscriptions?: number;
+  /** Task ids per subscriptions/listen (default 100). */
+  maxListenTaskIds?: number;
+  /** Entries per tasks/update inputResponses (default 100). */
+  maxInputResponses?: number;
+  /** Delay of every answer under the latitude high-latency (default 300). */
+  latencyMs?: number;
+  /** Declare and serve the extension (default true). Off: tasks/* → -32601, tools/call never makes a task. */
+  tasksExtension?: boolean;
+  /** Observer of every message in and out (client grading, debugging). */
+  onWire?: (event: WireEvent) => void;
+  /** Diagnostics (stderr in the CLI). */
+  log?: (line: string) => void;
+}
+
+export interface WireEvent {
+  dir: 'in' | 'out';
+  transport: 'stdio' | 'http';
+  message: unknown;
+  headers?: IncomingHttpHeaders;
+  time: number;
+}
+
+export const DEFAULTS = {
+  ttlMs: 60_000,
+  pollIntervalMs: 100,
+  timings: { completesMs: 100, slowMs: 3_000 } as Timings,
+  maxTasks: 100,
+  maxRetained: 1_000,
+  maxSubscriptions: 32,
+  maxListenTaskIds: 100,
+  maxInputResponses: 100,
+  latencyMs: 300,
+} as const;
+
+/** How long the fault create-before-durable hides a new task; how long cancel-later and update-applies-later wait. */
+export const NOT_YET_DURABLE_MS = 500;
+export const CANCEL_LATER_MS = 500;
+export const UPDATE_LATER_MS = 300;
+const SEED_WAIT_MS = 200;
+const REQUEST_STATE_TTL_MS = 10 * 60_000;
+
+/** The context of one request, given by its transport. */
+export interface RequestCtx {
+  transport: 'stdio' | 'http';
+  /** Whose tasks this request may see (auth binding): the bearer token's hash, or the connection (stdio). */
+  owner: string;
+  /** HTTP request headers (HTTP only). */
+  headers?: IncomingHttpHeaders;
+  /** Aborted when the request is cancelled (stdio notifications/cancelled, HTTP disconnect) or the server closes. */
+  signal: AbortSignal;
+  /** Sends a notification belonging to this request (the subscriptions/listen stream). */
+  notify(message: JsonObject): void;
+  /** Open subscriptions on this connection (stdio) or server (HTTP), for the limit. */
+  subscriptions: { count: number };
+}
+
+/** An answer: the JSON-RPC message and the HTTP status it goes with. */
+export interface Answer {
+  message: JsonObject;
+  httpStatus: number;
+}
+
+type Params = JsonObject;
+const isObject = (v: unknown): v is JsonObject => typeof v === 'object' && v !== null && !Array.isArray(v);
+const iso = (ms: number): string => new Date(ms).toISOString();
+
+/** An error found before the method ran (envelope, headers, _meta, version): it carries its HTTP status. */
+class LadderError extends RpcError {
+  constructor(
+    code: number,
+    message: string,
+    readonly httpStatus: number,
+    data?: unknown,
+  ) {
+    super(code, message, data);
+  }
+}
+
+/** Decodes `=?base64?…?=` (streamable-http "Value Encoding"); undefined when the value is not a valid header value. */
+export function decodeHeaderValue(v: string): string | undefined {
+  const m = BASE64_SENTINEL.exec(v);
+  if (m) return Buffer.from(m[1]!, 'base64').toString('utf8');
+  // visible ASCII, space, tab (RFC 9110 field values); no leading/trailing whitespace.
+  if (!/^[\x21-\x7e]([\x20-\x7e\t]*[\x21-\x7e])?$/.test(v)) return undefined;
+  return v;
+}
+
+export class ExtensionServer {
+  readonly switches: Switches;
+  readonly store: TaskStore;
+  readonly timings: Timings;
+  readonly opts: Required<Omit<ServerOptions, 'faults' | 'latitudes' | 'timings' | 'onWire' | 'log' | 'ttlMs' | 'pollIntervalMs'>> & {
+    ttlMs: number | null;
+    pollIntervalMs: number | undefined;
+  };
+  private readonly secret = randomBytes(32);
+  private readonly onWire?: (event: WireEvent) => void;
+  private readonly log: (line: string) => void;
+  /** Open subscriptions: closed gracefully when the server closes. */
+  private readonly listens = new Set<() => void>();
+  /** tools/call count (latitude alternate-results). */
+  private calls = 0;
+  /** tasks/get that showed a task failed (fault failed-resumes). */
+  private readonly failedShown = new WeakMap<StoredTask, number>();
+  /** How many times each tool's work started. */
+  readonly runs = new Map<string, number>();
+  closed = false;
+
+  constructor(options: ServerOptions = {}) {
+    this.switches = new Switches(options.faults, options.latitudes);
+    const l = (n: Parameters<Switches['latitude']>[0]) => this.switches.latitude(n);
+    this.timings = { ...DEFAULTS.timings, ...options.timings };
+    this.opts = {
+      ttlMs: l('ttl-unlimited') ? null : options.ttlMs === undefined ? DEFAULTS.ttlMs : options.ttlMs,
+      pollIntervalMs: l('no-poll-interval') ? undefined : (options.pollIntervalMs ?? DEFAULTS.pollIntervalMs),
+      maxTasks: options.maxTasks ?? DEFAULTS.maxTasks,
+      maxRetained: options.maxRetained ?? DEFAULTS.maxRetained,
+      maxSubscriptions: options.maxSubscriptions ?? DEFAULTS.maxSubscriptions,
+      maxListenTaskIds: options.maxListenTaskIds ?? DEFAULTS.maxListenTaskIds,
+      maxInputResponses: options.maxInputResponses ?? DEFAULTS.maxInputResponses,
+      latencyMs: options.latencyMs ?? DEFAULTS.latencyMs,
+      tasksExtension: options.tasksExtension ?? true,
+    };
+    this.store = new TaskStore({
+      ttlMs: this.opts.ttlMs,
+      pollIntervalMs: this.opts.pollIntervalMs,
+      maxTasks: this.opts.maxTasks,
+      maxRetained: this.opts.maxRetained,
+      sequentialIds: this.fault('sequential-task-ids'),
+      expiry: l('expiry-fails-first') ? 'fail-then-delete' : l('retain-expired') || l('lazy-expiry') ? 'keep' : 'delete',
+    });
+    if (l('ttl-changes')) this.store.on('change', (t) => t.ttlMs !== null && this.store.setTtl(t, t.ttlMs + 1000));
+    this.onWire = options.onWire;
+    this.log = options.log ?? (() => {});
+  }
+
+  private fault(name: FaultName): boolean {
+    return this.switches.fault(name);
+  }
+  private latitude(name: Parameters<Switches['latitude']>[0]): boolean {
+    return this.switches.latitude(name);
+  }
+
+  wire(dir: 'in' | 'out', transport: 'stdio' | 'http', message: unknown, headers?: IncomingHttpHeaders): void {
+    if (!this.onWire) return;
+    try {
+      this.onWire({ dir, transport, message, ...(headers ? { headers } : {}), time: Date.now() });
+    } catch {
+      /* an observer's failure is its own */
+    }
+  }
+
+  // --- messages ----------------------------------------------------------------------------------------
+
+  /** The answer to a message that could not be parsed as JSON (-32700, no id). */
+  parseError(detail: string): Answer {
+    const code = this.fault('parse-error-wrong-code') ? ErrorCode.InvalidRequest : ErrorCode.ParseError;
+    return { message: { jsonrpc: '2.0', error: { code, message: `Parse error: ${detail}` } }, httpStatus: 400 };
+  }
+
+  /** An error answer without a request id (the id could not be read, or the message was not one request). */
+  invalidRequest(message: string, id?: unknown): Answer {
+    return { message: { jsonrpc: '2.0', ...(id !== undefined ? { id } : {}), error: { code: ErrorCode.InvalidRequest, message } }, httpStatus: 400 };
+  }
+
+  /**
+   * One parsed message. Requests get an answer (undefined when the request was cancelled: no response is
+   * sent for it); notifications and responses get none. `kind` tells the transport which it was.
+   */
+  async handle(msg: unknown, ctx: RequestCtx): Promise<Answer | undefined> {
+    if (!isObject(msg))
+      return this.invalidRequest(Array.isArray(msg) ? 'Invalid Request: batches are not supported' : 'Invalid Request: a message must be a JSON object');
+    const hasValidId = 'id' in msg && (typeof msg.id === 'string' || (typeof msg.id === 'number' && Number.isInteger(msg.id)));
+    if (typeof msg.method !== 'string') {
+      // A response (the client must not send any; there is nothing outstanding) is dropped; anything else is invalid.
+      if ('result' in msg || 'error' in msg) return undefined;
+      return this.invalidRequest('Invalid Request: no method', hasValidId ? msg.id : undefined);
+    }
+    if (!('id' in msg)) {
+      this.notification(msg, ctx);
+      return undefined;
+    }
+    if (!hasValidId) return this.invalidRequest('Invalid Request: id must be a string or an integer (not null)');
+    const id = msg.id as string | number;
+    if (msg.jsonrpc !== '2.0') return this.invalidRequest('Invalid Request: jsonrpc must be "2.0"', id);
+    try {
+      const result = await this.request(msg.method, msg.params, id, ctx);
+      if (result === undefined || ctx.signal.aborted) return undefined;
+      if (this.latitude('high-latency')) await sleep(this.opts.latencyMs);
+      return { message: { jsonrpc: '2.0', id, result: this.withServerInfo(result) }, httpStatus: 200 };
+    } catch (e) {
+      if (ctx.signal.aborted && !(e instanceof RpcError)) return undefined;
+      const err = e instanceof RpcError ? e : new RpcError(ErrorCode.InternalError, `Internal error: ${e instanceof Error ? e.message : String(e)}`);
+      if (!(e instanceof RpcError)) this.log(`internal error on ${msg.method}: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+      if (this.latitude('high-latency')) await sleep(this.opts.latencyMs);
+      return { message: { jsonrpc: '2.0', id, error: this.errorObject(err) }, httpStatus: this.httpStatus(err) };
+    }
+  }
+
+  private errorObject(err: RpcError): JsonRpcError {
+    const o = err.toJSON();
+    // fault no-required-capabilities: -32021 without data.requiredCapabilities.
+    if (o.code === ErrorCode.MissingRequiredClientCapability && this.fault('no-required-capabilities')) delete o.data;
+    if (this.latitude('extra-fields') && o.data === undefined) o.data = { 'x-reference-note': 'extra member (latitude extra-fields)' };
+    return o;
+  }
+
+  private httpStatus(err: RpcError): number {
+    const modern = [ErrorCode.HeaderMismatch, ErrorCode.MissingRequiredClientCapability, ErrorCode.UnsupportedProtocolVersion] as number[];
+    if (modern.includes(err.code)) return this.fault('modern-errors-http-200') ? 200 : 400;
+    if (err instanceof LadderError) return err.httpStatus;
+    return 200;
+  }
+
+  private withServerInfo(result: JsonObject): JsonObject {
+    const extra = this.latitude('extra-fields') ? { 'x-reference-extra': true } : {};
+    if (this.fault('no-server-info')) return { ...result, ...extra };
+    const meta = isObject(result._meta) ? result._meta : {};
+    return {
+      ...result,
+      ...extra,
+      _meta: {
+        ...meta,
+        [Meta.ServerInfo]: { name: SERVER_NAME, version: SERVER_VERSION },
+        ...(this.latitude('extra-fields') ? { 'com.example.reference/extra': 'vendor key' } : {}),
+      },
+    };
+  }
+
+  /** notifications/cancelled is the transports' business (they own the in-flight requests); the rest is ignored. */
+  private notification(msg: JsonObject, _ctx: RequestCtx): void {
+    void msg;
+  }
+
+  // --- the request ladder --------------------------------------------------------------------------------
+
+  private async request(method: string, rawParams: unknown, id: string | number, ctx: RequestCtx): Promise<JsonObject | undefined> {
+    if (rawParams !== undefined && !isObject(rawParams)) throw new LadderError(ErrorCode.InvalidParams, 'Invalid params: params must be an object', 400);
+    const params: Params = rawParams ?? {};
+    const handler = this.handlerFor(method);
+    if (!handler) {
+      if (method === INITIALIZE) {
+        // basic-versioning.md: a modern-only server names the versions it supports in its error to initialize.
+        const requested = typeof params.protocolVersion === 'string' ? params.protocolVersion : '';
+        throw new LadderError(
+          ErrorCode.UnsupportedProtocolVersion,
+          `Unsupported protocol version: this server implements only ${SUPPORTED_VERSIONS.join(', ')} (no initialize handshake)`,
+          400,
+          {
+            supported: [...SUPPORTED_VERSIONS],
+            requested,
+          },
+        );
+      }
+      throw new LadderError(ErrorCode.MethodNotFound, `Method not found: ${method}`, 404);
+    }
+    const version = this.checkMeta(params);
+    if (ctx.transport === 'http' && ctx.headers) this.checkHeaders(method, params, version, ctx.headers);
+    if (!SUPPORTED_VERSIONS.includes(version) && !this.fault('unsupported-version-served')) {
+      throw new LadderError(ErrorCode.UnsupportedProtocolVersion, `Unsupported protocol version: ${version}`, 400, {
+        supported: [...SUPPORTED_VERSIONS],
+        requested: version,
+      });
+    }
+    return handler.call(this, params, ctx, id);
+  }
+
+  private handlerFor(method: string): ((p: Params, ctx: RequestCtx, id: string | number) => Promise<JsonObject | undefined>) | undefined {
+    const ext = this.opts.tasksExtension;
+    switch (method) {
+      case Method.ServerDiscover:
+        return this.fault('discover-not-implemented') ? undefined : this.discover;
+      case Method.ToolsList:
+        return this.toolsList;
+      case Method.ToolsCall:
+        return this.toolsCall;
+      case Method.SubscriptionsListen:
+        return this.listen;
+      case Method.TasksGet:
+        return ext ? this.tasksGet : undefined;
+      case Method.TasksUpdate:
+        return ext ? this.tasksUpdate : undefined;
+      case Method.TasksCancel:
+        return ext ? this.tasksCancel : undefined;
+      case Method.TasksResult:
+        return ext && this.fault('tasks-result-served') ? this.tasksResult : undefined;
+      case Method.TasksList:
+        return ext && this.fault('tasks-list-served') ? this.tasksList : undefined;
+      default:
+        return undefined;
+    }
+  }
+
+  /** The per-request protocol fields (basic-index.md "_meta"): both required, else -32602 (HTTP 400). */
+  private checkMeta(params: Params): string {
+    const meta = params._meta;
+    const version = isObject(meta) ? meta[Meta.ProtocolVersion] : undefined;
+    const caps = isObject(meta) ? meta[Meta.ClientCapabilities] : undefined;
+    if (this.fault('missing-meta-served')) return typeof version === 'string' ? version : PROTOCOL_VERSION;
+    if (meta !== undefined && !isObject(meta)) throw new LadderError(ErrorCode.InvalidParams, 'Invalid params: _meta must be an object', 400);
+    if (typeof version !== 'string' || version === '')
+      throw new LadderError(ErrorCode.InvalidParams, `Invalid params: _meta["${Meta.ProtocolVersion}"] is required (a string)`, 400);
+    if (!isObject(caps)) throw new LadderError(ErrorCode.InvalidParams, `Invalid params: _meta["${Meta.ClientCapabilities}"] is required (an object)`, 400);
+    if (caps.extensions !== undefined && !isObject(caps.extensions))
+      throw new LadderError(ErrorCode.InvalidParams, 'Invalid params: clientCapabilities.extensions must be an object', 400);
+    return version;
+  }
+
+  /** Streamable HTTP "Server Validation": the standard headers present and equal to the body (-32020, HTTP 400). */
+  private checkHeaders(method: string, params: Params, version: string, headers: IncomingHttpHeaders): void {
+    const one = (name: string): string | undefined => {
+      const v = headers[name.toLowerCase()];
+      return Array.isArray(v) ? v[0] : v;
+    };
+    const mismatch = (text: string) => new LadderError(ErrorCode.HeaderMismatch, `Header mismatch: ${text}`, 400);
+    const pv = one(Header.ProtocolVersion);
+    if (pv === undefined) throw mismatch(`${Header.ProtocolVersion} header is required`);
+    if (pv !== version) throw mismatch(`${Header.ProtocolVersion} header value '${pv}' does not match _meta value '${version}'`);
+    if (!this.fault('mcp-method-unchecked')) {
+      const m = one(Header.Method);
+      if (m === undefined) throw mismatch(`${Header.Method} header is required`);
+      if (m !== method) throw mismatch(`${Header.Method} header value '${m}' does not match body value '${method}'`);
+    }
+    const source = MCP_NAME_SOURCE[method];
+    if (!source) return;
+    if (this.fault('mcp-name-unchecked') && method.startsWith('tasks/')) return;
+    const raw = one(Header.Name);
+    const body = params[source];
+    if (raw === undefined) throw mismatch(`${Header.Name} header is required for ${method}`);
+    const decoded = decodeHeaderValue(raw);
+    if (decoded === undefined) throw mismatch(`${Header.Name} header value contains invalid characters`);
+    if (decoded !== body) throw mismatch(`${Header.Name} header value '${decoded}' does not match body value '${String(body)}'`);
+  }
+
+  // --- capabilities ----------------------------------------------------------------------------------
+
+  private caps(params: Params): JsonObject {
+    const meta = params._meta;
+    const caps = isObject(meta) ? meta[Meta.ClientCapabilities] : undefined;
+    return isObject(caps) ? caps : {};
+  }
+
+  /** The request declares the extension (only this request's declaration counts; the 2025 `tasks` capability does not). */
+  private declares(params: Params): boolean {
+    const caps = this.caps(params);
+    if (isObject(caps.extensions) && isObject(caps.extensions[TASKS_EXTENSION])) return true;
+    // fault legacy-capability-counts: the 2025-11-25 capability taken for the extension.
+    return this.fault('legacy-capability-counts') && isObject(caps.tasks);
+  }
+
+  private requireTasks(params: Params): void {
+    if (!this.declares(params)) {
+      throw new RpcError(
+        ErrorCode.MissingRequiredClientCapability,
+        `Missing required client capability: the ${TASKS_EXTENSION} extension`,
+        missingTasksCapabilityData(),
+      );
+    }
+  }
+
+  /** Form-mode elicitation declared (an empty `elicitation` object means form). */
+  private requireElicitation(params: Params): void {
+    const e = this.caps(params).elicitation;
+    if (isObject(e) && (Object.keys(e).length === 0 || isObject(e.form))) return;
+    throw new RpcError(ErrorCode.MissingRequiredClientCapability, 'Missing required client capability: elicitation (form mode)', {
+      requiredCapabilities: { elicitation: { form: {} } },
+    });
+  }
+
+  // --- Task on the wire --------------------------------------------------------------------------------
+
+  private taskFields(t: StoredTask): JsonObject {
+    const legacy = this.fault('legacy-field-names');
+    const statusMessage = t.statusMessage ?? (this.latitude('status-message-always') ? `The task is ${t.status}.` : undefined);
+    return {
+      taskId: t.taskId,
+      status: t.status,
+      ...(statusMessage !== undefined ? { statusMessage } : {}),
+      createdAt: iso(t.createdAtMs),
+      lastUpdatedAt: iso(t.lastUpdatedAtMs),
+      [legacy ? 'ttl' : 'ttlMs']: t.ttlMs,
+      ...(t.pollIntervalMs !== undefined ? { [legacy ? 'pollInterval' : 'pollIntervalMs']: t.pollIntervalMs } : {}),
+      ...(this.latitude('extra-fields') ? { 'x-reference-extra': 'unknown member' } : {}),
+    };
+  }
+
+  /** The DetailedTask of the task's current status (tasks.md "Response" 1-5). */
+  private detailed(t: StoredTask): JsonObject {
+    const d = this.taskFields(t);
+    if (t.status === 'completed' && !this.fault('completed-no-result')) d.result = t.result ?? {};
+    if (t.status === 'failed' && !this.fault('failed-no-error')) d.error = t.error ?? { code: ErrorCode.InternalError, message: 'failed' };
+    if (t.status === 'failed' && this.fault('failed-no-status-message')) delete d.statusMessage;
+    if (t.status === 'input_required' && !this.fault('input-required-no-requests')) {
+      const entries = [...t.outstanding.entries()];
+      d.inputRequests = Object.fromEntries(this.fault('input-requests-partial-list') ? entries.slice(0, 1) : entries);
+    }
+    return d;
+  }
+
+  // --- server/discover, tools/list ----------------------------------------------------------------------
+
+  private async discover(): Promise<JsonObject> {
+    return {
+      ...(this.fault('discover-no-result-type') ? {} : { resultType: ResultType.Complete }),
+      supportedVersions: [...SUPPORTED_VERSIONS],
+      capabilities: { tools: {}, ...(this.opts.tasksExtension ? { extensions: { [TASKS_EXTENSION]: {} } } : {}) },
+      instructions: 'Reference server of the mcp-tasks-conformance suite: each tool plays one role of the Tasks extension.',
+      ttlMs: 0,
+      cacheScope: 'public',
+    };
+  }
+
+  private async toolsList(params: Params): Promise<JsonObject> {
+    if (params.cursor !== undefined) throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: unknown cursor (this server lists every tool on one page)');
+    const tools = TOOLS.filter((t) => this.opts.tasksExtension || !t.taskOnly).map((t) => toolDefinition(t, this.timings));
+    return { ...(this.fault('discover-no-result-type') ? {} : { resultType: ResultType.Complete }), tools, ttlMs: 0, cacheScope: 'public' };
+  }
+
+  // --- tools/call ---------------------------------------------------------------------------------------
+
+  private async toolsCall(params: Params, ctx: RequestCtx): Promise<JsonObject> {
+    if (typeof params.name !== 'string') throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: name must be a string');
+    const tool = TOOL_BY_NAME.get(params.name);
+    if (!tool || (tool.taskOnly && !this.opts.tasksExtension)) throw new RpcError(ErrorCode.InvalidParams, `Unknown tool: ${params.name}`);
+    const ms = runTime(tool, params.arguments, this.timings);
+    // SEP-2663: the 2025-11-25 `task` parameter is unknown here and ignored (fault task-param-validated).
+    if (
+      this.fault('task-param-validated') &&
+      params.task !== undefined &&
+      !(isObject(params.task) && (params.task.ttl === undefined || typeof params.task.ttl === 'number'))
+    ) {
+      throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: task must be a TaskMetadata object');
+    }
+    if (params.inputResponses !== undefined && !isObject(params.inputResponses))
+      throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: inputResponses must be an object');
+    if (params.requestState !== undefined && typeof params.requestState !== 'string')
+      throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: requestState must be a string');
+    const ext = this.opts.tasksExtension;
+    const declared = ext && this.declares(params);
+    if (tool.taskOnly && !declared) {
+      if (this.fault('undeclared-wrong-code')) throw new RpcError(ErrorCode.InvalidParams, `Tool ${tool.name} runs only as a task`);
+      this.requireTasks(params);
+    }
+    if (tool.rounds || tool.before) this.requireElicitation(params);
+    const asTask = this.decideTask(tool, declared || (ext && this.fault('task-to-undeclared')));
+    const mrtrAfterTask = asTask && this.fault('mrtr-after-task');
+    // MRTR on the tools/call itself: the question before the task (mrtr_then_task), and every question when it runs synchronously.
+    const mrtrRounds: (readonly Question[])[] = [...(tool.before && !mrtrAfterTask ? [[tool.before]] : []), ...(asTask ? [] : (tool.rounds ?? []))];
+    const answers: Record<string, string> = {};
+    if (mrtrRounds.length) {
+      const pending = this.mrtr(tool, mrtrRounds, params, ctx.owner, answers);
+      if (pending) return pending;
+    }
+    if (!asTask) {
+      this.runs.set(tool.name, (this.runs.get(tool.name) ?? 0) + 1);
+      await sleep(ms, undefined, { signal: ctx.signal });
+      const outcome = tool.outcome(answers);
+      if ('error' in outcome) throw new RpcError(outcome.error.code, outcome.error.message, outcome.error.data);
+      return { resultType: ResultType.Complete, ...outcome.result };
+    }
+    const task = this.store.create(ctx.owner, tool.name);
+    const taskRounds = [...(mrtrAfterTask && tool.before ? [[tool.before]] : []), ...(tool.rounds ?? [])];
+    void this.work(task, tool, ms, taskRounds, answers);
+    if (this.latitude('seed-current-status')) await this.settled(task, SEED_WAIT_MS);
+    return this.createTaskResult(task);
+  }
+
+  /** The server's choice: a task or the plain result (latitudes sync-results, alternate-results). */
+  private decideTask(tool: ToolSpec, mayTask: boolean): boolean {
+    if (!mayTask) return false;
+    if (tool.taskOnly) return true;
+    if (this.latitude('sync-results')) return false;
+    if (this.latitude('alternate-results')) return this.calls++ % 2 === 0;
+    return true;
+  }
+
+  private createTaskResult(task: StoredTask): JsonObject {
+    const resultType = this.fault('create-result-type-complete') ? ResultType.Complete : ResultType.Task;
+    if (this.fault('create-result-nested')) return { resultType, task: this.taskFields(task) };
+    return { resultType, ...this.taskFields(task) };
+  }
+
+  /** Resolves when the task leaves `working` or after `ms`. */
+  private settled(task: StoredTask, ms: number): Promise<void> {
+    if (task.status !== 'working') return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.store.off('change', onChange);
+        resolve();
+      };
+      const onChange = (t: StoredTask) => t === task && t.status !== 'working' && done();
+      const timer = setTimeout(done, ms);
+      this.store.on('change', onChange);
+    });
+  }
+
+  /** The work of a task: its input rounds, its run time, its outcome. Ends quietly when the task is cancelled or deleted. */
+  private async work(task: StoredTask, tool: ToolSpec, ms: number, rounds: readonly (readonly Question[])[], answers: Record<string, string>): Promise<void> {
+    this.runs.set(tool.name, (this.runs.get(tool.name) ?? 0) + 1);
+    const signal = task.abort.signal;
+    try {
+      let previous: string[] = [];
+      for (const round of rounds) {
+        const keys = round.map((q, i) => (this.fault('input-key-reused') && previous[i] ? previous[i]! : this.store.newKey(task, q.label)));
+        const requests: Record<string, InputRequest> = Object.fromEntries(round.map((q, i) => [keys[i]!, elicitation(q)]));
+        await this.store.requestInput(task, requests, `Waiting for input: ${round.map((q) => q.label).join(', ')}`);
+        round.forEach((q, i) => (answers[q.label] = answerText(keys[i]!, task.answers.get(keys[i]!))));
+        previous = keys;
+      }
+      await sleep(ms, undefined, { signal });
+      let outcome = tool.outcome(answers);
+      if (this.fault('is-error-as-failed') && 'result' in outcome && outcome.result.isError === true) {
+        outcome = { error: { code: ErrorCode.InternalError, message: 'The tool reported an error' } };
+      }
+      if (this.fault('failed-error-altered') && 'error' in outcome) outcome = { error: { code: -32001, message: 'Task failed' } };
+      if (task.status === 'cancelled' && this.fault('cancelled-resurrects')) {
+        task.result = 'result' in outcome ? outcome.result : {};
+        this.store.forceStatus(task, 'completed', 'The work finished after all');
+        return;
+      }
+      this.store.finish(task, outcome);
+    } catch (e) {
+      if (signal.aborted || isTerminal(task.status) || !this.store.peek(task.taskId)) return;
+      const error =
+        e instanceof RpcError ? e.toJSON() : { code: ErrorCode.InternalError, message: `Internal error: ${e instanceof Error ? e.message : String(e)}` };
+      this.store.finish(task, { error });
+    }
+  }
+
+  // --- MRTR on the request itself --------------------------------------------------------------------------
+
+  private sign(payload: JsonObject): string {
+    const body = Buffer.from(JSON.stringify(payload)).toString('base64url');
+    return `${body}.${createHmac('sha256', this.secret).update(body).digest('base64url')}`;
+  }
+
+  private verify(state: string): JsonObject | undefined {
+    const [body, mac] = state.split('.');
+    if (!body || !mac) return undefined;
+    const want = createHmac('sha256', this.secret).update(body).digest();
+    const got = Buffer.from(mac, 'base64url');
+    if (got.length !== want.length || !timingSafeEqual(got, want)) return undefined;
+    try {
+      const p = JSON.parse(Buffer.from(body, 'base64url').toString('utf8'));
+      return isObject(p) ? p : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /**
+   * Runs the MRTR rounds of a tools/call: an InputRequiredResult for the next round not yet answered, or
+   * undefined when every round is answered (the answers are in `answers`). requestState (integrity-protected,
+   * bound to the requestor, the tool and an expiry) carries the rounds answered so far.
+   */
+  private mrtr(
+    tool: ToolSpec,
+    rounds: readonly (readonly Question[])[],
+    params: Params,
+    owner: string,
+    answers: Record<string, string>,
+  ): JsonObject | undefined {
+    const ownerTag = createHash('sha256').update(owner).digest('base64url').slice(0, 16);
+    let round = 0;
+    let keys: string[] | undefined;
+    if (typeof params.requestState === 'string') {
+      const s = this.verify(params.requestState);
+      if (
+        !s ||
+        s.t !== tool.name ||
+        s.o !== ownerTag ||
+        typeof s.e !== 'number' ||
+        s.e < Date.now() ||
+        typeof s.r !== 'number' ||
+        !Array.isArray(s.k) ||
+        !isObject(s.a)
+      ) {
+        throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: requestState is not valid for this request (tampered, expired or from another request)');
+      }
+      round = s.r;
+      keys = s.k as string[];
+      Object.assign(answers, s.a);
+    }
+    const responses = isObject(params.inputResponses) ? params.inputResponses : {};
+    if (keys && round < rounds.length) {
+      const qs = rounds[round]!;
+      if (keys.every((k) => k in responses)) {
+        qs.forEach((q, i) => (answers[q.label] = answerText(keys![i]!, responses[keys![i]!])));
+        round++;
+      }
+    }
+    if (round >= rounds.length) return undefined;
+    const qs = rounds[round]!;
+    const fresh = qs.map((q) => `${q.label}-${randomBytes(4).toString('hex')}`);
+    return {
+      resultType: ResultType.InputRequired,
+      inputRequests: Object.fromEntries(qs.map((q, i) => [fresh[i]!, elicitation(q)])),
+      requestState: this.sign({ t: tool.name, r: round, k: fresh, a: answers, o: ownerTag, e: Date.now() + REQUEST_STATE_TTL_MS }),
+    };
+  }
+
+  // --- tasks/get, tasks/update, tasks/cancel --------------------------------------------------------------
+
+  private taskMethodGate(params: Params): void {
+    if (!this.fault('task-methods-undeclared')) this.requireTasks(params);
+  }
+
+  /** The task named by params.taskId for this requestor (auth binding; an unknown, expired or foreign id is -32602). */
+  private lookup(params: Params, ctx: RequestCtx, verb: string): StoredTask {
+    const id = params.taskId;
+    let task: StoredTask;
+    if (this.fault('foreign-task-visible') && typeof id === 'string' && this.store.peek(id)) task = this.store.peek(id)!;
+    else task = this.store.lookup(id, ctx.owner, verb);
+    if (this.latitude('lazy-expiry') && task.ttlMs !== null && Date.now() > task.createdAtMs + task.ttlMs) {
+      this.store.remove(task);
+      throw new RpcError(ErrorCode.InvalidParams, `Failed to ${verb} task: Task has expired`);
+    }
+    if (this.fault('create-before-durable') && Date.now() - task.createdAtMs < NOT_YET_DURABLE_MS)
+      throw new RpcError(ErrorCode.InvalidParams, `Failed to ${verb} task: Task not found`);
+    return task;
+  }
+
+  private async tasksGet(params: Params, ctx: RequestCtx): Promise<JsonObject> {
+    this.taskMethodGate(params);
+    let task: StoredTask;
+    try {
+      task = this.lookup(params, ctx, 'retrieve');
+    } catch (e) {
+      if (this.fault('get-unknown-wrong-code') && e instanceof RpcError && e.code === ErrorCode.InvalidParams)
+        throw new RpcError(ErrorCode.InternalError, e.message);
+      throw e;
+    }
+    const now = Date.now();
+    if (this.latitude('rate-limit-polls') && task.pollIntervalMs !== undefined && task.lastGetMs !== undefined && now - task.lastGetMs < task.pollIntervalMs) {
+      const retryAfterMs = task.pollIntervalMs - (now - task.lastGetMs);
+      throw new RpcError(ErrorCode.InternalError, `Rate limited: poll this task at most every ${task.pollIntervalMs} ms`, { retryAfterMs });
+    }
+    task.lastGetMs = now;
+    task.gets++;
+    let d = this.detailed(task);
+    if (task.status === 'failed' && this.fault('failed-resumes')) {
+      const shown = this.failedShown.get(task) ?? 0;
+      this.failedShown.set(task, shown + 1);
+      if (shown >= 1) {
+        const { error: _e, ...rest } = d;
+        d = { ...rest, status: 'working' };
+      }
+    }
+    if (this.latitude('poll-interval-changes') && task.pollIntervalMs !== undefined) task.pollIntervalMs = Math.min(1000, Math.max(1, task.pollIntervalMs * 2));
+    return { resultType: this.fault('get-result-type-task') ? ResultType.Task : ResultType.Complete, ...d };
+  }
+
+  private ack(task: StoredTask | undefined, noResultType: boolean, carryTask: boolean): JsonObject {
+    return { ...(noResultType ? {} : { resultType: ResultType.Complete }), ...(carryTask && task ? this.taskFields(task) : {}) };
+  }
+
+  private async tasksUpdate(params: Params, ctx: RequestCtx): Promise<JsonObject> {
+    this.taskMethodGate(params);
+    const responses = params.inputResponses;
+    if (!isObject(responses)) throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: inputResponses must be an object');
+    if (Object.keys(responses).length > this.opts.maxInputResponses) {
+      throw new RpcError(ErrorCode.InvalidParams, `Invalid params: at most ${this.opts.maxInputResponses} inputResponses per tasks/update`);
+    }
+    const noRt = this.fault('update-no-result-type');
+    const carry = this.fault('update-ack-carries-task');
+    let task: StoredTask;
+    try {
+      task = this.lookup(params, ctx, 'update');
+    } catch (e) {
+      if (this.fault('update-unknown-acked') && e instanceof RpcError && e.code === ErrorCode.InvalidParams && typeof params.taskId === 'string')
+        return this.ack(undefined, noRt, false);
+      throw e;
+    }
+    const keys = Object.keys(responses);
+    // Validate what will be taken (mrtr.md "Error Handling"); keys not outstanding are ignored unread.
+    for (const k of keys) if (task.outstanding.has(k)) answerText(k, responses[k]);
+    if (this.fault('unknown-key-rejected')) {
+      const stray = keys.filter((k) => !task.outstanding.has(k));
+      if (stray.length) throw new RpcError(ErrorCode.InvalidParams, `Invalid params: not an outstanding input request: ${stray.join(', ')}`);
+    }
+    const apply = () => {
+      if (this.fault('answered-key-reapplied'))
+        for (const k of keys) if (task.answers.has(k) && !task.outstanding.has(k)) task.answers.set(k, responses[k] as JsonObject);
+      const outstanding = keys.filter((k) => task.outstanding.has(k));
+      if (this.latitude('partial-ignored') && outstanding.length < task.outstanding.size) return;
+      this.store.answer(task, responses as Record<string, JsonObject>);
+      if (this.fault('partial-answer-resumes') && outstanding.length && task.outstanding.size) {
+        this.store.answer(task, Object.fromEntries([...task.outstanding.keys()].map((k) => [k, { action: 'cancel' }])));
+      }
+    };
+    if (this.latitude('update-applies-later')) setTimeout(apply, UPDATE_LATER_MS).unref();
+    else apply();
+    return this.ack(task, noRt, carry);
+  }
+
+  private async tasksCancel(params: Params, ctx: RequestCtx): Promise<JsonObject> {
+    this.taskMethodGate(params);
+    const noRt = this.fault('cancel-no-result-type');
+    const carry = this.fault('cancel-ack-carries-task');
+    let task: StoredTask;
+    try {
+      task = this.lookup(params, ctx, 'cancel');
+    } catch (e) {
+      if (this.fault('cancel-unknown-acked') && e instanceof RpcError && e.code === ErrorCode.InvalidParams && typeof params.taskId === 'string')
+        return this.ack(undefined, noRt, false);
+      throw e;
+    }
+    // A cancel of a terminal task changes nothing and is acknowledged (cancellation is a signal, not a state query).
+    if (!isTerminal(task.status) && !this.latitude('cancel-ignored')) {
+      task.cancelRequested = true;
+      if (this.fault('cancelled-resurrects')) {
+        // the status says cancelled, the work is not stopped (work() then completes it)
+        task.outstanding.clear();
+        this.store.transition(task, 'cancelled', 'The task was cancelled by request.');
+        task.inputWaiter?.resolve();
+      } else if (this.latitude('cancel-later')) setTimeout(() => this.store.cancelNow(task), CANCEL_LATER_MS).unref();
+      else this.store.cancelNow(task);
+    }
+    const answer = this.ack(task, noRt, carry);
+    if (this.latitude('delete-on-cancel')) this.store.remove(task);
+    return answer;
+  }
+
+  /** fault tasks-result-served: the removed method answered (the result of a completed task). */
+  private async tasksResult(params: Params, ctx: RequestCtx): Promise<JsonObject> {
+    const task = this.lookup(params, ctx, 'retrieve');
+    return { resultType: ResultType.Complete, ...(task.result ?? { content: [] }) };
+  }
+
+  /** fault tasks-list-served: the removed method answered. */
+  private async tasksList(_params: Params, ctx: RequestCtx): Promise<JsonObject> {
+    const tasks: JsonObject[] = [];
+    for (const id of this.ownTaskIds(ctx.owner)) tasks.push(this.taskFields(this.store.peek(id)!));
+    return { resultType: ResultType.Complete, tasks };
+  }
+
+  private ownTaskIds(owner: string): string[] {
+    const ids: string[] = [];
+    this.store.eachTask((t) => t.owner === owner && ids.push(t.taskId));
+    return ids;
+  }
+
+  // --- subscriptions/listen --------------------------------------------------------------------------------
+
+  private async listen(params: Params, ctx: RequestCtx, id: string | number): Promise<JsonObject | undefined> {
+    const filter = params.notifications;
+    if (!isObject(filter)) throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: notifications must be an object');
+    const ids = filter.taskIds;
+    if (ids !== undefined) {
+      if (!Array.isArray(ids) || !ids.every((x) => typeof x === 'string'))
+        throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: notifications.taskIds must be an array of strings');
+      if (ids.length > this.opts.maxListenTaskIds)
+        throw new RpcError(ErrorCode.InvalidParams, `Invalid params: at most ${this.opts.maxListenTaskIds} taskIds per subscription`);
+      if (this.opts.tasksExtension && !this.fault('listen-undeclared')) this.requireTasks(params);
+    }
+    if (ctx.subscriptions.count >= this.opts.maxSubscriptions)
+      throw new RpcError(ErrorCode.InternalError, `Subscription limit reached: at most ${this.opts.maxSubscriptions} open subscriptions`, {
+        limit: 'maxSubscriptions',
+        max: this.opts.maxSubscriptions,
+      });
+    const wanted = this.opts.tasksExtension && Array.isArray(ids) ? (ids as string[]) : [];
+    const agreed = this.latitude('listen-agrees-none') ? [] : [...new Set(wanted)].filter((t) => this.canSee(t, ctx.owner));
+    const subMeta = { [Meta.SubscriptionId]: id };
+    const notifyTask = (t: StoredTask) => {
+      const d = this.detailed(t);
+      if (this.fault('notification-not-detailed')) {
+        delete d.result;
+        delete d.error;
+      }
+      if (this.fault('progress-on-listen'))
+        ctx.notify({ jsonrpc: '2.0', method: Method.Progress, params: { progressToken: t.taskId, progress: 1, _meta: subMeta } });
+      ctx.notify({
+        jsonrpc: '2.0',
+        method: Method.TasksNotification,
+        params: { ...d, ...(this.fault('notification-no-subscription-id') ? {} : { _meta: subMeta }) },
+      });
+    };
+    const watched = new Set(agreed);
+    const onChange = (t: StoredTask) => {
+      if (watched.has(t.taskId) || (this.fault('unrequested-task-notifications') && t.owner === ctx.owner)) notifyTask(t);
+    };
+    if (this.fault('notification-before-ack') && agreed.length) notifyTask(this.store.peek(agreed[0]!)!);
+    ctx.notify({
+      jsonrpc: '2.0',
+      method: Method.SubscriptionsAcknowledged,
+      params: { _meta: subMeta, notifications: this.opts.tasksExtension && ids !== undefined ? { taskIds: agreed } : {} },
+    });
+    if (this.latitude('listen-snapshot')) for (const t of agreed) notifyTask(this.store.peek(t)!);
+    ctx.subscriptions.count++;
+    this.store.on('change', onChange);
+    let end: () => void = () => {};
+    try {
+      const graceful = await new Promise<boolean>((resolve) => {
+        end = () => resolve(true);
+        this.listens.add(end);
+        if (ctx.signal.aborted) resolve(false);
+        ctx.signal.addEventListener('abort', () => resolve(false), { once: true });
+      });
+      // Graceful closure (subscriptions.md): the server ends the stream with a result carrying the subscription id.
+      return graceful ? { resultType: ResultType.Complete, _meta: subMeta } : undefined;
+    } finally {
+      this.listens.delete(end);
+      ctx.subscriptions.count--;
+      this.store.off('change', onChange);
+    }
+  }
+
+  private canSee(taskId: string, owner: string): boolean {
+    const t = this.store.peek(taskId);
+    return !!t && (t.owner === owner || this.fault('foreign-task-visible'));
+  }
+
+  /** Stops every task and ends every subscription gracefully. */
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    for (const end of this.listens) end();
+    this.listens.clear();
+    this.store.close();
+  }
+}
