@@ -8,6 +8,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Switches, type FaultName } from './faults.ts';
 import {
   BASE64_SENTINEL,
+  declaresTasksExtension,
   ErrorCode,
   Header,
   INITIALIZE,
@@ -385,10 +386,9 @@ export class ExtensionServer {
 
   /** The request declares the extension (only this request's declaration counts; the 2025 `tasks` capability does not). */
   private declares(params: Params): boolean {
-    const caps = this.caps(params);
-    if (isObject(caps.extensions) && isObject(caps.extensions[TASKS_EXTENSION])) return true;
+    if (declaresTasksExtension(params)) return true;
     // fault legacy-capability-counts: the 2025-11-25 capability taken for the extension.
-    return this.fault('legacy-capability-counts') && isObject(caps.tasks);
+    return this.fault('legacy-capability-counts') && isObject(this.caps(params).tasks);
   }
 
   private requireTasks(params: Params): void {

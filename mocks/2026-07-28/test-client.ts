@@ -3,7 +3,7 @@
 // It judges nothing; tests assert on what it returns.
 import { request as httpRequest } from 'node:http';
 import { PassThrough, type Readable, type Writable } from 'node:stream';
-import { Header, Meta, Method, PROTOCOL_VERSION, TASKS_EXTENSION } from './protocol.ts';
+import { Header, Meta, Method, PROTOCOL_VERSION, requestMeta, TASKS_EXTENSION } from './protocol.ts';
 import type { JsonObject } from './store.ts';
 
 export type Msg = JsonObject & { id?: string | number; result?: JsonObject; error?: { code: number; message: string; data?: any } };
@@ -14,7 +14,7 @@ export const DECLARING = { extensions: { [TASKS_EXTENSION]: {} }, elicitation: {
 export const NON_DECLARING = { elicitation: {} };
 
 export function meta(caps: JsonObject = DECLARING, version = PROTOCOL_VERSION): JsonObject {
-  return { [Meta.ProtocolVersion]: version, [Meta.ClientCapabilities]: caps, [Meta.ClientInfo]: { name: 'reference-test-client', version: '0' } };
+  return { ...requestMeta(caps, { [Meta.ClientInfo]: { name: 'reference-test-client', version: '0' } }), [Meta.ProtocolVersion]: version };
 }
 
 /** params with the per-request _meta added (unless `_meta` is given, even as undefined). */
@@ -167,7 +167,8 @@ export class HttpClient implements Client {
       ...auto,
       ...headers,
     })) {
-      if (v !== undefined) all[k] = v;
+      if (v === undefined) delete all[k.toLowerCase()];
+      else all[k.toLowerCase()] = v;
     }
     return new Promise((resolve, reject) => {
       const req = httpRequest({ host: u.hostname, port: u.port, path: u.pathname, method, headers: all, signal: opts.signal }, (res) => {

@@ -1,6 +1,6 @@
 // The tools of the reference extension server, one per role the checks need. What each does is data here;
 // how it runs (as a task, synchronously, through MRTR) is server.ts's business.
-import { ErrorCode } from './protocol.ts';
+import { ErrorCode, Method } from './protocol.ts';
 import { RpcError, type InputRequest, type JsonObject, type JsonRpcError } from './store.ts';
 
 export interface Timings {
@@ -148,7 +148,7 @@ export function runTime(t: ToolSpec, args: unknown, timings: Timings): number {
 /** The elicitation/create of a question. */
 export function elicitation(q: Question): InputRequest {
   return {
-    method: 'elicitation/create',
+    method: Method.ElicitationCreate,
     params: {
       mode: 'form',
       message: q.message,
