@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createReferenceReceiver, type ReferenceReceiver } from './receiver/index.ts';
 import { createAccessGuard } from './receiver/http-access.ts';
-import { connectHttp } from '../suites/wire/peer.ts';
+import { connectHttp } from '../suites/wire/connect.ts';
 import { createTask, ok } from './receiver/test-helpers.ts';
 import { parseMockArgs, MockUsageError } from './receiver/args.ts';
 

@@ -5,7 +5,7 @@ import { accessSync, constants, existsSync } from 'node:fs';
 import { delimiter, isAbsolute, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { SCENARIOS, SCENARIO_NAMES } from '../mocks/receiver/scenarios.ts';
-import { splitCommand } from '../suites/wire/peer.ts';
+import { splitCommand } from '../suites/wire/connect.ts';
 import { runSuite } from './run-suite.ts';
 import { buildReport, exitCode, loadBaseline } from '../suites/report/model.ts';
 import { CheckCollector } from '../suites/report/collector.ts';

@@ -18,7 +18,7 @@ describe.concurrent("the client's own tool names", () => {
         kind: 'function',
         label: 'one call',
         run: async (a) => {
-          const { connectHttp } = await import('./wire/peer.ts');
+          const { connectHttp } = await import('./wire/connect.ts');
           const p = await connectHttp({ url: a.serverArg });
           try {
             await p.initialize({});

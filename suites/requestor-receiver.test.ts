@@ -2,7 +2,7 @@
 // receives task-augmented sampling/createMessage / elicitation/create from the reference requestor.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { connectHttp, connectStdio, splitCommand } from './wire/peer.ts';
+import { connectHttp, connectStdio, splitCommand } from './wire/connect.ts';
 import type { Status } from './engine/check.ts';
 import { allChecks } from './index.ts';
 import { CLIENT_RECEIVER_CHECKS, runClientReceiverChecks, type RequestType } from './requestor/client-receiver.ts';

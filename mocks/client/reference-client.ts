@@ -12,7 +12,8 @@ import { isTerminal, RELATED_TASK_META, type TaskStatus } from '../../schema/pro
 import { elicitationContent } from '../../suites/wire/elicitation.ts';
 import { RpcError } from '../receiver/store.ts';
 import { abortableSleep, ClientTaskReceiver, RECEIVABLE, type ReceivableMethod, type WorkContext } from './task-receiver.ts';
-import { connectHttp, connectStdio, Peer, splitCommand, type Message, type Response } from '../../suites/wire/peer.ts';
+import { Peer, type Message, type Response } from '../../suites/wire/peer.ts';
+import { connectHttp, connectStdio, splitCommand } from '../../suites/wire/connect.ts';
 
 import { CLIENT_FAULT_NAMES, isClientFault, type ClientFaultName } from './faults.ts';
 

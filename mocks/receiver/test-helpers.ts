@@ -1,5 +1,6 @@
 // Helpers for the reference receiver's own tests (mocks/receiver*.test.ts).
-import { connectHttp, connectInMemory, connectStdio, type Peer, type Response } from '../../suites/wire/peer.ts';
+import { type Peer, type Response } from '../../suites/wire/peer.ts';
+import { connectHttp, connectInMemory, connectStdio } from '../../suites/wire/connect.ts';
 import { createReferenceReceiver, type ReceiverOptions, type ReferenceReceiver, type SessionIdentity } from './index.ts';
 
 export type Kind = 'stdio' | 'http' | 'memory';

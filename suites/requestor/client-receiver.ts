@@ -11,16 +11,8 @@
 import { listenForClient } from '../wire/client-endpoint.ts';
 import type { ProfileRole } from '../engine/profile.ts';
 import type { Peer } from '../wire/peer.ts';
-import {
-  DEFAULT_RUN_OPTIONS,
-  hasPath,
-  taskSlots,
-  type CheckDef,
-  type CheckResult,
-  type RunOptions,
-  type TargetConnector,
-  type TargetInfo,
-} from '../engine/check.ts';
+import { DEFAULT_RUN_OPTIONS, hasPath, type CheckDef, type CheckResult, type RunOptions, type TargetConnector, type TargetInfo } from '../engine/check.ts';
+import { taskSlots } from '../runner/task-slots.ts';
 import { allChecks } from '../index.ts';
 import { runChecks, type TargetSession } from '../runner/session.ts';
 import { startClient, type ClientLauncher } from './harness.ts';

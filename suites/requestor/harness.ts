@@ -10,7 +10,8 @@ import { fileURLToPath } from 'node:url';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { createReferenceReceiver, type TapEvent } from '../../mocks/receiver/index.ts';
 import { receiverOptionsFor, scenario as scenarioByName, type Scenario, type ScenarioTransport } from '../../mocks/receiver/scenarios.ts';
-import { splitCommand, type TranscriptEntry } from '../wire/peer.ts';
+import { type TranscriptEntry } from '../wire/peer.ts';
+import { splitCommand } from '../wire/connect.ts';
 
 /** A transcript entry of one receiver session: `in` = the client sent it, `out` = the receiver sent it. */
 export interface RecordedEntry extends TranscriptEntry {

@@ -3,7 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { openTargetSession } from './session.ts';
-import { connectInMemory, type Message } from '../wire/peer.ts';
+import { type Message } from '../wire/peer.ts';
+import { connectInMemory } from '../wire/connect.ts';
 import { SUITE_CLIENT_CAPABILITIES, listTools, loadProfile } from './target.ts';
 import { discover, formatPlan, pickRoles, planDiscovery, profileToKeep } from './discovery.ts';
 import { toolSafety } from '../arrange/tool-safety.ts';

@@ -3,8 +3,6 @@ import type { Peer } from '../wire/peer.ts';
 import type { Profile } from '../engine/profile.ts';
 import {
   DEFAULT_RUN_OPTIONS,
-  runCheck,
-  taskSlots,
   type CheckDef,
   type CheckResult,
   type RunOptions,
@@ -12,6 +10,8 @@ import {
   type TargetConnector,
   type TargetInfo,
 } from '../engine/check.ts';
+import { runCheck } from '../engine/run-check.ts';
+import { taskSlots } from './task-slots.ts';
 import { connectorFor, initializeResultOf, listTools, probe, rolesLeftOut, type TargetSpec } from './target.ts';
 import { DEFAULT_DISCOVERY, discover, planDiscovery, type DiscoveryPlan, type DiscoveryResult, type DiscoverySettings } from './discovery.ts';
 

@@ -3,7 +3,8 @@
 // completed by discovery where it ran).
 import { readFileSync } from 'node:fs';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { connectHttp, connectInMemory, connectStdio, connectTransport, splitCommand, type Peer } from '../wire/peer.ts';
+import { type Peer } from '../wire/peer.ts';
+import { connectHttp, connectInMemory, connectStdio, connectTransport, splitCommand } from '../wire/connect.ts';
 import { ALL_ROLES, PROFILE_ROLES, REQUESTOR_ROLES, type Profile, type ProfileRole } from '../engine/profile.ts';
 import type { TargetConnector, TargetInfo } from '../engine/check.ts';
 import type { DiscoveryResult } from './discovery.ts';

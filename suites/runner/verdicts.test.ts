@@ -129,7 +129,7 @@ describe('property runs on slow targets', () => {
 
 describe('a client that exits early', () => {
   it('the client as task receiver leaves after its first request: named once, later checks not exercised, nothing fails', { timeout: 120_000 }, async () => {
-    const { connectHttp } = await import('../wire/peer.ts');
+    const { connectHttp } = await import('../wire/connect.ts');
     const { runClientReceiverChecks } = await import('../requestor/client-receiver.ts');
     const { buildReport } = await import('../report/model.ts');
     let launched = 0;

@@ -1,0 +1,143 @@
+// Connections of the wire layer: a Peer over stdio (a spawned target), Streamable HTTP, a given client
+// Transport or an in-memory pair, and the split of a command line.
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { ChildProcess } from 'node:child_process';
+import { idKey, Peer, WireClosedError, type PeerOptions } from './peer.ts';
+
+export interface StdioTarget {
+  command: string;
+  args?: string[];
+  env?: Record<string, string>;
+  cwd?: string;
+}
+
+/** Splits a shell-like command line ("node server.js --flag 'a b'") into command and args. */
+export function splitCommand(line: string): { command: string; args: string[] } {
+  const parts: string[] = [];
+  const re = /"((?:[^"\\]|\\.)*)"|'([^']*)'|(\S+)/g;
+  let m: RegExpExecArray | null;
+  while ((m = re.exec(line))) parts.push(m[1] !== undefined ? m[1].replace(/\\(.)/g, '$1') : (m[2] ?? m[3]!));
+  if (parts.length === 0) throw new Error('empty command');
+  return { command: parts[0]!, args: parts.slice(1) };
+}
+
+/** Spawns a target and connects over stdio (the SDK's StdioClientTransport). Stderr is captured. */
+export async function connectStdio(target: StdioTarget, opts: PeerOptions = {}): Promise<Peer> {
+  const transport = new StdioClientTransport({
+    command: target.command,
+    args: target.args ?? [],
+    env: { ...(process.env as Record<string, string>), ...(target.env ?? {}) },
+    cwd: target.cwd,
+    stderr: 'pipe',
+  });
+  const child = () => (transport as unknown as { _process?: ChildProcess })._process;
+  const peer = new Peer(transport, {
+    label: opts.label ?? target.command,
+    ...opts,
+    child,
+    rawWriter: (text) =>
+      new Promise<void>((resolve, reject) => {
+        const stdin = child()?.stdin;
+        if (!stdin) return reject(new WireClosedError('process not running'));
+        stdin.write(text.endsWith('\n') ? text : text + '\n', (err) => (err ? reject(err) : resolve()));
+      }),
+  });
+  transport.stderr?.on('data', (chunk: Buffer) => peer.appendStderr(chunk.toString('utf8')));
+  await transport.start();
+  peer.record({ dir: 'event', note: `spawned ${[target.command, ...(target.args ?? [])].join(' ')}` });
+  return peer;
+}
+
+export interface HttpTarget {
+  url: string;
+  headers?: Record<string, string>;
+}
+
+/** Connects over Streamable HTTP (the SDK's client transport); records each POST's response content type. */
+export async function connectHttp(target: HttpTarget, opts: PeerOptions = {}): Promise<Peer> {
+  let peerRef: Peer | undefined;
+  const recordingFetch = async (url: string | URL, init?: RequestInit): Promise<globalThis.Response> => {
+    const res = await fetch(url, init);
+    if (init?.method === 'POST' && typeof init.body === 'string') {
+      const ct = (res.headers.get('content-type') ?? '').split(';')[0]!.trim();
+      try {
+        const body = JSON.parse(init.body);
+        for (const m of Array.isArray(body) ? body : [body]) {
+          if (m && typeof m === 'object' && 'method' in m && 'id' in m) {
+            peerRef?.httpContentTypes.set(idKey(m.id), ct);
+            peerRef?.record({ dir: 'event', note: `http ${res.status} ${ct || '(no content type)'} for id=${idKey(m.id)} ` });
+          }
+        }
+      } catch {
+        /* not JSON: raw bytes sent by a test */
+      }
+    }
+    return res;
+  };
+  const transport = new StreamableHTTPClientTransport(new URL(target.url), {
+    requestInit: { headers: target.headers ?? {} },
+    fetch: recordingFetch,
+    reconnectionOptions: { maxReconnectionDelay: 1000, initialReconnectionDelay: 200, reconnectionDelayGrowFactor: 1.5, maxRetries: 1 },
+  });
+  const peer = new Peer(transport, {
+    label: opts.label ?? target.url,
+    ...opts,
+    rawWriter: async (text) => {
+      // Raw POST with this session's headers; any JSON-RPC answer in the body is fed back in.
+      const headers: Record<string, string> = {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        ...(target.headers ?? {}),
+      };
+      if (transport.sessionId) headers['mcp-session-id'] = transport.sessionId;
+      const pv = (transport as unknown as { _protocolVersion?: string })._protocolVersion;
+      if (pv) headers['mcp-protocol-version'] = pv;
+      const res = await fetch(target.url, { method: 'POST', headers, body: text });
+      const bodyText = await res.text();
+      peer.record({ dir: 'event', note: `http ${res.status} for raw POST`, raw: bodyText.slice(0, 4096) });
+      for (const m of parseHttpBody(bodyText)) transport.onmessage?.(m as JSONRPCMessage);
+    },
+  });
+  peerRef = peer;
+  await transport.start();
+  return peer;
+}
+
+/** JSON or SSE body → JSON-RPC messages (best effort; garbage yields none). */
+function parseHttpBody(text: string): unknown[] {
+  const t = text.trim();
+  if (!t) return [];
+  try {
+    const v = JSON.parse(t);
+    return Array.isArray(v) ? v : [v];
+  } catch {
+    const out: unknown[] = [];
+    for (const line of t.split(/\r?\n/)) {
+      if (!line.startsWith('data:')) continue;
+      try {
+        out.push(JSON.parse(line.slice(5)));
+      } catch {
+        /* not JSON */
+      }
+    }
+    return out;
+  }
+}
+
+/** A Peer on a client transport that is connected to its target but not yet started (the Peer starts it). */
+export async function connectTransport(transport: Transport, opts: PeerOptions = {}): Promise<Peer> {
+  const peer = new Peer(transport, { label: opts.label ?? 'transport', ...opts });
+  await transport.start();
+  return peer;
+}
+
+/** An in-process pair: `serve` gets the server side (e.g. the reference receiver), the Peer the client side. */
+export async function connectInMemory(serve: (serverTransport: Transport) => void | Promise<void>, opts: PeerOptions = {}): Promise<Peer> {
+  const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
+  await serve(serverTransport);
+  return connectTransport(clientTransport, { label: opts.label ?? 'in-memory', ...opts });
+}
