@@ -71,6 +71,18 @@ function timestampProblems(seen: Seen[], field: 'createdAt' | 'lastUpdatedAt'): 
   return out;
 }
 
+/** The tick of an RFC 3339 timestamp (ms): 1000 for whole seconds, 100 for one fraction digit, … */
+function tickMs(text: string): number {
+  const digits = /\.(\d+)/.exec(text)?.[1]?.length ?? 0;
+  return digits >= 3 ? 1 : 10 ** (3 - digits);
+}
+
+/** `a` is before `b`, read at the coarser precision of the two timestamps. */
+function earlier(aText: string, a: number, bText: string, b: number): boolean {
+  const tick = Math.max(tickMs(aText), tickMs(bText));
+  return Math.floor(a / tick) < Math.floor(b / tick);
+}
+
 export const checks: CheckDef[] = [
   defineCheck({
     id: 'get.created-at',
@@ -142,8 +154,12 @@ export const checks: CheckDef[] = [
         const lu = typeof t.lastUpdatedAt === 'string' && isIso8601DateTime(t.lastUpdatedAt) ? Date.parse(t.lastUpdatedAt) : undefined;
         if (lu === undefined) continue; // presence/format: get.last-updated-at
         const where = i === 0 ? 'CreateTaskResult' : `tasks/get #${i}`;
-        if (cr !== undefined && lu < cr) problems.push(`${where}: lastUpdatedAt ${t.lastUpdatedAt} is before createdAt ${t.createdAt}`);
-        if (prev !== undefined && lu < prev) problems.push(`${where}: lastUpdatedAt ${t.lastUpdatedAt} is earlier than the previous ${prevText}`);
+        // Compared at the coarser precision of the two (RFC 3339 leaves the fraction's digits open: a
+        // lastUpdatedAt in whole seconds is not "before" a createdAt of the same second with milliseconds).
+        if (cr !== undefined && earlier(t.lastUpdatedAt, lu, t.createdAt, cr))
+          problems.push(`${where}: lastUpdatedAt ${t.lastUpdatedAt} is before createdAt ${t.createdAt}`);
+        if (prev !== undefined && earlier(t.lastUpdatedAt, lu, prevText, prev))
+          problems.push(`${where}: lastUpdatedAt ${t.lastUpdatedAt} is earlier than the previous ${prevText}`);
         prev = lu;
         prevText = t.lastUpdatedAt;
       }

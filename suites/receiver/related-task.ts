@@ -119,11 +119,14 @@ export const checks: CheckDef[] = [
     killedBy: ['input-no-related-task'],
     needs: ['needsInput'],
     async run(ctx: CheckContext) {
-      // Own connection: every request arriving there during the task is the task's.
+      // Own connection: every input request arriving there during the task is the task's. A ping relates to
+      // no task (RULINGS.md#related-task-exemptions); another request counts when it names a task.
       const s = await ctx.openSession();
       const inputs: Message[] = [];
       let taskId: string | undefined;
       s.onRequest((req) => {
+        const input = req.method === 'elicitation/create' || req.method === 'sampling/createMessage' || hasRelatedTask(req.params);
+        if (!input) return undefined;
         inputs.push(req);
         return inputAnswer(req, taskId);
       });

@@ -38,15 +38,15 @@ function statusOf(r: Response): string {
   return r.error ? `error ${r.error.code} ${r.error.message}` : String(r.result?.status);
 }
 
-/** tasks/result answer for a terminal task, with a clear message when it does not come. */
 /**
  * The role's tool called without a task and as a task: tasks/result must return exactly the same outcome
- * (result-exact). The profile's tools are meant to be deterministic: a difference is reported with both values.
+ * (result-exact). Determinism first: the plain form is called twice, and a tool that does not repeat itself
+ * (a time, an id, live data in its output) leaves the comparison not exercised, since "what the underlying
+ * request would have returned" is then no single value.
  */
 async function expectSameOutcome(ctx: CheckContext, role: 'completes' | 'fails'): Promise<{ plain: Response; last: any }> {
   const name = requireOptional(ctx, role);
-  const plain = await callRole(ctx, role);
-  if (!plain.error && plain.result?.task) ctx.skip(`tools/call of "${name}" without a task returned a CreateTaskResult`);
+  const plain = await repeatablePlain(ctx, role, name, () => callRole(ctx, role));
   const c = await createTask(ctx, role);
   const last = await reachTerminal(ctx, c.taskId, { initial: c.task });
   const viaTask = await resultOfTerminal(ctx, c.taskId, last?.status ?? 'terminal');
@@ -54,6 +54,25 @@ async function expectSameOutcome(ctx: CheckContext, role: 'completes' | 'fails')
   ctx.expect(diff === undefined, `tool "${name}": ${diff}`);
   return { plain, last };
 }
+
+/**
+ * The plain answer of a call made twice, or not exercised when the two differ (the tool does not repeat
+ * itself) or when the plain call answered a CreateTaskResult (judged by creation.plain-call-not-task).
+ */
+async function repeatablePlain(ctx: CheckContext, role: string, name: string, call: () => Promise<Response>): Promise<Response> {
+  const first = await call();
+  if (!first.error && first.result?.task) ctx.skip(`tools/call of "${name}" without a task returned a CreateTaskResult`, { judgedBy: PLAIN_JUDGED_BY });
+  const second = await call();
+  const diff = outcomeDifference(first, second);
+  if (diff !== undefined)
+    ctx.skip(`tool "${name}" (role ${role}) does not repeat itself: two calls without a task differ (${diff}), so there is no one result to compare`, {
+      cause: `the ${role} tool's output differs from call to call`,
+    });
+  return second;
+}
+
+/** The check that judges a plain tools/call answered with a CreateTaskResult. */
+const PLAIN_JUDGED_BY = 'capabilities.optional-both-forms';
 
 async function resultOfTerminal(ctx: CheckContext, taskId: string, status: string): Promise<Response> {
   try {
@@ -95,6 +114,9 @@ function requireOptional(ctx: CheckContext, role: 'completes' | 'fails'): string
     );
   return tool.name;
 }
+
+/** How long result.blocks-while-working waits for an early answer before asking tasks/get whether the task still runs. */
+const BLOCKING_WINDOW_MS = 10_000;
 
 /** Requested ttl of the expiry variant: the task's lifetime ends while its work still runs. */
 const SHORT_TTL_MS = 1_000;
@@ -172,12 +194,26 @@ export const checks: CheckDef[] = [
       const c = await createTask(ctx, 'slow');
       if (isTaskStatus(c.task.status) && isTerminal(c.task.status))
         ctx.skip(`the slow task's CreateTaskResult already showed status "${c.task.status}": nothing to block on`);
+      // Blocking is judged from what is seen, never from a clock (RULINGS.md#response-time): an answer
+      // is checked against tasks/get sent after it; no answer while tasks/get shows the task non-terminal
+      // is the blocking the requirement asks for.
       const bound = blockingBound(ctx);
+      const window = Math.min(bound, BLOCKING_WINDOW_MS);
       const started = Date.now();
-      const r = await pendingResult(ctx.peer, c.taskId, bound).done;
+      const pending = pendingResult(ctx.peer, c.taskId, bound);
+      let r = await Promise.race([pending.done, delay(window).then(() => undefined)]);
       if (!r) {
         const g = await getTask(ctx, c.taskId);
-        ctx.violation(`tasks/result did not answer within ${bound} ms (tasks/get then: ${statusOf(g)})`);
+        const st = g.result?.status;
+        if (!g.error && isTaskStatus(st) && !isTerminal(st))
+          return `tasks/result still blocked after ${Date.now() - started} ms while tasks/get shows the task "${st}" (the slow task had not ended)`;
+        // The task ended meanwhile: the answer is due now.
+        r = await Promise.race([pending.done, delay(ANSWER_GRACE_MS).then(() => undefined)]);
+        if (!r)
+          ctx.skip(`the task is ${statusOf(g)} and its tasks/result has not answered ${ANSWER_GRACE_MS} ms later`, {
+            judgedBy: 'result.completed-returns-result',
+            cause: 'tasks/result of a task that ended did not answer',
+          });
       }
       const took = Date.now() - started;
       // The receiver claims terminal by answering: a tasks/get sent after the answer must show it.
@@ -239,7 +275,16 @@ export const checks: CheckDef[] = [
         ctx.expect(!pending.answered(), `tasks/result answered while the task's input request was still unanswered (tasks/get: ${statusOf(g)})`);
         release();
         const r = await pending.done;
-        if (!r) ctx.violation(`tasks/result did not answer within ${bound} ms after the input was given`);
+        if (!r) {
+          // No answer: right while the task still runs (RULINGS.md#response-time).
+          const g1 = await getTask(ctx, c.taskId, s);
+          if (!g1.error && isTaskStatus(g1.result?.status) && !isTerminal(g1.result.status))
+            return `tasks/result blocked while the input was unanswered, and still blocks while tasks/get shows "${g1.result.status}" after the input was given`;
+          ctx.skip(`tasks/result did not answer within ${bound} ms after the input was given (task then ${statusOf(g1)})`, {
+            judgedBy: 'result.completed-returns-result',
+            cause: 'tasks/result of a task that ended did not answer',
+          });
+        }
         const g2 = await getTask(ctx, c.taskId, s);
         if (g2.error) ctx.skip(`tasks/get after the tasks/result answer gave error ${g2.error.code}; cannot tell whether the task was terminal`);
         ctx.expect(
@@ -364,7 +409,7 @@ export const checks: CheckDef[] = [
       const listed = ctx.info.tools.find((t) => t?.name === name);
       const bad = argumentsBreaking(listed?.inputSchema);
       if (!bad) ctx.skip(`the inputSchema of "${name}" gives no way to build invalid arguments (no required or typed properties)`);
-      const plain = await ctx.peer.request('tools/call', { name, arguments: bad.args });
+      const plain = await repeatablePlain(ctx, 'completes', name, () => ctx.peer.request('tools/call', { name, arguments: bad.args }));
       if (!plain.error)
         ctx.skip(
           `"${name}" with invalid arguments (${bad.how}) answers a result, not a JSON-RPC error (${short(withoutMeta(plain.result), 120)}): no underlying error to compare`,
