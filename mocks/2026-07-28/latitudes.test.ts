@@ -1,0 +1,250 @@
+// Every latitude of the reference extension server is a real switch: its probe sees the freedom taken with
+// the latitude on and not without, and the server still serves the completes and needsInput roles to the end
+// (through a task, or synchronously, whichever it chose).
+import { afterAll, describe, expect, it } from 'vitest';
+import { LATITUDES, createExtensionServer, type LatitudeName, type ReferenceExtensionServer, type ServerOptions } from './index.ts';
+import { Meta, Method } from './protocol.ts';
+import { callTool, createTask, getTask, HttpClient, meta, pollTask, StreamClient, until, type Client, type Msg } from './test-client.ts';
+
+const terminal = (t: Record<string, unknown>) => ['completed', 'failed', 'cancelled'].includes(t.status as string);
+const FAST: ServerOptions = { timings: { completesMs: 30, slowMs: 5_000 }, pollIntervalMs: 20 };
+const keysOf = (t: Record<string, unknown>) => Object.keys((t.inputRequests ?? {}) as object);
+const accept = (answer: string) => ({ action: 'accept', content: { answer } });
+const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+interface Probe {
+  options?: ServerOptions;
+  http?: boolean;
+  seen(c: Client, extra: { stdio?: StreamClient }): Promise<boolean>;
+}
+
+/** tasks/get honouring pollIntervalMs and a rate limit's retryAfterMs (so that rate-limit-polls is served too). */
+async function politeGet(c: Client, id: string): Promise<Record<string, unknown>> {
+  for (;;) {
+    const r = await getTask(c, id);
+    if (r.result) return r.result;
+    if (typeof r.error?.data?.retryAfterMs === 'number') {
+      await pause(r.error.data.retryAfterMs + 5);
+      continue;
+    }
+    throw new Error(JSON.stringify(r.error));
+  }
+}
+async function politePoll(c: Client, id: string, pred: (t: Record<string, unknown>) => boolean): Promise<Record<string, unknown>> {
+  let last: Record<string, unknown> = {};
+  return until(
+    async () => {
+      if (typeof last.pollIntervalMs === 'number') await pause(last.pollIntervalMs);
+      return (last = await politeGet(c, id));
+    },
+    pred,
+    10_000,
+    0,
+  );
+}
+
+/** The completes role to its end, by whichever path the server chose. */
+async function completes(c: Client): Promise<string> {
+  const r = await callTool(c, 'complete');
+  if (r.result?.resultType === 'complete') return JSON.stringify(r.result.content);
+  const t = await politePoll(c, r.result!.taskId as string, terminal);
+  return JSON.stringify(t.result);
+}
+
+/** The needsInput role to its end (a task with tasks/update, or MRTR on the tools/call). */
+async function needsInput(c: Client): Promise<string> {
+  let r = await callTool(c, 'ask');
+  while (r.result?.resultType === 'input_required') {
+    const [k] = keysOf(r.result);
+    r = await callTool(c, 'ask', {}, undefined, { requestState: r.result.requestState, inputResponses: { [k!]: accept('L') } });
+  }
+  if (r.result?.resultType === 'complete') return JSON.stringify(r.result.content);
+  const id = r.result!.taskId as string;
+  let t = await politePoll(c, id, (x) => x.status === 'input_required' || terminal(x));
+  const answered = new Set<string>();
+  while (t.status === 'input_required') {
+    const fresh = keysOf(t).filter((k) => !answered.has(k));
+    if (fresh.length) {
+      await c.request(Method.TasksUpdate, { taskId: id, inputResponses: Object.fromEntries(fresh.map((k) => [k, accept('L')])) });
+      fresh.forEach((k) => answered.add(k));
+    }
+    t = await politePoll(c, id, (x) => terminal(x) || keysOf(x).some((k) => !answered.has(k)));
+  }
+  return JSON.stringify(t.result);
+}
+
+async function listenMessages(sc: StreamClient, taskIds: string[], settleMs = 150): Promise<Msg[]> {
+  const id = sc.id();
+  const from = sc.received.length;
+  sc.send({ jsonrpc: '2.0', id, method: Method.SubscriptionsListen, params: { notifications: { taskIds }, _meta: meta() } });
+  await sc.waitFor((m) => m.method === Method.SubscriptionsAcknowledged, 3000, from);
+  await pause(settleMs);
+  return sc.received.slice(from).filter((m) => (m.params as any)?._meta?.[Meta.SubscriptionId] === id);
+}
+
+const PROBES: Record<LatitudeName, Probe> = {
+  'sync-results': { seen: async (c) => (await callTool(c, 'complete')).result?.resultType === 'complete' },
+  'alternate-results': {
+    seen: async (c) => {
+      const kinds = new Set([(await callTool(c, 'complete')).result?.resultType, (await callTool(c, 'complete')).result?.resultType]);
+      return kinds.has('task') && kinds.has('complete');
+    },
+  },
+  'seed-current-status': { seen: async (c) => (await callTool(c, 'complete', { ms: 0 })).result?.status === 'completed' },
+  'ttl-unlimited': { seen: async (c) => (await callTool(c, 'slow')).result?.ttlMs === null },
+  'ttl-changes': {
+    seen: async (c) => {
+      const r = await callTool(c, 'complete');
+      return (await pollTask(c, r.result!.taskId as string, terminal)).ttlMs !== r.result!.ttlMs;
+    },
+  },
+  'poll-interval-changes': {
+    seen: async (c) => {
+      const id = await createTask(c, 'slow');
+      const a = (await getTask(c, id)).result!.pollIntervalMs;
+      return (await getTask(c, id)).result!.pollIntervalMs !== a;
+    },
+  },
+  'no-poll-interval': { seen: async (c) => !('pollIntervalMs' in (await callTool(c, 'slow')).result!) },
+  'rate-limit-polls': {
+    options: { pollIntervalMs: 300 },
+    seen: async (c) => {
+      const id = await createTask(c, 'slow');
+      await getTask(c, id);
+      return typeof (await getTask(c, id)).error?.data?.retryAfterMs === 'number';
+    },
+  },
+  'expiry-fails-first': {
+    options: { ttlMs: 150 },
+    seen: async (c) => {
+      const id = await createTask(c, 'slow');
+      const last = await until(
+        () => getTask(c, id),
+        (r) => r.error !== undefined || terminal(r.result ?? {}),
+        3000,
+      );
+      return last.result?.status === 'failed';
+    },
+  },
+  'retain-expired': {
+    options: { ttlMs: 100 },
+    seen: async (c) => {
+      const id = await createTask(c, 'slow');
+      await pause(250);
+      return (await getTask(c, id)).result !== undefined;
+    },
+  },
+  'lazy-expiry': {
+    options: { ttlMs: 100 },
+    seen: async (c, { stdio }) => {
+      void stdio;
+      const id = await createTask(c, 'slow');
+      await pause(250);
+      // still stored (no timer removed it) until asked for; then reported expired
+      const before = servers.at(-1)!.server.store.peek(id) !== undefined;
+      return before && (await getTask(c, id)).error?.message.includes('expired') === true;
+    },
+  },
+  'delete-on-cancel': {
+    seen: async (c) => {
+      const id = await createTask(c, 'slow');
+      await c.request(Method.TasksCancel, { taskId: id });
+      return (await getTask(c, id)).error?.code === -32602;
+    },
+  },
+  'cancel-later': {
+    seen: async (c) => {
+      const id = await createTask(c, 'slow');
+      await c.request(Method.TasksCancel, { taskId: id });
+      const now = (await getTask(c, id)).result!.status;
+      return now === 'working' && (await pollTask(c, id, terminal, 3000)).status === 'cancelled';
+    },
+  },
+  'cancel-ignored': {
+    seen: async (c) => {
+      const id = await createTask(c, 'complete', { ms: 150 });
+      await c.request(Method.TasksCancel, { taskId: id });
+      return (await pollTask(c, id, terminal, 3000)).status === 'completed';
+    },
+  },
+  'update-applies-later': {
+    seen: async (c) => {
+      const id = await createTask(c, 'ask');
+      const [k] = keysOf(await pollTask(c, id, (t) => t.status === 'input_required'));
+      await c.request(Method.TasksUpdate, { taskId: id, inputResponses: { [k!]: accept('x') } });
+      return (await getTask(c, id)).result!.status === 'input_required';
+    },
+  },
+  'partial-ignored': {
+    seen: async (c) => {
+      const id = await createTask(c, 'ask_two');
+      const [k1] = keysOf(await pollTask(c, id, (t) => t.status === 'input_required'));
+      await c.request(Method.TasksUpdate, { taskId: id, inputResponses: { [k1!]: accept('x') } });
+      return keysOf((await getTask(c, id)).result!).length === 2;
+    },
+  },
+  'extra-fields': { seen: async (c) => 'x-reference-extra' in (await callTool(c, 'slow')).result! },
+  'status-message-always': { seen: async (c) => typeof (await callTool(c, 'slow')).result?.statusMessage === 'string' },
+  'high-latency': {
+    options: { latencyMs: 150 },
+    seen: async (c) => {
+      const t0 = Date.now();
+      await c.request(Method.ServerDiscover);
+      return Date.now() - t0 >= 150;
+    },
+  },
+  'sse-responses': {
+    http: true,
+    seen: async (c) =>
+      String((await (c as HttpClient).send({ jsonrpc: '2.0', id: 1, method: Method.ToolsList, params: { _meta: meta() } })).headers['content-type']).startsWith(
+        'text/event-stream',
+      ),
+  },
+  'listen-snapshot': {
+    seen: async (c, { stdio }) => {
+      const id = await createTask(c, 'slow');
+      return (await listenMessages(stdio!, [id])).some((m) => m.method === Method.TasksNotification && (m.params as any).status === 'working');
+    },
+  },
+  'listen-agrees-none': {
+    seen: async (c, { stdio }) => {
+      const id = await createTask(c, 'slow');
+      const ack = (await listenMessages(stdio!, [id], 0)).find((m) => m.method === Method.SubscriptionsAcknowledged)!;
+      return (ack.params as any).notifications.taskIds.length === 0;
+    },
+  },
+};
+
+const servers: ReferenceExtensionServer[] = [];
+afterAll(async () => {
+  await Promise.all(servers.map((s) => s.close()));
+});
+
+async function connect(latitude: LatitudeName | undefined, probe: Probe): Promise<{ c: Client; stdio?: StreamClient }> {
+  const s = createExtensionServer({ ...FAST, ...probe.options, latitudes: latitude ? [latitude] : [] });
+  servers.push(s);
+  if (probe.http) return { c: new HttpClient((await s.listenHttp(0)).url) };
+  const { client, toServer, fromServer } = StreamClient.pair();
+  s.stdio(toServer, fromServer);
+  return { c: client, stdio: client };
+}
+
+describe('latitudes of the reference extension server', () => {
+  it('every latitude has a probe and names the text that leaves the freedom', () => {
+    expect(Object.keys(PROBES).sort()).toEqual(LATITUDES.map((l) => l.name).sort());
+    for (const l of LATITUDES) expect(l.requirement.length).toBeGreaterThan(10);
+  });
+
+  for (const l of LATITUDES) {
+    it(`${l.name}: taken with the switch, not without; completes and needsInput still served`, async () => {
+      const probe = PROBES[l.name];
+      const off = await connect(undefined, probe);
+      expect(await probe.seen(off.c, off)).toBe(false);
+      const on = await connect(l.name, probe);
+      expect(await probe.seen(on.c, on)).toBe(true);
+      const again = await connect(l.name, probe);
+      expect(await completes(again.c)).toContain('done');
+      expect(await needsInput(again.c)).toContain('answer: L');
+    });
+  }
+});
