@@ -1,6 +1,6 @@
 // Faulty modes of the reference client (mocks/client/reference-client.ts). Each breaks one
 // requestor rule, so that every requestor check is shown able to fail; the checks a fault kills name it
-// in their `killedBy` (suites/requestor/checks.ts), and suites/requestor-faults.test.ts holds each fault
+// in their `killedBy` (suites/requestor/checks/), and suites/requestor-faults.test.ts holds each fault
 // to exactly those when the client runs every scenario over Streamable HTTP.
 // Switch one on with `--fault <name>` or CLIENT_FAULT=<name>[,<name>…].
 

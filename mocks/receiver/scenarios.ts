@@ -1,6 +1,6 @@
 // Client-grading scenarios: how the reference receiver is set up for each scenario of
 // `mcp-tasks-conformance client` (docs/CLIENTS.md). The client under test learns the scenario from
-// MCP_CONFORMANCE_SCENARIO and does what `ask` says; suites/requestor/checks.ts grades the messages.
+// MCP_CONFORMANCE_SCENARIO and does what `ask` says; suites/requestor/checks/ grades the messages.
 //
 // Over Streamable HTTP the receiver answers with plain JSON (its default), except in the input
 // scenarios, which use SSE answers so that the stream carrying the input request is the scenario's choice.

@@ -10,7 +10,8 @@ import fc from 'fast-check';
 import { WireTimeoutError, type Peer } from '../wire/peer.ts';
 import { isTerminal, isTaskStatus, RELATED_TASK_META } from '../../schema/protocol.ts';
 import { type ProfileRole } from '../engine/profile.ts';
-import { checkHistory, describeAnswer, hasRelatedTask, PropertyViolation, relatedTaskId, short, type Op } from './model.ts';
+import { describeAnswer, hasRelatedTask, PropertyViolation, relatedTaskId, short } from './model.ts';
+import { checkHistory, type Op } from './history.ts';
 import { Clock, createParams, delay, type Lease, type PropertyEnv } from './env.ts';
 
 export const RACES_REQUIREMENTS = [

@@ -6,10 +6,10 @@
 // client's answers: the receiver rules that this window can observe. What the probe did not get to (the
 // client exited or disconnected first) is not exercised, never failed. The full receiver battery runs
 // in scenario task-receiver (suites/requestor/client-receiver.ts).
-import { SCENARIO_NAMES } from '../../mocks/receiver/scenarios.ts';
-import { AUGMENTABLE_REQUESTS, firstIllegalStep, isTaskStatus, RELATED_TASK_META, type TaskStatus } from '../../schema/protocol.ts';
-import { at, declaredAugmentable, relatedTask, short, type Analysis, type Exchange, type SessionView } from './analysis.ts';
-import { defineRequestorCheck, type JudgeContext, type RequestorCheckDef } from './engine.ts';
+import { SCENARIO_NAMES } from '../../../mocks/receiver/scenarios.ts';
+import { AUGMENTABLE_REQUESTS, firstIllegalStep, isTaskStatus, RELATED_TASK_META, type TaskStatus } from '../../../schema/protocol.ts';
+import { at, declaredAugmentable, relatedTask, short, type Analysis, type Exchange, type SessionView } from '../analysis.ts';
+import { defineRequestorCheck, type JudgeContext, type RequestorCheckDef } from '../engine.ts';
 
 const SEC = 'Client as receiver: while its tools/call runs';
 const ALL = [...SCENARIO_NAMES];
