@@ -1,8 +1,22 @@
 // The requirement catalog (requirements.json via catalog.ts) against the spec pages.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { KEYWORDS, coverage, severity, parseCatalog, primaryId, requirement, requirements, type Keyword, type Requirement, type Source } from './catalog.ts';
-import { VENDORED_SPEC_DIR } from './spec.ts';
+import {
+  COMPLETENESS,
+  KEYWORDS,
+  catalogFor,
+  coverage,
+  severity,
+  parseCatalog,
+  primaryId,
+  requirement,
+  requirements,
+  type Keyword,
+  type Requirement,
+  type Source,
+} from './catalog.ts';
+import { REVISIONS, VENDORED_SPEC_DIR } from './spec.ts';
+import { boldKeywords, plain, sectionAt } from './spec-text.ts';
 
 // The vendored upstream pages (schema/spec/, see schema/spec.ts); MCP_SPEC_DIR points elsewhere to try fresh copies.
 const SPEC_DIR = process.env.MCP_SPEC_DIR ?? VENDORED_SPEC_DIR;
@@ -15,42 +29,18 @@ const FILE_OF: Record<Source, string> = {
 };
 const linesOf = (source: Source): string[] => readFileSync(`${SPEC_DIR}/${FILE_OF[source]}`, 'utf8').split('\n');
 
-/** Bold RFC 2119 keywords on one line, in order (`**MUST NOT**` is its own keyword, never also a `**MUST**`). */
-const BOLD_RE = /\*\*(MUST NOT|MUST|SHOULD NOT|SHOULD|MAY)\*\*/g;
-const boldKeywords = (line: string): Keyword[] => [...line.matchAll(BOLD_RE)].map((m) => m[1] as Keyword);
-
-/** A source line as the catalog quotes it: bold markers dropped, `[text](url)` → text. */
-const plain = (line: string): string => line.replace(/\*\*/g, '').replace(/\[([^\]]*)\]\([^)]*\)/g, '$1');
-
-/** "Heading > Subheading" (## > ###) in force at a 1-based line. */
-function sectionAt(lines: string[], lineNo: number): string {
-  let h2 = '';
-  let h3 = '';
-  let fence = false;
-  for (let i = 0; i < lineNo; i++) {
-    const l = lines[i]!;
-    if (l.startsWith('```')) fence = !fence;
-    if (fence) continue;
-    if (l.startsWith('## ')) {
-      h2 = l.slice(3).trim();
-      h3 = '';
-    } else if (l.startsWith('### ')) h3 = l.slice(4).trim();
-  }
-  return h3 ? `${h2} > ${h3}` : h2;
-}
-
 const countBy = <T>(xs: readonly T[], key: (x: T) => string): Record<string, number> => {
   const out: Record<string, number> = {};
   for (const x of xs) out[key(x)] = (out[key(x)] ?? 0) + 1;
   return out;
 };
-const zeroLevels = (): Record<Keyword, number> => ({ MUST: 0, 'MUST NOT': 0, SHOULD: 0, 'SHOULD NOT': 0, MAY: 0 });
+const zeroLevels = (): Record<Keyword, number> => Object.fromEntries(KEYWORDS.map((k) => [k, 0])) as Record<Keyword, number>;
 
 const fromTasks = requirements.filter((r) => r.source === 'tasks.md');
 
 // Bold keywords on the Tasks page (tasks.md at tag 2025-11-25), counted once by hand and re-counted
 // from the file below when it is present.
-const PAGE_BOLD: Record<Keyword, number> = { MUST: 39, 'MUST NOT': 5, SHOULD: 21, 'SHOULD NOT': 7, MAY: 12 };
+const PAGE_BOLD: Record<Keyword, number> = { ...zeroLevels(), MUST: 39, 'MUST NOT': 5, SHOULD: 21, 'SHOULD NOT': 7, MAY: 12 };
 
 /*
  * The accounting, per level L:
@@ -268,7 +258,7 @@ describe('catalog integrity', () => {
   it('requirement() throws on an unknown id; severity maps levels', () => {
     expect(requirement('cancel-sticky').level).toBe('MUST');
     expect(() => requirement('no-such-requirement')).toThrow(/unknown requirement id/);
-    expect(KEYWORDS.map(severity)).toEqual(['fail', 'fail', 'warn', 'warn', 'info']);
+    expect(KEYWORDS.map(severity)).toEqual(['fail', 'fail', 'warn', 'warn', 'info', 'fail', 'warn', 'info']);
   });
 });
 
@@ -303,7 +293,7 @@ describe('coverage()', () => {
   });
 
   it('with a synthetic catalog: a check citing the primary covers the repeat; empty check list covers nothing', () => {
-    const base = { section: 'S', source: 'tasks.md', line: 1, role: 'receiver', statement: 'x' } as const;
+    const base = { revision: '2025-11-25', section: 'S', source: 'tasks.md', line: 1, role: 'receiver', statement: 'x' } as const;
     const cat: Requirement[] = [
       { ...base, id: 'a-must', level: 'MUST', disposition: { observable: true } },
       { ...base, id: 'a-must-2', level: 'MUST', disposition: { observable: true }, sameAs: 'a-must' },
@@ -330,21 +320,29 @@ describe('coverage()', () => {
   });
 });
 
-// The completeness rule: every observable MUST/MUST NOT/SHOULD/SHOULD NOT entry is cited by a check
-// — receiver checks (suites/index.ts) or requestor checks (suites/requestor/checks.ts) — directly or
-// through its sameAs group, and no check cites an id missing from the catalog.
-describe('completeness', () => {
-  it('every MUST/SHOULD entry is covered or not observable', async () => {
-    const { allChecks } = await import('../suites/index.ts');
+// The completeness rule, per revision: every observable MUST/MUST NOT/SHOULD/SHOULD NOT entry is cited by
+// a check of that revision — receiver checks (suites/index.ts) or requestor checks (suites/requestor/checks.ts)
+// — directly or through its sameAs group, and no check cites an id missing from that revision's catalog.
+// COMPLETENESS (catalog.ts) says whether a revision requires it or still tolerates known gaps.
+describe.each(REVISIONS)('completeness (%s)', (revision) => {
+  it('every MUST/SHOULD entry is covered or not observable (or within the known gaps)', async () => {
+    const { allChecks, checkRevisions } = await import('../suites/index.ts');
     const { requestorChecks } = await import('../suites/requestor/checks.ts');
-    expect(allChecks.length, 'receiver checks').toBeGreaterThan(0);
-    expect(requestorChecks.length, 'requestor checks').toBeGreaterThan(0);
-    const cov = coverage([...allChecks, ...requestorChecks]);
-    expect(cov.unknownIds, 'requirement ids cited by checks but missing from schema/requirements.json').toEqual([]);
+    const checks = [...allChecks, ...requestorChecks].filter((c) => checkRevisions(c).includes(revision));
+    const cov = coverage(checks, catalogFor(revision));
+    expect(cov.unknownIds, `requirement ids cited by ${revision} checks but missing from its catalog`).toEqual([]);
     const describeUncovered = cov.uncovered.map((id) => {
       const r = requirement(id);
       return `${id} (${r.level}, ${r.role}, ${r.source}:${r.line})`;
     });
-    expect(describeUncovered, 'observable MUST/SHOULD entries no check cites (add a check, or mark the entry not observable with a why)').toEqual([]);
+    const rule = COMPLETENESS[revision];
+    if (rule === 'required') {
+      expect(checks.filter((c) => allChecks.includes(c as never)).length, 'receiver checks').toBeGreaterThan(0);
+      expect(checks.filter((c) => requestorChecks.includes(c as never)).length, 'requestor checks').toBeGreaterThan(0);
+      expect(describeUncovered, 'observable MUST/SHOULD entries no check cites (add a check, or mark the entry not observable with a why)').toEqual([]);
+    } else {
+      // A known gap, not a failure yet: lower knownGaps as checks land, switch to 'required' at 0.
+      expect(cov.uncovered.length, `uncovered ${revision} entries:\n${describeUncovered.join('\n')}`).toBeLessThanOrEqual(rule.knownGaps);
+    }
   });
 });

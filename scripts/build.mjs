@@ -14,7 +14,9 @@ const DIST = join(ROOT, 'dist');
 /** Run-time assets, relative to the repository root (and to dist/). */
 const ASSETS = [
   'schema/requirements.json', // schema/catalog.ts
+  'schema/2026-07-28/requirements.json', // schema/catalog.ts
   'schema/tasks-2025-11-25.schema.json', // schema/validate.ts
+  'schema/tasks-2026-07-28.schema.json', // schema/validate.ts
   'schema/RULINGS.md', // schema/rulings.ts (rulings cited in reports)
   'suites/wire/stdio-bridge.mjs', // suites/wire/client-endpoint.ts, suites/requestor/harness.ts
   'fixtures/reference.profile.json', // the reference receiver's roles (npm start, README)
