@@ -231,3 +231,38 @@ export function declaresTasksExtension(params: unknown): boolean {
 export function requestMeta(capabilities: Record<string, unknown>, extra: Record<string, unknown> = {}): Record<string, unknown> {
   return { [Meta.ProtocolVersion]: PROTOCOL_VERSION, [Meta.ClientCapabilities]: capabilities, ...extra };
 }
+
+/** The definition (schema/tasks-2026-07-28.schema.json) each request of the Tasks flows is validated against. */
+export const REQUEST_DEFINITION: Readonly<Record<string, string>> = {
+  [Method.ServerDiscover]: 'DiscoverRequest',
+  [Method.ToolsList]: 'ListToolsRequest',
+  [Method.ToolsCall]: 'CallToolRequest',
+  [Method.SubscriptionsListen]: 'SubscriptionsListenRequest',
+  [Method.TasksGet]: 'GetTaskRequest',
+  [Method.TasksUpdate]: 'UpdateTaskRequest',
+  [Method.TasksCancel]: 'CancelTaskRequest',
+};
+
+/** The definition of the standard ("complete") result of each request. */
+export const RESULT_DEFINITION: Readonly<Record<string, string>> = {
+  [Method.ServerDiscover]: 'DiscoverResult',
+  [Method.ToolsList]: 'ListToolsResult',
+  [Method.ToolsCall]: 'CallToolResult',
+  [Method.SubscriptionsListen]: 'SubscriptionsListenResult',
+  [Method.TasksGet]: 'GetTaskResult',
+  [Method.TasksUpdate]: 'UpdateTaskResult',
+  [Method.TasksCancel]: 'CancelTaskResult',
+};
+
+/**
+ * The definition a result of `method` is validated against, chosen by its `resultType` (the polymorphic
+ * results of tasks.md and MRTR): "task" → CreateTaskResult, "input_required" → InputRequiredResult, otherwise
+ * the method's standard result. Undefined for a method outside the table. Whether "task" is allowed for that
+ * method and client is for the checks to judge (2026-result-type-task-only-create, 2026-caps-no-task-for-non-declaring).
+ */
+export function resultDefinition(method: string, result: unknown): string | undefined {
+  const type = isObject(result) ? result[Field.resultType] : undefined;
+  if (type === ResultType.Task) return 'CreateTaskResult';
+  if (type === ResultType.InputRequired) return 'InputRequiredResult';
+  return RESULT_DEFINITION[method];
+}

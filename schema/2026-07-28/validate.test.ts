@@ -6,7 +6,15 @@ import { describe, expect, it } from 'vitest';
 import { createValidator, validatorFor } from '../validate.ts';
 import { LOCAL_PATCHES_2026, OUTPUT_FILE_2026, ROOTS_2026_CORE, ROOTS_2026_EXTENSION, generate2026, serialize } from '../../scripts/sync-schema.ts';
 import { specDir } from '../spec.ts';
-import { ErrorCode, missingTasksCapabilityData, requestMeta, tasksExtensionCapabilities } from './protocol.ts';
+import {
+  ErrorCode,
+  REQUEST_DEFINITION,
+  RESULT_DEFINITION,
+  missingTasksCapabilityData,
+  requestMeta,
+  resultDefinition,
+  tasksExtensionCapabilities,
+} from './protocol.ts';
 
 const v = validatorFor('2026-07-28');
 const committedDoc = JSON.parse(readFileSync(OUTPUT_FILE_2026, 'utf8'));
@@ -55,6 +63,16 @@ describe('definitions (2026-07-28)', () => {
     });
     expect(committedDoc['x-local-patches'].map((p: { id: string }) => p.id)).toEqual(LOCAL_PATCHES_2026.map((p) => p.id));
     expect(Object.keys(committedDoc.$defs).filter((n) => '$schema' in committedDoc.$defs[n])).toEqual([]);
+  });
+
+  it('the request and result tables of protocol.ts name definitions of the document', () => {
+    for (const d of [...Object.values(REQUEST_DEFINITION), ...Object.values(RESULT_DEFINITION), 'CreateTaskResult', 'InputRequiredResult'])
+      expect(v.definitionNames()).toContain(d);
+    expect(resultDefinition('tools/call', example(2).result)).toBe('CreateTaskResult');
+    expect(resultDefinition('tools/call', { resultType: 'complete', content: [] })).toBe('CallToolResult');
+    expect(resultDefinition('tools/call', { resultType: 'input_required', inputRequests: {} })).toBe('InputRequiredResult');
+    expect(resultDefinition('tasks/get', example(7).result)).toBe('GetTaskResult');
+    expect(resultDefinition('tasks/result', { resultType: 'complete' })).toBeUndefined();
   });
 
   it('output equals the committed file (npm run schema:sync)', () => {
