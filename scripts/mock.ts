@@ -1,12 +1,44 @@
 // Standalone reference receiver:  tsx scripts/mock.ts --stdio | --http <port> [--host H] [options]
 // (also `mcp-tasks-conformance mock …`, through runMock). Stdout carries only JSON-RPC (stdio mode);
-// everything else goes to stderr. See mocks/RECEIVER.md.
+// everything else goes to stderr. See mocks/RECEIVER.md. With `--revision 2026-07-28` the reference
+// extension server runs instead (mocks/2026-07-28/cli.ts, its own options).
+import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
 import { createReferenceReceiver, FAULTS, isLoopbackHost, type FaultInfo } from '../mocks/receiver/index.ts';
-import { MOCK_USAGE as USAGE, parseMockArgs } from '../mocks/receiver/args.ts';
+import { MOCK_USAGE, parseMockArgs } from '../mocks/receiver/args.ts';
+
+/** The revisions a reference peer serves: 2025-11-25 (the receiver above, the default) or 2026-07-28 (mocks/2026-07-28). */
+export const MOCK_REVISIONS = ['2025-11-25', '2026-07-28'] as const;
+const USAGE = `${MOCK_USAGE}
+revision:
+  --revision <rev>         ${MOCK_REVISIONS.join(' | ')} (default 2025-11-25); 2026-07-28 is the reference
+                           extension server, with its own options: mock --revision 2026-07-28 --help`;
+
+/** Takes `--revision <rev>` (or `--revision=<rev>`) out of argv; the rest is the chosen mock's own options. */
+export function splitRevision(argv: string[]): { revision: string | undefined; rest: string[] } {
+  const { tokens } = parseArgs({ args: argv, options: { revision: { type: 'string' } }, strict: false, allowPositionals: true, tokens: true });
+  const opt = tokens.filter((t) => t.kind === 'option' && t.name === 'revision');
+  if (!opt.length) return { revision: undefined, rest: argv };
+  const last = opt.at(-1)!;
+  const drop = new Set<number>();
+  for (const t of opt) {
+    drop.add(t.index);
+    if (t.kind === 'option' && !t.inlineValue && t.value !== undefined) drop.add(t.index + 1);
+  }
+  return { revision: (last.kind === 'option' ? last.value : undefined) ?? '', rest: argv.filter((_, i) => !drop.has(i)) };
+}
 
 /** Runs the mock. Returns an exit code when it is done at once (usage error: 2, --list-faults/--help: 0); void while serving. */
-export async function runMock(argv: string[]): Promise<number | void> {
+export async function runMock(argvWithRevision: string[]): Promise<number | void> {
+  const { revision, rest: argv } = splitRevision(argvWithRevision);
+  if (revision !== undefined && !(MOCK_REVISIONS as readonly string[]).includes(revision)) {
+    process.stderr.write(`--revision expects ${MOCK_REVISIONS.join(' or ')}, got "${revision}"\n${USAGE}\n`);
+    return 2;
+  }
+  if (revision === '2026-07-28') {
+    const { runExtensionServer } = await import('../mocks/2026-07-28/cli.ts');
+    return runExtensionServer(argv);
+  }
   let parsed: ReturnType<typeof parseMockArgs>;
   try {
     parsed = parseMockArgs(argv);

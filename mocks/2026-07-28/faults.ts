@@ -297,6 +297,12 @@ export const LATITUDES = [
     transport: 'http',
   },
   {
+    name: 'inline-result-bare',
+    requirement:
+      'tasks.md: the result is "the final result of the task" (CallToolResult, whose resultType is required) while its examples inline it without resultType',
+    description: 'the result inlined in a completed task has no resultType',
+  },
+  {
     name: 'listen-snapshot',
     requirement: 'tasks.md "Task Status Notifications": servers MAY push status updates',
     description: 'each subscribed task is sent as it is right after the acknowledgement',

@@ -200,6 +200,12 @@ const PROBES: Record<LatitudeName, Probe> = {
         'text/event-stream',
       ),
   },
+  'inline-result-bare': {
+    seen: async (c) => {
+      const id = await createTask(c, 'complete');
+      return !('resultType' in ((await pollTask(c, id, terminal)).result as object));
+    },
+  },
   'listen-snapshot': {
     seen: async (c, { stdio }) => {
       const id = await createTask(c, 'slow');

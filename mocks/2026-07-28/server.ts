@@ -430,7 +430,11 @@ export class ExtensionServer {
   /** The DetailedTask of the task's current status (tasks.md "Response" 1-5). */
   private detailed(t: StoredTask): JsonObject {
     const d = this.taskFields(t);
-    if (t.status === 'completed' && !this.fault('completed-no-result')) d.result = t.result ?? {};
+    if (t.status === 'completed' && !this.fault('completed-no-result')) {
+      // The underlying request's result as it would have been returned (CallToolResult, resultType included);
+      // latitude inline-result-bare: without resultType, as the examples of tasks.md show it.
+      d.result = this.latitude('inline-result-bare') ? { ...t.result } : { resultType: ResultType.Complete, ...t.result };
+    }
     if (t.status === 'failed' && !this.fault('failed-no-error')) d.error = t.error ?? { code: ErrorCode.InternalError, message: 'failed' };
     if (t.status === 'failed' && this.fault('failed-no-status-message')) delete d.statusMessage;
     if (t.status === 'input_required' && !this.fault('input-required-no-requests')) {
@@ -543,6 +547,8 @@ export class ExtensionServer {
     this.runs.set(tool.name, (this.runs.get(tool.name) ?? 0) + 1);
     const signal = task.abort.signal;
     try {
+      // The work begins after the CreateTaskResult is made: the seed state is working (latitude seed-current-status waits).
+      await new Promise((r) => setImmediate(r));
       let previous: string[] = [];
       for (const round of rounds) {
         const keys = round.map((q, i) => (this.fault('input-key-reused') && previous[i] ? previous[i]! : this.store.newKey(task, q.label)));

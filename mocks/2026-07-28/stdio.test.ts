@@ -75,12 +75,17 @@ describe('tool roles, declaring client (tasks)', () => {
     const { c } = start();
     const r = await callTool(c, 'complete');
     expect(r.result).toMatchObject({ resultType: 'task', status: 'working', ttlMs: 60_000, pollIntervalMs: 20 });
+    expect((await callTool(c, 'ask')).result).toMatchObject({ resultType: 'task', status: 'working' });
     expect(r.result?.taskId).toMatch(/^[0-9a-f-]{36}$/);
     expect(Date.parse(r.result?.createdAt as string)).not.toBeNaN();
     const first = await getTask(c, r.result!.taskId as string);
     expect(first.result).toMatchObject({ resultType: 'complete', taskId: r.result!.taskId });
     const done = await pollTask(c, r.result!.taskId as string, terminal);
-    expect(done).toMatchObject({ status: 'completed', resultType: 'complete', result: { content: [{ type: 'text', text: 'done' }], isError: false } });
+    expect(done).toMatchObject({
+      status: 'completed',
+      resultType: 'complete',
+      result: { resultType: 'complete', content: [{ type: 'text', text: 'done' }], isError: false },
+    });
     expect(done).not.toHaveProperty('error');
   });
 
@@ -307,6 +312,7 @@ describe('notifications/tasks through subscriptions/listen', () => {
     await s.close();
     servers = [];
     expect(await c.waitFor((m) => m.id === lid)).toMatchObject({ result: { resultType: 'complete', _meta: { [Meta.SubscriptionId]: lid } } });
+    expect(await c.waitFor((m) => m.method === 'notifications/cancelled')).toMatchObject({ params: { requestId: lid } });
   });
 });
 

@@ -66,7 +66,14 @@ export function serveStream(
     server
       .handle(msg, ctx)
       .then(
-        (answer) => answer && write(answer.message),
+        (answer) => {
+          if (!answer) return;
+          write(answer.message);
+          // cancellation.md: on stdio a server tearing down a subscriptions/listen stream sends notifications/cancelled for it.
+          if ((msg as JsonObject).method === Method.SubscriptionsListen && 'result' in answer.message) {
+            write({ jsonrpc: '2.0', method: Method.Cancelled, params: { requestId: id, reason: 'The server ended the subscription' } });
+          }
+        },
         (e) => write({ jsonrpc: '2.0', error: { code: ErrorCode.InternalError, message: `Internal error: ${e instanceof Error ? e.message : String(e)}` } }),
       )
       .finally(() => {

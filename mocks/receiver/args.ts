@@ -3,9 +3,9 @@
 import { parseArgs } from 'node:util';
 import { createReferenceReceiver, type ReceiverOptions } from './index.ts';
 import { isFaultName } from './faults.ts';
-import type { HttpAccessOptions } from './http-access.ts';
+import { accessFromArgs, TOKEN_ENV, TRANSPORT_OPTIONS } from './http-access.ts';
 
-export const TOKEN_ENV = 'MCP_CONFORMANCE_MOCK_TOKEN';
+export { TOKEN_ENV };
 
 export const MOCK_USAGE = `usage: mcp-tasks-conformance mock (--stdio | --http <port> [--host <host>]) [options]
 HTTP access (mocks/RECEIVER.md, "HTTP access"):
@@ -39,12 +39,7 @@ function num(v: string | undefined, name: string): number | undefined {
 }
 
 const OPTIONS = {
-  stdio: { type: 'boolean' },
-  http: { type: 'string' },
-  host: { type: 'string' },
-  token: { type: 'string', multiple: true },
-  'allowed-host': { type: 'string', multiple: true },
-  'allowed-origin': { type: 'string', multiple: true },
+  ...TRANSPORT_OPTIONS,
   fault: { type: 'string', multiple: true },
   'page-size': { type: 'string' },
   'max-ttl': { type: 'string' },
@@ -97,14 +92,7 @@ export function parseMockArgs(argv: string[]) {
     };
     if (options.pageSize === 0) throw new Error('--page-size must be ≥ 1');
     if (options.maxTasks === 0) throw new Error('--max-tasks must be ≥ 1');
-    const httpOnly = (['host', 'token', 'allowed-host', 'allowed-origin'] as const).filter((k) => values[k] !== undefined);
-    if (values.http === undefined && httpOnly.length) throw new Error(`${httpOnly.map((k) => `--${k}`).join(', ')}: HTTP only (with --http <port>)`);
-    for (const o of values['allowed-origin'] ?? []) {
-      if (!/^https?:\/\/[^/]+\/?$/.test(o)) throw new Error(`--allowed-origin expects scheme://host[:port], got "${o}"`);
-    }
-    const tokens = [...(values.token ?? []), ...(process.env[TOKEN_ENV] ?? '').split(',')].map((t) => t.trim()).filter(Boolean);
-    if (tokens.some((t) => /\s/.test(t))) throw new Error('--token: a bearer token has no whitespace');
-    const access: HttpAccessOptions = { allowedHosts: values['allowed-host'] ?? [], allowedOrigins: values['allowed-origin'] ?? [], tokens };
+    const access = accessFromArgs(values);
     return { values, port, faults, options, access };
   } catch (e) {
     throw new MockUsageError(e instanceof Error ? e.message : String(e));

@@ -19,6 +19,37 @@ import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { networkInterfaces } from 'node:os';
 
+/** Environment variable with bearer tokens (comma-separated), besides --token. */
+export const TOKEN_ENV = 'MCP_CONFORMANCE_MOCK_TOKEN';
+
+/** The transport and HTTP access options of a mock command line (util.parseArgs options), shared by the mocks of both revisions. */
+export const TRANSPORT_OPTIONS = {
+  stdio: { type: 'boolean' },
+  http: { type: 'string' },
+  host: { type: 'string' },
+  token: { type: 'string', multiple: true },
+  'allowed-host': { type: 'string', multiple: true },
+  'allowed-origin': { type: 'string', multiple: true },
+} as const;
+
+/** HttpAccessOptions from parsed TRANSPORT_OPTIONS (tokens also from TOKEN_ENV). Throws an Error a user can read. */
+export function accessFromArgs(values: {
+  http?: string;
+  host?: string;
+  token?: string[];
+  'allowed-host'?: string[];
+  'allowed-origin'?: string[];
+}): HttpAccessOptions {
+  const httpOnly = (['host', 'token', 'allowed-host', 'allowed-origin'] as const).filter((k) => values[k] !== undefined);
+  if (values.http === undefined && httpOnly.length) throw new Error(`${httpOnly.map((k) => `--${k}`).join(', ')}: HTTP only (with --http <port>)`);
+  for (const o of values['allowed-origin'] ?? []) {
+    if (!/^https?:\/\/[^/]+\/?$/.test(o)) throw new Error(`--allowed-origin expects scheme://host[:port], got "${o}"`);
+  }
+  const tokens = [...(values.token ?? []), ...(process.env[TOKEN_ENV] ?? '').split(',')].map((t) => t.trim()).filter(Boolean);
+  if (tokens.some((t) => /\s/.test(t))) throw new Error('--token: a bearer token has no whitespace');
+  return { allowedHosts: values['allowed-host'] ?? [], allowedOrigins: values['allowed-origin'] ?? [], tokens };
+}
+
 export interface HttpAccessOptions {
   /** Extra hostnames (no port) accepted in Host and Origin, e.g. a container's service name. */
   allowedHosts?: string[];

@@ -1,0 +1,179 @@
+// The reference extension server as a command:
+//   tsx mocks/2026-07-28/cli.ts --stdio | --http <port> [--host H] [options]
+//   mcp-tasks-conformance mock --revision 2026-07-28 …   (scripts/mock.ts hands over here)
+// Stdout carries only JSON-RPC (stdio mode); everything else goes to stderr. See README.md next to this file.
+import { parseArgs } from 'node:util';
+import { pathToFileURL } from 'node:url';
+import { accessFromArgs, isLoopbackHost, TOKEN_ENV, TRANSPORT_OPTIONS } from '../receiver/http-access.ts';
+import { FAULTS, LATITUDES, isFaultName, isLatitudeName, type SwitchInfo } from './faults.ts';
+import { createExtensionServer } from './index.ts';
+import { DEFAULTS, type ServerOptions } from './server.ts';
+
+export const EXTENSION_SERVER_USAGE = `usage: mcp-tasks-conformance mock --revision 2026-07-28 (--stdio | --http <port> [--host <host>]) [options]
+  (or: tsx mocks/2026-07-28/cli.ts …) — the reference server of MCP 2026-07-28 with the Tasks extension
+HTTP access:
+  --host <host>              address to bind (default 127.0.0.1, loopback only)
+  --token <token>            require "Authorization: Bearer <token>" (repeatable: each token is one requestor;
+                             also ${TOKEN_ENV}, comma-separated)
+  --allowed-host <name>      accept this hostname in Host/Origin besides loopback and the bound address (repeatable)
+  --allowed-origin <url>     accept this exact Origin (repeatable)
+options:
+  --fault <name>             switch on a named fault (repeatable; --list-faults)
+  --latitude <name>          take a latitude the texts leave (repeatable; --list-latitudes)
+  --ttl-ms <ms|unlimited>    ttlMs of new tasks (default ${DEFAULTS.ttlMs})
+  --poll-interval-ms <ms>    pollIntervalMs of new tasks (default ${DEFAULTS.pollIntervalMs})
+  --completes-ms <ms>        run time of complete, fail_rpc, tool_error, task_only, the input tools' tail (default ${DEFAULTS.timings.completesMs})
+  --slow-ms <ms>             run time of slow (default ${DEFAULTS.timings.slowMs})
+  --max-tasks <n>            unfinished tasks per requestor (default ${DEFAULTS.maxTasks})
+  --max-retained <n>         tasks kept per requestor (default ${DEFAULTS.maxRetained})
+  --max-subscriptions <n>    open subscriptions/listen per connection (stdio) or in all (HTTP) (default ${DEFAULTS.maxSubscriptions})
+  --latency-ms <ms>          delay of every answer under --latitude high-latency (default ${DEFAULTS.latencyMs})
+  --no-tasks-extension       do not declare or serve the extension (tasks/* → -32601, no task ever)
+  --log                      every message in and out on stderr
+  --list-faults              print the named faults (name, requirement, description) and exit
+  --list-latitudes           print the latitudes (name, the text's freedom, description) and exit
+  -h, --help                 this text`;
+
+const OPTIONS = {
+  ...TRANSPORT_OPTIONS,
+  fault: { type: 'string', multiple: true },
+  latitude: { type: 'string', multiple: true },
+  'ttl-ms': { type: 'string' },
+  'poll-interval-ms': { type: 'string' },
+  'completes-ms': { type: 'string' },
+  'slow-ms': { type: 'string' },
+  'max-tasks': { type: 'string' },
+  'max-retained': { type: 'string' },
+  'max-subscriptions': { type: 'string' },
+  'latency-ms': { type: 'string' },
+  'no-tasks-extension': { type: 'boolean' },
+  log: { type: 'boolean' },
+  'list-faults': { type: 'boolean' },
+  'list-latitudes': { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+export class ExtensionServerUsageError extends Error {}
+
+function int(v: string | undefined, name: string, min = 0, max = Number.MAX_SAFE_INTEGER): number | undefined {
+  if (v === undefined) return undefined;
+  const n = Number(v);
+  if (!/^\d+$/.test(v) || !Number.isSafeInteger(n) || n < min || n > max)
+    throw new ExtensionServerUsageError(`--${name} expects an integer from ${min} to ${max}, got "${v}"`);
+  return n;
+}
+
+/** Parses the command line (throws ExtensionServerUsageError): the server options, the transport, HTTP access. */
+export function parseExtensionServerArgs(argv: string[]) {
+  let values;
+  try {
+    ({ values } = parseArgs({ args: argv, strict: true, allowPositionals: false, options: OPTIONS }));
+  } catch (e) {
+    throw new ExtensionServerUsageError(e instanceof Error ? e.message : String(e));
+  }
+  const faults = values.fault ?? [];
+  const latitudes = values.latitude ?? [];
+  const badF = faults.filter((f) => !isFaultName(f));
+  if (badF.length) throw new ExtensionServerUsageError(`unknown fault(s): ${badF.join(', ')} (see --list-faults)`);
+  const badL = latitudes.filter((l) => !isLatitudeName(l));
+  if (badL.length) throw new ExtensionServerUsageError(`unknown latitude(s): ${badL.join(', ')} (see --list-latitudes)`);
+  const port = values.http !== undefined ? int(values.http, 'http', 0, 65535)! : 0;
+  const ttl = values['ttl-ms'];
+  const completesMs = int(values['completes-ms'], 'completes-ms', 0, 60_000);
+  const slowMs = int(values['slow-ms'], 'slow-ms', 0, 60_000);
+  const options: ServerOptions = {
+    faults,
+    latitudes,
+    ...(ttl !== undefined ? { ttlMs: ttl === 'unlimited' ? null : int(ttl, 'ttl-ms', 1)! } : {}),
+    pollIntervalMs: int(values['poll-interval-ms'], 'poll-interval-ms', 1),
+    timings: { ...(completesMs !== undefined ? { completesMs } : {}), ...(slowMs !== undefined ? { slowMs } : {}) },
+    maxTasks: int(values['max-tasks'], 'max-tasks', 1),
+    maxRetained: int(values['max-retained'], 'max-retained', 1),
+    maxSubscriptions: int(values['max-subscriptions'], 'max-subscriptions', 1),
+    latencyMs: int(values['latency-ms'], 'latency-ms', 0, 60_000),
+    tasksExtension: !values['no-tasks-extension'],
+  };
+  let access;
+  try {
+    access = accessFromArgs(values);
+  } catch (e) {
+    throw new ExtensionServerUsageError(e instanceof Error ? e.message : String(e));
+  }
+  return { values, port, options, access };
+}
+
+function listing(items: readonly SwitchInfo[]): string {
+  return items
+    .map((s) => {
+      const needs = [...(s.args?.length ? [`needs ${s.args.join(' ')}`] : []), ...(s.transport ? [`${s.transport.toUpperCase()} only`] : [])];
+      return `${s.name}\t${s.requirement}\t${s.description}${needs.length ? ` (${needs.join('; ')})` : ''}\n`;
+    })
+    .join('');
+}
+
+/** Runs the server. An exit code when it is done at once (usage error: 2, listings/help: 0, cannot listen: 1); void while serving. */
+export async function runExtensionServer(argv: string[]): Promise<number | void> {
+  let parsed: ReturnType<typeof parseExtensionServerArgs>;
+  try {
+    parsed = parseExtensionServerArgs(argv);
+  } catch (e) {
+    process.stderr.write(`${e instanceof Error ? e.message : String(e)}\n${EXTENSION_SERVER_USAGE}\n`);
+    return 2;
+  }
+  const { values, port, options, access } = parsed;
+  if (values.help) {
+    process.stderr.write(EXTENSION_SERVER_USAGE + '\n');
+    return 0;
+  }
+  if (values['list-faults'] || values['list-latitudes']) {
+    process.stderr.write((values['list-faults'] ? listing(FAULTS) : '') + (values['list-latitudes'] ? listing(LATITUDES) : ''));
+    return 0;
+  }
+  if (!!values.stdio === (values.http !== undefined)) {
+    process.stderr.write(`choose exactly one of --stdio or --http <port>\n${EXTENSION_SERVER_USAGE}\n`);
+    return 2;
+  }
+  const s = createExtensionServer({
+    ...options,
+    log: (l) => process.stderr.write(`${l}\n`),
+    ...(values.log ? { onWire: (e) => process.stderr.write(`${e.dir === 'in' ? '→' : '←'} ${e.transport} ${JSON.stringify(e.message)}\n`) } : {}),
+  });
+  const switches = [...(options.faults ?? []).map((f) => `fault ${f}`), ...(options.latitudes ?? []).map((l) => `latitude ${l}`)];
+  const shutdown = (code: number) => {
+    void s.close().finally(() => process.exit(code));
+  };
+  process.once('SIGINT', () => shutdown(0));
+  process.once('SIGTERM', () => shutdown(0));
+  if (values.stdio) {
+    // stdio binding: the server exits when its input ends.
+    const conn = s.stdio(process.stdin, process.stdout, 'stdio');
+    void conn.closed.then(() => shutdown(0));
+    if (switches.length) process.stderr.write(`reference extension server (stdio) with ${switches.join(', ')}\n`);
+    return;
+  }
+  const host = values.host ?? '127.0.0.1';
+  try {
+    const { url } = await s.listenHttp(port, host, access);
+    process.stderr.write(
+      `reference extension server listening on ${url}${switches.length ? ` (${switches.join(', ')})` : ''}${access.tokens?.length ? ' (bearer token required)' : ''}\n`,
+    );
+    if (!isLoopbackHost(host) && !access.tokens?.length)
+      process.stderr.write(`warning: listening beyond loopback (${host}) without --token: anyone who can reach it can use it\n`);
+  } catch (e) {
+    process.stderr.write(`cannot listen on ${host}:${port}: ${e instanceof Error ? e.message : String(e)}\n`);
+    await s.close();
+    return 1;
+  }
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  runExtensionServer(process.argv.slice(2)).then(
+    (code) => {
+      if (typeof code === 'number') process.exitCode = code;
+    },
+    (e) => {
+      process.stderr.write(`fatal: ${e instanceof Error ? e.stack : String(e)}\n`);
+      process.exit(1);
+    },
+  );
+}
