@@ -2,6 +2,7 @@
 // fault on, and the exact behaviour with no fault (so the probe is not trivially true). The probes are the
 // shortest observation of the one requirement each fault breaks; the conformance checks are the real judges.
 import { afterAll, describe, expect, it } from 'vitest';
+import { requirementsFor } from '../../schema/catalog.ts';
 import { FAULTS, createExtensionServer, type FaultName, type ReferenceExtensionServer } from './index.ts';
 import { Meta, Method } from './protocol.ts';
 import { callTool, createTask, DECLARING, getTask, HttpClient, meta, NON_DECLARING, pollTask, StreamClient, type Client, type Msg } from './test-client.ts';
@@ -221,23 +222,38 @@ const PROBES: Record<FaultName, Probe> = {
     seen: async (c) =>
       (await (c as HttpClient).send({ jsonrpc: '2.0', id: 9, method: Method.ToolsList, params: { _meta: meta() } }, { 'mcp-method': 'x' })).status === 200,
   },
-  'modern-errors-http-200': {
+  'elicitation-undeclared': {
+    seen: async (c) => {
+      const id = await createTask(c, 'ask');
+      await inputRequired(c, id);
+      return (await getTask(c, id, { extensions: DECLARING.extensions })).result?.inputRequests !== undefined;
+    },
+  },
+  'get-no-result-type': { seen: async (c) => !('resultType' in (await getTask(c, await createTask(c, 'slow'))).result!) },
+  'protocol-version-header-unchecked': {
+    http: true,
+    seen: async (c) =>
+      (await (c as HttpClient).send({ jsonrpc: '2.0', id: 9, method: Method.ToolsList, params: { _meta: meta() } }, { 'mcp-protocol-version': '2025-06-18' }))
+        .status === 200,
+  },
+  'capability-error-http-200': {
     http: true,
     seen: async (c) =>
       (await (c as HttpClient).send({ jsonrpc: '2.0', id: 9, method: Method.ToolsCall, params: { name: 'task_only', _meta: meta(NON_DECLARING) } })).status ===
       200,
   },
+  'meta-missing-http-200': {
+    http: true,
+    seen: async (c) =>
+      (await (c as HttpClient).send({ jsonrpc: '2.0', id: 9, method: Method.ToolsList, params: {} }, { 'mcp-protocol-version': '2026-07-28' })).status === 200,
+  },
+  'unknown-method-http-400': {
+    http: true,
+    seen: async (c) => (await (c as HttpClient).send({ jsonrpc: '2.0', id: 9, method: Method.TasksList, params: { _meta: meta() } })).status === 400,
+  },
   'missing-meta-served': { seen: async (c) => (await c.request(Method.ToolsList, { _meta: undefined })).result !== undefined },
   'unsupported-version-served': { seen: async (c) => (await c.request(Method.ToolsList, { _meta: meta(DECLARING, '1900-01-01') })).result !== undefined },
   'discover-not-implemented': { seen: async (c) => (await c.request(Method.ServerDiscover)).error?.code === -32601 },
-  'no-server-info': { seen: async (c) => !(await c.request(Method.ServerDiscover)).result?._meta },
-  'parse-error-wrong-code': {
-    seen: async (_c, { stdio }) => {
-      const from = stdio!.received.length;
-      stdio!.raw('not json\n');
-      return (await stdio!.waitFor((m) => !!m.error, 3000, from)).error?.code !== -32700;
-    },
-  },
   'sequential-task-ids': { seen: async (c) => /^task-\d+$/.test(await createTask(c, 'complete')) },
   'foreign-task-visible': {
     http: true,
@@ -270,7 +286,11 @@ async function observe(fault: FaultName | undefined, probe: Probe): Promise<bool
 describe('named faults of the reference extension server', () => {
   it('every fault has a probe and names a requirement', () => {
     expect(Object.keys(PROBES).sort()).toEqual(FAULTS.map((f) => f.name).sort());
-    for (const f of FAULTS) expect(f.requirement).toMatch(/^(ext|core)-[a-z0-9-]+$/);
+    const ids = new Set(requirementsFor('2026-07-28').map((r) => r.id));
+    for (const f of FAULTS) {
+      if (f.requirement.startsWith('schema:')) expect(f.requirement).toMatch(/^schema:[A-Za-z]+$/);
+      else expect(ids.has(f.requirement), `${f.name}: ${f.requirement} is not in the 2026-07-28 catalog`).toBe(true);
+    }
   });
 
   for (const f of FAULTS) {

@@ -6,7 +6,11 @@
 
 export interface SwitchInfo {
   name: string;
-  /** Fault: the requirement it breaks. Latitude: the text that leaves the freedom. */
+  /**
+   * Fault: the requirement it breaks — a catalog id (schema/2026-07-28/requirements.json) or, for what the
+   * schema or the transition table states without a keyword line, `schema:<definition>` / `schema:TRANSITIONS`.
+   * Latitude: the text (or ruling) that leaves the freedom.
+   */
   requirement: string;
   description: string;
   /** Server options the switch needs to be observable (CLI flags). */
@@ -19,186 +23,220 @@ export const FAULTS = [
   // --- capability negotiation ---------------------------------------------------------------------
   {
     name: 'task-to-undeclared',
-    requirement: 'ext-negotiation-no-task-undeclared',
+    requirement: '2026-caps-no-task-for-non-declaring',
     description: 'answers tools/call with a CreateTaskResult to a client that did not declare the extension on that request',
   },
-  {
-    name: 'undeclared-wrong-code',
-    requirement: 'ext-negotiation-32021-unservable',
-    description: 'task_only for a non-declaring client: -32602 instead of -32021',
-  },
-  { name: 'no-required-capabilities', requirement: 'core-32021-required-capabilities', description: 'every -32021 error lacks data.requiredCapabilities' },
+  { name: 'undeclared-wrong-code', requirement: '2026-caps-required-32021', description: 'task_only for a non-declaring client: -32602 instead of -32021' },
+  { name: 'no-required-capabilities', requirement: '2026-meta-missing-capability-32021', description: 'every -32021 error lacks data.requiredCapabilities' },
   {
     name: 'task-methods-undeclared',
-    requirement: 'ext-errors-32021-task-methods',
+    requirement: '2026-errors-task-methods-non-declaring-32021',
     description: 'tasks/get, tasks/update and tasks/cancel of a non-declaring client are served instead of -32021',
   },
   {
     name: 'listen-undeclared',
-    requirement: 'ext-notifications-listen-32021',
+    requirement: '2026-notify-non-declaring-32021',
     description: 'subscriptions/listen with notifications.taskIds from a non-declaring client is served instead of -32021',
   },
   {
     name: 'legacy-capability-counts',
-    requirement: 'ext-compat-legacy-capability',
+    requirement: '2026-compat-legacy-only-non-declaring',
     description: 'a client declaring only the 2025-11-25 `tasks` capability is treated as declaring the extension',
   },
   {
     name: 'task-param-validated',
-    requirement: 'ext-compat-ignore-task-param',
+    requirement: '2026-compat-ignore-task-param',
     description: 'tools/call with a `task` parameter that is not a 2025-11-25 task object is refused with -32602 (the parameter is not ignored)',
   },
+  {
+    name: 'elicitation-undeclared',
+    requirement: '2026-mrtr-no-undeclared-elicitation',
+    description: 'tasks/get shows the elicitation inputRequests of a task to a request that declares no elicitation capability',
+  },
   // --- resultType and result shapes ------------------------------------------------------------------
-  { name: 'create-result-type-complete', requirement: 'ext-result-type-task', description: 'CreateTaskResult carries resultType "complete"' },
-  { name: 'get-result-type-task', requirement: 'ext-get-result-type-complete', description: 'tasks/get results carry resultType "task"' },
-  { name: 'update-no-result-type', requirement: 'ext-update-result-type-complete', description: 'the tasks/update acknowledgement has no resultType' },
-  { name: 'cancel-no-result-type', requirement: 'ext-cancel-result-type-complete', description: 'the tasks/cancel acknowledgement has no resultType' },
-  { name: 'discover-no-result-type', requirement: 'core-result-type-required', description: 'server/discover and tools/list results have no resultType' },
+  { name: 'create-result-type-complete', requirement: '2026-result-type-task', description: 'CreateTaskResult carries resultType "complete"' },
+  { name: 'get-result-type-task', requirement: '2026-result-type-task-only-create', description: 'tasks/get results carry resultType "task"' },
+  { name: 'get-no-result-type', requirement: '2026-get-result-type-complete', description: 'tasks/get results have no resultType' },
+  { name: 'update-no-result-type', requirement: '2026-update-result-type-complete', description: 'the tasks/update acknowledgement has no resultType' },
+  { name: 'cancel-no-result-type', requirement: '2026-cancel-result-type-complete', description: 'the tasks/cancel acknowledgement has no resultType' },
+  { name: 'discover-no-result-type', requirement: '2026-core-result-type-required', description: 'server/discover and tools/list results have no resultType' },
   {
     name: 'create-result-nested',
-    requirement: 'ext-create-result-flat',
+    requirement: 'schema:CreateTaskResult',
     description: 'CreateTaskResult nests the task (2025-11-25 shape `{ task: {…} }`) instead of being a flat Task',
   },
   {
     name: 'legacy-field-names',
-    requirement: 'ext-task-fields',
+    requirement: 'schema:Task',
     description: 'tasks carry `ttl` / `pollInterval` (2025-11-25 names) instead of `ttlMs` / `pollIntervalMs`',
   },
   // --- task creation -----------------------------------------------------------------------------------
   {
     name: 'create-before-durable',
-    requirement: 'ext-create-durable',
+    requirement: '2026-create-durable-before-answer',
     description: 'tasks/get answers -32602 "Task not found" for the first 500 ms after the CreateTaskResult',
   },
   {
     name: 'mrtr-after-task',
-    requirement: 'ext-create-mrtr-synchronous',
+    requirement: '2026-create-mrtr-before-task',
     description: 'mrtr_then_task answers with a CreateTaskResult at once and asks its pre-task input through the task inputRequests',
   },
   // --- tasks/get per status -----------------------------------------------------------------------------
-  { name: 'completed-no-result', requirement: 'ext-get-completed-result', description: 'tasks/get of a completed task has no `result`' },
-  { name: 'failed-no-error', requirement: 'ext-get-failed-error', description: 'tasks/get of a failed task has no `error`' },
-  {
-    name: 'input-required-no-requests',
-    requirement: 'ext-get-input-required-requests',
-    description: 'tasks/get of an input_required task has no `inputRequests`',
-  },
+  { name: 'completed-no-result', requirement: '2026-get-completed-result', description: 'tasks/get of a completed task has no `result`' },
+  { name: 'failed-no-error', requirement: '2026-get-failed-error', description: 'tasks/get of a failed task has no `error`' },
+  { name: 'input-required-no-requests', requirement: '2026-get-input-required', description: 'tasks/get of an input_required task has no `inputRequests`' },
   {
     name: 'input-requests-partial-list',
-    requirement: 'ext-get-input-requests-all',
+    requirement: '2026-get-input-requests-all-outstanding',
     description: 'tasks/get lists only the first of several outstanding input requests',
   },
   {
     name: 'is-error-as-failed',
-    requirement: 'ext-failed-not-tool-error',
+    requirement: '2026-exec-failed-not-for-tool-errors',
     description: 'a tool result with isError: true ends the task failed (with a JSON-RPC error) instead of completed',
   },
   {
     name: 'failed-error-altered',
-    requirement: 'ext-failed-error-underlying',
-    description: "a failed task's error is not the underlying request's JSON-RPC error (other code and message)",
+    requirement: '2026-exec-error-exact',
+    description: "a failed task's error is not the underlying request's JSON-RPC error (another code and message)",
   },
-  { name: 'failed-no-status-message', requirement: 'ext-failed-status-message', description: 'a failed task has no statusMessage' },
-  { name: 'get-unknown-wrong-code', requirement: 'ext-errors-get-unknown', description: 'tasks/get of an unknown taskId answers -32603 instead of -32602' },
-  { name: 'update-unknown-acked', requirement: 'ext-update-unknown-error', description: 'tasks/update of an unknown taskId is acknowledged' },
-  { name: 'cancel-unknown-acked', requirement: 'ext-cancel-unknown-error', description: 'tasks/cancel of an unknown taskId is acknowledged' },
+  { name: 'failed-no-status-message', requirement: '2026-exec-failed-status-message', description: 'a failed task has no statusMessage' },
+  {
+    name: 'get-unknown-wrong-code',
+    requirement: '2026-errors-get-unknown-32602',
+    description: 'tasks/get of an unknown taskId answers -32603 instead of -32602',
+  },
+  { name: 'update-unknown-acked', requirement: '2026-update-unknown-task-error', description: 'tasks/update of an unknown taskId is acknowledged' },
+  { name: 'cancel-unknown-acked', requirement: '2026-cancel-unknown-task-error', description: 'tasks/cancel of an unknown taskId is acknowledged' },
   // --- input --------------------------------------------------------------------------------------------
   {
     name: 'input-key-reused',
-    requirement: 'ext-input-keys-unique',
+    requirement: '2026-input-key-no-reuse-after-response',
     description: "ask_rounds asks its second question under the first question's (answered) key",
   },
   {
     name: 'answered-key-reapplied',
-    requirement: 'ext-update-ignore-not-outstanding',
+    requirement: '2026-update-ignore-unknown-keys',
     description: 'a response to an already answered key replaces the earlier answer',
   },
   {
     name: 'unknown-key-rejected',
-    requirement: 'ext-update-ignore-not-outstanding',
+    requirement: '2026-update-ignore-unknown-keys',
     description: 'tasks/update naming a key that is not outstanding is refused with -32602',
   },
   {
     name: 'partial-answer-resumes',
-    requirement: 'ext-update-partial-remains',
+    requirement: '2026-update-partial',
     description: 'a partial set of responses moves the task on (working, then completed) without the remaining answers',
   },
-  { name: 'update-ack-carries-task', requirement: 'ext-update-empty-ack', description: 'the tasks/update acknowledgement carries the task' },
-  { name: 'cancel-ack-carries-task', requirement: 'ext-cancel-empty-ack', description: 'the tasks/cancel acknowledgement carries the task (2025-11-25 style)' },
-  // --- lifecycle --------------------------------------------------------------------------------------
-  { name: 'cancelled-resurrects', requirement: 'ext-lifecycle-terminal-sticky', description: 'a cancelled task becomes completed when its work finishes' },
+  { name: 'update-ack-carries-task', requirement: '2026-update-ack-empty', description: 'the tasks/update acknowledgement carries the task' },
+  {
+    name: 'cancel-ack-carries-task',
+    requirement: '2026-cancel-ack-empty',
+    description: 'the tasks/cancel acknowledgement carries the task (2025-11-25 style)',
+  },
+  // --- lifecycle (the transition table of schema/2026-07-28/protocol.ts) ----------------------------------
+  {
+    name: 'cancelled-resurrects',
+    requirement: 'schema:TRANSITIONS',
+    description: 'a cancelled task becomes completed when its work finishes (terminal → terminal)',
+  },
   {
     name: 'failed-resumes',
-    requirement: 'ext-lifecycle-transitions',
+    requirement: 'schema:TRANSITIONS',
     description: 'a failed task shows "working" again on the tasks/get after the first that showed it failed',
   },
   // --- removed methods -----------------------------------------------------------------------------------
-  { name: 'tasks-result-served', requirement: 'ext-removed-tasks-result', description: 'tasks/result is answered (with the task result) instead of -32601' },
-  { name: 'tasks-list-served', requirement: 'ext-removed-tasks-list', description: "tasks/list is answered (the requestor's tasks) instead of -32601" },
+  {
+    name: 'tasks-result-served',
+    requirement: '2026-compat-tasks-result-32601',
+    description: 'tasks/result is answered (with the task result) instead of -32601',
+  },
+  {
+    name: 'tasks-list-served',
+    requirement: '2026-compat-tasks-result-32601',
+    description: "tasks/list is answered (the requestor's tasks) instead of -32601 (RULINGS.md#ext-tasks-list-removed)",
+  },
   // --- notifications through subscriptions/listen ------------------------------------------------------
   {
     name: 'notification-no-subscription-id',
-    requirement: 'core-listen-subscription-id',
+    requirement: '2026-meta-subscription-id',
     description: 'notifications/tasks lack _meta io.modelcontextprotocol/subscriptionId',
   },
   {
     name: 'notification-before-ack',
-    requirement: 'core-listen-ack-first',
+    requirement: '2026-subscribe-nothing-before-ack',
     description: 'the first notifications/tasks of a subscription goes out before its acknowledgement',
   },
   {
     name: 'notification-not-detailed',
-    requirement: 'ext-notification-detailed-task',
+    requirement: 'schema:TaskStatusNotification',
     description: 'notifications/tasks of a completed or failed task lack its result or error',
   },
   {
     name: 'progress-on-listen',
-    requirement: 'ext-listen-no-progress',
+    requirement: '2026-notify-no-progress-message-on-stream',
     description: 'a notifications/progress goes out on the subscriptions/listen stream with each task notification',
   },
   {
     name: 'unrequested-task-notifications',
-    requirement: 'core-listen-only-requested',
+    requirement: '2026-subscribe-only-requested',
     description: 'notifications/tasks go out for every task of the requestor, not only the subscribed ones',
   },
   // --- Streamable HTTP -----------------------------------------------------------------------------
   {
     name: 'mcp-name-unchecked',
-    requirement: 'ext-http-mcp-name-task-id',
-    description: 'tasks/get, tasks/update, tasks/cancel with a missing or different Mcp-Name are served',
+    requirement: '2026-header-server-reject-mismatch',
+    description: 'tasks/get, tasks/update, tasks/cancel with an Mcp-Name other than params.taskId are served',
     transport: 'http',
   },
   {
     name: 'mcp-method-unchecked',
-    requirement: 'core-http-header-mismatch',
-    description: 'a missing or different Mcp-Method header is accepted',
+    requirement: '2026-header-mismatch-32020',
+    description: 'an Mcp-Method header other than the body method is accepted',
     transport: 'http',
   },
   {
-    name: 'modern-errors-http-200',
-    requirement: 'core-http-400-modern-errors',
-    description: '-32020, -32021 and -32022 errors are sent with HTTP 200 instead of 400',
+    name: 'protocol-version-header-unchecked',
+    requirement: '2026-header-version-mismatch-reject',
+    description: 'an MCP-Protocol-Version header other than the _meta protocolVersion is accepted',
+    transport: 'http',
+  },
+  {
+    name: 'capability-error-http-200',
+    requirement: '2026-meta-missing-capability-http-400',
+    description: '-32021 errors are sent with HTTP 200 instead of 400',
+    transport: 'http',
+  },
+  {
+    name: 'meta-missing-http-200',
+    requirement: '2026-meta-missing-http-400',
+    description: 'the -32602 for missing _meta fields is sent with HTTP 200 instead of 400',
+    transport: 'http',
+  },
+  {
+    name: 'unknown-method-http-400',
+    requirement: '2026-header-unknown-method-404',
+    description: '-32601 is sent with HTTP 400 instead of 404',
     transport: 'http',
   },
   // --- core request rules ----------------------------------------------------------------------------
   {
     name: 'missing-meta-served',
-    requirement: 'core-meta-required',
+    requirement: '2026-meta-missing-32602',
     description: 'a request without io.modelcontextprotocol/protocolVersion or clientCapabilities in _meta is served',
   },
   {
     name: 'unsupported-version-served',
-    requirement: 'core-version-unsupported',
+    requirement: '2026-version-unsupported-32022',
     description: 'a request naming a protocol version the server does not implement is served instead of -32022',
   },
-  { name: 'discover-not-implemented', requirement: 'core-discover-required', description: 'server/discover answers -32601' },
-  { name: 'no-server-info', requirement: 'core-result-server-info', description: 'results carry no _meta io.modelcontextprotocol/serverInfo' },
-  { name: 'parse-error-wrong-code', requirement: 'core-jsonrpc-errors', description: 'a message that is not JSON is answered -32600 instead of -32700' },
+  { name: 'discover-not-implemented', requirement: '2026-discover-implement', description: 'server/discover answers -32601' },
   // --- security ------------------------------------------------------------------------------------
-  { name: 'sequential-task-ids', requirement: 'ext-security-task-id-entropy', description: 'task ids are a counter (task-1, task-2, …)' },
+  { name: 'sequential-task-ids', requirement: '2026-security-ids-entropy', description: 'task ids are a counter (task-1, task-2, …)' },
   {
     name: 'foreign-task-visible',
-    requirement: 'ext-security-auth-binding',
+    requirement: '2026-security-auth-binding',
     description: 'a task is served to any authenticated requestor, not only to the one that created it',
     args: ['--token', 'alpha', '--token', 'beta'],
     transport: 'http',
@@ -294,6 +332,12 @@ export const LATITUDES = [
     name: 'sse-responses',
     requirement: 'streamable-http "Sending Messages": the server returns application/json or text/event-stream',
     description: 'every request is answered with an SSE stream',
+    transport: 'http',
+  },
+  {
+    name: 'mcp-name-optional',
+    requirement: 'RULINGS.md#ext-mcp-name-task-id: whether a server rejects a task request that lacks Mcp-Name is its latitude',
+    description: 'tasks/get, tasks/update, tasks/cancel without an Mcp-Name header are served (a present one must still equal params.taskId)',
     transport: 'http',
   },
   {

@@ -115,6 +115,8 @@ class LadderError extends RpcError {
     message: string,
     readonly httpStatus: number,
     data?: unknown,
+    /** The -32602 of a request without its required _meta fields. */
+    readonly metaMissing = false,
   ) {
     super(code, message, data);
   }
@@ -198,8 +200,7 @@ export class ExtensionServer {
 
   /** The answer to a message that could not be parsed as JSON (-32700, no id). */
   parseError(detail: string): Answer {
-    const code = this.fault('parse-error-wrong-code') ? ErrorCode.InvalidRequest : ErrorCode.ParseError;
-    return { message: { jsonrpc: '2.0', error: { code, message: `Parse error: ${detail}` } }, httpStatus: 400 };
+    return { message: { jsonrpc: '2.0', error: { code: ErrorCode.ParseError, message: `Parse error: ${detail}` } }, httpStatus: 400 };
   }
 
   /** An error answer without a request id (the id could not be read, or the message was not one request). */
@@ -231,7 +232,7 @@ export class ExtensionServer {
       const result = await this.request(msg.method, msg.params, id, ctx);
       if (result === undefined || ctx.signal.aborted) return undefined;
       if (this.latitude('high-latency')) await sleep(this.opts.latencyMs);
-      return { message: { jsonrpc: '2.0', id, result: this.withServerInfo(result) }, httpStatus: 200 };
+      return { message: { jsonrpc: '2.0', id, result: this.withServerInfo(result, msg.method) }, httpStatus: 200 };
     } catch (e) {
       if (ctx.signal.aborted && !(e instanceof RpcError)) return undefined;
       const err = e instanceof RpcError ? e : new RpcError(ErrorCode.InternalError, `Internal error: ${e instanceof Error ? e.message : String(e)}`);
@@ -250,15 +251,17 @@ export class ExtensionServer {
   }
 
   private httpStatus(err: RpcError): number {
-    const modern = [ErrorCode.HeaderMismatch, ErrorCode.MissingRequiredClientCapability, ErrorCode.UnsupportedProtocolVersion] as number[];
-    if (modern.includes(err.code)) return this.fault('modern-errors-http-200') ? 200 : 400;
-    if (err instanceof LadderError) return err.httpStatus;
-    return 200;
+    if (err.code === ErrorCode.MissingRequiredClientCapability) return this.fault('capability-error-http-200') ? 200 : 400;
+    if (!(err instanceof LadderError)) return 200;
+    if (err.code === ErrorCode.MethodNotFound && this.fault('unknown-method-http-400')) return 400;
+    if (err.metaMissing && this.fault('meta-missing-http-200')) return 200;
+    return err.httpStatus;
   }
 
-  private withServerInfo(result: JsonObject): JsonObject {
-    const extra = this.latitude('extra-fields') ? { 'x-reference-extra': true } : {};
-    if (this.fault('no-server-info')) return { ...result, ...extra };
+  private withServerInfo(result: JsonObject, method: string): JsonObject {
+    // latitude extra-fields: an unknown member on every result but the acks, which hold nothing but resultType and _meta (RULINGS.md#ext-empty-ack).
+    const ack = method === Method.TasksUpdate || method === Method.TasksCancel;
+    const extra = this.latitude('extra-fields') && !ack ? { 'x-reference-extra': true } : {};
     const meta = isObject(result._meta) ? result._meta : {};
     return {
       ...result,
@@ -343,8 +346,9 @@ export class ExtensionServer {
     if (this.fault('missing-meta-served')) return typeof version === 'string' ? version : PROTOCOL_VERSION;
     if (meta !== undefined && !isObject(meta)) throw new LadderError(ErrorCode.InvalidParams, 'Invalid params: _meta must be an object', 400);
     if (typeof version !== 'string' || version === '')
-      throw new LadderError(ErrorCode.InvalidParams, `Invalid params: _meta["${Meta.ProtocolVersion}"] is required (a string)`, 400);
-    if (!isObject(caps)) throw new LadderError(ErrorCode.InvalidParams, `Invalid params: _meta["${Meta.ClientCapabilities}"] is required (an object)`, 400);
+      throw new LadderError(ErrorCode.InvalidParams, `Invalid params: _meta["${Meta.ProtocolVersion}"] is required (a string)`, 400, undefined, true);
+    if (!isObject(caps))
+      throw new LadderError(ErrorCode.InvalidParams, `Invalid params: _meta["${Meta.ClientCapabilities}"] is required (an object)`, 400, undefined, true);
     if (caps.extensions !== undefined && !isObject(caps.extensions))
       throw new LadderError(ErrorCode.InvalidParams, 'Invalid params: clientCapabilities.extensions must be an object', 400);
     return version;
@@ -359,21 +363,25 @@ export class ExtensionServer {
     const mismatch = (text: string) => new LadderError(ErrorCode.HeaderMismatch, `Header mismatch: ${text}`, 400);
     const pv = one(Header.ProtocolVersion);
     if (pv === undefined) throw mismatch(`${Header.ProtocolVersion} header is required`);
-    if (pv !== version) throw mismatch(`${Header.ProtocolVersion} header value '${pv}' does not match _meta value '${version}'`);
-    if (!this.fault('mcp-method-unchecked')) {
-      const m = one(Header.Method);
-      if (m === undefined) throw mismatch(`${Header.Method} header is required`);
-      if (m !== method) throw mismatch(`${Header.Method} header value '${m}' does not match body value '${method}'`);
-    }
+    if (pv !== version && !this.fault('protocol-version-header-unchecked'))
+      throw mismatch(`${Header.ProtocolVersion} header value '${pv}' does not match _meta value '${version}'`);
+    const m = one(Header.Method);
+    if (m === undefined) throw mismatch(`${Header.Method} header is required`);
+    if (m !== method && !this.fault('mcp-method-unchecked')) throw mismatch(`${Header.Method} header value '${m}' does not match body value '${method}'`);
     const source = MCP_NAME_SOURCE[method];
     if (!source) return;
-    if (this.fault('mcp-name-unchecked') && method.startsWith('tasks/')) return;
+    const task = method.startsWith('tasks/');
     const raw = one(Header.Name);
     const body = params[source];
-    if (raw === undefined) throw mismatch(`${Header.Name} header is required for ${method}`);
+    if (raw === undefined) {
+      // RULINGS.md#ext-mcp-name-task-id: rejecting a task request without Mcp-Name is the server's choice (latitude mcp-name-optional).
+      if (task && this.latitude('mcp-name-optional')) return;
+      throw mismatch(`${Header.Name} header is required for ${method}`);
+    }
     const decoded = decodeHeaderValue(raw);
     if (decoded === undefined) throw mismatch(`${Header.Name} header value contains invalid characters`);
-    if (decoded !== body) throw mismatch(`${Header.Name} header value '${decoded}' does not match body value '${String(body)}'`);
+    if (decoded !== body && !(task && this.fault('mcp-name-unchecked')))
+      throw mismatch(`${Header.Name} header value '${decoded}' does not match body value '${String(body)}'`);
   }
 
   // --- capabilities ----------------------------------------------------------------------------------
@@ -402,9 +410,13 @@ export class ExtensionServer {
   }
 
   /** Form-mode elicitation declared (an empty `elicitation` object means form). */
-  private requireElicitation(params: Params): void {
+  private declaresElicitation(params: Params): boolean {
     const e = this.caps(params).elicitation;
-    if (isObject(e) && (Object.keys(e).length === 0 || isObject(e.form))) return;
+    return isObject(e) && (Object.keys(e).length === 0 || isObject(e.form));
+  }
+
+  private requireElicitation(params: Params): void {
+    if (this.declaresElicitation(params)) return;
     throw new RpcError(ErrorCode.MissingRequiredClientCapability, 'Missing required client capability: elicitation (form mode)', {
       requiredCapabilities: { elicitation: { form: {} } },
     });
@@ -523,8 +535,9 @@ export class ExtensionServer {
 
   private createTaskResult(task: StoredTask): JsonObject {
     const resultType = this.fault('create-result-type-complete') ? ResultType.Complete : ResultType.Task;
-    if (this.fault('create-result-nested')) return { resultType, task: this.taskFields(task) };
-    return { resultType, ...this.taskFields(task) };
+    // A seed in another status carries what tasks/get would (RULINGS.md#ext-create-task-result-terminal-seed).
+    if (this.fault('create-result-nested')) return { resultType, task: this.detailed(task) };
+    return { resultType, ...this.detailed(task) };
   }
 
   /** Resolves when the task leaves `working` or after `ms`. */
@@ -562,7 +575,7 @@ export class ExtensionServer {
       if (this.fault('is-error-as-failed') && 'result' in outcome && outcome.result.isError === true) {
         outcome = { error: { code: ErrorCode.InternalError, message: 'The tool reported an error' } };
       }
-      if (this.fault('failed-error-altered') && 'error' in outcome) outcome = { error: { code: -32001, message: 'Task failed' } };
+      if (this.fault('failed-error-altered') && 'error' in outcome) outcome = { error: { code: -31001, message: 'Task failed' } };
       if (task.status === 'cancelled' && this.fault('cancelled-resurrects')) {
         task.result = 'result' in outcome ? outcome.result : {};
         this.store.forceStatus(task, 'completed', 'The work finished after all');
@@ -685,6 +698,8 @@ export class ExtensionServer {
       const retryAfterMs = task.pollIntervalMs - (now - task.lastGetMs);
       throw new RpcError(ErrorCode.InternalError, `Rate limited: poll this task at most every ${task.pollIntervalMs} ms`, { retryAfterMs });
     }
+    // RULINGS.md#ext-input-requests-declared-capability: the inputRequests shown answer to this request's capabilities.
+    if (task.status === 'input_required' && !this.fault('elicitation-undeclared')) this.requireElicitation(params);
     task.lastGetMs = now;
     task.gets++;
     let d = this.detailed(task);
@@ -697,6 +712,7 @@ export class ExtensionServer {
       }
     }
     if (this.latitude('poll-interval-changes') && task.pollIntervalMs !== undefined) task.pollIntervalMs = Math.min(1000, Math.max(1, task.pollIntervalMs * 2));
+    if (this.fault('get-no-result-type')) return d;
     return { resultType: this.fault('get-result-type-task') ? ResultType.Task : ResultType.Complete, ...d };
   }
 
@@ -811,7 +827,10 @@ export class ExtensionServer {
     const wanted = this.opts.tasksExtension && Array.isArray(ids) ? (ids as string[]) : [];
     const agreed = this.latitude('listen-agrees-none') ? [] : [...new Set(wanted)].filter((t) => this.canSee(t, ctx.owner));
     const subMeta = { [Meta.SubscriptionId]: id };
+    const elicitation = this.declaresElicitation(params);
     const notifyTask = (t: StoredTask) => {
+      // No elicitation inputRequests to a subscription whose request did not declare elicitation: that change is not pushed.
+      if (t.status === 'input_required' && !elicitation) return;
       const d = this.detailed(t);
       if (this.fault('notification-not-detailed')) {
         delete d.result;
