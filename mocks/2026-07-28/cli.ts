@@ -102,6 +102,11 @@ export function parseExtensionServerArgs(argv: string[]) {
   return { values, port, options, access };
 }
 
+/** The reference extension server configured by command-line options, in process (e.g. a suite's reference target). */
+export function createExtensionServerFromArgs(argv: string[]) {
+  return createExtensionServer(parseExtensionServerArgs(argv).options);
+}
+
 function listing(items: readonly SwitchInfo[]): string {
   return items
     .map((s) => {

@@ -275,6 +275,19 @@ describe('task methods: errors', () => {
     expect(s.server.runs.get('complete')).toBeUndefined();
   });
 
+  it('params.taskId names the task; a 2025-11-25 related-task _meta means nothing and is never sent', async () => {
+    const { c } = start();
+    const a = await createTask(c, 'slow');
+    const b = await createTask(c, 'slow');
+    const related = { 'io.modelcontextprotocol/related-task': { taskId: b } };
+    const r = await c.request(Method.TasksGet, { taskId: a, _meta: { ...meta(), ...related } });
+    expect(r.result?.taskId).toBe(a);
+    await c.request(Method.TasksCancel, { taskId: a, _meta: { ...meta(), ...related } });
+    expect((await getTask(c, b)).result?.status).toBe('working');
+    expect((await getTask(c, a)).result?.status).toBe('cancelled');
+    for (const m of c.received) expect(JSON.stringify(m)).not.toContain('related-task');
+  });
+
   it('the 2025-11-25 task parameter is ignored', async () => {
     const { c } = start();
     expect((await callTool(c, 'complete', {}, DECLARING, { task: 'garbage' })).result?.resultType).toBe('task');

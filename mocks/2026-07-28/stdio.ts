@@ -57,6 +57,7 @@ export function serveStream(
       write(server.invalidRequest(`Invalid Request: id ${key} is already in use by a request in progress`, id).message);
       return;
     }
+    const isListen = typeof msg === 'object' && msg !== null && (msg as JsonObject).method === Method.SubscriptionsListen;
     const abort = new AbortController();
     const onConnAbort = () => abort.abort();
     connection.signal.addEventListener('abort', onConnAbort, { once: true });
@@ -70,7 +71,7 @@ export function serveStream(
           if (!answer) return;
           write(answer.message);
           // cancellation.md: on stdio a server tearing down a subscriptions/listen stream sends notifications/cancelled for it.
-          if ((msg as JsonObject).method === Method.SubscriptionsListen && 'result' in answer.message) {
+          if (isListen && 'result' in answer.message) {
             write({ jsonrpc: '2.0', method: Method.Cancelled, params: { requestId: id, reason: 'The server ended the subscription' } });
           }
         },
