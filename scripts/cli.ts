@@ -3,7 +3,7 @@
 // loading vitest or the checks.
 //   server  — grade a task receiver (scripts/server.ts)
 //   client  — grade an MCP client as a task requestor (scripts/client.ts)
-//   mock    — run the reference receiver (scripts/mock.ts)
+//   mock    — run the reference receiver (scripts/mock.ts); --revision 2026-07-28: the reference extension server
 //   checks  — list every check of every role and the property runs, with level, requirement ids, the faults that kill it and rulings (scripts/server.ts)
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
