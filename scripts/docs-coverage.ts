@@ -8,6 +8,8 @@ import { requirements, type Requirement } from '../schema/catalog.ts';
 import { rulingsFor } from '../schema/rulings.ts';
 import { SPEC_REVISION } from '../schema/spec.ts';
 import { FAULTS } from '../mocks/receiver/faults.ts';
+import { LATITUDES } from '../mocks/receiver/latitudes.ts';
+import { latitudeCells, type LatitudeInfo } from '../mocks/latitude-matrix.ts';
 import { allChecks } from '../suites/index.ts';
 import { propertyCatalog } from '../suites/properties/run.ts';
 import { requestorChecks } from '../suites/requestor/checks.ts';
@@ -68,7 +70,30 @@ export function renderCoverage(): string {
       `| ${code(r.id)} | ${r.level} | ${r.role} | ${specLink(r)} | ${cell(mine.map((c) => code(c.id)))} | ${cell(faults.map(code))} | ${cell(rulings)} | ${status(r, mine).replace(/\|/g, '\\|')} |`,
     );
   }
+  out.push('', ...latitudeSection('the reference receiver', LATITUDES, 'suites/receiver/latitudes.test.ts'));
   return `${out.join('\n')}\n`;
+}
+
+/** The no-false-verdict matrix of one peer: each latitude, what allows it, and the cells it runs in. */
+function latitudeSection(peer: string, all: readonly LatitudeInfo[], test: string): string[] {
+  const cells = latitudeCells(all);
+  const allows = (a: string) =>
+    a.startsWith('RULINGS.md#') ? `[${a.slice(11)}](../schema/RULINGS.md#${a.slice(11)})` : a.startsWith('schema:') ? `optional ${code(a.slice(7))}` : code(a);
+  const out = [
+    `## No false verdict: the latitudes of ${peer}`,
+    '',
+    `Beside the kill matrix (every check fails under its fault), the latitudes: each freedom the spec leaves, a switch of ${peer}. ${test} runs the whole suite in each cell below and requires zero fail and zero warn. A check is done when its fault kills it and every latitude leaves it silent.`,
+    '',
+    `| latitude | allowed by | what it does | cells |`,
+    '| --- | --- | --- | --- |',
+  ];
+  for (const l of all) {
+    const mine = cells.filter((c) => c.latitudes.includes(l.name)).map((c) => `${c.label === l.name ? 'alone' : c.label} (${c.transport})`);
+    out.push(
+      `| ${code(l.name)} | ${allows(l.allows)} | ${l.description.replace(/\|/g, '\\|')}${l.args?.length ? ` (${code(l.args.join(' '))})` : ''} | ${mine.join(', ')} |`,
+    );
+  }
+  return out;
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

@@ -4,7 +4,7 @@
 // extension server runs instead (mocks/2026-07-28/cli.ts, its own options).
 import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
-import { createReferenceReceiver, FAULTS, isLoopbackHost, type FaultInfo } from '../mocks/receiver/index.ts';
+import { createReferenceReceiver, FAULTS, isLoopbackHost, LATITUDES, type FaultInfo, type LatitudeInfo } from '../mocks/receiver/index.ts';
 import { MOCK_USAGE, parseMockArgs } from '../mocks/receiver/args.ts';
 
 /** The revisions a reference peer serves: 2025-11-25 (the receiver above, the default) or 2026-07-28 (mocks/2026-07-28). */
@@ -56,6 +56,11 @@ export async function runMock(argvWithRevision: string[]): Promise<number | void
       const needs = [...(f.args?.length ? [`needs ${f.args.join(' ')}`] : []), ...(f.transport ? [`${f.transport.toUpperCase()} only`] : [])];
       process.stderr.write(`${f.name}\t${f.requirement}\t${f.description}${needs.length ? ` (${needs.join('; ')})` : ''}\n`);
     }
+    return 0;
+  }
+  if (values['list-latitudes']) {
+    for (const l of LATITUDES as readonly LatitudeInfo[])
+      process.stderr.write(`${l.name}\t${l.allows}\t${l.description}${l.args?.length ? ` (sets ${l.args.join(' ')})` : ''}\n`);
     return 0;
   }
   if (!!values.stdio === (values.http !== undefined)) {

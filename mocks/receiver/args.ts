@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import { createReferenceReceiver, type ReceiverOptions } from './index.ts';
 import { isFaultName } from './faults.ts';
 import { accessFromArgs, TOKEN_ENV, TRANSPORT_OPTIONS } from './http-access.ts';
+import { isLatitudeName, LATITUDES, type LatitudeInfo } from './latitudes.ts';
 
 export { TOKEN_ENV };
 
@@ -16,6 +17,7 @@ HTTP access (mocks/RECEIVER.md, "HTTP access"):
   --allowed-origin <url>   accept this exact Origin (repeatable)
 options:
   --fault <name>           switch on a named fault (repeatable; --list-faults shows them)
+  --latitude <name>        use a freedom the spec leaves (repeatable; --list-latitudes shows them)
   --page-size N            tasks/list page size (default 10, max 1000)
   --max-ttl MS             maximum task ttl in ms (default 3600000)
   --default-ttl MS         ttl when the request gives none (default 300000)
@@ -29,6 +31,7 @@ options:
   --sse-responses          HTTP: answer POSTs with SSE streams (default: JSON; task messages on the GET stream)
   --log                    audit log on stderr (task creation, completion, retrieval, with requestor)
   --list-faults            print the named faults and exit
+  --list-latitudes         print the named latitudes and exit
   -h, --help               this text`;
 
 function num(v: string | undefined, name: string): number | undefined {
@@ -41,6 +44,7 @@ function num(v: string | undefined, name: string): number | undefined {
 const OPTIONS = {
   ...TRANSPORT_OPTIONS,
   fault: { type: 'string', multiple: true },
+  latitude: { type: 'string', multiple: true },
   'page-size': { type: 'string' },
   'max-ttl': { type: 'string' },
   'default-ttl': { type: 'string' },
@@ -54,6 +58,7 @@ const OPTIONS = {
   'sse-responses': { type: 'boolean' },
   log: { type: 'boolean' },
   'list-faults': { type: 'boolean' },
+  'list-latitudes': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -64,12 +69,18 @@ export function parseMockArgs(argv: string[]) {
   let values;
   try {
     ({ values } = parseArgs({ args: argv, strict: true, allowPositionals: false, options: OPTIONS }));
+    // A latitude that is a setting (e.g. concurrency-limit: --max-tasks 4) brings it, unless the flag is given too.
+    const implied = (values.latitude ?? []).flatMap((n) => (LATITUDES as readonly LatitudeInfo[]).find((l) => l.name === n)?.args ?? []);
+    if (implied.length) ({ values } = parseArgs({ args: [...implied, ...argv], strict: true, allowPositionals: false, options: OPTIONS }));
   } catch (e) {
     throw new MockUsageError(e instanceof Error ? e.message : String(e));
   }
   const faults = values.fault ?? [];
   const unknown = faults.filter((f) => !isFaultName(f));
   if (unknown.length) throw new MockUsageError(`unknown fault(s): ${unknown.join(', ')} (see --list-faults)`);
+  const latitudes = values.latitude ?? [];
+  const unknownLatitudes = latitudes.filter((l) => !isLatitudeName(l));
+  if (unknownLatitudes.length) throw new MockUsageError(`unknown latitude(s): ${unknownLatitudes.join(', ')} (see --list-latitudes)`);
   let port = 0;
   try {
     if (values.http !== undefined) port = num(values.http, 'http')!;
@@ -78,6 +89,7 @@ export function parseMockArgs(argv: string[]) {
     const slowMs = num(values['slow-ms'], 'slow-ms');
     const options: ReceiverOptions = {
       faults,
+      latitudes,
       pageSize: num(values['page-size'], 'page-size'),
       maxTtl: num(values['max-ttl'], 'max-ttl'),
       defaultTtl: num(values['default-ttl'], 'default-ttl'),

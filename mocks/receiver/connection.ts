@@ -120,6 +120,9 @@ export class ReceiverSession implements SessionPort {
         });
       }
     }
+    const late = this.core.latitude.sendDelayMs(); // RULINGS.md#response-time (latency)
+    if (late > 0) await new Promise((r) => setTimeout(r, late));
+    if (this.closed) return;
     this.tap('out', message, relatedRequestId !== undefined ? `related to request ${JSON.stringify(relatedRequestId)}` : undefined);
     try {
       await this.transport.send(message as JSONRPCMessage, relatedRequestId !== undefined ? { relatedRequestId } : undefined);

@@ -34,7 +34,7 @@ function dispatch(s: SessionPort, method: string, params: Params, ctx: RequestCt
     case 'tools/call':
       return toolsCall(s, params, ctx);
   }
-  if (s.core.tasksCapability || s.core.switches.tasksWithoutCapability()) {
+  if ((s.core.tasksCapability || s.core.switches.tasksWithoutCapability()) && !s.core.latitude.methodAbsent(method)) {
     switch (method) {
       case 'tasks/get':
         return tasksGet(s, params, ctx);
@@ -54,7 +54,7 @@ function initialize(s: SessionPort, params: Params): Record<string, unknown> {
   const capabilities: Record<string, unknown> = { tools: {} };
   // caps-declare: the tasks capability, with list, cancel and task-augmented tools/call.
   if (s.core.tasksCapability) capabilities.tasks = s.toolsCallTasks ? { list: {}, cancel: {}, requests: { tools: { call: {} } } } : { list: {}, cancel: {} }; // scenario hook
-  if (s.core.tasksCapability) capabilities.tasks = s.core.switches.tasksCapability(capabilities.tasks as Params);
+  if (s.core.tasksCapability) capabilities.tasks = s.core.switches.tasksCapability(s.core.latitude.tasksCapability(capabilities.tasks as Params));
   return {
     protocolVersion: PROTOCOL_VERSION,
     capabilities,

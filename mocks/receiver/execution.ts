@@ -93,6 +93,7 @@ async function createTask(s: SessionPort, tool: ToolDef, args: Params, taskParam
   const sw = s.core.switches;
   const store = s.core.store;
   const ttl = taskParam.ttl as number | undefined;
+  s.core.latitude.rateLimit(ctx.owner); // security-rate-limit
   const t = store.create({
     owner: ctx.owner,
     requestedTtl: ttl,
@@ -111,6 +112,8 @@ async function createTask(s: SessionPort, tool: ToolDef, args: Params, taskParam
   // create-asap: answer at once; the work continues in the background.
   let task = wireTask(s, t);
   task = (await sw.createdTask(t, work, () => wireTask(s, t))) ?? task;
+  const early = s.core.latitude.progressBeforeCreate(tool.name, ctx.progressToken);
+  if (early) await s.notify('notifications/progress', early, ctx.id); // RULINGS.md#progress-before-create
   const hold = sw.holdCreateResult(t, work);
   if (hold) await hold;
   return {
@@ -145,16 +148,33 @@ async function runTask(s: SessionPort, t: StoredTask, tool: ToolDef, args: Param
     switches: sw,
   };
   let outcome: Outcome;
+  const pings = pingWhileRunning(s, t);
   try {
     outcome = { kind: 'result', result: await tool.run(toolCtx) };
   } catch (e) {
+    clearInterval(pings);
     if (signal.aborted || t.deleted) return; // cancelled / expired: the status already says so
     outcome =
       e instanceof RpcError
         ? { kind: 'error', error: e.toJSON() }
         : { kind: 'error', error: { code: ErrorCode.InternalError, message: `Internal error: ${e instanceof Error ? e.message : String(e)}` } };
   }
+  clearInterval(pings);
   finishTask(s, t, outcome);
+}
+
+/** RULINGS.md#related-task-exemptions (server-pings): a running task pings its requestor now and then. */
+function pingWhileRunning(s: SessionPort, t: StoredTask): NodeJS.Timeout | undefined {
+  const every = s.core.latitude.pingEveryMs();
+  if (every === undefined) return undefined;
+  const ping = () => void s.request('ping', {}).response.catch(() => undefined);
+  ping();
+  const timer = setInterval(() => {
+    if (t.deleted || isTerminal(t.status)) return clearInterval(timer);
+    ping();
+  }, every);
+  timer.unref?.();
+  return timer;
 }
 
 function finishTask(s: SessionPort, t: StoredTask, outcome: Outcome): void {

@@ -37,10 +37,13 @@ import { ReceiverSession } from './connection.ts';
 import type { ReceiverCore, ScenarioHooks, SessionIdentity, SessionOptions, SessionPort } from './port.ts';
 import { answer } from './dispatch.ts';
 import { FaultSwitches } from './fault-switches.ts';
+import { LatitudeSet } from './latitudes.ts';
+import { LatitudeSwitches } from './latitude-switches.ts';
 import { TaskStore } from './store.ts';
 import { buildTools, DEFAULT_TIMINGS, type ToolDef, type ToolTimings } from './tools.ts';
 
 export { FAULTS, FAULT_NAMES, FaultSet, isFaultName, type FaultName, type FaultInfo } from './faults.ts';
+export { LATITUDES, LATITUDE_NAMES, LatitudeSet, isLatitudeName, type LatitudeName, type LatitudeInfo } from './latitudes.ts';
 export { ReceiverSession } from './connection.ts';
 export { SERVER_NAME, SERVER_VERSION } from './core.ts';
 export { cancelledResult, CANCELLED_STATUS_MESSAGE } from './task-methods.ts';
@@ -53,6 +56,8 @@ export { DEFAULT_TIMINGS, MAX_TOOL_MS, type ToolTimings } from './tools.ts';
 export interface ReceiverOptions {
   /** Named faults to switch on (see faults.ts). */
   faults?: Iterable<string>;
+  /** Named latitudes to switch on (see latitudes.ts): freedoms the spec leaves, used. */
+  latitudes?: Iterable<string>;
   /** tasks/list page size (1 … MAX_PAGE_SIZE). Default 10. */
   pageSize?: number;
   /** Maximum task ttl in ms; larger requests are capped. Default 3 600 000 (1 h). */
@@ -127,6 +132,8 @@ export class ReferenceReceiver implements ReceiverCore {
   readonly options: ResolvedReceiverOptions;
   readonly faults: FaultSet;
   readonly switches: FaultSwitches;
+  readonly latitudes: LatitudeSet;
+  readonly latitude: LatitudeSwitches;
   readonly store: TaskStore;
   readonly tools: ReadonlyMap<string, ToolDef>;
   readonly runs = new Map<string, number>();
@@ -153,9 +160,11 @@ export class ReferenceReceiver implements ReceiverCore {
     this.options = o;
     this.faults = new FaultSet(opts.faults ?? []);
     this.switches = new FaultSwitches(this.faults);
+    this.latitudes = new LatitudeSet(opts.latitudes ?? []);
+    this.latitude = new LatitudeSwitches(this.latitudes);
     this.logLine = opts.log === true ? (l) => process.stderr.write(l + '\n') : typeof opts.log === 'function' ? opts.log : undefined;
     this.errLine = opts.errorLog ?? (opts.log ? (l) => process.stderr.write(l + '\n') : undefined);
-    this.tools = new Map((opts.tools ?? buildTools(o.timings)).map((t) => [t.name, t]));
+    this.tools = new Map((opts.tools ?? buildTools(o.timings)).map((t) => [t.name, this.latitude.tool(t)]));
     this.scenario = opts.scenario;
     this.store = new TaskStore({
       maxTtl: o.maxTtl,
@@ -163,6 +172,7 @@ export class ReferenceReceiver implements ReceiverCore {
       maxConcurrentTasks: o.maxTasks,
       maxRetainedTasks: Math.max(o.maxRetainedTasks, 1),
       ...this.switches.storeOptions(),
+      ...this.latitude.storeOptions(),
       onStatusChange: (t) => (t.origin as ReceiverSession).statusChanged(t),
       onDelete: (t, reason) => this.audit('task.deleted', { task: t.taskId, reason }),
       onError: (text) => this.logError(text),
@@ -173,7 +183,7 @@ export class ReferenceReceiver implements ReceiverCore {
     return this.options.tasksCapability;
   }
   get statusNotifications(): boolean {
-    return this.options.statusNotifications;
+    return this.latitude.statusNotifications(this.options.statusNotifications);
   }
   get pageSize(): number {
     return this.options.pageSize;

@@ -8,6 +8,7 @@
 // fault-switches.ts, nowhere else.
 import type { FaultSet } from './faults.ts';
 import type { FaultSwitches } from './fault-switches.ts';
+import type { LatitudeSwitches } from './latitude-switches.ts';
 import type { JsonRpcErrorObject, TaskStore } from './store.ts';
 import type { ToolDef } from './tools.ts';
 import type { Params, Reply, RequestCtx } from './core.ts';
@@ -50,6 +51,8 @@ export interface ReceiverCore {
   readonly faults: FaultSet;
   /** Where the active faults bend the receiver (fault-switches.ts). */
   readonly switches: FaultSwitches;
+  /** Where the active latitudes use the freedoms the spec leaves (latitude-switches.ts). */
+  readonly latitude: LatitudeSwitches;
   readonly tools: ReadonlyMap<string, ToolDef>;
   readonly tasksCapability: boolean;
   readonly statusNotifications: boolean;

@@ -91,6 +91,10 @@ export interface StoreOptions {
   neverExpire?: boolean;
   /** Grant any requested ttl, ignoring maxTtl (fault ttl-uncapped). */
   uncappedTtl?: boolean;
+  /** Delete expired tasks only in a sweep this often (ms), not at their ttl (latitude lazy-expiry). */
+  lazySweepMs?: number;
+  /** Cursors are the base64 of a position, decoded leniently (latitude stateless-cursors). */
+  statelessCursors?: boolean;
 }
 
 const EXPIRED_MEMORY = 10_000;
@@ -114,7 +118,20 @@ export class TaskStore {
   private seq = 0;
   private readonly cursorKey = randomBytes(32);
 
+  private sweeper?: NodeJS.Timeout;
+
   constructor(readonly opts: StoreOptions) {}
+
+  /** Whether a task counts as expired now: at its ttl, or (lazy-expiry) once a sweep found it expired. */
+  private expiredNow(t: StoredTask, now: number): boolean {
+    return t.expiresAt !== null && now >= t.expiresAt && !this.opts.neverExpire && this.opts.lazySweepMs === undefined;
+  }
+
+  /** lazy-expiry: one sweep deletes every task past its ttl. */
+  private sweep(): void {
+    const now = Date.now();
+    for (const t of [...this.tasks.values()]) if (t.expiresAt !== null && now >= t.expiresAt) this.delete(t, 'expired');
+  }
 
   /** Effective ttl for a requested one: honoured up to maxTtl (ttl-override-may, resource-max-ttl). */
   effectiveTtl(requested: number | undefined): number {
@@ -177,6 +194,11 @@ export class TaskStore {
    */
   private armExpiry(task: StoredTask): void {
     if (task.deleted || task.expiresAt === null || this.opts.neverExpire) return;
+    if (this.opts.lazySweepMs !== undefined) {
+      this.sweeper ??= setInterval(() => this.sweep(), this.opts.lazySweepMs);
+      this.sweeper.unref?.();
+      return;
+    }
     const remaining = Math.max(0, task.expiresAt - Date.now());
     const step = Math.min(remaining, MAX_TIMER_MS);
     task.timer = setTimeout(() => {
@@ -200,7 +222,7 @@ export class TaskStore {
     }
     const t = this.tasks.get(taskId);
     if (t && !t.deleted && (owner === null || t.owner === owner)) {
-      if (t.expiresAt !== null && Date.now() >= t.expiresAt && !this.opts.neverExpire) {
+      if (this.expiredNow(t, Date.now())) {
         this.delete(t, 'expired');
         throw new RpcError(code, 'Failed to retrieve task: Task has expired');
       }
@@ -219,7 +241,7 @@ export class TaskStore {
     const all = owner === null ? [...this.tasks.values()] : [...(this.byOwner.get(owner) ?? [])];
     const live: StoredTask[] = [];
     for (const t of all) {
-      if (t.expiresAt !== null && now >= t.expiresAt && !this.opts.neverExpire) this.delete(t, 'expired');
+      if (this.expiredNow(t, now)) this.delete(t, 'expired');
       else if (!t.deleted) live.push(t);
     }
     return live.sort((a, b) => a.seq - b.seq);
@@ -320,7 +342,7 @@ export class TaskStore {
     let more = false;
     for (let i = lo; i < mine.length; i++) {
       const t = mine[i]!;
-      if (t.expiresAt !== null && now >= t.expiresAt && !this.opts.neverExpire) gone.push(t);
+      if (this.expiredNow(t, now)) gone.push(t);
       else if (t.deleted) continue;
       else if (tasks.length < size) tasks.push(t);
       else {
@@ -338,6 +360,8 @@ export class TaskStore {
   }
 
   clear(): void {
+    if (this.sweeper) clearInterval(this.sweeper);
+    this.sweeper = undefined;
     for (const t of [...this.byOwner.values()].flat()) this.delete(t, 'shutdown');
   }
 
@@ -347,6 +371,7 @@ export class TaskStore {
 
   // --- opaque cursors (list-paginate): "<seq>.<hmac(owner|seq)>", base64url ---------------
   encodeCursor(owner: string | null, afterSeq: number): string {
+    if (this.opts.statelessCursors) return Buffer.from(String(afterSeq)).toString('base64');
     const payload = Buffer.from(String(afterSeq)).toString('base64url');
     return `${payload}.${this.mac(owner, afterSeq)}`;
   }
@@ -355,6 +380,12 @@ export class TaskStore {
   decodeCursor(owner: string | null, cursor: unknown): number {
     const bad = () => new RpcError(ErrorCode.InvalidParams, 'Invalid cursor: not a cursor issued by this receiver for this requestor');
     if (typeof cursor !== 'string' || cursor.length > 200) throw bad();
+    if (this.opts.statelessCursors) {
+      // Lenient, as many stateless servers are: Node's base64 decoder skips what it cannot read.
+      const n = Number.parseInt(Buffer.from(cursor, 'base64').toString('utf8'), 10);
+      if (!Number.isSafeInteger(n) || n < 0) throw bad();
+      return n;
+    }
     const [payload, mac, extra] = cursor.split('.');
     if (!payload || !mac || extra !== undefined) throw bad();
     const text = Buffer.from(payload, 'base64url').toString('utf8');

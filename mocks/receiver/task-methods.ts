@@ -77,4 +77,5 @@ function cancelNow(s: SessionPort, t: StoredTask): void {
   if (!s.core.switches.workOutlivesCancel()) t.abort.abort(new Error('task cancelled'));
   s.core.audit('task.cancelled', { task: t.taskId });
   s.core.switches.afterCancel(t, store);
+  if (s.core.latitude.deletesCancelled()) store.delete(t, 'evicted'); // cancel-delete-may
 }

@@ -8,11 +8,14 @@ import { RpcError, type StoredTask } from './store.ts';
 /** The Task as it travels (ttl-created-at, ttl-last-updated-at in RFC 3339 / ISO 8601; id-string). */
 export function wireTask(s: SessionPort, t: StoredTask): Task {
   const out: Record<string, unknown> = { taskId: t.taskId, status: t.status };
-  if (t.statusMessage !== undefined) out.statusMessage = t.statusMessage;
+  const lat = s.core.latitude;
+  const statusMessage = lat.statusMessage(t, t.statusMessage);
+  if (statusMessage !== undefined) out.statusMessage = statusMessage;
   out.createdAt = new Date(t.createdAtMs).toISOString();
-  out.lastUpdatedAt = new Date(t.lastUpdatedAtMs).toISOString();
+  out.lastUpdatedAt = lat.lastUpdatedAt(t.lastUpdatedAtMs);
   out.ttl = t.ttl; // ttl-actual-in-get (null would mean unlimited; this receiver always has a finite ttl)
-  out.pollInterval = s.core.pollInterval;
+  const pollInterval = lat.pollInterval(s.core.pollInterval);
+  if (pollInterval !== undefined) out.pollInterval = pollInterval;
   return s.core.switches.task(t, out as unknown as Task);
 }
 

@@ -186,9 +186,10 @@ export const checks: CheckDef[] = [
       const tokA = `${ctx.def.id}-a-${Math.random().toString(36).slice(2, 10)}`;
       const tokB = `${ctx.def.id}-b-${Math.random().toString(36).slice(2, 10)}`;
       const a = await runningTask(ctx, 'progress', { progressToken: tokA });
+      // Cancelled at once (a short progress tool may otherwise end first on a loaded machine).
+      const r = await cancelRunning(ctx, a.taskId);
       // B: the same work left running, to know how long A's work would have gone on.
       const b = await createTask(ctx, 'progress', { meta: { progressToken: tokB } });
-      const r = await cancelRunning(ctx, a.taskId);
       await reachTerminal(ctx, b.taskId, { initial: b.task });
       // A few more polls so late notifications of A can arrive.
       for (let i = 0; i < 3; i++) {

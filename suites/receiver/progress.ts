@@ -118,7 +118,9 @@ export const checks: CheckDef[] = [
       // Over HTTP one notification sent before the terminal status may still arrive after it (RULINGS.md#http-stream-order).
       const inFlight = ctx.info.transport === 'http' ? 1 : 0;
       if (late.length > 0 && late.length <= inFlight)
-        ctx.note(`${late.length} progress notification arrived after the task was shown ${last?.status}; over HTTP it may have been sent before (RULINGS.md#http-stream-order)`);
+        ctx.note(
+          `${late.length} progress notification arrived after the task was shown ${last?.status}; over HTTP it may have been sent before (RULINGS.md#http-stream-order)`,
+        );
       ctx.expect(
         late.length <= inFlight,
         `${late.length} notifications/progress with the task's token arrived after the task was shown ${last?.status} (at +${terminal.ms} ms): ${late

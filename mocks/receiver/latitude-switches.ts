@@ -1,0 +1,145 @@
+// Every place a named latitude (latitudes.ts) changes the reference receiver, and nothing else. Like the
+// fault switches (fault-switches.ts), the session modules ask these at the one point where a latitude
+// acts; with no latitude active each switch leaves the behaviour as is. Each switch names the
+// requirement or ruling that leaves the freedom (the latitude's `allows`).
+import { randomUUID } from 'node:crypto';
+import { ErrorCode, isTerminal } from '../../schema/protocol.ts';
+import type { Params } from './core.ts';
+import type { LatitudeSet } from './latitudes.ts';
+import { LIMIT_ERROR_CODE, RpcError, type StoredTask } from './store.ts';
+import type { CallToolResult, ToolDef } from './tools.ts';
+
+/** How often the lazy-expiry sweep deletes expired tasks (ms). */
+export const LAZY_SWEEP_MS = 15_000;
+/** How long the slow tool runs under slow-runs-minutes (ms). */
+export const SLOW_MINUTES_MS = 20 * 60_000;
+/** Task creations per requestor per second under rate-limit. */
+export const RATE_LIMIT_PER_SECOND = 8;
+/** The delay of every outgoing message under latency (ms). */
+export const LATENCY_MS = 150;
+/** How often a running task pings its requestor under server-pings (ms). */
+export const PING_EVERY_MS = 250;
+/** MCP's URL-elicitation-required code (schema.ts URL_ELICITATION_REQUIRED). */
+const URL_ELICITATION_REQUIRED = -32042;
+
+export class LatitudeSwitches {
+  constructor(private readonly l: LatitudeSet) {}
+
+  // --- the receiver (index.ts, store.ts) ------------------------------------------------------
+  /** RULINGS.md#expired-cleanup-promptly (lazy-expiry), RULINGS.md#lenient-cursor (stateless-cursors). */
+  storeOptions(): { lazySweepMs?: number; statelessCursors?: boolean } {
+    return {
+      ...(this.l.has('lazy-expiry') ? { lazySweepMs: LAZY_SWEEP_MS } : {}),
+      ...(this.l.has('stateless-cursors') ? { statelessCursors: true } : {}),
+    };
+  }
+
+  /**
+   * The tool as served: result-exact (custom-error-codes: JSON-RPC errors with server and MCP codes;
+   * nondeterministic-output: a time and an id in every result); result-blocks-nonterminal
+   * (slow-runs-minutes: the slow tool runs minutes).
+   */
+  tool(t: ToolDef): ToolDef {
+    const l = this.l;
+    if (!l.has('custom-error-codes') && !l.has('nondeterministic-output') && !(l.has('slow-runs-minutes') && t.name === 'slow')) return t;
+    return {
+      ...t,
+      run: async (ctx) => {
+        let r: CallToolResult;
+        if (l.has('slow-runs-minutes') && t.name === 'slow') {
+          await ctx.sleep(SLOW_MINUTES_MS);
+          r = { content: [{ type: 'text', text: 'slow done' }] };
+        } else {
+          try {
+            r = await t.run(ctx);
+          } catch (e) {
+            if (l.has('custom-error-codes') && e instanceof RpcError && e.code === ErrorCode.InvalidParams)
+              throw new RpcError(URL_ELICITATION_REQUIRED, `URL elicitation required before this call can run (${e.message})`, { elicitations: [] });
+            throw e;
+          }
+        }
+        if (l.has('custom-error-codes') && r.isError === true) throw new RpcError(-32000, `Server error: ${r.content[0]?.text ?? 'the tool failed'}`);
+        if (l.has('nondeterministic-output'))
+          r = { ...r, content: [...r.content, { type: 'text', text: `at ${new Date().toISOString()} (call ${randomUUID()})` }] };
+        return r;
+      },
+    };
+  }
+
+  /** notify-status-may (no-status-notifications): notifications/tasks/status are never sent. */
+  statusNotifications(exact: boolean): boolean {
+    return exact && !this.l.has('no-status-notifications');
+  }
+
+  /** schema:ServerCapabilities.tasks.list / .cancel (no-list, no-cancel): optional capabilities left out. */
+  tasksCapability(declared: Params): Params {
+    const out = { ...declared };
+    if (this.l.has('no-list')) delete out.list;
+    if (this.l.has('no-cancel')) delete out.cancel;
+    return out;
+  }
+
+  /** no-list, no-cancel: the method of a capability not declared is not there (-32601). */
+  methodAbsent(method: string): boolean {
+    return (method === 'tasks/list' && this.l.has('no-list')) || (method === 'tasks/cancel' && this.l.has('no-cancel'));
+  }
+
+  // --- the wire -------------------------------------------------------------------------------------
+  /** RULINGS.md#response-time (latency): how long each outgoing message waits before it is sent (ms). */
+  sendDelayMs(): number {
+    return this.l.has('latency') ? LATENCY_MS : 0;
+  }
+
+  // --- tools/call and task creation ---------------------------------------------------------------
+  private readonly creations = new Map<string, number[]>();
+  /** security-rate-limit (rate-limit): refuses a creation beyond RATE_LIMIT_PER_SECOND per requestor. */
+  rateLimit(owner: string): void {
+    if (!this.l.has('rate-limit')) return;
+    const now = Date.now();
+    const recent = (this.creations.get(owner) ?? []).filter((t) => now - t < 1_000);
+    if (recent.length >= RATE_LIMIT_PER_SECOND) {
+      this.creations.set(owner, recent);
+      throw new RpcError(LIMIT_ERROR_CODE, `Rate limit exceeded: at most ${RATE_LIMIT_PER_SECOND} task creations per second; retry later`, {
+        retryAfterMs: 1_000 - (now - recent[0]!),
+      });
+    }
+    recent.push(now);
+    this.creations.set(owner, recent);
+  }
+
+  /** RULINGS.md#progress-before-create (progress-before-create): progress the tool sends before the CreateTaskResult. */
+  progressBeforeCreate(toolName: string, token: unknown): Params | undefined {
+    if (!this.l.has('progress-before-create') || toolName !== 'progress' || token === undefined) return undefined;
+    return { progressToken: token, progress: 0, total: 3, message: 'accepted' };
+  }
+
+  /** RULINGS.md#related-task-exemptions (server-pings): how often a running task pings its requestor; undefined: never. */
+  pingEveryMs(): number | undefined {
+    return this.l.has('server-pings') ? PING_EVERY_MS : undefined;
+  }
+
+  // --- the Task on the wire ----------------------------------------------------------------------
+  /** RULINGS.md#timestamps-rfc3339 (second-precision-timestamps): lastUpdatedAt in whole seconds. */
+  lastUpdatedAt(ms: number): string {
+    const iso = new Date(ms).toISOString();
+    return this.l.has('second-precision-timestamps') ? iso.replace(/\.\d{3}Z$/, 'Z') : iso;
+  }
+
+  /** ttl-poll-interval-may (no-poll-interval): no pollInterval. */
+  pollInterval(exact: number): number | undefined {
+    return this.l.has('no-poll-interval') ? undefined : exact;
+  }
+
+  /** schema:Task.statusMessage (status-messages): a statusMessage on every status, moving while the task works. */
+  statusMessage(t: StoredTask, exact: string | undefined): string | undefined {
+    if (!this.l.has('status-messages') || exact !== undefined) return exact;
+    if (isTerminal(t.status)) return `Task ${t.status}.`;
+    return `${t.status === 'working' ? 'Working' : 'Waiting'} for ${Math.floor((Date.now() - t.createdAtMs) / 100) * 100} ms`;
+  }
+
+  // --- tasks/cancel -----------------------------------------------------------------------------------
+  /** cancel-delete-may (delete-cancelled): a cancelled task is deleted at once. */
+  deletesCancelled(): boolean {
+    return this.l.has('delete-cancelled');
+  }
+}

@@ -1,0 +1,148 @@
+// The latitude registry of the reference receiver: the mirror of faults.ts. Each latitude is a freedom the
+// spec leaves a receiver (a MAY, a choice the text leaves open, a ruling of schema/RULINGS.md that allows
+// something), made a switch, so that the suite can be shown to stay silent (zero fail, zero warn) on a
+// receiver that uses it: the no-false-verdict matrix (suites/receiver/latitudes.test.ts, its cells in
+// mocks/latitude-matrix.ts). `allows` is the catalog id (schema/requirements.json), the ruling
+// (`RULINGS.md#<slug>`) or the optional schema field that leaves the freedom. Where a latitude acts:
+// mocks/receiver/latitude-switches.ts.
+
+import type { LatitudeInfo } from '../latitude-matrix.ts';
+
+export type { LatitudeInfo } from '../latitude-matrix.ts';
+
+export const LATITUDES = [
+  {
+    name: 'custom-error-codes',
+    allows: 'result-exact',
+    description:
+      'the fail tool ends in JSON-RPC error -32000 (a server error, as SDKs answer) and invalid tool arguments in -32042 (MCP: URL elicitation required); tasks/result returns them as they were',
+  },
+  {
+    name: 'nondeterministic-output',
+    allows: 'result-exact',
+    description: 'every tool result carries the time and a random request id, so no two calls of a tool return the same text',
+  },
+  {
+    name: 'slow-runs-minutes',
+    allows: 'result-blocks-nonterminal',
+    description: 'the slow tool runs 20 minutes whatever its arguments say (it still stops when cancelled)',
+  },
+  {
+    name: 'lazy-expiry',
+    allows: 'RULINGS.md#expired-cleanup-promptly',
+    description:
+      'expired tasks are deleted by a sweep every 15 s, not at their ttl: until the sweep an expired task answers as before (ttl-delete-after-expiry-may: "MAY delete"; "promptly" names no bound)',
+  },
+  {
+    name: 'stateless-cursors',
+    allows: 'RULINGS.md#lenient-cursor',
+    description: 'tasks/list cursors are the base64 of a position, decoded leniently (a cursor that decodes to no position is -32602)',
+  },
+  {
+    name: 'second-precision-timestamps',
+    allows: 'RULINGS.md#timestamps-rfc3339',
+    description: 'lastUpdatedAt has whole seconds (RFC 3339 leaves the fraction optional) while createdAt has milliseconds',
+  },
+  {
+    name: 'server-pings',
+    allows: 'RULINGS.md#related-task-exemptions',
+    description:
+      'while a task runs, the receiver sends its requestor ping requests (basic/utilities/ping: either side may ping at any time), without related-task',
+    overHttp: true,
+  },
+  {
+    name: 'progress-before-create',
+    allows: 'RULINGS.md#progress-before-create',
+    description:
+      "the progress tool sends its first notifications/progress (progress 0) with the request's token before the CreateTaskResult, without related-task",
+    overHttp: true,
+  },
+  {
+    name: 'delete-cancelled',
+    allows: 'cancel-delete-may',
+    description: 'a cancelled task is deleted at once: tasks/get, tasks/result and tasks/cancel then answer -32602',
+    overHttp: true,
+  },
+  {
+    name: 'rate-limit',
+    allows: 'security-rate-limit',
+    description: 'at most 8 task creations per second per requestor; more answer -32000 "Rate limit exceeded" (a limit error)',
+  },
+  {
+    name: 'concurrency-limit',
+    allows: 'resource-concurrency-limit',
+    description: 'at most 4 non-terminal tasks per requestor (--max-tasks 4); more answer the limit error',
+    args: ['--max-tasks', '4'],
+  },
+  {
+    name: 'no-status-notifications',
+    allows: 'notify-status-may',
+    description: 'no notifications/tasks/status at all (even with --status-notifications)',
+  },
+  {
+    name: 'latency',
+    allows: 'RULINGS.md#response-time',
+    description: 'every message the receiver sends leaves 150 ms late (in order): a slow network or a busy server',
+    overHttp: true,
+  },
+  {
+    name: 'no-list',
+    allows: 'schema:ServerCapabilities.tasks.list',
+    description: 'tasks.list is not declared (the capability is optional) and tasks/list is -32601',
+    excludes: ['stateless-cursors'],
+  },
+  {
+    name: 'no-cancel',
+    allows: 'schema:ServerCapabilities.tasks.cancel',
+    description: 'tasks.cancel is not declared (the capability is optional) and tasks/cancel is -32601',
+    excludes: ['delete-cancelled'],
+  },
+  {
+    name: 'no-poll-interval',
+    allows: 'ttl-poll-interval-may',
+    description: 'tasks carry no pollInterval',
+  },
+  {
+    name: 'status-messages',
+    allows: 'schema:Task.statusMessage',
+    description: 'every Task carries a statusMessage (the field is optional on every status), which changes while the task works',
+    overHttp: true,
+  },
+  {
+    name: 'ttl-override',
+    allows: 'ttl-override-may',
+    description: 'every requested ttl is overridden: capped at 20 s (--max-ttl 20000)',
+    args: ['--max-ttl', '20000'],
+  },
+] as const satisfies readonly LatitudeInfo[];
+
+export type LatitudeName = (typeof LATITUDES)[number]['name'];
+
+export const LATITUDE_NAMES: readonly LatitudeName[] = LATITUDES.map((l) => l.name);
+
+export function isLatitudeName(s: string): s is LatitudeName {
+  return (LATITUDE_NAMES as readonly string[]).includes(s);
+}
+
+export function latitudeInfo(name: LatitudeName): LatitudeInfo {
+  return LATITUDES.find((l) => l.name === name)!;
+}
+
+/** The set of latitudes active in one receiver. */
+export class LatitudeSet {
+  private readonly set: ReadonlySet<LatitudeName>;
+  constructor(names: Iterable<string> = []) {
+    const s = new Set<LatitudeName>();
+    for (const n of names) {
+      if (!isLatitudeName(n)) throw new Error(`unknown latitude: ${n} (known: ${LATITUDE_NAMES.join(', ')})`);
+      s.add(n);
+    }
+    this.set = s;
+  }
+  has(name: LatitudeName): boolean {
+    return this.set.has(name);
+  }
+  get names(): LatitudeName[] {
+    return [...this.set];
+  }
+}
