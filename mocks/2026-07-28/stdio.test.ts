@@ -295,6 +295,41 @@ describe('task methods: errors', () => {
   });
 });
 
+describe('documented limits, enforced', () => {
+  it('maxTasks unfinished per requestor, maxRetained kept (oldest terminal one dropped): -32603 with data.limit', async () => {
+    const { c } = start({ maxTasks: 2, maxRetained: 3 });
+    await createTask(c, 'slow');
+    await createTask(c, 'slow');
+    const over = await callTool(c, 'slow');
+    expect(over.error).toMatchObject({ code: -32603, data: { limit: 'maxTasks', max: 2 } });
+    // a second requestor (another connection) has its own budget
+    const { client: other, toServer, fromServer } = StreamClient.pair();
+    servers[0]!.stdio(toServer, fromServer);
+    expect((await callTool(other, 'slow')).result?.resultType).toBe('task');
+    const { c: d } = start({ maxTasks: 5, maxRetained: 2 });
+    const first = await createTask(d, 'complete', { ms: 0 });
+    await pollTask(d, first, terminal);
+    await createTask(d, 'slow');
+    await createTask(d, 'slow');
+    expect((await getTask(d, first)).error?.code).toBe(-32602);
+    expect((await callTool(d, 'slow')).error).toMatchObject({ code: -32603, data: { limit: 'maxRetained' } });
+  });
+
+  it('inputResponses, listen taskIds and open subscriptions are bounded', async () => {
+    const { c } = start({ maxInputResponses: 2, maxListenTaskIds: 2, maxSubscriptions: 1 });
+    const id = await createTask(c, 'ask');
+    const many = { a: { action: 'cancel' }, b: { action: 'cancel' }, c: { action: 'cancel' } };
+    expect((await c.request(Method.TasksUpdate, { taskId: id, inputResponses: many })).error?.code).toBe(-32602);
+    expect((await c.request(Method.SubscriptionsListen, { notifications: { taskIds: ['a', 'b', 'c'] } })).error?.code).toBe(-32602);
+    c.send({ jsonrpc: '2.0', id: 'l1', method: Method.SubscriptionsListen, params: { notifications: { taskIds: [id] }, _meta: meta() } });
+    await c.waitFor((m) => m.method === 'notifications/subscriptions/acknowledged');
+    expect((await c.request(Method.SubscriptionsListen, { notifications: { taskIds: [id] } })).error).toMatchObject({
+      code: -32603,
+      data: { limit: 'maxSubscriptions' },
+    });
+  });
+});
+
 describe('notifications/tasks through subscriptions/listen', () => {
   it('ack first (subscription id, agreed task ids), then a DetailedTask per change; cancelled listen gets no response', async () => {
     const { c } = start();
