@@ -151,6 +151,8 @@ export async function runExtensionServer(argv: string[]): Promise<number | void>
   process.once('SIGTERM', () => shutdown(0));
   if (values.stdio) {
     // stdio binding: the server exits when its input ends.
+    // A client that went away (EPIPE) ends the server like the end of its input.
+    process.stdout.on('error', () => shutdown(0));
     const conn = s.stdio(process.stdin, process.stdout, 'stdio');
     void conn.closed.then(() => shutdown(0));
     if (switches.length) process.stderr.write(`reference extension server (stdio) with ${switches.join(', ')}\n`);

@@ -4,11 +4,12 @@
  *
  *   const s = createExtensionServer({ faults: ['…'], latitudes: ['…'], ttlMs: 5000 });
  *   const conn = s.stdio(input, output);             // one stdio connection over a stream pair
+ *   const { toServer, fromServer } = s.inProcess();  // the same over an in-memory pair: write lines to toServer, read fromServer
  *   const { url, close } = await s.listenHttp(0);     // Streamable HTTP on 127.0.0.1, path /mcp
  *   await s.listenHttp(0, '127.0.0.1', { tokens: ['a', 'b'] });
  *   await s.close();
  */
-import type { Readable, Writable } from 'node:stream';
+import { PassThrough, type Readable, type Writable } from 'node:stream';
 import { listenHttp, type HttpAccessOptions, type HttpListener } from './http.ts';
 import { ExtensionServer, type ServerOptions } from './server.ts';
 import { serveStream, type StdioConnection } from './stdio.ts';
@@ -23,6 +24,8 @@ export type { HttpAccessOptions, HttpListener, StdioConnection };
 export interface ReferenceExtensionServer {
   readonly server: ExtensionServer;
   stdio(input: Readable, output: Writable, owner?: string): StdioConnection;
+  /** A stdio connection over in-memory streams (newline-delimited JSON-RPC), for in-process clients. */
+  inProcess(owner?: string): { toServer: Writable; fromServer: Readable; connection: StdioConnection };
   listenHttp(port?: number, host?: string, access?: HttpAccessOptions): Promise<HttpListener>;
   close(): Promise<void>;
 }
@@ -37,6 +40,13 @@ export function createExtensionServer(options: ServerOptions = {}): ReferenceExt
       const c = serveStream(server, input, output, owner);
       connections.push(c);
       return c;
+    },
+    inProcess(owner) {
+      const toServer = new PassThrough();
+      const fromServer = new PassThrough();
+      const connection = this.stdio(toServer, fromServer, owner);
+      void connection.closed.then(() => fromServer.end());
+      return { toServer, fromServer, connection };
     },
     async listenHttp(port, host, access) {
       const l = await listenHttp(server, port, host, access);

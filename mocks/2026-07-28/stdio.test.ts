@@ -364,6 +364,20 @@ describe('notifications/tasks through subscriptions/listen', () => {
   });
 });
 
+describe('in process', () => {
+  it('inProcess(): a stdio connection over in-memory streams, ended when its input ends', async () => {
+    const s = createExtensionServer(FAST);
+    servers.push(s);
+    const { toServer, fromServer, connection } = s.inProcess();
+    const c = new StreamClient(toServer, fromServer);
+    expect((await c.request(Method.ServerDiscover)).result?.resultType).toBe('complete');
+    await c.close();
+    await connection.closed;
+    await new Promise<void>((r) => (fromServer.readableEnded ? r() : fromServer.once('end', () => r())));
+    expect(fromServer.readableEnded).toBe(true);
+  });
+});
+
 describe('malformed input over stdio: the right error, then it keeps serving', () => {
   it('not JSON: -32700 without id; not a request: -32600; null id: -32600; batch: -32600; a response is dropped', async () => {
     const { c } = start();
