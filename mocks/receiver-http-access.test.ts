@@ -182,6 +182,11 @@ describe('mock command HTTP access options', () => {
     expect(() => parseMockArgs(['--http', '0', '--allowed-origin', 'app.example'])).toThrow(/scheme/);
   });
 
+  it('names its task limit --max-concurrent-tasks (the --max-tasks of the server command is another bound)', () => {
+    expect(parseMockArgs(['--stdio', '--max-concurrent-tasks', '3']).options.maxConcurrentTasks).toBe(3);
+    expect(() => parseMockArgs(['--stdio', '--max-tasks', '3'])).toThrow(/--max-concurrent-tasks/);
+  });
+
   it('mock --http --token: the running command refuses a foreign Origin and a missing token, serves the token', async () => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/mock.ts', '--http', '0', '--token', 'secret'], { stdio: ['ignore', 'ignore', 'pipe'] });
     try {

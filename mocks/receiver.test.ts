@@ -5,7 +5,7 @@ import { RELATED_TASK_META } from '../schema/protocol.ts';
 import { createTask, harness, ISO_8601, ok, pollUntil, statusIs, type Harness, type Kind } from './receiver/test-helpers.ts';
 import type { Peer } from '../suites/wire/peer.ts';
 
-const OPTIONS = { pageSize: 3, maxTtl: 60_000, defaultTtl: 30_000, maxTasks: 4, pollInterval: 50 };
+const OPTIONS = { pageSize: 3, maxTtl: 60_000, defaultTtl: 30_000, maxConcurrentTasks: 4, pollInterval: 50 };
 
 describe.each<Kind>(['stdio', 'http'])('reference receiver over %s', (kind) => {
   let h: Harness;
@@ -230,7 +230,7 @@ describe.each<Kind>(['stdio', 'http'])('reference receiver over %s', (kind) => {
     }
   });
 
-  it('limits: more than maxTasks non-terminal tasks → error -32000', async () => {
+  it('limits: more than maxConcurrentTasks non-terminal tasks → error -32000', async () => {
     const q = await h.peer();
     for (let i = 0; i < 4; i++) await createTask(q, 'slow', { ms: 10_000 });
     const r = await q.request('tools/call', { name: 'slow', arguments: {}, task: {} });

@@ -5,6 +5,7 @@ import { mkdtempSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseServerArgs, UsageError } from './server.ts';
+import { runConfig } from '../suites/api.ts';
 import { buildReport, exitCode, loadBaseline } from '../suites/report/model.ts';
 import { formatConsole } from '../suites/report/console.ts';
 import type { CheckResult } from '../suites/engine/check.ts';
@@ -41,11 +42,26 @@ describe('argument parsing', () => {
     expect(() => parseServerArgs(['--stdio', 'x', '--only', 'no.such.check'])).toThrow(/no check matches/);
     expect(() => parseServerArgs(['--stdio', 'x', '--header', 'A: b'])).toThrow(/--url targets only/);
   });
+  it('builds the run options as the library does: the same names and defaults (--max-tasks is maxTasks)', () => {
+    const flags = (argv: string[]) => {
+      const a = parseServerArgs(['--stdio', 'x', ...argv]);
+      if (a.help) throw new Error('unexpected help');
+      return a.config.options;
+    };
+    expect(flags([])).toEqual(runConfig('x').options);
+    expect(flags(['--request-timeout', '20000', '--max-tasks', '3', '--concurrency', '2'])).toEqual(
+      runConfig('x', { requestTimeoutMs: 20_000, maxTasks: 3, concurrency: 2 }).options,
+    );
+    expect(flags(['--request-timeout', '20000']).checkTimeoutMs).toBe(60_000);
+    expect(flags(['--timeout', '20000'])).toEqual(flags(['--request-timeout', '20000']));
+    expect(() => flags(['--timeout', '1', '--request-timeout', '2'])).toThrow(/not both/);
+    expect(() => runConfig('x', { maxTasks: 0 })).toThrow(/maxTasks takes a positive whole number/);
+  });
   it('--exclude mirrors --only (ids, prefixes, requirement ids, sections) and wins over it; --max-tasks bounds live tasks', () => {
     const a = parseServerArgs(['--stdio', 'x', '--only', 'cancel', '--exclude', 'cancel.stops-work,errors-invalid-taskid-32602', '--max-tasks', '5']);
     if (a.help) throw new Error('unexpected help');
     expect(a.config.exclude).toEqual(['cancel.stops-work', 'errors-invalid-taskid-32602']);
-    expect(a.config.options?.maxLiveTasks).toBe(5);
+    expect(a.config.options.maxTasks).toBe(5);
     const kept = allChecks.filter((c) => selected(c, a.config.only, a.config.exclude)).map((c) => c.id);
     expect(kept).toContain('cancel.stays-cancelled');
     expect(kept).not.toContain('cancel.stops-work');

@@ -10,7 +10,7 @@ import { serverRequestorChecks } from '../suites/requestor/server-requestor.ts';
 import { describeTarget, loadProfile, type TargetSpec } from '../suites/runner/target.ts';
 import { DEFAULT_DISCOVERY, DISCOVER_MODES, formatPlan, profileToKeep, type DiscoverMode } from '../suites/runner/discovery.ts';
 import { computeCoverage } from '../suites/coverage.ts';
-import { DEFAULT_RUN_OPTIONS } from '../suites/engine/check.ts';
+import { DEFAULT_RUN_OPTIONS, runOptions, type RunOptions } from '../suites/engine/options.ts';
 import { preloadVitest, runSuite } from './run-suite.ts';
 import { buildReport, exitCode, loadBaseline } from '../suites/report/model.ts';
 import { CheckCollector } from '../suites/report/collector.ts';
@@ -45,15 +45,15 @@ server options:
   --require-coverage         MUST requirements that apply but were not exercised fail the run (CI gates)
   --only <ids>               comma-separated check ids, id prefixes, requirement ids or sections (repeatable)
   --exclude <ids>            the same selectors, left out of the run (repeatable; wins over --only)
-  --max-tasks <n>            most tasks the run keeps live at once (default ${DEFAULT_RUN_OPTIONS.maxLiveTasks}); checks that load the target on purpose run last
+  --max-tasks <n>            most tasks the run keeps live at once (default ${DEFAULT_RUN_OPTIONS.maxTasks}); checks that load the target on purpose run last
   --json <file>              write the JSON report
   --junit <file>             write JUnit XML (a testsuite per section, a testcase per check with its requirement ids)
   --markdown <file>          write a Markdown report (tables per section; failures with requirement text, a sequence diagram, the messages)
   --baseline <file>          expected failures (JSON list or YAML "- id" list); a listed check that passes is stale
   --strict                   warnings fail the run too
-  --timeout <ms>             bound for one request (default ${DEFAULT_RUN_OPTIONS.requestTimeoutMs})
-  --check-timeout <ms>       bound for one check (default ${DEFAULT_RUN_OPTIONS.checkTimeoutMs})
-  --concurrency <n>          checks run at once (default 8)
+  --request-timeout <ms>     bound for one request (default ${DEFAULT_RUN_OPTIONS.requestTimeoutMs}; --timeout is its older name)
+  --check-timeout <ms>       bound for one check (default ${DEFAULT_RUN_OPTIONS.checkTimeoutMs}, at least 3 × the request timeout)
+  --concurrency <n>          checks run at once (default ${DEFAULT_RUN_OPTIONS.concurrency})
   --no-color                 plain console output
   --properties               also run the property-based tests (state machine, races, hostile input; suites/properties/README.md)
   --runs <n>                 property runs (command sequences / race schedules; hostile inputs: n × 10 per category; default 100)
@@ -83,6 +83,7 @@ export function parseServerArgs(argv: string[]) {
       exclude: { type: 'string', multiple: true },
       'max-tasks': { type: 'string' },
       ...REPORT_OPTIONS,
+      'request-timeout': { type: 'string' },
       timeout: { type: 'string' },
       'check-timeout': { type: 'string' },
       concurrency: { type: 'string' },
@@ -147,12 +148,15 @@ export function parseServerArgs(argv: string[]) {
     (id) => !allChecks.some((c) => c.id === id) && !serverRequestorChecks.some((c) => c.id === id) && !PROPERTY_NAMES.some((p) => id === `properties.${p}`),
   );
   if (unknownBaseline.length) throw new UsageError(`--baseline lists unknown check ids: ${unknownBaseline.join(', ')}`);
-  const requestTimeoutMs = num('timeout', values.timeout, DEFAULT_RUN_OPTIONS.requestTimeoutMs);
+  if (values.timeout !== undefined && values['request-timeout'] !== undefined)
+    throw new UsageError('give --request-timeout or its older name --timeout, not both');
+  const requestTimeoutFlag = values.timeout !== undefined ? 'timeout' : 'request-timeout';
+  const opt = (name: string, v: string | undefined) => (v === undefined ? undefined : num(name, v, 0));
   if (!(DISCOVER_MODES as readonly string[]).includes(values.discover!))
     throw new UsageError(`--discover takes ${DISCOVER_MODES.join(', ')}, got "${values.discover}"`);
   const discoverMode = values.discover as DiscoverMode;
   if (discoverMode === 'off' && values['discover-budget'] !== undefined) throw new UsageError('--discover-budget has no effect with --discover off');
-  const config: RunConfig = {
+  const config: RunConfig & { options: RunOptions } = {
     target,
     profile,
     discover: {
@@ -165,11 +169,13 @@ export function parseServerArgs(argv: string[]) {
     },
     only,
     exclude,
-    options: {
-      requestTimeoutMs,
-      maxLiveTasks: num('max-tasks', values['max-tasks'], DEFAULT_RUN_OPTIONS.maxLiveTasks),
-      checkTimeoutMs: num('check-timeout', values['check-timeout'], Math.max(DEFAULT_RUN_OPTIONS.checkTimeoutMs, requestTimeoutMs * 3)),
-    },
+    // The same builder and defaults as the library (suites/api.ts runConfig).
+    options: runOptions({
+      requestTimeoutMs: opt(requestTimeoutFlag, values['request-timeout'] ?? values.timeout),
+      checkTimeoutMs: opt('check-timeout', values['check-timeout']),
+      maxTasks: opt('max-tasks', values['max-tasks']),
+      concurrency: opt('concurrency', values.concurrency),
+    }),
   };
   let properties; // --properties
   try {
@@ -188,7 +194,6 @@ export function parseServerArgs(argv: string[]) {
     strict: values.strict!,
     requireCoverage: values['require-coverage']!,
     writeProfile: values['write-profile'],
-    concurrency: num('concurrency', values.concurrency, 8),
     color: !values['no-color'] && process.stdout.isTTY === true,
   };
 }
@@ -259,7 +264,7 @@ export async function runServerCommand(argv: string[]): Promise<number> {
       entry: 'suites/receiver.suite',
       reporters,
       provide: { conformance: { ...args.config, discover: undefined, discovered: preflight.discovery } },
-      options: { maxConcurrency: args.concurrency },
+      options: { maxConcurrency: args.config.options.concurrency },
     });
   }
   // --properties: the property-based tests run after the checks; their results join the report.

@@ -17,8 +17,8 @@ import { describeTarget, loadProfile, type TargetSpec } from './runner/target.ts
 import type { Profile } from './engine/profile.ts';
 import { DEFAULT_DISCOVERY, type DiscoverMode } from './runner/discovery.ts';
 import { computeCoverage } from './coverage.ts';
-import { DEFAULT_RUN_OPTIONS } from './engine/check.ts';
-import { buildReport, type Report } from './report/model.ts';
+import { runOptions, type RunOptions } from './engine/options.ts';
+import { buildReport, loadBaseline, type Report } from './report/model.ts';
 
 /**
  * The receiver under test:
@@ -47,20 +47,24 @@ export interface ConformanceOptions {
   only?: string[];
   /** Leave these out (the same selectors; wins over `only`). */
   exclude?: string[];
-  /** Bound for one request (ms; default 10000). */
-  requestTimeoutMs?: number;
-  /** Bound for one check (ms; default 30000, at least 3 × requestTimeoutMs). */
-  checkTimeoutMs?: number;
+  /** Bound for one request (ms; default 10000; the CLI's --request-timeout). */
+  requestTimeoutMs?: RunOptions['requestTimeoutMs'];
+  /** Bound for one check (ms; default 30000, at least 3 × requestTimeoutMs; --check-timeout). */
+  checkTimeoutMs?: RunOptions['checkTimeoutMs'];
+  /** Most tasks the run keeps live at once (default 20; --max-tasks); checks that load the target on purpose run last. */
+  maxTasks?: RunOptions['maxTasks'];
+  /** Checks run at once (default 8; --concurrency). */
+  concurrency?: RunOptions['concurrency'];
   /** Check ids expected to fail (a baseline): marked `expectedFailure` in the report. */
   expectedFailures?: string[];
+  /** A baseline file (the CLI's --baseline: a JSON list, `{ "expectedFailures": [...] }` or YAML `- id` lines): its ids join `expectedFailures`. */
+  baseline?: string;
   /** How the report names the target (default: its command, URL or "in-process transport"). */
   label?: string;
 }
 
-export interface RunConformanceOptions extends ConformanceOptions {
-  /** Checks run at once (default 8). */
-  concurrency?: number;
-}
+/** The options of runConformance (the same as the vitest helper's, less what only vitest uses). */
+export type RunConformanceOptions = ConformanceOptions;
 
 /** The target as the harness takes it. */
 export function targetSpec(target: Target, label?: string): TargetSpec {
@@ -77,24 +81,31 @@ export function targetSpec(target: Target, label?: string): TargetSpec {
   };
 }
 
+/** The check ids a run expects to fail: `expectedFailures` and the ids of the `baseline` file. */
+export function expectedFailuresOf(options: Pick<ConformanceOptions, 'expectedFailures' | 'baseline'>): string[] {
+  return [...(options.expectedFailures ?? []), ...(options.baseline ? loadBaseline(options.baseline) : [])];
+}
+
 /** The run configuration for a target and options; throws on selectors, baseline ids or profiles that cannot be used. */
 export function runConfig(target: Target, options: ConformanceOptions = {}): RunConfig {
   const only = options.only ?? [];
   const exclude = options.exclude ?? [];
   const unknown = unmatchedSelectors([...only, ...exclude]).filter((s) => !serverRequestorChecks.some((c) => matches(c, s)));
   if (unknown.length) throw new Error(`only/exclude: no check matches ${unknown.join(', ')}`);
-  const unknownExpected = (options.expectedFailures ?? []).filter(
-    (id) => !allChecks.some((c) => c.id === id) && !serverRequestorChecks.some((c) => c.id === id),
-  );
+  const unknownExpected = expectedFailuresOf(options).filter((id) => !allChecks.some((c) => c.id === id) && !serverRequestorChecks.some((c) => c.id === id));
   if (unknownExpected.length) throw new Error(`expectedFailures: unknown check ids ${unknownExpected.join(', ')}`);
-  const requestTimeoutMs = options.requestTimeoutMs ?? DEFAULT_RUN_OPTIONS.requestTimeoutMs;
   return {
     target: targetSpec(target, options.label),
     profile: typeof options.profile === 'string' ? loadProfile(options.profile) : options.profile,
     discover: { mode: options.discover ?? 'safe', budgetMs: options.discoverBudgetMs ?? DEFAULT_DISCOVERY.budgetMs },
     only,
     exclude,
-    options: { requestTimeoutMs, checkTimeoutMs: options.checkTimeoutMs ?? Math.max(DEFAULT_RUN_OPTIONS.checkTimeoutMs, requestTimeoutMs * 3) },
+    options: runOptions({
+      requestTimeoutMs: options.requestTimeoutMs,
+      checkTimeoutMs: options.checkTimeoutMs,
+      maxTasks: options.maxTasks,
+      concurrency: options.concurrency,
+    }),
   };
 }
 
@@ -120,7 +131,7 @@ export async function runConformance(target: Target, options: RunConformanceOpti
     const requestorRuns = requestorChecks.length
       ? runServerAsRequestor(session.connector, session.info, serverRequestorOptions(undefined, config.options?.requestTimeoutMs))
       : undefined;
-    const receiverResults = await runChecks(checksToRun(config.only, config.exclude), session, options.concurrency ?? 8);
+    const receiverResults = await runChecks(checksToRun(config.only, config.exclude), session);
     const requestorResults = requestorRuns
       ? await requestorRuns.then((active) =>
           gradeServerAsRequestor({ runs: [...active.runs, receiverChecksRun(session.results, session.info.label)], notRun: active.notRun }).filter((r) =>
@@ -129,7 +140,7 @@ export async function runConformance(target: Target, options: RunConformanceOpti
         )
       : [];
     const results = [...inCheckOrder(receiverResults), ...requestorResults];
-    const report = buildReport(results, label, started, options.expectedFailures ?? []);
+    const report = buildReport(results, label, started, expectedFailuresOf(options));
     report.coverage = computeCoverage(results, allChecks, session.info);
     if (session.discovery) report.discovery = session.discovery;
     return report;

@@ -2,7 +2,8 @@
 // (suites/receiver.suite.ts) registers them with registerChecks; a user's own vitest run with
 // describeConformance (`import { describeConformance } from 'mcp-tasks-conformance/vitest'`).
 import { afterAll, beforeAll, describe, test, type TestContext } from 'vitest';
-import { DEFAULT_RUN_OPTIONS, type CheckResult } from './engine/check.ts';
+import type { CheckResult } from './engine/check.ts';
+import { runOptions } from './engine/options.ts';
 import { checksToRun } from './index.ts';
 import { openTargetSession, runInSession, type RunConfig, type TargetSession } from './runner/session.ts';
 import { selected } from './engine/select.ts';
@@ -16,8 +17,9 @@ import {
   type ServerRequestorRuns,
 } from './requestor/server-requestor.ts';
 import { describeTarget } from './runner/target.ts';
+import { limiter } from './runner/limiter.ts';
 import { PROTOCOL_VERSION } from '../schema/protocol.ts';
-import { runConfig, type ConformanceOptions, type Target } from './api.ts';
+import { expectedFailuresOf, runConfig, type ConformanceOptions, type Target } from './api.ts';
 
 declare module '@vitest/runner' {
   interface TaskMeta {
@@ -41,6 +43,7 @@ export interface RegisterOptions {
  */
 export function registerChecks(config: RunConfig, opts: RegisterOptions = {}): void {
   const checks = checksToRun(config.only, config.exclude);
+  const options = runOptions(config.options);
   const expected = new Set(opts.expectedFailures ?? []);
   let session: TargetSession | undefined;
   let openError: unknown;
@@ -48,7 +51,7 @@ export function registerChecks(config: RunConfig, opts: RegisterOptions = {}): v
   /** The target as requestor (below): its own connections, started at once so that they overlap the receiver checks. */
   let requestorRuns: Promise<ServerRequestorRuns> | undefined;
   const requestorChecks = serverRequestorChecks.filter((c) => selected(c, config.only, config.exclude));
-  const requestorOptions = serverRequestorOptions(undefined, config.options?.requestTimeoutMs);
+  const requestorOptions = serverRequestorOptions(undefined, options.requestTimeoutMs);
 
   // Its bound: a few requests (initialize, tools/list, the shared connection) and discovery's budget.
   beforeAll(
@@ -60,14 +63,14 @@ export function registerChecks(config: RunConfig, opts: RegisterOptions = {}): v
         openError = e;
       }
     },
-    (config.options?.requestTimeoutMs ?? DEFAULT_RUN_OPTIONS.requestTimeoutMs) * 3 +
-      (config.discover?.mode === 'off' ? 0 : (config.discover?.budgetMs ?? 0)) +
-      10_000,
+    options.requestTimeoutMs * 3 + (config.discover?.mode === 'off' ? 0 : (config.discover?.budgetMs ?? 0)) + 10_000,
   );
   afterAll(async () => {
     await session?.close();
   });
 
+  // At most `concurrency` checks at once (vitest's maxConcurrency may allow more; the CLI sets it to the same).
+  const running = limiter(options.concurrency);
   const reached = () => {
     if (!session) throw new Error(`could not reach the target: ${openError instanceof Error ? openError.message : String(openError)}`);
     return session;
@@ -102,8 +105,8 @@ export function registerChecks(config: RunConfig, opts: RegisterOptions = {}): v
     (sequential ? describe : describe.concurrent)(section, () => {
       for (const check of inSection) {
         const register = sequential ? test : test.concurrent;
-        register(check.id, { timeout: (check.timeoutMs ?? config.options?.checkTimeoutMs ?? DEFAULT_RUN_OPTIONS.checkTimeoutMs) + 5_000 }, async (ctx) => {
-          await settle(await runInSession(check, reached()), ctx);
+        register(check.id, { timeout: (check.timeoutMs ?? options.checkTimeoutMs) + 5_000 }, async (ctx) => {
+          await settle(await running(() => runInSession(check, reached())), ctx);
         });
       }
     });
@@ -150,6 +153,6 @@ export interface DescribeConformanceOptions extends ConformanceOptions {
 export function describeConformance(target: Target, options: DescribeConformanceOptions = {}): void {
   const config = runConfig(target, options);
   describe(options.name ?? `MCP Tasks conformance (${PROTOCOL_VERSION}): ${describeTarget(config.target)}`, () => {
-    registerChecks(config, { strict: options.strict, expectedFailures: options.expectedFailures, annotate: true });
+    registerChecks(config, { strict: options.strict, expectedFailures: expectedFailuresOf(options), annotate: true });
   });
 }

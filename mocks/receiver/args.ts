@@ -22,7 +22,7 @@ options:
   --max-ttl MS             maximum task ttl in ms (default 3600000)
   --default-ttl MS         ttl when the request gives none (default 300000)
   --poll-interval MS       pollInterval suggested in tasks (default 100)
-  --max-tasks N            max non-terminal tasks per requestor (default 100)
+  --max-concurrent-tasks N max non-terminal tasks per requestor (default 100)
   --max-retained N         max retained tasks per requestor (default 1000)
   --completes-ms MS        run time of "complete" and friends (default 100)
   --slow-ms MS             run time of "slow" (default 3000)
@@ -49,7 +49,7 @@ const OPTIONS = {
   'max-ttl': { type: 'string' },
   'default-ttl': { type: 'string' },
   'poll-interval': { type: 'string' },
-  'max-tasks': { type: 'string' },
+  'max-concurrent-tasks': { type: 'string' },
   'max-retained': { type: 'string' },
   'completes-ms': { type: 'string' },
   'slow-ms': { type: 'string' },
@@ -67,6 +67,9 @@ export class MockUsageError extends Error {}
 /** Parses mock options (also used for the in-process reference target: `{ kind: 'reference', args }`). Throws MockUsageError. */
 export function parseMockArgs(argv: string[]) {
   let values;
+  // The suite's --max-tasks (live tasks of a run) is not the receiver's limit: say so instead of "unknown option".
+  if (argv.some((a) => a === '--max-tasks' || a.startsWith('--max-tasks=')))
+    throw new MockUsageError('the mock has no --max-tasks: its limit is --max-concurrent-tasks N (non-terminal tasks per requestor)');
   try {
     ({ values } = parseArgs({ args: argv, strict: true, allowPositionals: false, options: OPTIONS }));
     // A latitude that is a setting (e.g. concurrency-limit: --max-tasks 4) brings it, unless the flag is given too.
@@ -94,7 +97,7 @@ export function parseMockArgs(argv: string[]) {
       maxTtl: num(values['max-ttl'], 'max-ttl'),
       defaultTtl: num(values['default-ttl'], 'default-ttl'),
       pollInterval: num(values['poll-interval'], 'poll-interval'),
-      maxTasks: num(values['max-tasks'], 'max-tasks'),
+      maxConcurrentTasks: num(values['max-concurrent-tasks'], 'max-concurrent-tasks'),
       maxRetainedTasks: num(values['max-retained'], 'max-retained'),
       statusNotifications: !!values['status-notifications'],
       tasksCapability: !values['no-tasks-capability'],
@@ -103,7 +106,7 @@ export function parseMockArgs(argv: string[]) {
       log: !!values.log,
     };
     if (options.pageSize === 0) throw new Error('--page-size must be ≥ 1');
-    if (options.maxTasks === 0) throw new Error('--max-tasks must be ≥ 1');
+    if (options.maxConcurrentTasks === 0) throw new Error('--max-concurrent-tasks must be ≥ 1');
     const access = accessFromArgs(values);
     return { values, port, faults, options, access };
   } catch (e) {

@@ -67,7 +67,7 @@ export interface ReceiverOptions {
   /** pollInterval (ms) suggested in every Task. Default 100. */
   pollInterval?: number;
   /** Max non-terminal tasks per requestor. Default 100. */
-  maxTasks?: number;
+  maxConcurrentTasks?: number;
   /** Max retained tasks (any status) per requestor; oldest terminal ones are evicted. Default 1000. */
   maxRetainedTasks?: number;
   /** Send notifications/tasks/status on every status change. Default false. */
@@ -101,7 +101,7 @@ export interface ResolvedReceiverOptions {
   maxTtl: number;
   defaultTtl: number;
   pollInterval: number;
-  maxTasks: number;
+  maxConcurrentTasks: number;
   maxRetainedTasks: number;
   statusNotifications: boolean;
   tasksCapability: boolean;
@@ -114,7 +114,7 @@ export const DEFAULT_OPTIONS: ResolvedReceiverOptions = {
   maxTtl: 3_600_000,
   defaultTtl: 300_000,
   pollInterval: 100,
-  maxTasks: 100,
+  maxConcurrentTasks: 100,
   maxRetainedTasks: 1000,
   statusNotifications: false,
   tasksCapability: true,
@@ -150,7 +150,7 @@ export class ReferenceReceiver implements ReceiverCore {
       maxTtl: posInt(opts.maxTtl, DEFAULT_OPTIONS.maxTtl, 'maxTtl'),
       defaultTtl: posInt(opts.defaultTtl, DEFAULT_OPTIONS.defaultTtl, 'defaultTtl'),
       pollInterval: posInt(opts.pollInterval, DEFAULT_OPTIONS.pollInterval, 'pollInterval'),
-      maxTasks: posInt(opts.maxTasks, DEFAULT_OPTIONS.maxTasks, 'maxTasks', 1),
+      maxConcurrentTasks: posInt(opts.maxConcurrentTasks, DEFAULT_OPTIONS.maxConcurrentTasks, 'maxConcurrentTasks', 1),
       maxRetainedTasks: posInt(opts.maxRetainedTasks, DEFAULT_OPTIONS.maxRetainedTasks, 'maxRetainedTasks', 1),
       statusNotifications: opts.statusNotifications ?? false,
       tasksCapability: opts.tasksCapability ?? true,
@@ -169,7 +169,7 @@ export class ReferenceReceiver implements ReceiverCore {
     this.store = new TaskStore({
       maxTtl: o.maxTtl,
       defaultTtl: o.defaultTtl,
-      maxConcurrentTasks: o.maxTasks,
+      maxConcurrentTasks: o.maxConcurrentTasks,
       maxRetainedTasks: Math.max(o.maxRetainedTasks, 1),
       ...this.switches.storeOptions(),
       ...this.latitude.storeOptions(),

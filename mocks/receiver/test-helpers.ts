@@ -13,7 +13,7 @@ export function toArgs(o: ReceiverOptions): string[] {
   if (o.maxTtl !== undefined) a.push('--max-ttl', String(o.maxTtl));
   if (o.defaultTtl !== undefined) a.push('--default-ttl', String(o.defaultTtl));
   if (o.pollInterval !== undefined) a.push('--poll-interval', String(o.pollInterval));
-  if (o.maxTasks !== undefined) a.push('--max-tasks', String(o.maxTasks));
+  if (o.maxConcurrentTasks !== undefined) a.push('--max-concurrent-tasks', String(o.maxConcurrentTasks));
   if (o.maxRetainedTasks !== undefined) a.push('--max-retained', String(o.maxRetainedTasks));
   if (o.statusNotifications) a.push('--status-notifications');
   if (o.tasksCapability === false) a.push('--no-tasks-capability');

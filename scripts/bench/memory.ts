@@ -146,7 +146,7 @@ export async function measureMemory(o: MemoryOptions): Promise<MemoryResult> {
 export async function measureList(o: ListOptions): Promise<ListResult> {
   const points: ListPoint[] = [];
   for (const size of o.sizes) {
-    const receiver = createReferenceReceiver({ pageSize: o.pageSize, maxTasks: size, maxRetainedTasks: size, defaultTtl: 3_600_000 });
+    const receiver = createReferenceReceiver({ pageSize: o.pageSize, maxConcurrentTasks: size, maxRetainedTasks: size, defaultTtl: 3_600_000 });
     const { clientTransport } = await receiver.inProcess();
     const c = new BenchClient(clientTransport, 120_000);
     await c.start();

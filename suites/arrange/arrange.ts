@@ -73,7 +73,7 @@ export function isLimitError(e: JsonRpcError | undefined): boolean {
 export async function sendTaskRequest(ctx: CheckContext, role: ProfileRole, opts: TaskRequestOptions = {}): Promise<Response> {
   // Wait for a slot only while a creation could still complete within the check's budget.
   if (ctx.taskSlots && !(await ctx.taskSlots.acquire(ctx.deadline - Math.min(ctx.options.requestTimeoutMs, (ctx.deadline - Date.now()) / 2)))) {
-    ctx.skip(`no live-task slot freed within the check's budget (the run keeps at most ${ctx.taskSlots.limit} tasks live; --max-tasks)`, {
+    ctx.skip(`no live-task slot freed within the check's budget (the run keeps at most ${ctx.taskSlots.maxTasks} tasks live; --max-tasks)`, {
       cause: 'the run was at its live-task bound',
     });
   }

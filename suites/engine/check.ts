@@ -15,6 +15,7 @@
 // checks` are computed from these facts.
 import type { Peer, Scope, TranscriptEntry } from '../wire/peer.ts';
 import type { TaskSupport } from '../../schema/protocol.ts';
+import type { RunOptions } from './options.ts';
 import { severity, type Level } from '../../schema/catalog.ts';
 import type { OutsideTasksId } from '../../schema/outside-tasks.ts';
 import type { Profile, ProfileRole, ProfileTool } from './profile.ts';
@@ -132,19 +133,6 @@ export interface TargetInfo {
   taskRequest?: (role: ProfileRole, task?: Record<string, unknown>) => { method: string; params: Record<string, unknown> };
 }
 
-export interface RunOptions {
-  /** Bound for one request/response (ms). */
-  requestTimeoutMs: number;
-  /** Bound for a whole check (ms). */
-  checkTimeoutMs: number;
-  /** Upper bound on a poll delay even when the target asks for more (ms). */
-  maxPollIntervalMs: number;
-  /** Most tasks the run keeps live at once (checks that load the target on purpose excepted). */
-  maxLiveTasks: number;
-}
-
-export const DEFAULT_RUN_OPTIONS: RunOptions = { requestTimeoutMs: 10_000, checkTimeoutMs: 30_000, maxPollIntervalMs: 1_000, maxLiveTasks: 20 };
-
 /** A task a check created, and whether it still holds a live-task slot. */
 export interface CreatedRef {
   taskId: string;
@@ -158,7 +146,8 @@ export interface CreatedRef {
 
 /** A bound on the run's live tasks: a slot per task created, freed when the check that created it ends. */
 export interface TaskSlots {
-  readonly limit: number;
+  /** The run's --max-tasks. */
+  readonly maxTasks: number;
   /**
    * Waits until a slot is free or `deadline` (epoch ms) passes; false when none freed in time. While
    * waiting it asks the holders whether their tasks still run (a task that ended frees its slot).

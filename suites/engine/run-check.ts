@@ -15,13 +15,13 @@ import {
   type CheckResult,
   type CreatedRef,
   type OutsideFinding,
-  type RunOptions,
   type RunState,
   type Status,
   type TargetConnector,
   type TargetDown,
   type TargetInfo,
 } from './check.ts';
+import type { RunOptions } from './options.ts';
 
 /** Runs one check against an open shared connection. Never throws; always returns a result. */
 export async function runCheck(

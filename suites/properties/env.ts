@@ -3,7 +3,8 @@
 import type { Peer, Response } from '../wire/peer.ts';
 import { WireClosedError, WireTimeoutError } from '../wire/peer.ts';
 import type { ProfileRole, ProfileTool } from '../engine/profile.ts';
-import type { RunOptions, TargetConnector, TargetInfo } from '../engine/check.ts';
+import type { TargetConnector, TargetInfo } from '../engine/check.ts';
+import type { RunOptions } from '../engine/options.ts';
 import type { TargetSpec } from '../runner/target.ts';
 
 /** Roles whose tool is called as a task by the properties. */

@@ -11,7 +11,8 @@
 import { listenForClient } from '../wire/client-endpoint.ts';
 import type { ProfileRole } from '../engine/profile.ts';
 import type { Peer } from '../wire/peer.ts';
-import { DEFAULT_RUN_OPTIONS, hasPath, type CheckDef, type CheckResult, type RunOptions, type TargetConnector, type TargetInfo } from '../engine/check.ts';
+import { hasPath, type CheckDef, type CheckResult, type TargetConnector, type TargetInfo } from '../engine/check.ts';
+import { runOptions, type RunOptions } from '../engine/options.ts';
 import { taskSlots } from '../runner/task-slots.ts';
 import { allChecks } from '../index.ts';
 import { runChecks, type TargetSession } from '../runner/session.ts';
@@ -135,7 +136,7 @@ export async function runClientReceiverChecks(
   type: RequestType,
   opts: { options?: Partial<RunOptions>; only?: readonly string[]; concurrency?: number } = {},
 ): Promise<ClientReceiverRun> {
-  const options: RunOptions = { ...DEFAULT_RUN_OPTIONS, ...opts.options };
+  const options = runOptions(opts.options);
   const wanted = allChecks.filter((c) => !opts.only || opts.only.includes(c.id));
   const runnable = wanted.filter((c) => CLIENT_RECEIVER_CHECKS.includes(c.id));
   const skippedChecks = (reason: (c: CheckDef) => string) => wanted.map((c) => skipped(c, type, reason(c)));
@@ -178,7 +179,7 @@ export async function runClientReceiverChecks(
     info,
     options,
     results: [],
-    run: { health: {}, slots: taskSlots(options.maxLiveTasks) },
+    run: { health: {}, slots: taskSlots(options.maxTasks) },
     close: () => shared.close(),
   };
   try {

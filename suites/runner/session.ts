@@ -1,15 +1,8 @@
 // One run against one target: the connector, the shared connection, what the probe learnt.
 import type { Peer } from '../wire/peer.ts';
 import type { Profile } from '../engine/profile.ts';
-import {
-  DEFAULT_RUN_OPTIONS,
-  type CheckDef,
-  type CheckResult,
-  type RunOptions,
-  type RunState,
-  type TargetConnector,
-  type TargetInfo,
-} from '../engine/check.ts';
+import type { CheckDef, CheckResult, RunState, TargetConnector, TargetInfo } from '../engine/check.ts';
+import { runOptions, type RunOptions } from '../engine/options.ts';
 import { runCheck } from '../engine/run-check.ts';
 import { taskSlots } from './task-slots.ts';
 import { connectorFor, initializeResultOf, listTools, probe, rolesLeftOut, type TargetSpec } from './target.ts';
@@ -26,6 +19,7 @@ export interface RunConfig {
   only?: string[];
   /** Check ids, requirement ids or section names not to run (the mirror of `only`). */
   exclude?: string[];
+  /** The run's options (engine/options.ts); what is left out takes the defaults of runOptions(). */
   options?: Partial<RunOptions>;
 }
 
@@ -50,7 +44,7 @@ export interface SessionHooks {
 
 /** Opens the shared connection, probes the target and runs discovery if asked. Throws (a connection error) when the target cannot be reached. */
 export async function openTargetSession(config: RunConfig, hooks: SessionHooks = {}): Promise<TargetSession> {
-  const options = { ...DEFAULT_RUN_OPTIONS, ...config.options };
+  const options = runOptions(config.options);
   const connector = connectorFor(config.target, options.requestTimeoutMs);
   const shared = await connector.open();
   try {
@@ -72,7 +66,7 @@ export async function openTargetSession(config: RunConfig, hooks: SessionHooks =
       discovery,
       options,
       results: [],
-      run: { health: {}, slots: taskSlots(options.maxLiveTasks) },
+      run: { health: {}, slots: taskSlots(options.maxTasks) },
       close: () => shared.close(),
     };
   } catch (e) {
@@ -93,7 +87,7 @@ export async function runInSession(check: CheckDef, session: TargetSession): Pro
  * checks through vitest). Checks that load the target run after the others, one at a time; checks
  * marked `runsLast` after those.
  */
-export async function runChecks(checks: CheckDef[], session: TargetSession, concurrency = 8): Promise<CheckResult[]> {
+export async function runChecks(checks: CheckDef[], session: TargetSession, concurrency = session.options.concurrency): Promise<CheckResult[]> {
   const first = checks.filter((c) => !c.runsLast && !c.loadsTarget);
   const last = [...checks.filter((c) => c.loadsTarget && !c.runsLast), ...checks.filter((c) => c.runsLast)];
   const results = new Map<CheckDef, CheckResult>();

@@ -8,6 +8,7 @@ import { connectHttp, connectInMemory, connectStdio, connectTransport, splitComm
 import { ALL_ROLES, PROFILE_ROLES, REQUESTOR_ROLES, type Profile, type ProfileRole } from '../engine/profile.ts';
 import type { TargetConnector, TargetInfo } from '../engine/check.ts';
 import type { DiscoveryResult } from './discovery.ts';
+import { limiter } from './limiter.ts';
 
 export type TargetSpec =
   | { kind: 'stdio'; command: string; cwd?: string; env?: Record<string, string> }
@@ -93,22 +94,6 @@ export function connectorFor(spec: TargetSpec, requestTimeoutMs: number): Target
       };
     }
   }
-}
-
-/** Runs at most `n` of the given functions at once. */
-function limiter(n: number): <T>(f: () => Promise<T>) => Promise<T> {
-  let active = 0;
-  const queue: (() => void)[] = [];
-  return async (f) => {
-    while (active >= n) await new Promise<void>((r) => queue.push(r));
-    active++;
-    try {
-      return await f();
-    } finally {
-      active--;
-      queue.shift()?.();
-    }
-  };
 }
 
 /** How a report names the target. */

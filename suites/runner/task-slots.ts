@@ -2,7 +2,7 @@
 // seen ended or the check that created it ends. The engine takes and frees slots through TaskSlots.
 import type { TaskSlots } from '../engine/check.ts';
 
-export function taskSlots(limit: number): TaskSlots {
+export function taskSlots(maxTasks: number): TaskSlots {
   let used = 0;
   const waiting: (() => void)[] = [];
   const holders = new Set<{ stillLive: () => Promise<boolean>; free: () => void }>();
@@ -12,13 +12,13 @@ export function taskSlots(limit: number): TaskSlots {
     await Promise.all([...holders].map(async (h) => ((await h.stillLive().catch(() => true)) ? undefined : h.free())));
   };
   const slots: TaskSlots = {
-    limit,
+    maxTasks,
     async acquire(deadline) {
-      while (used >= limit) {
+      while (used >= maxTasks) {
         const left = deadline - Date.now();
         if (left <= 0) return false;
         if (Date.now() - lastReclaim > 500) await reclaim();
-        if (used < limit) break;
+        if (used < maxTasks) break;
         await new Promise<void>((resolve) => {
           const t = setTimeout(resolve, Math.min(left, 500));
           waiting.push(() => (clearTimeout(t), resolve()));

@@ -54,7 +54,7 @@ describe('verdicts on messy targets', () => {
   });
 
   it('a low shared task limit is back-pressure: the run waits and retries, reports the limit once, and nothing fails', { timeout: 120_000 }, async () => {
-    const results = await runAll({ kind: 'reference', args: ['--max-tasks', '2'] }, reference);
+    const results = await runAll({ kind: 'reference', args: ['--max-concurrent-tasks', '2'] }, reference);
     expect(failing(results)).toEqual([]);
     const report = buildReport(results, 'limited', new Date());
     expect(report.limitObserved?.what).toMatch(/Too many concurrent tasks/);
