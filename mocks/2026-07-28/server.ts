@@ -52,6 +52,8 @@ export interface ServerOptions {
   tasksExtension?: boolean;
   /** Observer of every message in and out (client grading, debugging). */
   onWire?: (event: WireEvent) => void;
+  /** When the latitude update-applies-later applies an acknowledged tasks/update (default: UPDATE_LATER_MS later). */
+  deferUpdate?: (taskId: string, apply: () => void) => void;
   /** Diagnostics (stderr in the CLI). */
   log?: (line: string) => void;
 }
@@ -135,12 +137,13 @@ export class ExtensionServer {
   readonly switches: Switches;
   readonly store: TaskStore;
   readonly timings: Timings;
-  readonly opts: Required<Omit<ServerOptions, 'faults' | 'latitudes' | 'timings' | 'onWire' | 'log' | 'ttlMs' | 'pollIntervalMs'>> & {
+  readonly opts: Required<Omit<ServerOptions, 'faults' | 'latitudes' | 'timings' | 'onWire' | 'deferUpdate' | 'log' | 'ttlMs' | 'pollIntervalMs'>> & {
     ttlMs: number | null;
     pollIntervalMs: number | undefined;
   };
   private readonly secret = randomBytes(32);
   private readonly onWire?: (event: WireEvent) => void;
+  private readonly deferUpdate: (taskId: string, apply: () => void) => void;
   private readonly log: (line: string) => void;
   /** Open subscriptions: closed gracefully when the server closes. */
   private readonly listens = new Set<() => void>();
@@ -177,6 +180,7 @@ export class ExtensionServer {
     });
     if (l('ttl-changes')) this.store.on('change', (t) => t.ttlMs !== null && this.store.setTtl(t, t.ttlMs + 1000));
     this.onWire = options.onWire;
+    this.deferUpdate = options.deferUpdate ?? ((_taskId, apply) => setTimeout(apply, UPDATE_LATER_MS).unref());
     this.log = options.log ?? (() => {});
   }
 
@@ -754,7 +758,7 @@ export class ExtensionServer {
         this.store.answer(task, Object.fromEntries([...task.outstanding.keys()].map((k) => [k, { action: 'cancel' }])));
       }
     };
-    if (this.latitude('update-applies-later')) setTimeout(apply, UPDATE_LATER_MS).unref();
+    if (this.latitude('update-applies-later')) this.deferUpdate(task.taskId, apply);
     else apply();
     return this.ack(task, noRt, carry);
   }

@@ -6,7 +6,8 @@
 import { NotExercised, Violation, severity, verdicts, type CheckResult, type Level, type Status, type Verdicts } from '../engine/check.ts';
 import type { ClientFaultName } from '../../mocks/client/faults.ts';
 import type { Analysis } from './analysis.ts';
-import type { RecordedEntry } from './harness.ts';
+import type { ClientExit } from './harness.ts';
+import type { TranscriptEntry } from '../wire/peer.ts';
 
 export type JudgeContext = Verdicts;
 
@@ -34,10 +35,25 @@ export function defineRequestorCheck(def: RequestorCheckDef): RequestorCheckDef 
   return def;
 }
 
+/** What grading needs of a scenario run, of either revision (Analysis here, suites/2026-07-28/requestor/analysis.ts there). */
+export interface GradedRun {
+  scenario: { name: string };
+  transport: string;
+  timeoutMs: number;
+  exit: ClientExit;
+  problem?: string;
+  entries: readonly TranscriptEntry[];
+}
+
+/** The part of a requestor check that grading reads, over runs of type R. */
+export type GradedCheck<R> = Pick<RequestorCheckDef, 'id' | 'title' | 'section' | 'requirements' | 'level' | 'scenarios'> & {
+  judge(run: R, ctx: JudgeContext): string | void;
+};
+
 const TRANSCRIPT_LIMIT = 400;
 
 /** Why a scenario's evidence may be incomplete (the client crashed, hung or never started). */
-export function runNote(run: Analysis): string | undefined {
+export function runNote(run: GradedRun): string | undefined {
   const x = run.exit;
   if (run.problem) return run.problem;
   if (x.startError) return `client could not be started: ${x.startError}`;
@@ -47,14 +63,18 @@ export function runNote(run: Analysis): string | undefined {
 }
 
 /** Judges a check over the scenario runs it applies to. Never throws. `notRun`: scenario → why it was not run. */
-export function gradeCheck(def: RequestorCheckDef, runs: readonly Analysis[], notRun: Readonly<Record<string, string>> = {}): CheckResult {
+export function gradeCheck<R extends GradedRun = Analysis>(
+  def: GradedCheck<R>,
+  runs: readonly R[],
+  notRun: Readonly<Record<string, string>> = {},
+): CheckResult {
   const started = Date.now();
   const mine = runs.filter((r) => def.scenarios.includes(r.scenario.name));
   const violations: string[] = [];
   const passes: string[] = [];
   const skips: string[] = [];
-  const transcript: RecordedEntry[] = [];
-  const tag = (r: Analysis) => (runs.some((o) => o !== r && o.scenario.name === r.scenario.name) ? `${r.scenario.name}/${r.transport}` : r.scenario.name);
+  const transcript: TranscriptEntry[] = [];
+  const tag = (r: R) => (runs.some((o) => o !== r && o.scenario.name === r.scenario.name) ? `${r.scenario.name}/${r.transport}` : r.scenario.name);
   for (const run of mine) {
     const notes: string[] = [];
     const ctx: JudgeContext = verdicts(notes);

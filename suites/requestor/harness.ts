@@ -85,6 +85,18 @@ async function bridgeServer(onSocket: (s: Socket) => void): Promise<{ port: numb
   return { port: addr.port, server, sockets };
 }
 
+/** The stdio bridge of one scenario: the server command line the client spawns (its stdio piped to a socket here), and its end. */
+export async function stdioBridge(onSocket: (s: Socket) => void): Promise<{ serverArg: string; close(): Promise<void> }> {
+  const b = await bridgeServer(onSocket);
+  return {
+    serverArg: `${quote(process.execPath)} ${quote(BRIDGE)} ${b.port}`,
+    close: async () => {
+      for (const s of b.sockets) s.destroy();
+      await new Promise<void>((r) => b.server.close(() => r()));
+    },
+  };
+}
+
 export interface RunScenarioOptions {
   transport?: ScenarioTransport;
   /** Overrides the scenario's own bound for the client run (ms). */
@@ -122,23 +134,16 @@ export async function runScenario(name: string | Scenario, launcher: ClientLaunc
     serverArg = h.url;
     closeServer = h.close;
   } else {
-    const b = await bridgeServer((socket) => {
+    const b = await stdioBridge((socket) => {
       const t = new StdioServerTransport(socket, socket);
       socket.on('close', () => void t.close());
       socket.on('error', () => void t.close());
       void receiver.connect(t, { label: 'stdio (bridge)' }, { answerTransportErrors: true });
     });
-    serverArg = `${quote(process.execPath)} ${quote(BRIDGE)} ${b.port}`;
-    closeServer = async () => {
-      for (const s of b.sockets) s.destroy();
-      await new Promise<void>((r) => b.server.close(() => r()));
-    };
+    serverArg = b.serverArg;
+    closeServer = b.close;
   }
-  opts.log?.(`scenario ${scenario.name} (${transport}): starting client`);
-  const exit = await launch(launcher, { serverArg, scenario: scenario.name, transport }, timeoutMs);
-  opts.log?.(
-    `scenario ${scenario.name} (${transport}): client ${exit.startError ? `could not start: ${exit.startError}` : exit.timedOut ? `killed after ${timeoutMs} ms` : `exited ${exit.code ?? exit.signal}`} (${exit.durationMs} ms)`,
-  );
+  const exit = await launchLogged(launcher, { serverArg, scenario: scenario.name, transport }, timeoutMs, opts.log);
   // Let messages already on their way arrive, then close everything (the tap records the session ends).
   await new Promise((r) => setTimeout(r, 50));
   await closeServer().catch(() => undefined);
@@ -239,7 +244,23 @@ export function startClient(launcher: ClientLauncher, a: { serverArg: string; sc
   };
 }
 
-async function launch(
+/** launch, with a progress line before and after (the CLI's stderr). */
+export async function launchLogged(
+  launcher: ClientLauncher,
+  a: { serverArg: string; scenario: string; transport: ScenarioTransport },
+  timeoutMs: number,
+  log?: (line: string) => void,
+): Promise<ClientExit> {
+  log?.(`scenario ${a.scenario} (${a.transport}): starting client`);
+  const exit = await launch(launcher, a, timeoutMs);
+  log?.(
+    `scenario ${a.scenario} (${a.transport}): client ${exit.startError ? `could not start: ${exit.startError}` : exit.timedOut ? `killed after ${timeoutMs} ms` : `exited ${exit.code ?? exit.signal}`} (${exit.durationMs} ms)`,
+  );
+  return exit;
+}
+
+/** Starts the client and waits (bounded by `timeoutMs`, then stopped) for its exit. */
+export async function launch(
   launcher: ClientLauncher,
   a: { serverArg: string; scenario: string; transport: ScenarioTransport },
   timeoutMs: number,
@@ -264,14 +285,19 @@ export async function runScenarios(
   launcher: ClientLauncher,
   opts: RunScenarioOptions & { concurrency?: number } = {},
 ): Promise<ScenarioRun[]> {
-  const out: ScenarioRun[] = new Array(names.length);
+  return inPool(names, opts.concurrency ?? 3, (n) => runScenario(n, launcher, opts));
+}
+
+/** Maps `items` through `fn`, at most `concurrency` at once; results in the order given. */
+export async function inPool<T, R>(items: readonly T[], concurrency: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array(items.length);
   let next = 0;
   const worker = async () => {
-    while (next < names.length) {
+    while (next < items.length) {
       const i = next++;
-      out[i] = await runScenario(names[i]!, launcher, opts);
+      out[i] = await fn(items[i]!);
     }
   };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(opts.concurrency ?? 3, names.length)) }, worker));
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(concurrency, items.length)) }, worker));
   return out;
 }

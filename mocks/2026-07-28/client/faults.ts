@@ -1,0 +1,109 @@
+// Named faults and latitudes of the reference extension client (mocks/2026-07-28/client/reference-client.ts):
+// a requestor of MCP 2026-07-28 with the Tasks extension. A FAULT breaks exactly one requestor requirement
+// (`requirement`: the catalog id it breaks), so that each requestor check of the revision is shown able to
+// fail (the checks name their faults in `killedBy`; suites/2026-07-28/requestor/faults.test.ts holds each
+// fault to exactly those). A LATITUDE is a freedom the texts leave a client; every check stays silent under it.
+// Switch one on with `--fault NAME` / `--latitude NAME` (or CLIENT_FAULT / CLIENT_LATITUDE, comma-separated).
+
+export interface ClientSwitch {
+  name: string;
+  /** Fault: the requirement id it breaks. Latitude: the text that leaves the freedom. */
+  requirement: string;
+  description: string;
+}
+
+export const CLIENT_FAULTS = [
+  {
+    name: 'fast-poll',
+    requirement: '2026-poll-respect-interval',
+    description: 'polls tasks/get every 10 ms whatever pollIntervalMs says',
+  },
+  {
+    name: 'ignore-interval-change',
+    requirement: '2026-poll-respect-interval',
+    description: 'keeps polling at the first pollIntervalMs it saw for a task, though later answers raise it',
+  },
+  {
+    name: 'stop-polling',
+    requirement: '2026-poll-until-terminal',
+    description: 'never polls: after the CreateTaskResult it moves on (as if a notification would come)',
+  },
+  {
+    name: 'stop-after-update',
+    requirement: '2026-input-client-keep-observing',
+    description: 'after its tasks/update it stops observing the task',
+  },
+  {
+    name: 'ignore-input',
+    requirement: '2026-input-client-fulfill',
+    description: 'answers no inputRequests: on input_required it cancels the task with tasks/cancel instead',
+  },
+  {
+    name: 'no-dedupe',
+    requirement: '2026-update-client-track-keys',
+    description: 'answers every inputRequests key on every poll that lists it, already answered or not',
+  },
+  {
+    name: 'stray-keys',
+    requirement: '2026-update-keys-outstanding',
+    description: 'adds a key the server never issued to each tasks/update inputResponses',
+  },
+  {
+    name: 'cancel-notification',
+    requirement: '2026-cancel-no-notifications-cancelled',
+    description: 'cancels a task with notifications/cancelled for the tools/call that created it instead of tasks/cancel',
+  },
+  {
+    name: 'no-mcp-name',
+    requirement: '2026-http-mcp-name-task-id',
+    description: 'over Streamable HTTP sends tasks/get, tasks/update and tasks/cancel without the Mcp-Name header',
+  },
+  {
+    name: 'no-method-header',
+    requirement: '2026-header-standard-required',
+    description: 'over Streamable HTTP sends no Mcp-Method header',
+  },
+  {
+    name: 'no-request-meta',
+    requirement: '2026-meta-required-fields',
+    description: 'sends tasks/get, tasks/update and tasks/cancel without the per-request _meta (version, capabilities)',
+  },
+  {
+    name: 'follow-any-task',
+    requirement: '2026-caps-unsupported-request-invalid',
+    description: 'takes a CreateTaskResult for any request as a task and polls it, e.g. one that answers tools/list',
+  },
+] as const satisfies readonly ClientSwitch[];
+
+export const CLIENT_LATITUDES = [
+  {
+    name: 'poll-slower',
+    requirement: 'tasks.md "Task Polling": clients SHOULD respect pollIntervalMs (a longer wait respects it)',
+    description: 'waits twice pollIntervalMs between polls',
+  },
+  {
+    name: 'no-discover',
+    requirement: 'basic-versioning.md: clients MAY call server/discover first, but are not required to',
+    description: 'sends no server/discover',
+  },
+  {
+    name: 'partial-answers',
+    requirement: 'tasks.md "Task Update Requests": one or more tasks/update requests',
+    description: 'answers several outstanding inputRequests one key per tasks/update',
+  },
+  {
+    name: 'cancel-no-confirm',
+    requirement: 'tasks.md "Task Cancellation": the client does not need to poll tasks/get again',
+    description: 'after tasks/cancel it does not poll the task again',
+  },
+] as const satisfies readonly ClientSwitch[];
+
+export type ClientFaultName = (typeof CLIENT_FAULTS)[number]['name'];
+export type ClientLatitudeName = (typeof CLIENT_LATITUDES)[number]['name'];
+
+export function isClientFault(n: string): n is ClientFaultName {
+  return CLIENT_FAULTS.some((f) => f.name === n);
+}
+export function isClientLatitude(n: string): n is ClientLatitudeName {
+  return CLIENT_LATITUDES.some((l) => l.name === n);
+}

@@ -1,0 +1,402 @@
+// The reference extension client: a spec-exact requestor of MCP 2026-07-28 with the Tasks extension
+// (io.modelcontextprotocol/tasks), on raw JSON-RPC, implementing the scenario contract of
+// `mcp-tasks-conformance client --revision 2026-07-28` (docs/CLIENTS.md):
+//
+//   tsx mocks/2026-07-28/client/reference-client.ts [--fault NAME]… [--latitude NAME]… <server URL | server command line>
+//   env: MCP_CONFORMANCE_SCENARIO=<scenario>   CLIENT_FAULT=…   CLIENT_LATITUDE=…
+//
+// Stateless: every request carries its own `_meta` (version, capabilities declaring the extension and
+// form elicitation); over Streamable HTTP one POST per message with the standard headers (MCP-Protocol-Version,
+// Mcp-Method, Mcp-Name = params.name / params.taskId). Exit code 0 when the scenario ran to its end.
+// Faults and latitudes: faults.ts beside this file.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { setTimeout as delay } from 'node:timers/promises';
+import { pathToFileURL } from 'node:url';
+import { BASE64_SENTINEL, Header, isTerminal, Meta, Method, PROTOCOL_VERSION, ResultType, TASKS_EXTENSION } from '../../../schema/2026-07-28/protocol.ts';
+import { splitCommand } from '../../../suites/wire/connect.ts';
+import { CLIENT_FAULTS, CLIENT_LATITUDES, isClientFault, isClientLatitude, type ClientFaultName, type ClientLatitudeName } from './faults.ts';
+
+export const CLIENT_NAME = 'mcp-tasks-reference-extension-client';
+export const CLIENT_VERSION = '0.1.0';
+
+export interface ExtensionClientOptions {
+  scenario: string;
+  /** Server URL (http/https) or server command line (stdio). */
+  serverArg: string;
+  faults?: readonly string[];
+  latitudes?: readonly string[];
+  signal?: AbortSignal;
+  log?: (line: string) => void;
+}
+
+type Json = Record<string, any>;
+interface RpcAnswer {
+  id?: unknown;
+  result?: Json;
+  error?: { code: number; message: string; data?: unknown };
+}
+
+const REQUEST_TIMEOUT_MS = 15_000;
+/** When a task shows no pollIntervalMs. */
+const DEFAULT_POLL_MS = 500;
+/** Polls of one task at most (a bound: the scenarios end long before). */
+const MAX_POLLS = 400;
+/** The key the fault stray-keys adds: no server issues it. */
+export const STRAY_KEY = 'reference-client-stray-key';
+
+const CAPABILITIES = { extensions: { [TASKS_EXTENSION]: {} }, elicitation: { form: {} } };
+const MCP_NAME_SOURCE: Readonly<Record<string, string>> = {
+  [Method.ToolsCall]: 'name',
+  [Method.TasksGet]: 'taskId',
+  [Method.TasksUpdate]: 'taskId',
+  [Method.TasksCancel]: 'taskId',
+};
+
+/** A header value as the core's "Value Encoding" says: as is when it is safe ASCII, else the Base64 sentinel. */
+export function headerValue(v: string): string {
+  if (/^[\x21-\x7e]([\x20-\x7e\t]*[\x21-\x7e])?$/.test(v)) return v;
+  const encoded = `=?base64?${Buffer.from(v, 'utf8').toString('base64')}?=`;
+  return BASE64_SENTINEL.test(encoded) ? encoded : '';
+}
+
+/** One way to the server: a request gets its answer; a notification gets none. */
+interface Channel {
+  request(message: Json, headers: Record<string, string>): Promise<RpcAnswer>;
+  notify(message: Json, headers: Record<string, string>): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Streamable HTTP (2026-07-28): one POST per message, no session, JSON or an SSE stream scoped to the request. */
+function httpChannel(url: string, signal?: AbortSignal): Channel {
+  const post = (message: Json, headers: Record<string, string>) =>
+    fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+      body: JSON.stringify(message),
+      signal: signal ? AbortSignal.any([signal, AbortSignal.timeout(REQUEST_TIMEOUT_MS)]) : AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+    });
+  return {
+    async request(message, headers) {
+      const res = await post(message, headers);
+      const text = await res.text();
+      const type = res.headers.get('content-type') ?? '';
+      const messages: Json[] = [];
+      if (type.includes('text/event-stream')) {
+        for (const block of text.split(/\r?\n\r?\n/)) {
+          const data = block
+            .split(/\r?\n/)
+            .filter((l) => l.startsWith('data:'))
+            .map((l) => l.slice(5).trimStart())
+            .join('\n');
+          if (data) messages.push(JSON.parse(data));
+        }
+      } else if (text) messages.push(JSON.parse(text));
+      const answer = messages.find((m) => m.id === message.id && ('result' in m || 'error' in m));
+      if (!answer) throw new Error(`no answer to ${message.method} (HTTP ${res.status})`);
+      return answer;
+    },
+    async notify(message, headers) {
+      const res = await post(message, headers);
+      await res.text();
+    },
+    async close() {},
+  };
+}
+
+/** stdio: spawn the server, newline-delimited JSON-RPC on its stdin/stdout. */
+function stdioChannel(commandLine: string, log: (l: string) => void): Channel {
+  const { command, args } = splitCommand(commandLine);
+  const child: ChildProcess = spawn(command, args, { stdio: ['pipe', 'pipe', 'pipe'] });
+  const waiting = new Map<string, (a: RpcAnswer) => void>();
+  let buffer = '';
+  let gone: Error | undefined;
+  const fail = (e: Error) => {
+    gone ??= e;
+    for (const [, resolve] of waiting) resolve({ error: { code: -32000, message: e.message } });
+    waiting.clear();
+  };
+  child.on('error', (e) => fail(e));
+  child.on('close', () => fail(new Error('the server closed stdio')));
+  child.stderr?.on('data', (c: Buffer) => log(`server stderr: ${c.toString('utf8').trim()}`));
+  child.stdout?.on('data', (c: Buffer) => {
+    buffer += c.toString('utf8');
+    let nl: number;
+    while ((nl = buffer.indexOf('\n')) >= 0) {
+      const line = buffer.slice(0, nl).trim();
+      buffer = buffer.slice(nl + 1);
+      if (!line) continue;
+      let m: Json;
+      try {
+        m = JSON.parse(line);
+      } catch {
+        log(`not JSON on the server's stdout: ${line.slice(0, 200)}`);
+        continue;
+      }
+      const resolve = waiting.get(JSON.stringify(m.id));
+      if (resolve && ('result' in m || 'error' in m)) {
+        waiting.delete(JSON.stringify(m.id));
+        resolve(m);
+      }
+    }
+  });
+  const write = (m: Json) => child.stdin?.write(JSON.stringify(m) + '\n');
+  return {
+    request(message) {
+      if (gone) return Promise.reject(gone);
+      return new Promise<RpcAnswer>((resolve) => {
+        const key = JSON.stringify(message.id);
+        const timer = setTimeout(() => {
+          waiting.delete(key);
+          resolve({ error: { code: -32001, message: `no answer to ${message.method} within ${REQUEST_TIMEOUT_MS} ms` } });
+        }, REQUEST_TIMEOUT_MS);
+        waiting.set(key, (a) => {
+          clearTimeout(timer);
+          resolve(a);
+        });
+        write(message);
+      });
+    },
+    async notify(message) {
+      if (!gone) write(message);
+    },
+    async close() {
+      child.stdin?.end();
+      if (child.exitCode === null && child.signalCode === null) {
+        const t = setTimeout(() => child.kill('SIGTERM'), 1000);
+        await new Promise((r) => child.once('close', r));
+        clearTimeout(t);
+      }
+    },
+  };
+}
+
+/** Runs one scenario; resolves with the exit code (0: ran to its end; 1: it could not; 2: usage). */
+export async function runExtensionClient(o: ExtensionClientOptions): Promise<number> {
+  const log = o.log ?? (() => undefined);
+  const badFaults = (o.faults ?? []).filter((f) => !isClientFault(f));
+  const badLatitudes = (o.latitudes ?? []).filter((l) => !isClientLatitude(l));
+  if (badFaults.length || badLatitudes.length) {
+    log(
+      `unknown ${[...badFaults.map((f) => `fault ${f}`), ...badLatitudes.map((l) => `latitude ${l}`)].join(', ')} (faults: ${CLIENT_FAULTS.map((f) => f.name).join(', ')}; latitudes: ${CLIENT_LATITUDES.map((l) => l.name).join(', ')})`,
+    );
+    return 2;
+  }
+  const http = /^https?:\/\//i.test(o.serverArg);
+  let channel: Channel;
+  try {
+    channel = http ? httpChannel(o.serverArg, o.signal) : stdioChannel(o.serverArg, log);
+  } catch (e) {
+    log(`cannot reach ${o.serverArg}: ${e instanceof Error ? e.message : String(e)}`);
+    return 1;
+  }
+  const client = new ExtensionRequestor(channel, http, new Set(o.faults as ClientFaultName[]), new Set(o.latitudes as ClientLatitudeName[]), o, log);
+  try {
+    await client.run();
+    return 0;
+  } catch (e) {
+    if (!(e instanceof Error && e.name === 'AbortError')) log(`scenario ${o.scenario} failed: ${e instanceof Error ? e.message : String(e)}`);
+    return 1;
+  } finally {
+    await channel.close().catch(() => undefined);
+  }
+}
+
+class ExtensionRequestor {
+  private nextId = 1;
+
+  constructor(
+    private readonly channel: Channel,
+    private readonly http: boolean,
+    private readonly faults: ReadonlySet<ClientFaultName>,
+    private readonly latitudes: ReadonlySet<ClientLatitudeName>,
+    private readonly o: ExtensionClientOptions,
+    private readonly log: (line: string) => void,
+  ) {}
+
+  async run(): Promise<void> {
+    if (!this.latitudes.has('no-discover')) {
+      const d = await this.request(Method.ServerDiscover, {});
+      if (d.error) this.log(`server/discover: error ${d.error.code} ${d.error.message}`);
+    }
+    const tools = await this.listTools();
+    for (const tool of tools) await this.callTool(tool);
+  }
+
+  // --- the wire ------------------------------------------------------------------------------------------
+
+  private headers(method: string, params: Json): Record<string, string> {
+    if (!this.http) return {};
+    const h: Record<string, string> = { [Header.ProtocolVersion]: PROTOCOL_VERSION };
+    if (!this.faults.has('no-method-header')) h[Header.Method] = method;
+    const source = MCP_NAME_SOURCE[method];
+    const taskMethod = method.startsWith('tasks/');
+    if (source && typeof params[source] === 'string' && !(taskMethod && this.faults.has('no-mcp-name'))) h[Header.Name] = headerValue(params[source]);
+    return h;
+  }
+
+  /** A request of this revision: its own `_meta` (2026-meta-required-fields), the standard headers over HTTP. */
+  private async request(method: string, params: Json): Promise<RpcAnswer & { id: number }> {
+    const id = this.nextId++;
+    const bare = method.startsWith('tasks/') && this.faults.has('no-request-meta');
+    const full = bare ? params : { ...params, _meta: { [Meta.ProtocolVersion]: PROTOCOL_VERSION, [Meta.ClientCapabilities]: CAPABILITIES } };
+    const answer = await this.channel.request({ jsonrpc: '2.0', id, method, params: full }, this.headers(method, params));
+    return { ...answer, id };
+  }
+
+  private async notify(method: string, params: Json): Promise<void> {
+    await this.channel.notify({ jsonrpc: '2.0', method, params }, this.headers(method, params));
+  }
+
+  // --- the flows -----------------------------------------------------------------------------------------
+
+  /** tools/list; an answer that is not a tools/list result (e.g. a CreateTaskResult) is invalid: asked once more. */
+  private async listTools(): Promise<Json[]> {
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const r = await this.request(Method.ToolsList, {});
+      if (r.error) throw new Error(`tools/list: error ${r.error.code} ${r.error.message}`);
+      if (r.result?.resultType === ResultType.Task) {
+        // 2026-caps-unsupported-request-invalid: tools/list does not support tasks; the answer is invalid.
+        if (this.faults.has('follow-any-task')) await this.follow(r.result, r.id);
+        else this.log('tools/list answered with a CreateTaskResult: an invalid answer, asking again');
+        continue;
+      }
+      if (!this.complete(r.result) || !Array.isArray(r.result?.tools)) throw new Error('tools/list: an invalid result');
+      return r.result.tools;
+    }
+    throw new Error('tools/list: no valid answer');
+  }
+
+  /** resultType absent or "complete" (2026-core-result-type-absent-complete). */
+  private complete(result: Json | undefined): boolean {
+    return result?.resultType === undefined || result.resultType === ResultType.Complete;
+  }
+
+  private async callTool(tool: Json): Promise<void> {
+    const r = await this.request(Method.ToolsCall, { name: tool.name, arguments: {} });
+    if (r.error) {
+      this.log(`tools/call ${tool.name}: error ${r.error.code} ${r.error.message}`);
+      return;
+    }
+    // 2026-caps-client-handle-both: a CallToolResult is final; a CreateTaskResult is followed to its end.
+    if (r.result?.resultType === ResultType.Task && typeof r.result.taskId === 'string') {
+      if (this.o.scenario === 'cancel') await this.cancel(r.result, r.id);
+      else await this.follow(r.result, r.id);
+    } else if (!this.complete(r.result)) this.log(`tools/call ${tool.name}: resultType ${String(r.result?.resultType)} is not one this client knows (invalid)`);
+  }
+
+  private waitMs(task: Json, first: Json): number {
+    if (this.faults.has('fast-poll')) return 10;
+    const source = this.faults.has('ignore-interval-change') ? first : task;
+    const p = source?.pollIntervalMs;
+    const ms = typeof p === 'number' && Number.isFinite(p) && p >= 0 ? Math.min(p, 60_000) : DEFAULT_POLL_MS;
+    return this.latitudes.has('poll-slower') ? 2 * ms : ms;
+  }
+
+  /** Polls tasks/get until terminal (2026-poll-until-terminal, 2026-poll-respect-interval); answers inputRequests once. */
+  private async follow(created: Json, requestId: number): Promise<void> {
+    void requestId;
+    const taskId: string = created.taskId;
+    const answered = new Set<string>(); // 2026-update-client-track-keys, 2026-input-client-dedupe
+    let last: Json = created;
+    if (this.faults.has('stop-polling')) return;
+    for (let polls = 0; polls < MAX_POLLS; polls++) {
+      if (isTerminal(last.status)) return;
+      if (last.status === 'input_required' && last.inputRequests && typeof last.inputRequests === 'object') {
+        if (this.faults.has('ignore-input')) {
+          await this.request(Method.TasksCancel, { taskId });
+          return;
+        }
+        const fresh = Object.keys(last.inputRequests).filter((k) => this.faults.has('no-dedupe') || !answered.has(k));
+        if (fresh.length) {
+          await this.answer(taskId, fresh, last.inputRequests);
+          for (const k of fresh) answered.add(k);
+          if (this.faults.has('stop-after-update')) return;
+        }
+      }
+      await delay(this.waitMs(last, created), undefined, { signal: this.o.signal });
+      const g = await this.request(Method.TasksGet, { taskId });
+      if (g.error) {
+        this.log(`tasks/get ${taskId}: error ${g.error.code} ${g.error.message}`);
+        return;
+      }
+      last = g.result ?? {};
+    }
+  }
+
+  /** tasks/update with an answer for each key (latitude partial-answers: one key per request). */
+  private async answer(taskId: string, keys: string[], requests: Json): Promise<void> {
+    const groups = this.latitudes.has('partial-answers') ? keys.map((k) => [k]) : [keys];
+    for (const group of groups) {
+      const inputResponses: Json = Object.fromEntries(group.map((k) => [k, this.respond(requests[k])]));
+      if (this.faults.has('stray-keys')) inputResponses[STRAY_KEY] = { action: 'accept', content: { answer: 'stray' } };
+      const u = await this.request(Method.TasksUpdate, { taskId, inputResponses });
+      if (u.error) this.log(`tasks/update ${taskId}: error ${u.error.code} ${u.error.message}`);
+    }
+  }
+
+  /** The answer to one input request: an elicitation is accepted with a value for each string field of its form. */
+  private respond(req: Json | undefined): Json {
+    if (req?.method === Method.ElicitationCreate) {
+      const props = req.params?.requestedSchema?.properties ?? {};
+      const content = Object.fromEntries(Object.keys(props).map((k) => [k, `reference client: ${k}`]));
+      return { action: 'accept', content };
+    }
+    if (req?.method === Method.RootsList) return { roots: [] };
+    return { role: 'assistant', content: { type: 'text', text: 'reference client' }, model: 'reference', stopReason: 'endTurn' };
+  }
+
+  /** Scenario cancel: at most one poll, then tasks/cancel (2026-cancel-no-notifications-cancelled), one tasks/get to confirm. */
+  private async cancel(created: Json, requestId: number): Promise<void> {
+    const taskId: string = created.taskId;
+    await delay(this.waitMs(created, created), undefined, { signal: this.o.signal });
+    const g = await this.request(Method.TasksGet, { taskId });
+    if (!g.error && isTerminal(g.result?.status)) return;
+    if (this.faults.has('cancel-notification')) {
+      await this.notify(Method.Cancelled, { requestId, reason: 'the user cancelled the task' });
+      return;
+    }
+    const c = await this.request(Method.TasksCancel, { taskId });
+    if (c.error) this.log(`tasks/cancel ${taskId}: error ${c.error.code} ${c.error.message}`);
+    if (this.latitudes.has('cancel-no-confirm')) return;
+    await delay(this.waitMs(g.result ?? created, created), undefined, { signal: this.o.signal });
+    await this.request(Method.TasksGet, { taskId });
+  }
+}
+
+/** CLI: `[--fault NAME]… [--latitude NAME]… <server>`; also CLIENT_FAULT / CLIENT_LATITUDE (comma-separated). */
+export function parseExtensionClientArgv(argv: string[], env: NodeJS.ProcessEnv = process.env) {
+  const list = (v: string | undefined) =>
+    (v ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
+  const faults = list(env.CLIENT_FAULT);
+  const latitudes = list(env.CLIENT_LATITUDE);
+  const rest: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === '--fault') faults.push(argv[++i] ?? '');
+    else if (a.startsWith('--fault=')) faults.push(a.slice(8));
+    else if (a === '--latitude') latitudes.push(argv[++i] ?? '');
+    else if (a.startsWith('--latitude=')) latitudes.push(a.slice(11));
+    else rest.push(a);
+  }
+  return { faults, latitudes, serverArg: rest[rest.length - 1], scenario: env.MCP_CONFORMANCE_SCENARIO };
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const { faults, latitudes, serverArg, scenario } = parseExtensionClientArgv(process.argv.slice(2));
+  if (!serverArg || !scenario) {
+    process.stderr.write(
+      'usage: MCP_CONFORMANCE_SCENARIO=<scenario> reference-client.ts [--fault NAME]… [--latitude NAME]… <server URL | server command line>\n',
+    );
+    process.exit(2);
+  }
+  runExtensionClient({ scenario, serverArg, faults, latitudes, log: (l) => process.stderr.write(`reference-extension-client: ${l}\n`) }).then(
+    (code) => process.exit(code),
+    (e) => {
+      process.stderr.write(`reference-extension-client: ${e instanceof Error ? e.stack : String(e)}\n`);
+      process.exit(1);
+    },
+  );
+}

@@ -1,0 +1,154 @@
+// The scenarios of `mcp-tasks-conformance client --revision 2026-07-28`: how the reference extension server
+// (server.ts, spec-exact) is set up for each, and what the client under test is asked to do. The judge runs
+// the client once per scenario against a ScenarioServer and grades the recorded messages
+// (suites/2026-07-28/requestor/). Every scenario's server is the reference one with its options and
+// latitudes; only `task-for-tools-list` answers one request the way no correct server does (on purpose:
+// the client's handling of an invalid answer is what it grades).
+import { randomUUID } from 'node:crypto';
+import { ExtensionServer, type Answer, type RequestCtx, type ServerOptions } from './server.ts';
+import { Method, ResultType } from './protocol.ts';
+import type { JsonObject } from './store.ts';
+
+export type ScenarioTransport = 'http' | 'stdio';
+
+export interface ClientScenario {
+  name: string;
+  title: string;
+  /** What the client is asked to do (beyond the shared behaviour, docs/CLIENTS.md). */
+  ask: string;
+  /** Bound for the client's run (ms). */
+  timeoutMs: number;
+  /** The tools tools/list shows (by name, in this order); unlisted tools are still served. */
+  tools: readonly string[];
+  /** Options of the reference extension server (latitudes, timings, pollIntervalMs). */
+  server: ServerOptions;
+  /** Under the latitude update-applies-later: an acknowledged tasks/update applies once the task's next tasks/get is answered (its keys stay listed one poll longer). */
+  updateAppliesAfterNextGet?: boolean;
+  /** The first tools/list is answered with a CreateTaskResult (an invalid answer: tools/list is not a supported request). */
+  toolsListAsTask?: boolean;
+  transports?: readonly ScenarioTransport[];
+}
+
+/** pollIntervalMs of the scenarios' tasks: short (fast runs), long enough that a poll 10 ms apart stands out. */
+export const SCENARIO_POLL_INTERVAL_MS = 200;
+
+export const CLIENT_SCENARIOS: readonly ClientScenario[] = [
+  {
+    name: 'tasks',
+    title: 'Every tool call is answered with a task (completed, failed, completed with isError)',
+    ask: 'call each tool; poll each task with tasks/get, honouring pollIntervalMs, until it is terminal',
+    timeoutMs: 20_000,
+    tools: ['complete', 'fail_rpc', 'tool_error'],
+    server: { pollIntervalMs: SCENARIO_POLL_INTERVAL_MS, timings: { completesMs: 300 } },
+  },
+  {
+    name: 'poll-interval-changes',
+    title: 'pollIntervalMs grows with every tasks/get (100, 200, 400, 800, 1000 ms)',
+    ask: 'poll the task until it completes, each time no sooner than the pollIntervalMs of the latest answer',
+    timeoutMs: 20_000,
+    tools: ['slow'],
+    server: { pollIntervalMs: 100, latitudes: ['poll-interval-changes'], timings: { slowMs: 2_500 } },
+  },
+  {
+    name: 'input',
+    title: 'Tasks that need input: one question, two at once, two rounds',
+    ask: 'answer each outstanding inputRequests key once through tasks/update, and keep polling until the task is terminal',
+    timeoutMs: 20_000,
+    tools: ['ask', 'ask_two', 'ask_rounds'],
+    server: { pollIntervalMs: SCENARIO_POLL_INTERVAL_MS },
+  },
+  {
+    name: 'input-eventual',
+    title: 'tasks/update acknowledged before it applies: the first tasks/get after the answer still lists its keys',
+    ask: 'answer each key once, though the next poll still lists it',
+    timeoutMs: 20_000,
+    tools: ['ask_two'],
+    server: { pollIntervalMs: 100, latitudes: ['update-applies-later'] },
+    updateAppliesAfterNextGet: true,
+  },
+  {
+    name: 'mixed-results',
+    title: 'The server decides per call: every other tools/call is answered with a plain CallToolResult',
+    ask: 'take a plain result as final, follow a task to its end',
+    timeoutMs: 20_000,
+    tools: ['complete', 'tool_error', 'fail_rpc', 'slow'],
+    // calls 1 and 3 (complete, fail_rpc) become tasks, 2 and 4 plain results (slow: after 600 ms)
+    server: { pollIntervalMs: SCENARIO_POLL_INTERVAL_MS, latitudes: ['alternate-results'], timings: { slowMs: 600 } },
+  },
+  {
+    name: 'cancel',
+    title: 'A long task (10 s) to cancel',
+    ask: 'cancel the task with tasks/cancel after at most one tasks/get (one more tasks/get to confirm is allowed), then exit',
+    timeoutMs: 20_000,
+    tools: ['slow'],
+    server: { pollIntervalMs: SCENARIO_POLL_INTERVAL_MS, timings: { slowMs: 10_000 } },
+  },
+  {
+    name: 'task-for-tools-list',
+    title: 'The first tools/list is answered with a CreateTaskResult (tools/list does not support tasks)',
+    ask: 'treat that answer as invalid (do not poll it); a second tools/list gets the tools; call them as usual',
+    timeoutMs: 20_000,
+    tools: ['complete'],
+    server: { pollIntervalMs: SCENARIO_POLL_INTERVAL_MS },
+    toolsListAsTask: true,
+  },
+];
+
+export const CLIENT_SCENARIO_NAMES: readonly string[] = CLIENT_SCENARIOS.map((s) => s.name);
+
+export function clientScenario(name: string): ClientScenario {
+  const s = CLIENT_SCENARIOS.find((x) => x.name === name);
+  if (!s) throw new Error(`unknown scenario ${name} (scenarios: ${CLIENT_SCENARIO_NAMES.join(', ')})`);
+  return s;
+}
+
+const isObject = (v: unknown): v is JsonObject => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** The reference extension server set up for one scenario. */
+export class ScenarioServer extends ExtensionServer {
+  private toolsListTasked = false;
+  /** Acknowledged tasks/update waiting for the task's next tasks/get (updateAppliesAfterNextGet). */
+  private readonly deferred: Map<string, (() => void)[]>;
+  /** Task ids of the invalid CreateTaskResults this server sent (task-for-tools-list); no tasks/get resolves them. */
+  readonly invalidTaskIds: string[] = [];
+
+  constructor(
+    readonly scenario: ClientScenario,
+    options: Omit<ServerOptions, 'faults'> = {},
+  ) {
+    const deferred = new Map<string, (() => void)[]>();
+    super({
+      ...scenario.server,
+      ...options,
+      latitudes: [...(scenario.server.latitudes ?? []), ...(options.latitudes ?? [])],
+      ...(scenario.updateAppliesAfterNextGet
+        ? { deferUpdate: (taskId: string, apply: () => void) => deferred.set(taskId, [...(deferred.get(taskId) ?? []), apply]) }
+        : {}),
+    });
+    this.deferred = deferred;
+  }
+
+  override async handle(msg: unknown, ctx: RequestCtx): Promise<Answer | undefined> {
+    const answer = await super.handle(msg, ctx);
+    if (isObject(msg) && msg.method === Method.TasksGet && isObject(msg.params) && typeof msg.params.taskId === 'string') {
+      // The tasks/get is answered (still without the update); now the update applies.
+      const applies = this.deferred.get(msg.params.taskId);
+      this.deferred.delete(msg.params.taskId);
+      for (const apply of applies ?? []) apply();
+    }
+    if (!isObject(msg) || msg.method !== Method.ToolsList || !answer || !isObject(answer.message.result)) return answer;
+    const result = answer.message.result;
+    if (this.scenario.toolsListAsTask && !this.toolsListTasked) {
+      // Accepted by the ladder (a valid request): answered with a task it does not support.
+      this.toolsListTasked = true;
+      const taskId = randomUUID();
+      this.invalidTaskIds.push(taskId);
+      const now = new Date().toISOString();
+      const task = { resultType: ResultType.Task, taskId, status: 'working', createdAt: now, lastUpdatedAt: now, ttlMs: 60_000 };
+      return { ...answer, message: { ...answer.message, result: { ...task, pollIntervalMs: this.opts.pollIntervalMs ?? 200, _meta: result._meta } } };
+    }
+    const tools = Array.isArray(result.tools) ? (result.tools as JsonObject[]) : [];
+    const listed = this.scenario.tools.flatMap((n) => tools.filter((t) => t.name === n));
+    return { ...answer, message: { ...answer.message, result: { ...result, tools: listed } } };
+  }
+}

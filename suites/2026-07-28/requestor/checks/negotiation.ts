@@ -1,0 +1,30 @@
+// Requestor checks (2026-07-28): capability negotiation (tasks.md "Capability Negotiation").
+import { at, type Analysis } from '../analysis.ts';
+import { defineExtensionRequestorCheck, type ExtensionRequestorCheckDef, type JudgeContext } from '../engine.ts';
+
+const SECTION = 'Requestor (2026-07-28): Capability Negotiation';
+
+export const checks: ExtensionRequestorCheckDef[] = [
+  defineExtensionRequestorCheck({
+    id: '2026-requestor.unsupported-task-result-invalid',
+    title: 'A CreateTaskResult answering a request that does not support tasks (tools/list) is not taken as a task',
+    section: SECTION,
+    requirements: ['2026-caps-unsupported-request-invalid'],
+    level: 'MUST',
+    killedBy: ['follow-any-task'],
+    scenarios: ['task-for-tools-list'],
+    judge(run: Analysis, ctx: JudgeContext) {
+      if (run.invalidTasks.size === 0) ctx.skip('the server sent no CreateTaskResult to an unsupported request (the client sent no tools/list)');
+      const bad: string[] = [];
+      for (const [taskId, x] of run.invalidTasks) {
+        const used = run.requests.filter((r) => r.method.startsWith('tasks/') && r.params?.taskId === taskId);
+        if (used.length)
+          bad.push(
+            `the CreateTaskResult answering ${x.method} at ${at(x.answeredMs)} was taken as task ${taskId}: ${used.map((u) => `${u.method} at ${at(u.sentMs)}`).join(', ')}`,
+          );
+      }
+      ctx.expect(bad.length === 0, `${bad.join('; ')}; a CreateTaskResult to an unsupported request is an invalid response`);
+      return `the CreateTaskResult answering ${[...run.invalidTasks.values()].map((x) => x.method).join(', ')} was not taken as a task`;
+    },
+  }),
+];

@@ -1,0 +1,118 @@
+// Requestor checks (2026-07-28): what every request carries — the per-request `_meta` (basic-index.md) and,
+// over Streamable HTTP, the standard headers (basic-transports-streamable-http.md; tasks.md "Routing Headers").
+import { BASE64_SENTINEL, Header, Meta } from '../../../../schema/2026-07-28/protocol.ts';
+import { at, short, type Analysis, type Exchange } from '../analysis.ts';
+import { defineExtensionRequestorCheck, ALL, type ExtensionRequestorCheckDef, type JudgeContext } from '../engine.ts';
+
+const SECTION = 'Requestor (2026-07-28): Requests and headers';
+const TASK_METHODS = ['tasks/get', 'tasks/update', 'tasks/cancel'];
+
+const isObj = (v: unknown): v is Record<string, any> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** A header value decoded (Base64 sentinel), or undefined when absent. */
+function header(x: { headers?: Record<string, string> }, name: string): string | undefined {
+  const v = x.headers?.[name.toLowerCase()];
+  if (v === undefined) return undefined;
+  const m = BASE64_SENTINEL.exec(v);
+  return m ? Buffer.from(m[1]!, 'base64').toString('utf8') : v;
+}
+
+function httpOnly(run: Analysis, ctx: JudgeContext): void {
+  if (run.transport !== 'http') ctx.skip(`the headers belong to Streamable HTTP (this run: ${run.transport})`);
+}
+
+function describe(x: Exchange): string {
+  return `${x.method} (id ${short(x.id)}) at ${at(x.sentMs)}`;
+}
+
+export const checks: ExtensionRequestorCheckDef[] = [
+  defineExtensionRequestorCheck({
+    id: '2026-requestor.request-meta',
+    title: 'Every request carries _meta io.modelcontextprotocol/protocolVersion and clientCapabilities',
+    section: SECTION,
+    requirements: ['2026-meta-required-fields'],
+    level: 'MUST',
+    killedBy: ['no-request-meta'],
+    scenarios: ALL,
+    judge(run: Analysis, ctx: JudgeContext) {
+      if (run.requests.length === 0) ctx.skip('the client sent no request');
+      const bad = run.requests.filter((x) => {
+        const meta = isObj(x.params) ? x.params._meta : undefined;
+        return !isObj(meta) || typeof meta[Meta.ProtocolVersion] !== 'string' || !isObj(meta[Meta.ClientCapabilities]);
+      });
+      ctx.expect(
+        bad.length === 0,
+        `${bad.length} of ${run.requests.length} request(s) lack ${Meta.ProtocolVersion} (a string) or ${Meta.ClientCapabilities} (an object) in params._meta: ${bad.slice(0, 5).map(describe).join('; ')}`,
+      );
+      return `all ${run.requests.length} request(s) carry both per-request fields`;
+    },
+  }),
+
+  defineExtensionRequestorCheck({
+    id: '2026-requestor.standard-headers',
+    title: 'Over Streamable HTTP every POST carries MCP-Protocol-Version (= _meta version) and Mcp-Method; tools/call Mcp-Name = params.name',
+    section: SECTION,
+    requirements: ['2026-header-standard-required', '2026-header-metadata-on-every-request', '2026-header-protocol-version', '2026-header-version-match'],
+    level: 'MUST',
+    killedBy: ['no-method-header'],
+    scenarios: ALL,
+    judge(run: Analysis, ctx: JudgeContext) {
+      httpOnly(run, ctx);
+      const posts = [
+        ...run.requests,
+        ...run.notifications.map((e) => ({
+          method: (e.message as any).method,
+          id: undefined,
+          params: (e.message as any).params,
+          headers: e.headers,
+          sentMs: e.ms,
+        })),
+      ];
+      if (posts.length === 0) ctx.skip('the client sent nothing');
+      const bad: string[] = [];
+      for (const x of posts) {
+        const what = `${x.method}${x.id !== undefined ? ` (id ${short(x.id)})` : ''} at ${at(x.sentMs)}`;
+        const pv = header(x, Header.ProtocolVersion);
+        const metaPv = isObj(x.params?._meta) ? x.params._meta[Meta.ProtocolVersion] : undefined;
+        if (pv === undefined) bad.push(`${what}: no ${Header.ProtocolVersion}`);
+        else if (typeof metaPv === 'string' && pv !== metaPv) bad.push(`${what}: ${Header.ProtocolVersion} "${pv}" ≠ _meta "${metaPv}"`);
+        const m = header(x, Header.Method);
+        if (m !== x.method) bad.push(`${what}: ${Header.Method} ${m === undefined ? 'missing' : `"${m}"`}`);
+        if (x.method === 'tools/call' && header(x, Header.Name) !== x.params?.name)
+          bad.push(
+            `${what}: ${Header.Name} ${header(x, Header.Name) === undefined ? 'missing' : `"${header(x, Header.Name)}"`}, params.name "${String(x.params?.name)}"`,
+          );
+      }
+      ctx.expect(bad.length === 0, `${bad.length} header fault(s): ${bad.slice(0, 6).join('; ')}${bad.length > 6 ? ' …' : ''}`);
+      return `${posts.length} POST(s), each with the standard headers`;
+    },
+  }),
+
+  defineExtensionRequestorCheck({
+    id: '2026-requestor.mcp-name-task-id',
+    title: 'Over Streamable HTTP tasks/get, tasks/update and tasks/cancel carry Mcp-Name = params.taskId',
+    section: SECTION,
+    requirements: ['2026-http-mcp-name-task-id'],
+    level: 'MUST',
+    killedBy: ['no-mcp-name'],
+    scenarios: ALL,
+    judge(run: Analysis, ctx: JudgeContext) {
+      httpOnly(run, ctx);
+      const mine = run.requests.filter((x) => TASK_METHODS.includes(x.method));
+      if (mine.length === 0) ctx.skip('the client sent no tasks/get, tasks/update or tasks/cancel');
+      // RULINGS.md#ext-mcp-name-task-id: the header carries params.taskId (Base64 sentinel when not plain ASCII).
+      const bad = mine.filter((x) => header(x, Header.Name) !== x.params?.taskId);
+      ctx.expect(
+        bad.length === 0,
+        `${bad.length} of ${mine.length} task request(s) without Mcp-Name = taskId: ${bad
+          .slice(0, 5)
+          .map(
+            (x) =>
+              `${describe(x)}: ${header(x, Header.Name) === undefined ? 'no Mcp-Name' : `Mcp-Name "${header(x, Header.Name)}"`}, taskId ${short(x.params?.taskId)}`,
+          )
+          .join('; ')}`,
+      );
+      return `${mine.length} task request(s), each with Mcp-Name = taskId`;
+    },
+  }),
+];

@@ -1,0 +1,38 @@
+// Requestor checks of revision 2026-07-28: the shape of a check and the scenario sets they judge. Grading
+// (one verdict per check over its scenarios, the level mapping, not-exercised reasons) is the 2025 engine's
+// (suites/requestor/engine.ts gradeCheck), over this revision's runs (analysis.ts).
+import type { Level } from '../../engine/check.ts';
+import type { ClientFaultName } from '../../../mocks/2026-07-28/client/faults.ts';
+import { CLIENT_SCENARIO_NAMES } from '../../../mocks/2026-07-28/scenarios.ts';
+import type { Revision } from '../../../schema/spec.ts';
+import type { JudgeContext } from '../../requestor/engine.ts';
+import type { Analysis } from './analysis.ts';
+
+export type { JudgeContext };
+
+export interface ExtensionRequestorCheckDef {
+  /** `2026-requestor.<what>` */
+  id: string;
+  title: string;
+  section: string;
+  /** Requirement ids from schema/2026-07-28/requirements.json. */
+  requirements: string[];
+  level: Level;
+  /** Faults of the reference extension client that make this check fail (MUST) or warn (SHOULD): exactly these. */
+  killedBy: readonly ClientFaultName[];
+  revisions: readonly Revision[];
+  /** Scenarios (mocks/2026-07-28/scenarios.ts) whose transcripts this check judges. */
+  scenarios: readonly string[];
+  /** Judges one scenario: return → fine; ctx.violation → fail/warn by level; ctx.skip → not exercised there. */
+  judge(run: Analysis, ctx: JudgeContext): string | void;
+}
+
+export function defineExtensionRequestorCheck(def: Omit<ExtensionRequestorCheckDef, 'revisions'>): ExtensionRequestorCheckDef {
+  return { ...def, revisions: ['2026-07-28'] };
+}
+
+export const ALL = [...CLIENT_SCENARIO_NAMES];
+/** Scenarios in which the client is asked to follow every task to its end (not cancel it). */
+export const FOLLOW = ALL.filter((s) => s !== 'cancel');
+/** Scenarios whose tasks ask for input. */
+export const INPUT = ['input', 'input-eventual'];
