@@ -207,6 +207,20 @@ export async function cancelAndSettle(
 }
 
 /**
+ * A task cancelled and seen "cancelled": tasks/cancel, then tasks/get until it settles (cancelAndSettle).
+ * The arranging step of the checks about cancelled tasks; not exercised, with one wording, when the cancel is
+ * refused, the task is deleted at once (receivers MAY delete cancelled tasks: cancel-delete-may) or it
+ * settles in another status (the cancel checks judge those).
+ */
+export async function cancelledTask(ctx: CheckContext, taskId: string, peer: Scope = ctx.peer): Promise<{ cancel: Response }> {
+  const k = await cancelAndSettle(ctx, taskId, peer);
+  if (k.cancel.error) ctx.skip(`tasks/cancel answered error ${k.cancel.error.code} ${k.cancel.error.message} (task status then: ${k.settled ?? 'unknown'})`);
+  if (k.deleted) ctx.skip(`the cancelled task was deleted at once (tasks/get: ${k.getError?.code}); receivers MAY do so (cancel-delete-may)`);
+  if (k.settled !== 'cancelled') ctx.skip(`after tasks/cancel the task shows "${k.settled}", not "cancelled" (judged by cancel.cancelled-before-response)`);
+  return { cancel: k.cancel };
+}
+
+/**
  * Sends tasks/result (which blocks until the task is terminal) and settles when it is answered, whatever
  * the answer. Given to observe() as `wake`, the tasks/get right after the answer sees the terminal status
  * at once, so a receiver that leaves it again shortly afterwards is still caught (plain polling could miss
