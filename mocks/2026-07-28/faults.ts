@@ -324,7 +324,7 @@ export const LATITUDES = [
   {
     name: 'extra-fields',
     requirement: 'schema: Result and Task allow further members; _meta carries vendor keys',
-    description: 'results, tasks and notifications carry an unknown member and a vendor _meta key',
+    description: 'results (not the acks: RULINGS.md#ext-empty-ack), tasks and notifications carry an unknown member, results a vendor _meta key',
   },
   { name: 'status-message-always', requirement: 'Task.statusMessage is optional, for any status', description: 'every task carries a statusMessage' },
   { name: 'high-latency', requirement: 'no timing is prescribed', description: 'every answer is delayed by --latency-ms (default 300)' },
