@@ -7,7 +7,7 @@ import { hasPath, type CheckContext } from '../engine/check.ts';
 import { WireTimeoutError, type JsonRpcError, type Message, type Response, type Scope } from '../wire/peer.ts';
 import { isTaskStatus, isTerminal, type TaskStatus } from '../../schema/protocol.ts';
 import type { ProfileRole } from '../engine/profile.ts';
-import { timeLeft } from './budget.ts';
+import { timeLeft, waitBudget } from './budget.ts';
 import { delay, getTask, observe, pollDelay, seqText, type ObserveOptions } from './poll.ts';
 import { isObj, short } from '../engine/text.ts';
 
@@ -151,7 +151,7 @@ export async function reachTerminal(
 ): Promise<any> {
   const into = opts.into ?? (isTaskStatus(opts.initial?.status) ? [opts.initial.status] : []);
   const o = await observe(ctx, taskId, (t) => isTerminal(t.status), {
-    boundMs: opts.boundMs ?? timeLeft(ctx, { marginMs: 4_000, floorMs: 2_000 }),
+    boundMs: opts.boundMs ?? waitBudget(ctx),
     peer: opts.peer,
     into,
     wake: opts.wake,
@@ -227,7 +227,7 @@ export async function cancelledTask(ctx: CheckContext, taskId: string, peer: Sco
  * a terminal status that lasts less than pollInterval); polling meanwhile still sees every status on the way.
  */
 export function resultWake(ctx: CheckContext, taskId: string, peer: Scope = ctx.peer): Promise<void> {
-  return peer.request('tasks/result', { taskId }, { timeoutMs: timeLeft(ctx, { marginMs: 4_000, floorMs: 2_000 }) }).then(
+  return peer.request('tasks/result', { taskId }, { timeoutMs: waitBudget(ctx) }).then(
     () => undefined,
     () => undefined,
   );
@@ -252,7 +252,7 @@ export async function toTerminalAndBeyond(
 ): Promise<{ terminal: TaskStatus; after: TaskStatus[]; gone?: JsonRpcError }> {
   const { peer, onFailure } = opts;
   const wake = opts.viaResult ? resultWake(ctx, taskId, peer) : undefined;
-  const bound = () => timeLeft(ctx, { marginMs: 4_000, floorMs: 2_000 });
+  const bound = () => waitBudget(ctx);
   const o = await observe(ctx, taskId, (t) => isTerminal(t.status), { boundMs: bound(), peer, into, wake, onFailure, label: 'waiting for a terminal status' });
   if (o.timedOut)
     ctx.skip(`task ${taskId} did not reach a terminal status within ${o.elapsedMs} ms (seen ${seqText(into)})`, {

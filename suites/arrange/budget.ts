@@ -16,3 +16,11 @@ export function timeLeft(ctx: Pick<CheckContext, 'deadline'>, opts: { marginMs?:
   const bounded = Math.max(opts.floorMs ?? 1_000, left);
   return opts.capMs === undefined ? bounded : Math.min(opts.capMs, bounded);
 }
+
+/**
+ * The bound of a wait after which the check still sends a request or two (tasks/result, a last tasks/get):
+ * the time left less 4 s, at least 2 s (at most `capMs` when given). The margins most waits use.
+ */
+export function waitBudget(ctx: Pick<CheckContext, 'deadline'>, capMs?: number): number {
+  return timeLeft(ctx, { marginMs: 4_000, floorMs: 2_000, ...(capMs !== undefined ? { capMs } : {}) });
+}
