@@ -23,7 +23,8 @@ export interface LatitudeInfo {
 export interface LatitudeCell {
   label: string;
   latitudes: readonly string[];
-  transport: 'in-process' | 'http';
+  /** Where the cell runs: the reference receiver in process or over Streamable HTTP; a client's scenarios over HTTP or stdio. */
+  transport: 'in-process' | 'http' | 'stdio';
 }
 
 /** The greatest set of latitudes that exclude none of each other, in registry order. */

@@ -398,8 +398,8 @@ const observations: Record<FaultName, (p: Peer, h: Harness) => Promise<void>> = 
     expect(ok(r).isError).toBe(true);
   },
   'created-input-required': async (p) => {
-    expect((await createTask(p, 'ask', {})).status).toBe('input_required');
-    expect((await createTask(p, 'slow', { ms: 1000 })).status).toBe('working');
+    expect((await createTask(p, 'slow', { ms: 1000 })).status).toBe('input_required');
+    expect((await createTask(p, 'complete', { ms: 0 })).status).toBe('input_required');
   },
   'task-on-undeclared-types': async (p) => {
     expect((await p.request('tools/list', { task: {} })).error?.code).toBe(-32600);

@@ -1,6 +1,6 @@
-// The harness never hangs or crashes on a bad target: a hanging or garbage-speaking target yields
-// failed or not-exercised checks with the reason (and its stderr); a target that crashes is named once,
-// as a run-level finding (exit 1), and later checks are not exercised. The run always finishes.
+// The harness never hangs or crashes on a bad target: a garbage-speaking target yields failed checks with
+// the reason (and its stderr); a target that crashes, or hangs (answers not even a ping), is named once, as a
+// run-level finding (exit 1), and later checks are not exercised. The run always finishes.
 import { describe, expect, it } from 'vitest';
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -38,16 +38,27 @@ function run(mode: string): Promise<{ code: number | null; stdout: string; repor
   });
 }
 
-describe.each(['hang', 'garbage'])('a target that %ss', (mode) => {
+describe('a target that writes garbage', () => {
   it('fails checks with the reason, and the run finishes with exit 1', { timeout: 180_000 }, async () => {
-    const r = await run(mode);
+    const r = await run('garbage');
     expect(r.code).toBe(1);
     const failed = r.report.checks.filter((c: any) => c.status === 'fail');
     expect(failed.length).toBeGreaterThan(0);
-    const reasons = failed.map((c: any) => c.message).join('\n');
-    if (mode === 'hang') expect(reasons).toMatch(/did not answer|no response/);
-    if (mode === 'garbage') expect(reasons).toMatch(/transport error: .*(JSON|Unexpected token)/);
+    expect(failed.map((c: any) => c.message).join('\n')).toMatch(/transport error: .*(JSON|Unexpected token)/);
     expect(r.stdout).toMatch(/\d+ checks: \d+ passed, \d+ failed/);
+  });
+});
+
+describe('a target that hangs', () => {
+  it('is one run-level finding (it answers not even a ping), no Tasks verdict: time alone is none; exit 1', { timeout: 180_000 }, async () => {
+    const r = await run('hang');
+    expect(r.code).toBe(1);
+    expect(r.report.checks.filter((c: any) => c.status === 'fail' || c.status === 'warn').map((c: any) => `${c.id}: ${c.message}`)).toEqual([]);
+    expect(r.report.targetDown).toHaveLength(1);
+    expect(r.report.targetDown[0].reason).toMatch(/stopped answering: no response to .* and a ping on the shared connection got no answer/);
+    const timedOut = r.report.checks.filter((c: any) => /^not exercised \(timed out\)/.test(c.message));
+    expect(timedOut.length).toBeGreaterThan(0);
+    expect(r.report.checks.filter((c: any) => c.message.includes(`target not running since ${r.report.targetDown[0].check}`)).length).toBeGreaterThan(10);
   });
 });
 

@@ -9,7 +9,8 @@ import { rulingsFor } from '../schema/rulings.ts';
 import { SPEC_REVISION } from '../schema/spec.ts';
 import { FAULTS } from '../mocks/receiver/faults.ts';
 import { LATITUDES } from '../mocks/receiver/latitudes.ts';
-import { latitudeCells, type LatitudeInfo } from '../mocks/latitude-matrix.ts';
+import { latitudeCells, type LatitudeCell, type LatitudeInfo } from '../mocks/latitude-matrix.ts';
+import { CLIENT_LATITUDES, clientLatitudeCells } from '../mocks/client/latitudes.ts';
 import { allChecks } from '../suites/index.ts';
 import { propertyCatalog } from '../suites/properties/run.ts';
 import { requestorChecks } from '../suites/requestor/checks.ts';
@@ -71,12 +72,12 @@ export function renderCoverage(): string {
     );
   }
   out.push('', ...latitudeSection('the reference receiver', LATITUDES, 'suites/receiver/latitudes.test.ts'));
+  out.push('', ...latitudeSection('the reference client', CLIENT_LATITUDES, 'suites/requestor-latitudes.test.ts', clientLatitudeCells()));
   return `${out.join('\n')}\n`;
 }
 
 /** The no-false-verdict matrix of one peer: each latitude, what allows it, and the cells it runs in. */
-function latitudeSection(peer: string, all: readonly LatitudeInfo[], test: string): string[] {
-  const cells = latitudeCells(all);
+function latitudeSection(peer: string, all: readonly LatitudeInfo[], test: string, cells: readonly LatitudeCell[] = latitudeCells(all)): string[] {
   const allows = (a: string) =>
     a.startsWith('RULINGS.md#') ? `[${a.slice(11)}](../schema/RULINGS.md#${a.slice(11)})` : a.startsWith('schema:') ? `optional ${code(a.slice(7))}` : code(a);
   const out = [

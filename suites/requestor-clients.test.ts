@@ -28,7 +28,8 @@ describe.concurrent('client grading', () => {
     expect(runs.every((r) => r.exit.code === 0)).toBe(true);
     expect(statusMap(results), explain(results, allPass)).toEqual(allPass);
     const poll = results.find((r) => r.id === 'requestor.poll-interval')!;
-    expect(poll.message).toMatch(/\[poll-interval\] intervals between tasks\/get \(ms\): 1\d{3}/);
+    // The client waits its pollInterval (1500 ms) before each poll: at least 1000 ms reported (an upper bound would be the machine's load).
+    expect(poll.message).toMatch(/\[poll-interval\] intervals between tasks\/get \(ms\): \d{4,}/);
   });
 
   it('the reference client passes every scenario over stdio (the GET-stream scenario is HTTP only)', async () => {
@@ -92,20 +93,10 @@ describe.concurrent('client grading', () => {
       timeoutMs: 5000,
       concurrency: 3,
     });
-    expect(parseClientArgs(['--serve', 'cancel', '--port', '0'])).toEqual({ serve: 'cancel', port: 0, revision: '2025-11-25' });
+    expect(parseClientArgs(['--serve', 'cancel', '--port', '0'])).toEqual({ serve: 'cancel', port: 0 });
     expect(() => parseClientArgs(['--serve', 'nope'])).toThrow(/unknown scenario/);
     const r = parseClientArgs(['--command', 'x', '--scenario', 'task-receiver']);
     expect(r.help === false && r.config.scenarios).toEqual(['task-receiver']);
-  });
-
-  it('parses --revision: 2026-07-28 has its own scenarios and check ids, no --tool, no auto', () => {
-    expect(() => parseClientArgs(['--command', 'x', '--revision', 'auto'])).toThrow(/not probed/);
-    expect(() => parseClientArgs(['--command', 'x', '--revision', '2026-07-28', '--scenario', 'list-pages'])).toThrow(/unknown list-pages/);
-    expect(() => parseClientArgs(['--command', 'x', '--revision', '2026-07-28', '--tool', 't'])).toThrow(/--tool is for revision 2025-11-25/);
-    const a = parseClientArgs(['--command', 'x', '--revision', '2026-07-28', '--scenario', 'input,cancel']);
-    expect(a.help === false && [a.revision, a.config.scenarios]).toEqual(['2026-07-28', ['input', 'cancel']]);
-    expect(parseClientArgs(['--serve', 'input-eventual', '--revision', '2026-07-28'])).toEqual({ serve: 'input-eventual', port: 0, revision: '2026-07-28' });
-    expect(parseClientArgs(['--list-scenarios', '--revision', '2026-07-28'])).toEqual({ listScenarios: true, revision: '2026-07-28' });
   });
 
   it('the client command: console report, JSON, JUnit, baseline and exit codes', async () => {

@@ -8,6 +8,7 @@ import { allChecks } from './index.ts';
 import { requestorChecks } from './requestor/checks.ts';
 import { gradeClient } from './requestor/run.ts';
 import { referenceClient } from './requestor/test-helpers.ts';
+import { buildReport } from './report/model.ts';
 
 /** check id → the status it gets under the fault (from the checks' killedBy). */
 const kills = (fault: string): Record<string, string> =>
@@ -42,4 +43,25 @@ describe.concurrent('each faulty mode of the reference client fails exactly its 
       expect(bad, `${why.join('\n')}\n(the checks a fault kills name it in killedBy)`).toEqual(want);
     });
   }
+});
+
+describe('root causes of a client', () => {
+  it(
+    'one refusal of the task (receiver-rejects-task): the fail and the receiving checks it left not exercised are one group',
+    { timeout: 120_000 },
+    async () => {
+      const { results } = await gradeClient(referenceClient(['receiver-rejects-task']), { transport: 'http', scenarios: ['tool-negotiation'], concurrency: 1 });
+      const group = buildReport(results, 'receiver-rejects-task', new Date()).rootCauses.find((g) => /task creation answered error -32601/.test(g.cause));
+      expect(group?.checks.sort()).toEqual(
+        [
+          'receiving.create-task-result',
+          'receiving.begins-working',
+          'receiving.id-string',
+          'receiving.task-fields',
+          'receiving.valid-paths',
+          'receiving.result-related-task',
+        ].sort(),
+      );
+    },
+  );
 });

@@ -8,6 +8,7 @@ import { allChecks } from './index.ts';
 import { CLIENT_RECEIVER_CHECKS, runClientReceiverChecks, type RequestType } from './requestor/client-receiver.ts';
 import type { ClientLauncher } from './requestor/harness.ts';
 import { explain, referenceClient, sdkClient, statusMap } from './requestor/test-helpers.ts';
+import { ClientTaskReceiver, receiverCapabilities } from '../mocks/client/task-receiver.ts';
 
 /** The reference client passes every applicable check; error outcomes leave no _meta to judge. */
 function referenceWant(type: RequestType): Record<string, Status> {
@@ -76,6 +77,43 @@ describe.concurrent('client as task receiver', () => {
       const want = Object.fromEntries(Object.entries(golden.checks).map(([id, c]) => [`${id}@${type}`, c.status]));
       expect(statusMap(results), explain(results, want)).toEqual(want);
     }
+  });
+
+  it('a client that refuses the task of a declared type with -32601: creation.create-task-result fails, naming the request type', async () => {
+    const { results } = await runClientReceiverChecks(referenceClient(['receiver-rejects-task']), 'http', 'sampling', {
+      concurrency: 2,
+      only: ['creation.create-task-result', 'creation.id-string'],
+    });
+    const r = results.find((x) => x.id === 'creation.create-task-result@sampling')!;
+    expect(r.status, r.message).toBe('fail');
+    expect(r.message).toMatch(/^task-augmented sampling\/createMessage answered error -32601/);
+    expect(r.cause).toMatch(/task creation answered error -32601/);
+  });
+
+  it('errors.informative-message: "Method not found" for a method that is not there is not judged (it says exactly what happened)', async () => {
+    // A task receiver (sampling) whose tasks/cancel is not there: -32601 "Method not found".
+    const noCancel: ClientLauncher = {
+      kind: 'function',
+      label: 'a client without tasks/cancel',
+      async run(a) {
+        const peer = await connectHttp({ url: a.serverArg });
+        const receiver = new ClientTaskReceiver(peer, {
+          declared: ['sampling/createMessage'],
+          pollIntervalMs: 100,
+          work: async () => ({ role: 'assistant', content: { type: 'text', text: 'ok' }, model: 'm' }),
+        });
+        peer.onRequest((req) => (req.method === 'tasks/cancel' ? { error: { code: -32601, message: 'Method not found' } } : undefined));
+        await peer.initialize(receiverCapabilities(['sampling/createMessage']));
+        await new Promise((r) => a.signal.addEventListener('abort', r, { once: true }));
+        receiver.close();
+        await peer.close();
+        return 0;
+      },
+    };
+    const { results } = await runClientReceiverChecks(noCancel, 'http', 'sampling', { concurrency: 1, only: ['errors.informative-message'] });
+    const r = results[0]!;
+    expect(r.status, r.message).toBe('pass');
+    expect(r.message).toMatch(/not judged, the method is not there: tasks\/cancel → -32601/);
   });
 
   it('a client without the capability: every check is skipped with the reason', async () => {

@@ -68,7 +68,7 @@ export const CLIENT_FAULTS = [
   },
   {
     name: 'ignore-get-stream',
-    description: 'never opens the standalone GET SSE stream (Streamable HTTP: its fetch answers GET with 405)',
+    description: 'opens the standalone GET SSE stream (Streamable HTTP) but never reads what arrives there: a request delivered on it goes unanswered',
   },
   // The client as task receiver while its own tools/call runs (mocks/client/task-receiver.ts; it declares
   // tasks for sampling/createMessage only, so a task-augmented elicitation/create is of an undeclared type).
@@ -77,8 +77,12 @@ export const CLIENT_FAULTS = [
     description: 'answers a task-augmented sampling/createMessage (a declared type) with the plain CreateMessageResult, no task',
   },
   {
-    name: 'receiver-starts-completed',
-    description: 'its CreateTaskResult shows the new task "completed" instead of "working"',
+    name: 'receiver-rejects-task',
+    description: 'answers a task-augmented sampling/createMessage (a declared type) with -32601 "Method not found"',
+  },
+  {
+    name: 'receiver-starts-input-required',
+    description: 'its CreateTaskResult shows the new task "input_required" (for a request that needs no input) instead of "working"',
   },
   {
     name: 'receiver-numeric-id',
@@ -99,6 +103,14 @@ export const CLIENT_FAULTS = [
   {
     name: 'receiver-undeclared-creates-task',
     description: 'a task-augmented elicitation/create (a type it did not declare) creates a task instead of being processed normally',
+  },
+  {
+    name: 'receiver-undeclared-rejects',
+    description: 'a task-augmented elicitation/create (a type it did not declare) is answered -32600, while the same request without `task` gets a result',
+  },
+  {
+    name: 'receiver-undeclared-tasks',
+    description: 'declares no tasks capability, yet answers task-augmented sampling/createMessage and elicitation/create with a CreateTaskResult',
   },
 ] as const satisfies readonly ClientFault[];
 

@@ -1,14 +1,15 @@
 // The reference client: a spec-exact MCP Tasks requestor written on raw JSON-RPC (suites/wire/peer.ts), that
 // implements the scenario contract of `mcp-tasks-conformance client` (docs/CLIENTS.md):
 //
-//   tsx mocks/client/reference-client.ts [--fault <name>]… <server URL | server command line>
-//   env: MCP_CONFORMANCE_SCENARIO=<scenario>   CLIENT_FAULT=<fault>[,<fault>…]
+//   tsx mocks/client/reference-client.ts [--fault <name>]… [--latitude <name>]… <server URL | server command line>
+//   env: MCP_CONFORMANCE_SCENARIO=<scenario>   CLIENT_FAULT=<fault>[,<fault>…]   CLIENT_LATITUDE=<latitude>[,…]
 //
 // The last argument is the Streamable HTTP URL, or (stdio) the server's command line, which the client
-// spawns. Exit code 0 when the scenario ran to its end. Faulty modes: mocks/client/faults.ts.
+// spawns. Exit code 0 when the scenario ran to its end. Faulty modes: mocks/client/faults.ts; freedoms
+// the spec leaves a requestor, as switches: mocks/client/latitudes.ts.
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { pathToFileURL } from 'node:url';
-import { isTerminal, RELATED_TASK_META, type TaskStatus } from '../../schema/protocol.ts';
+import { isTerminal, PROTOCOL_VERSION, RELATED_TASK_META, type TaskStatus } from '../../schema/protocol.ts';
 import { elicitationContent } from '../../suites/wire/elicitation.ts';
 import { RpcError } from '../receiver/store.ts';
 import { abortableSleep, ClientTaskReceiver, RECEIVABLE, type ReceivableMethod, type WorkContext } from './task-receiver.ts';
@@ -16,6 +17,7 @@ import { Peer, type Message, type Response } from '../../suites/wire/peer.ts';
 import { connectHttp, connectStdio, splitCommand } from '../../suites/wire/connect.ts';
 
 import { CLIENT_FAULT_NAMES, isClientFault, type ClientFaultName } from './faults.ts';
+import { CLIENT_LATITUDE_NAMES, isClientLatitude, type ClientLatitudeName } from './latitudes.ts';
 
 export const CLIENT_NAME = 'mcp-tasks-reference-client';
 export const CLIENT_VERSION = '0.1.0';
@@ -25,13 +27,16 @@ export interface ReferenceClientOptions {
   /** Server URL (http/https) or server command line (stdio). */
   serverArg: string;
   faults?: readonly string[];
+  /** Freedoms the spec leaves a requestor, switched on (mocks/client/latitudes.ts). */
+  latitudes?: readonly string[];
   signal?: AbortSignal;
   /** Diagnostics (stderr in the CLI). */
   log?: (line: string) => void;
 }
 
 const REQUEST_TIMEOUT_MS = 15_000;
-const RESULT_TIMEOUT_MS = 20_000;
+// Below the scenarios' 20 s bound: a tasks/result that never answers ends the run (exit 1) before the harness kills it.
+const RESULT_TIMEOUT_MS = 12_000;
 
 class Aborted extends Error {}
 
@@ -59,19 +64,54 @@ function has(obj: any, path: string): boolean {
   return cur !== undefined && cur !== null && cur !== false;
 }
 
-async function connect(serverArg: string, faults: ReadonlySet<ClientFaultName>): Promise<Peer> {
+/** Latitude latency: every message leaves `ms` late, in the order sent. */
+export const CLIENT_LATENCY_MS = 150;
+
+function delaySends(peer: Peer, ms: number): void {
+  const t = peer.transport;
+  const send = t.send.bind(t);
+  let queue: Promise<unknown> = Promise.resolve();
+  t.send = (message, options) => {
+    const due = Date.now() + ms;
+    const sent = queue.then(() => sleep(Math.max(0, due - Date.now()))).then(() => send(message, options));
+    queue = sent.catch(() => undefined);
+    return sent;
+  };
+}
+
+async function connect(serverArg: string, faults: ReadonlySet<ClientFaultName>, latitudes: ReadonlySet<ClientLatitudeName>): Promise<Peer> {
+  let peer: Peer;
   if (/^https?:\/\//i.test(serverArg)) {
-    if (!faults.has('ignore-get-stream')) return connectHttp({ url: serverArg }, { label: 'reference client' });
-    // Fault ignore-get-stream: a fetch that refuses GET (the SDK transport then does without the standalone stream).
-    const noGet = async (url: string | URL, init?: RequestInit) =>
-      (init?.method ?? 'GET').toUpperCase() === 'GET' ? new globalThis.Response(null, { status: 405 }) : fetch(url, init);
-    const transport = new StreamableHTTPClientTransport(new URL(serverArg), { fetch: noGet });
-    const peer = new Peer(transport, { label: 'reference client (no GET stream)' });
-    await transport.start();
-    return peer;
+    if (!faults.has('ignore-get-stream') && !latitudes.has('no-get-stream')) peer = await connectHttp({ url: serverArg }, { label: 'reference client' });
+    else {
+      // A fetch that refuses GET: the SDK transport then does without the standalone stream (latitude
+      // no-get-stream; the fault ignore-get-stream opens one of its own after initialize and ignores it).
+      const noGet = async (url: string | URL, init?: RequestInit) =>
+        (init?.method ?? 'GET').toUpperCase() === 'GET' ? new globalThis.Response(null, { status: 405 }) : fetch(url, init);
+      const transport = new StreamableHTTPClientTransport(new URL(serverArg), { fetch: noGet });
+      peer = new Peer(transport, { label: 'reference client (no GET stream)' });
+      await transport.start();
+    }
+  } else {
+    const { command, args } = splitCommand(serverArg);
+    peer = await connectStdio({ command, args }, { label: 'reference client' });
   }
-  const { command, args } = splitCommand(serverArg);
-  return connectStdio({ command, args }, { label: 'reference client' });
+  if (latitudes.has('latency')) delaySends(peer, CLIENT_LATENCY_MS);
+  return peer;
+}
+
+/**
+ * Fault ignore-get-stream: opens the standalone GET SSE stream itself (so the server may deliver there)
+ * and reads it without ever handing what arrives to the client: requests there go unanswered.
+ */
+function openIgnoredGetStream(serverArg: string, peer: Peer, signal: AbortSignal): void {
+  const sessionId = (peer.transport as StreamableHTTPClientTransport).sessionId;
+  const headers: Record<string, string> = { accept: 'text/event-stream', 'mcp-protocol-version': PROTOCOL_VERSION };
+  if (sessionId) headers['mcp-session-id'] = sessionId;
+  void (async () => {
+    const res = await fetch(serverArg, { method: 'GET', headers, signal });
+    for await (const _ of res.body ?? []) void _; // drained, never read
+  })().catch(() => undefined);
 }
 
 /** Runs one scenario; resolves with the exit code (0: ran to its end). */
@@ -82,24 +122,35 @@ export async function runReferenceClient(o: ReferenceClientOptions): Promise<num
     log(`unknown fault(s): ${unknown.join(', ')} (known: ${CLIENT_FAULT_NAMES.join(', ')})`);
     return 2;
   }
+  const unknownLatitudes = (o.latitudes ?? []).filter((l) => !isClientLatitude(l));
+  if (unknownLatitudes.length) {
+    log(`unknown latitude(s): ${unknownLatitudes.join(', ')} (known: ${CLIENT_LATITUDE_NAMES.join(', ')})`);
+    return 2;
+  }
   const faults = new Set(o.faults as ClientFaultName[]);
+  const latitudes = new Set(o.latitudes as ClientLatitudeName[]);
   let peer: Peer;
   try {
-    peer = await connect(o.serverArg, faults);
+    peer = await connect(o.serverArg, faults, latitudes);
   } catch (e) {
     log(`cannot connect to ${o.serverArg}: ${e instanceof Error ? e.message : String(e)}`);
     return 1;
   }
+  const streams = new AbortController();
   const onAbort = () => void peer.close();
   o.signal?.addEventListener('abort', onAbort, { once: true });
   try {
-    if (o.scenario === TASK_RECEIVER_SCENARIO) await new ReferenceTaskReceiver(peer, o.signal, log).run();
-    else await new ReferenceRequestor(peer, faults, o.scenario, o.signal, log).run();
+    const afterInit = () => {
+      if (faults.has('ignore-get-stream') && /^https?:\/\//i.test(o.serverArg)) openIgnoredGetStream(o.serverArg, peer, streams.signal);
+    };
+    if (o.scenario === TASK_RECEIVER_SCENARIO) await new ReferenceTaskReceiver(peer, o.signal, log, latitudes, faults).run();
+    else await new ReferenceRequestor(peer, faults, latitudes, o.scenario, o.signal, log, afterInit).run();
     return 0;
   } catch (e) {
     log(`scenario ${o.scenario} failed: ${e instanceof Error ? e.message : String(e)}`);
     return 1;
   } finally {
+    streams.abort();
     o.signal?.removeEventListener('abort', onAbort);
     await peer.close();
   }
@@ -113,19 +164,24 @@ class ReferenceRequestor {
   constructor(
     private readonly peer: Peer,
     private readonly faults: ReadonlySet<ClientFaultName>,
+    private readonly latitudes: ReadonlySet<ClientLatitudeName>,
     private readonly scenario: string,
     private readonly signal: AbortSignal | undefined,
     private readonly log: (line: string) => void,
+    private readonly afterInit: () => void = () => undefined,
   ) {
     // A task receiver too (declared for sampling/createMessage only): servers may send it task-augmented
     // requests while its tools/call runs (mocks/receiver/client-probe.ts). A task-augmented
     // elicitation/create (an undeclared type) goes to it too, and is processed normally there.
+    // Latitude no-tasks-capability (caps-declare): it declares none, and processes every request normally.
+    const undeclared = latitudes.has('no-tasks-capability') || faults.has('receiver-undeclared-tasks');
     this.receiver = new ClientTaskReceiver(peer, {
-      declared: ['sampling/createMessage'],
+      declared: undeclared ? [] : ['sampling/createMessage'],
       pollIntervalMs: RECEIVER_POLL_INTERVAL_MS,
       work: roleWork,
       log,
       faults,
+      ...receiverLatitudes(latitudes),
     });
     // Input requests of a task (elicitation/create): accept, echoing the task's related-task _meta
     // (related-task-all-messages: the response belongs to the task as much as the request).
@@ -134,6 +190,8 @@ class ReferenceRequestor {
       const result: Record<string, unknown> = { action: 'accept', content: elicitationContent(req.params, 'reference client') };
       const rel = req.params?._meta?.[RELATED_TASK_META];
       if (rel && typeof rel.taskId === 'string' && !faults.has('elicitation-no-related-task')) result._meta = { [RELATED_TASK_META]: { taskId: rel.taskId } };
+      // Latitude poll-on-events: the input given is an event of the task; look at its status at once.
+      if (rel && typeof rel.taskId === 'string' && latitudes.has('poll-on-events')) setTimeout(() => void this.get(rel.taskId).catch(() => undefined), 10);
       return { result };
     });
   }
@@ -141,6 +199,7 @@ class ReferenceRequestor {
   async run(): Promise<void> {
     const init = await this.peer.initialize(this.receiver.capabilities, { name: CLIENT_NAME, version: CLIENT_VERSION }, REQUEST_TIMEOUT_MS);
     if (init.error) throw new Error(`initialize failed: ${init.error.code} ${init.error.message}`);
+    this.afterInit();
     this.caps = init.result?.capabilities ?? {};
     const tools = await this.listTools();
     for (const tool of tools) await this.callTool(tool);
@@ -176,7 +235,7 @@ class ReferenceRequestor {
       return false; // tool-no-cap-must-not-augment, caps-no-tasks-should-not-create
     }
     if (support === 'required') return !f.has('no-augment-required'); // tool-required-must-augment
-    if (support === 'optional') return true; // tool-optional-may: this client prefers tasks
+    if (support === 'optional') return !this.latitudes.has('plain-optional'); // tool-optional-may: this client prefers tasks (latitude plain-optional: not)
     return f.has('augment-forbidden'); // tool-forbidden-must-not-augment
   }
 
@@ -205,13 +264,14 @@ class ReferenceRequestor {
   private interval(task: any): number {
     if (this.faults.has('fast-poll')) return 50;
     const p = task?.pollInterval;
-    return typeof p === 'number' && Number.isFinite(p) && p >= 0 ? Math.min(p, 60_000) : 1000;
+    const pi = typeof p === 'number' && Number.isFinite(p) && p >= 0 ? Math.min(p, 60_000) : 1000;
+    return this.latitudes.has('slow-polling') ? pi * 2 : pi; // poll-respect-interval: a lower bound
   }
 
   private async callTool(tool: any): Promise<void> {
     const params: Record<string, unknown> = { name: tool.name, arguments: {} };
-    // create-ttl-may: ask for a one-minute ttl.
-    if (this.augments(tool)) params.task = { ttl: 60_000 };
+    // create-ttl-may: ask for a one-minute ttl (latitude no-ttl: ask for none).
+    if (this.augments(tool)) params.task = this.latitudes.has('no-ttl') ? {} : { ttl: 60_000 };
     const r = await this.peer.request('tools/call', params, { timeoutMs: REQUEST_TIMEOUT_MS });
     const task = r.result?.task;
     if (!params.task || !task || typeof task.taskId !== 'string') {
@@ -228,18 +288,28 @@ class ReferenceRequestor {
     const taskId: string = task.taskId;
     let last = task;
     let inputPolls = 0;
+    const events = this.latitudes.has('poll-on-events');
     for (;;) {
       const status = last?.status as TaskStatus;
       if (isTerminal(status)) {
-        if (status !== 'cancelled') await this.result(taskId);
+        if (status !== 'cancelled' && !this.latitudes.has('skip-result')) {
+          await this.result(taskId);
+          if (events) await this.get(taskId); // the answer is an event of the task
+        }
         return;
       }
-      if (status === 'input_required') {
+      if (status === 'working' && this.latitudes.has('wait-on-result')) {
+        // poll-not-stopped-by-result: a requestor waiting on tasks/result need not poll meanwhile.
+        const r = await this.result(taskId);
+        if (!r.error) return;
+        this.log(`tasks/result for ${taskId} failed (${r.error.code} ${r.error.message}); polling again`);
+      } else if (status === 'input_required') {
         if (this.faults.has('no-result-on-input-required')) {
           if (++inputPolls > 10) return;
         } else {
           // input-required-call-result: tasks/result delivers the input requests and blocks until the end.
           const r = await this.result(taskId);
+          if (events) await this.get(taskId); // the answer (or its failure) is an event of the task
           if (!r.error) return;
           this.log(`tasks/result for ${taskId} failed (${r.error.code} ${r.error.message}); polling again`);
           // poll-not-stopped-by-result: no longer waiting on tasks/result, so poll again.
@@ -304,6 +374,15 @@ export const RECEIVER_POLL_INTERVAL_MS = 100;
 export const SLOW_MS = 3000;
 export const FAIL_MS = 1500;
 
+/** Bound the task receiver waits for a request's work before writing its CreateTaskResult (latitude instant-completion). */
+export const INSTANT_COMPLETION_MS = 200;
+
+/** Options of the client's task receiver that latitudes set. */
+function receiverLatitudes(latitudes: ReadonlySet<ClientLatitudeName>): { answerAfterWorkMs?: number } {
+  // RULINGS.md#new-task-working: work that ends at once may end before the CreateTaskResult is written.
+  return latitudes.has('instant-completion') ? { answerAfterWorkMs: INSTANT_COMPLETION_MS } : {};
+}
+
 /** The work of a request under the role contract (deterministic given its text). */
 async function roleWork(method: ReceivableMethod, p: Record<string, any>, ctx: WorkContext): Promise<Record<string, unknown>> {
   const text = String(method === 'sampling/createMessage' ? (p.messages?.[0]?.content?.text ?? '') : (p.message ?? ''));
@@ -321,8 +400,18 @@ class ReferenceTaskReceiver {
     private readonly peer: Peer,
     private readonly signal: AbortSignal | undefined,
     log: (line: string) => void,
+    latitudes: ReadonlySet<ClientLatitudeName> = new Set(),
+    faults: ReadonlySet<ClientFaultName> = new Set(),
   ) {
-    this.receiver = new ClientTaskReceiver(peer, { declared: RECEIVABLE, pollIntervalMs: RECEIVER_POLL_INTERVAL_MS, work: roleWork, log });
+    // The receiver-* faults act here too (the task-receiver battery then sees them: e.g. receiver-rejects-task).
+    this.receiver = new ClientTaskReceiver(peer, {
+      declared: RECEIVABLE,
+      pollIntervalMs: RECEIVER_POLL_INTERVAL_MS,
+      work: roleWork,
+      log,
+      faults,
+      ...receiverLatitudes(latitudes),
+    });
   }
 
   async run(): Promise<void> {
@@ -338,33 +427,41 @@ class ReferenceTaskReceiver {
   }
 }
 
-/** CLI: `[--fault <name>]… <server>`; faults also from CLIENT_FAULT (comma-separated). */
+/** CLI: `[--fault <name>]… [--latitude <name>]… <server>`; also from CLIENT_FAULT / CLIENT_LATITUDE (comma-separated). */
 export function parseClientArgv(
   argv: string[],
   env: NodeJS.ProcessEnv = process.env,
-): { faults: string[]; serverArg: string | undefined; scenario: string | undefined } {
-  const faults = (env.CLIENT_FAULT ?? '')
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean);
+): { faults: string[]; latitudes: string[]; serverArg: string | undefined; scenario: string | undefined } {
+  const list = (v: string | undefined) =>
+    (v ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
+  const faults = list(env.CLIENT_FAULT);
+  const latitudes = list(env.CLIENT_LATITUDE);
   const rest: string[] = [];
   for (let i = 0; i < argv.length; i++) {
-    if (argv[i] === '--fault') faults.push(argv[++i] ?? '');
-    else if (argv[i]!.startsWith('--fault=')) faults.push(argv[i]!.slice(8));
-    else rest.push(argv[i]!);
+    const a = argv[i]!;
+    if (a === '--fault') faults.push(argv[++i] ?? '');
+    else if (a.startsWith('--fault=')) faults.push(a.slice('--fault='.length));
+    else if (a === '--latitude') latitudes.push(argv[++i] ?? '');
+    else if (a.startsWith('--latitude=')) latitudes.push(a.slice('--latitude='.length));
+    else rest.push(a);
   }
-  return { faults, serverArg: rest[rest.length - 1], scenario: env.MCP_CONFORMANCE_SCENARIO };
+  return { faults, latitudes, serverArg: rest[rest.length - 1], scenario: env.MCP_CONFORMANCE_SCENARIO };
 }
 
 export type { Message };
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const { faults, serverArg, scenario } = parseClientArgv(process.argv.slice(2));
+  const { faults, latitudes, serverArg, scenario } = parseClientArgv(process.argv.slice(2));
   if (!serverArg || !scenario) {
-    process.stderr.write('usage: MCP_CONFORMANCE_SCENARIO=<scenario> reference-client.ts [--fault <name>]… <server URL | server command line>\n');
+    process.stderr.write(
+      'usage: MCP_CONFORMANCE_SCENARIO=<scenario> reference-client.ts [--fault <name>]… [--latitude <name>]… <server URL | server command line>\n',
+    );
     process.exit(2);
   }
-  runReferenceClient({ scenario, serverArg, faults, log: (l) => process.stderr.write(`reference-client: ${l}\n`) }).then(
+  runReferenceClient({ scenario, serverArg, faults, latitudes, log: (l) => process.stderr.write(`reference-client: ${l}\n`) }).then(
     (code) => process.exit(code),
     (e) => {
       process.stderr.write(`reference-client: ${e instanceof Error ? e.stack : String(e)}\n`);

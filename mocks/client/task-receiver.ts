@@ -41,6 +41,11 @@ export interface ClientTaskReceiverOptions {
   log?: (line: string) => void;
   /** Faulty modes of the reference client as receiver (mocks/client/faults.ts, `receiver-*`). */
   faults?: ReadonlySet<string>;
+  /**
+   * Wait up to this long for a task's work before writing its CreateTaskResult, which then shows the status
+   * reached (RULINGS.md#new-task-working: work that ends at once may end first). Absent: answer at once.
+   */
+  answerAfterWorkMs?: number;
 }
 
 const OWNER = 'requestor';
@@ -104,7 +109,8 @@ export class ClientTaskReceiver {
 
   private handle(req: Message): Promise<Answer | undefined> | Answer | undefined {
     const p = (req.params ?? {}) as Record<string, any>;
-    const tasksOn = this.opts.declared.length > 0;
+    // Fault receiver-undeclared-tasks: runs tasks although it declares no tasks capability.
+    const tasksOn = this.opts.declared.length > 0 || this.opts.faults?.has('receiver-undeclared-tasks') === true;
     switch (req.method) {
       case 'sampling/createMessage':
       case 'elicitation/create':
@@ -124,9 +130,14 @@ export class ClientTaskReceiver {
 
   private async request(method: ReceivableMethod, p: Record<string, any>): Promise<Answer> {
     const f = this.opts.faults;
+    const declared = this.opts.declared.includes(method);
+    if (p.task !== undefined && declared && f?.has('receiver-rejects-task'))
+      return { error: { code: ErrorCode.MethodNotFound, message: `Method not found: ${method}` } };
+    if (p.task !== undefined && !declared && f?.has('receiver-undeclared-rejects'))
+      return { error: { code: ErrorCode.InvalidRequest, message: `Invalid request: task augmentation is not supported for ${method}` } };
     // support-undeclared-process-normally: `task` on an undeclared type is ignored (create-returns-createtaskresult for declared ones).
-    const asTask =
-      p.task !== undefined && (this.opts.declared.includes(method) ? !f?.has('receiver-ignores-task') : f?.has('receiver-undeclared-creates-task') === true);
+    const undeclaredTask = f?.has('receiver-undeclared-creates-task') === true || f?.has('receiver-undeclared-tasks') === true;
+    const asTask = p.task !== undefined && (declared ? !f?.has('receiver-ignores-task') : undeclaredTask);
     if (!asTask) {
       try {
         const signal = new AbortController().signal;
@@ -143,12 +154,11 @@ export class ClientTaskReceiver {
       throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: "task.ttl" must be a non-negative number');
     // lifecycle-begin-working; ids from the store (security-crypto-ids)
     const t = this.store.create({ owner: OWNER, requestedTtl: ttl, toolName: method, origin: this });
-    // create-asap, lifecycle-begin-working: the CreateTaskResult shows the task as created, before the work moves it.
-    const created = { task: this.wire(t) };
-    if (f?.has('receiver-starts-completed')) created.task.status = 'completed';
-    if (f?.has('receiver-numeric-id')) created.task.taskId = t.seq;
+    // create-asap, lifecycle-begin-working: the CreateTaskResult shows the task as created, before the work moves it
+    // (with answerAfterWorkMs, as the work left it: RULINGS.md#new-task-working).
+    let created = { task: this.wire(t) };
     const ctx: WorkContext = { signal: t.abort.signal, task: t, awaitUser: (maxWaitMs) => this.awaitUser(t, maxWaitMs) };
-    void this.opts.work(method, p, ctx).then(
+    const done = this.opts.work(method, p, ctx).then(
       (result) => this.finish(t, { kind: 'result', result }),
       (e) => {
         if (t.abort.signal.aborted || t.deleted) return;
@@ -157,6 +167,12 @@ export class ClientTaskReceiver {
         this.finish(t, { kind: 'error', error });
       },
     );
+    if (this.opts.answerAfterWorkMs) {
+      await Promise.race([done, new Promise((r) => setTimeout(r, this.opts.answerAfterWorkMs))]);
+      created = { task: this.wire(t) };
+    }
+    if (f?.has('receiver-starts-input-required')) created.task.status = 'input_required';
+    if (f?.has('receiver-numeric-id')) created.task.taskId = t.seq;
     return { result: created };
   }
 

@@ -3,9 +3,10 @@
 // requests while one of its tools/call is in flight. On the first tools/call of a session, before the
 // call is processed, the receiver sends one task-augmented request of each declared type related to
 // that call and follows the client's task as the reference requestor does (requestor.ts; one more
-// tasks/get after the terminal status); and, to a client declaring tasks for one type only, one request
-// of the other type it supports, with `task` although undeclared, to see it processed normally
-// (support-undeclared-process-normally). suites/requestor/client-window.ts judges what the client answered.
+// tasks/get after the terminal status); and each type the client supports but did not declare for tasks
+// (all of them for a client declaring no tasks capability) once without `task` and once with it, to see
+// it processed normally (support-undeclared-process-normally, caps-declare).
+// suites/requestor/receiving-checks.ts judges what the client answered.
 import type { SessionPort } from './port.ts';
 import type { RequestCtx } from './core.ts';
 import { clientDeclares, requestFromClient, type ClientRequestMethod } from './requestor.ts';
@@ -35,7 +36,8 @@ export async function probeClientReceiver(s: SessionPort, ctx: RequestCtx): Prom
   const caps = s.clientCapabilities;
   const methods: ClientRequestMethod[] = ['sampling/createMessage', 'elicitation/create'];
   const declared = methods.filter((m) => clientDeclares(caps, m));
-  if (declared.length === 0) return;
+  const undeclared = methods.filter((m) => !declared.includes(m) && supports(caps, m));
+  if (declared.length === 0 && undeclared.length === 0) return;
   const send = (method: string, params: Record<string, unknown>): Promise<{ result?: unknown; error?: JsonRpcErrorObject }> => {
     const { response } = s.request(method, params, ctx.id);
     return new Promise((resolve, reject) => {
@@ -62,7 +64,10 @@ export async function probeClientReceiver(s: SessionPort, ctx: RequestCtx): Prom
         confirmTerminal: true,
       });
     }
-    for (const method of methods.filter((m) => !declared.includes(m) && supports(caps, m))) {
+    for (const method of undeclared) {
+      // The plain request first: "processed normally" is judged against how the client answers it.
+      s.tap('event', undefined, `probe: ${method} without \`task\`, for comparison`);
+      await send(method, paramsFor(method));
       s.tap('event', undefined, `probe: ${method} with \`task\`, a type the client did not declare`);
       await send(method, { ...paramsFor(method), task: { ttl: 60_000 } });
     }

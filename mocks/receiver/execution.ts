@@ -111,7 +111,7 @@ async function createTask(s: SessionPort, tool: ToolDef, args: Params, taskParam
   );
   // create-asap: answer at once; the work continues in the background.
   let task = wireTask(s, t);
-  task = (await sw.createdTask(t, work, () => wireTask(s, t))) ?? task;
+  task = sw.createdTask(t, () => wireTask(s, t)) ?? task;
   const early = s.core.latitude.progressBeforeCreate(tool.name, ctx.progressToken);
   if (early) await s.notify('notifications/progress', early, ctx.id); // RULINGS.md#progress-before-create
   const hold = sw.holdCreateResult(t, work);

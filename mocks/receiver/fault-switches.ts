@@ -16,8 +16,6 @@ export const REQUESTOR_FAST_POLL_MS = 50;
 export const INPUT_STUCK_MS = 11_500;
 /** How long after it ends a task lives under the fault deleted-early. */
 export const DELETED_EARLY_MS = 1_000;
-/** How long the fault created-input-required holds a CreateTaskResult waiting for the task to ask for input. */
-const CREATED_INPUT_WAIT_MS = 1_000;
 
 // --- state of named faults (per task, or per store = per receiver) ---------------------------
 /** Status a fault reports instead of the real one (illegal-transition, completed-resumes); the store keeps the real one. */
@@ -134,24 +132,16 @@ export class FaultSwitches {
   }
 
   /**
-   * lifecycle-begin-working (created-input-required): a task that asks for input at once gets its
-   * CreateTaskResult only once it is input_required (waited for at most CREATED_INPUT_WAIT_MS), and shows
-   * that status. Undefined: the task as created.
+   * lifecycle-begin-working (created-input-required): every new task's CreateTaskResult shows input_required,
+   * whatever its tool (one that asks for no input included: RULINGS.md#new-task-working), while the task runs
+   * on as working: as if it had moved input_required → working at once (lastUpdatedAt moves by 1 ms).
+   * Undefined: the task as created.
    */
-  async createdTask(t: StoredTask, work: Promise<void>, wire: () => Task): Promise<Task | undefined> {
+  createdTask(t: StoredTask, wire: () => Task): Task | undefined {
     if (!this.f.has('created-input-required')) return undefined;
-    let onChange = () => {};
-    const asked = new Promise<void>((resolve) => {
-      onChange = () => {
-        if (t.status === 'input_required' || t.deleted) resolve();
-      };
-      t.listeners.add(onChange);
-    });
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([work, asked, new Promise<void>((r) => (timer = setTimeout(r, CREATED_INPUT_WAIT_MS)))]);
-    clearTimeout(timer);
-    t.listeners.delete(onChange);
-    return t.status === 'input_required' ? wire() : undefined;
+    const shown = { ...wire(), status: 'input_required' as const };
+    t.lastUpdatedAtMs += 1;
+    return shown;
   }
 
   // --- the Task on the wire ----------------------------------------------------------------------

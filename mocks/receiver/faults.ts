@@ -44,7 +44,7 @@ export const FAULTS = [
   {
     name: 'created-input-required',
     requirement: 'lifecycle-begin-working',
-    description: 'a task that asks for input at once (the ask tool) gets its CreateTaskResult only once it is input_required, and shows that status',
+    description: 'every new task shows input_required in its CreateTaskResult, whatever its tool (one that asks for no input too), and runs on as working',
   },
   {
     name: 'illegal-transition',

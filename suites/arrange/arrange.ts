@@ -7,7 +7,7 @@ import { hasPath, type CheckContext } from '../engine/check.ts';
 import { WireTimeoutError, type JsonRpcError, type Message, type Response, type Scope } from '../wire/peer.ts';
 import { isTaskStatus, isTerminal, type TaskStatus } from '../../schema/protocol.ts';
 import type { ProfileRole } from '../engine/profile.ts';
-import { timeLeft, waitBudget } from './budget.ts';
+import { timeLeft } from './budget.ts';
 import { delay, getTask, observe, pollDelay, seqText, type ObserveOptions } from './poll.ts';
 import { isObj, short } from '../engine/text.ts';
 
@@ -62,6 +62,26 @@ export function callRole(ctx: CheckContext, role: ProfileRole, peer: Scope = ctx
 /** Does this error say the receiver is at a resource limit (too many tasks, rate limit)? Then it is back-pressure. */
 export function isLimitError(e: JsonRpcError | undefined): boolean {
   return !!e && /limit|maximum|too many|exceed|quota|capacity|throttl|rate/i.test(`${e.message} ${short(e.data, 300)}`);
+}
+
+/** JSON-RPC's own error codes (parse error … internal error). */
+const JSON_RPC_CODES: readonly number[] = [-32700, -32600, -32601, -32602, -32603];
+
+/**
+ * What an error answer to a task-augmented request of a declared type says (create-returns-createtaskresult):
+ * `refused` — one of JSON-RPC's own codes (-32700 … -32603, e.g. -32601 "Method not found"): the receiver did
+ * not take the request it declared task support for, a violation; `limit` — back-pressure (isLimitError);
+ * `outcome` — an application's own code (e.g. -1, a user who declined; -32042): the request's own outcome, no
+ * CreateTaskResult to judge.
+ */
+export function creationError(e: JsonRpcError): 'refused' | 'limit' | 'outcome' {
+  if (isLimitError(e)) return 'limit';
+  return JSON_RPC_CODES.includes(e.code) ? 'refused' : 'outcome';
+}
+
+/** The root cause of a task creation answered with an error (shared by every check that meets it). */
+export function creationErrorCause(e: JsonRpcError): string {
+  return isLimitError(e) ? `task creation refused at the receiver's limit: ${e.message}` : `task creation answered error ${e.code} ${e.message}`;
 }
 
 /**
@@ -119,15 +139,16 @@ export async function createTask(ctx: CheckContext, role: ProfileRole, opts: Tas
   try {
     r = await sendTaskRequest(ctx, role, opts);
   } catch (e) {
+    // Time alone is never a verdict (RULINGS.md#response-time): an unanswered creation leaves the check not exercised.
     if (e instanceof WireTimeoutError)
-      ctx.skip(`${what} did not answer: ${e.message}`, { judgedBy: CREATION_JUDGED_BY, cause: 'task creation did not answer' });
+      ctx.skip(`${what} did not answer: ${e.message}`, { cause: 'task creation did not answer within the bound', timedOut: true });
     throw e;
   }
   if (r.error) {
     const limit = isLimitError(r.error);
     ctx.skip(`${what} answered error ${r.error.code} ${r.error.message}${limit ? " (a resource limit; retried until the check's budget ran out)" : ''}`, {
       judgedBy: limit ? undefined : CREATION_JUDGED_BY,
-      cause: limit ? `task creation refused at the receiver's limit: ${r.error.message}` : `task creation answered error ${r.error.code} ${r.error.message}`,
+      cause: creationErrorCause(r.error),
     });
   }
   const t = r.result?.task;
@@ -151,7 +172,7 @@ export async function reachTerminal(
 ): Promise<any> {
   const into = opts.into ?? (isTaskStatus(opts.initial?.status) ? [opts.initial.status] : []);
   const o = await observe(ctx, taskId, (t) => isTerminal(t.status), {
-    boundMs: opts.boundMs ?? waitBudget(ctx),
+    boundMs: opts.boundMs ?? timeLeft(ctx, { marginMs: 4_000, floorMs: 2_000 }),
     peer: opts.peer,
     into,
     wake: opts.wake,
@@ -161,6 +182,7 @@ export async function reachTerminal(
     const role = opts.role ? ` (role ${opts.role}: the profile says it ends)` : '';
     ctx.skip(`task ${taskId} did not reach a terminal status within ${o.elapsedMs} ms${role} (seen ${seqText(o.statuses)})`, {
       cause: `a ${opts.role ?? ''} task did not end within the check's budget (last status ${o.last?.status})`.replace('a  task', 'a task'),
+      timedOut: true,
     });
   }
   return o.last;
@@ -227,7 +249,7 @@ export async function cancelledTask(ctx: CheckContext, taskId: string, peer: Sco
  * a terminal status that lasts less than pollInterval); polling meanwhile still sees every status on the way.
  */
 export function resultWake(ctx: CheckContext, taskId: string, peer: Scope = ctx.peer): Promise<void> {
-  return peer.request('tasks/result', { taskId }, { timeoutMs: waitBudget(ctx) }).then(
+  return peer.request('tasks/result', { taskId }, { timeoutMs: timeLeft(ctx, { marginMs: 4_000, floorMs: 2_000 }) }).then(
     () => undefined,
     () => undefined,
   );
@@ -252,11 +274,12 @@ export async function toTerminalAndBeyond(
 ): Promise<{ terminal: TaskStatus; after: TaskStatus[]; gone?: JsonRpcError }> {
   const { peer, onFailure } = opts;
   const wake = opts.viaResult ? resultWake(ctx, taskId, peer) : undefined;
-  const bound = () => waitBudget(ctx);
+  const bound = () => timeLeft(ctx, { marginMs: 4_000, floorMs: 2_000 });
   const o = await observe(ctx, taskId, (t) => isTerminal(t.status), { boundMs: bound(), peer, into, wake, onFailure, label: 'waiting for a terminal status' });
   if (o.timedOut)
     ctx.skip(`task ${taskId} did not reach a terminal status within ${o.elapsedMs} ms (seen ${seqText(into)})`, {
       cause: `a task did not end within the check's budget (last status ${o.last?.status})`,
+      timedOut: true,
     });
   const terminal = o.last.status as TaskStatus;
   const before = into.length;
@@ -278,30 +301,37 @@ export async function toTerminalAndBeyond(
 
 /** Roles whose work cannot end before the CreateTaskResult is written: slow runs for seconds, needsInput waits for input. */
 const NEVER_INSTANT: readonly ProfileRole[] = ['slow', 'needsInput'];
+/** Roles whose work asks for input (and may do so before the CreateTaskResult is written). */
+const ASKS_INPUT: readonly ProfileRole[] = ['needsInput'];
 
 /**
  * RULINGS.md#new-task-working, the one judgement of a CreateTaskResult's status against lifecycle-begin-working ("Tasks MUST
- * begin in the working status"): `working` passes; `input_required` fails (a task is created working and
- * asks for input afterwards); a terminal status fails for a role that cannot end instantly and is only
- * noted for one that can (completes, fails: the work may end before the answer is written).
- * `roles`: the profile roles the called tool plays.
+ * begin in the working status"): `working` passes; a status the task's own work can reach at once is only
+ * noted (terminal for a role that may end instantly: completes, fails; input_required for a role that asks for
+ * input); one it cannot reach at once fails (terminal when every role runs a while or waits for input;
+ * input_required when no role asks for input). `roles`: the profile roles the called tool plays (none known:
+ * the tool may do anything, so only an unknown status fails).
  */
 export function judgeFirstStatus(status: unknown, roles: readonly ProfileRole[]): { violation?: string; note?: string } {
   if (status === 'working') return {};
+  const who = roles.join('/') || 'task';
   if (isTaskStatus(status) && isTerminal(status)) {
     const slow = roles.filter((r) => NEVER_INSTANT.includes(r));
     if (slow.length && slow.length === roles.length)
       return {
         violation: `a new ${slow.join('/')} task, which cannot end instantly, shows "${status}" in its CreateTaskResult, not "working" (RULINGS.md#new-task-working)`,
       };
+    return { note: `a new ${who} shows "${status}" in its CreateTaskResult (it may have ended before the answer was written; RULINGS.md#new-task-working)` };
+  }
+  if (status === 'input_required') {
+    if (roles.length && !roles.some((r) => ASKS_INPUT.includes(r)))
+      return {
+        violation: `a new ${who} task, which asks for no input, shows "input_required" in its CreateTaskResult, not "working" (RULINGS.md#new-task-working)`,
+      };
     return {
-      note: `a new ${roles.join('/') || 'task'} shows "${status}" in its CreateTaskResult (it may have ended before the answer was written; RULINGS.md#new-task-working)`,
+      note: `a new ${who} shows "input_required" in its CreateTaskResult (it may have asked for input before the answer was written; RULINGS.md#new-task-working)`,
     };
   }
-  if (status === 'input_required')
-    return {
-      violation: `a new task shows "input_required" in its CreateTaskResult: tasks begin "working" and ask for input after that (RULINGS.md#new-task-working)`,
-    };
   return { violation: `a new task shows status ${short(status)} in its CreateTaskResult, not "working"` };
 }
 

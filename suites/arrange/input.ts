@@ -5,7 +5,7 @@ import type { Message, Response, Scope } from '../wire/peer.ts';
 import { isTaskStatus, RELATED_TASK_META, type TaskStatus } from '../../schema/protocol.ts';
 import { elicitationContent } from '../wire/elicitation.ts';
 import { cancelQuietly, createTask } from './arrange.ts';
-import { waitBudget } from './budget.ts';
+import { timeLeft } from './budget.ts';
 import { delay, observe, type Observation, type ObserveOptions } from './poll.ts';
 
 /** A needsInput task on its own connection, with the input requests it sends held until released. */
@@ -66,7 +66,7 @@ export async function awaitInputRequest(ctx: CheckContext, run: InputRun, boundM
   if (run.requests.length) return run.requests[0];
   if (!run.result) {
     run.result = run.session
-      .request('tasks/result', { taskId: run.taskId }, { timeoutMs: Math.max(boundMs, waitBudget(ctx)) })
+      .request('tasks/result', { taskId: run.taskId }, { timeoutMs: Math.max(boundMs, timeLeft(ctx, { marginMs: 4_000, floorMs: 2_000 })) })
       .catch((e: unknown) => (e instanceof Error ? e : new Error(String(e))));
   }
   const deadline = Date.now() + boundMs;

@@ -15,7 +15,7 @@
 // checks` are computed from these facts.
 import type { Peer, Scope, TranscriptEntry } from '../wire/peer.ts';
 import type { TaskSupport } from '../../schema/protocol.ts';
-import type { RunOptions } from './options.ts';
+import { DEFAULT_RUN_OPTIONS, type RunOptions } from './options.ts';
 import { severity, type Level } from '../../schema/catalog.ts';
 import type { OutsideTasksId } from '../../schema/outside-tasks.ts';
 import type { Profile, ProfileRole, ProfileTool } from './profile.ts';
@@ -89,6 +89,8 @@ export interface CheckResult {
   outside?: OutsideFinding[];
   /** The receiver's first resource-limit refusal of the run, on the check that saw it (reported once). */
   limitObserved?: string;
+  /** Not exercised because time ran out (a request unanswered within its bound, the check's budget spent): never a verdict. */
+  timedOut?: true;
 }
 
 export interface OutsideFinding {
@@ -114,6 +116,15 @@ export interface TargetHealth {
   down?: TargetDown;
 }
 
+/** The target's round trip as the pre-flight saw it (runner/target.ts measureLatency). */
+export interface TargetLatency {
+  /** The slowest of the samples (ms): the bounds of the run grow by it (scaledBound). */
+  roundTripMs: number;
+  samples: number[];
+  /** The request measured: ping, or tools/list for a target that left a ping unanswered. */
+  method: 'ping' | 'tools/list';
+}
+
 /** What a target looks like after initialize + tools/list. */
 export interface TargetInfo {
   /** Human label: the command or URL. */
@@ -131,6 +142,30 @@ export interface TargetInfo {
    * when `task` is given. helpers.createTask / helpers.callTool send it instead of tools/call.
    */
   taskRequest?: (role: ProfileRole, task?: Record<string, unknown>) => { method: string; params: Record<string, unknown> };
+  /** The round trip measured in the pre-flight (absent: not measured, taken as 0). */
+  latency?: TargetLatency;
+}
+
+/** How much longer than the defaults the run's bounds are: --timeout against its default, never below 1 (RULINGS.md#response-time). */
+export function timeScale(options: Pick<RunOptions, 'requestTimeoutMs'>): number {
+  return Math.max(1, options.requestTimeoutMs / DEFAULT_RUN_OPTIONS.requestTimeoutMs);
+}
+
+/** Round trips a check's budget allows for on top of its own time: the exchanges of a long check, each paying the target's latency. */
+export const BUDGET_ROUND_TRIPS = 40;
+
+/**
+ * A bound scaled to the run (RULINGS.md#response-time): `ms`, a wait sized for a quick target at the default
+ * --timeout, times timeScale, plus `roundTrips` times the round trip the pre-flight measured.
+ */
+export function scaledBound(ms: number, options: Pick<RunOptions, 'requestTimeoutMs'>, info: Pick<TargetInfo, 'latency'>, roundTrips = 1): number {
+  return Math.round(ms * timeScale(options) + roundTrips * (info.latency?.roundTripMs ?? 0));
+}
+
+/** A check's whole budget: its own `timeoutMs` scaled like every bound, or the run's checkTimeoutMs (already sized from --timeout), plus the latency of BUDGET_ROUND_TRIPS exchanges. */
+export function checkBudgetMs(def: Pick<CheckDef, 'timeoutMs'>, options: RunOptions, info: Pick<TargetInfo, 'latency'>): number {
+  if (def.timeoutMs !== undefined) return scaledBound(def.timeoutMs, options, info, BUDGET_ROUND_TRIPS);
+  return Math.round(options.checkTimeoutMs + BUDGET_ROUND_TRIPS * (info.latency?.roundTripMs ?? 0));
 }
 
 /** A task a check created, and whether it still holds a live-task slot. */
@@ -182,6 +217,14 @@ export interface VerdictOptions {
   cause?: string;
 }
 
+/** What a not-exercised may say beyond its reason. */
+export interface SkipOptions extends VerdictOptions {
+  /** The check that judges the behaviour that got in the way. */
+  judgedBy?: string;
+  /** Time ran out while arranging (an answer not within its bound, a status not reached in the budget): "not exercised (timed out)". */
+  timedOut?: boolean;
+}
+
 export class Violation extends Error {
   readonly cause?: string;
   /** Set by `warn()`: the status regardless of the check's level. */
@@ -202,12 +245,19 @@ export class Violation extends Error {
 export class NotExercised extends Error {
   readonly cause?: string;
   readonly judgedBy?: string;
-  constructor(reason: string, opts: VerdictOptions & { judgedBy?: string } = {}) {
+  readonly timedOut: boolean;
+  constructor(reason: string, opts: SkipOptions = {}) {
     super(reason);
     this.name = 'NotExercised';
     this.cause = opts.cause;
     this.judgedBy = opts.judgedBy;
+    this.timedOut = opts.timedOut === true;
   }
+}
+
+/** The message of a not-exercised result: "not exercised: …", or "not exercised (timed out): …". */
+export function notExercisedText(reason: string, timedOut = false): string {
+  return `not exercised${timedOut ? ' (timed out)' : ''}: ${reason}`;
 }
 
 /** The verdict half of a check's context: shared by receiver checks and requestor checks. */
@@ -221,8 +271,8 @@ export interface Verdicts {
   warn(message: string, opts?: VerdictOptions): never;
   /** Violation unless `cond`. */
   expect(cond: unknown, message: string, opts?: VerdictOptions): asserts cond;
-  /** Ends the check as not exercised. */
-  skip(reason: string, opts?: VerdictOptions & { judgedBy?: string }): never;
+  /** Ends the check as not exercised (with `timedOut`: because time ran out while arranging, never a verdict). */
+  skip(reason: string, opts?: SkipOptions): never;
   /** Adds a line to the check's message (observations worth reporting even on pass). */
   note(line: string): void;
   /** Records a deviation from a rule outside the Tasks page (own id; reported apart, never this check's verdict). */
@@ -257,8 +307,13 @@ export interface CheckContext extends Verdicts {
   readonly def: CheckDef;
   readonly info: TargetInfo;
   readonly options: RunOptions;
-  /** When the check's budget ends (epoch ms): its start plus `timeoutMs` (or the run's checkTimeoutMs). See arrange/budget.ts. */
+  /** When the check's budget ends (epoch ms): its start plus checkBudgetMs (timeoutMs or the run's checkTimeoutMs, scaled). See arrange/budget.ts. */
   readonly deadline: number;
+  /**
+   * A wait sized for a quick target at the default --timeout (`ms`), scaled to this run: times timeScale, plus
+   * `roundTrips` (default 2) of the target's round trip measured in the pre-flight (scaledBound).
+   */
+  bound(ms: number, roundTrips?: number): number;
   /** The run's bound on live tasks (arrange/arrange.ts takes a slot per task it creates). */
   readonly taskSlots?: TaskSlots;
   /** Tasks this check created (arrange/arrange.ts); the unfinished ones are cancelled when the check ends. */

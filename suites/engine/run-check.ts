@@ -5,8 +5,11 @@ import type { Peer, Scope } from '../wire/peer.ts';
 import { WireClosedError, WireTimeoutError } from '../wire/peer.ts';
 import { isTerminal } from '../../schema/protocol.ts';
 import {
+  checkBudgetMs,
   hasPath,
   NotExercised,
+  notExercisedText,
+  scaledBound,
   severity,
   verdicts,
   Violation,
@@ -23,7 +26,20 @@ import {
 } from './check.ts';
 import type { RunOptions } from './options.ts';
 
-/** Runs one check against an open shared connection. Never throws; always returns a result. */
+/** The check's budget ran out while it was still running (the engine's own timer, not a request's bound). */
+class BudgetSpent extends Error {
+  constructor(readonly limitMs: number) {
+    super(`the check's budget of ${limitMs} ms ran out`);
+    this.name = 'BudgetSpent';
+  }
+}
+
+/**
+ * Runs one check against an open shared connection. Never throws; always returns a result. Time is never a
+ * verdict by itself (RULINGS.md#response-time): a request unanswered within its bound, or the check's budget
+ * spent, ends the check as not exercised (timed out); a check whose requirement is about answering or blocking
+ * catches the timeout itself and decides from what it observes.
+ */
 export async function runCheck(
   def: CheckDef,
   shared: Peer,
@@ -73,12 +89,14 @@ export async function runCheck(
     if (!hasPath(info.serverCapabilities, cap)) return finish('skip', `not exercised: target does not declare capability ${cap}`);
   }
 
-  const limit = def.timeoutMs ?? options.checkTimeoutMs;
+  const limit = checkBudgetMs(def, options, info);
+  const bound = (ms: number, roundTrips = 2) => scaledBound(ms, options, info, roundTrips);
   const ctx: CheckContext = {
     def,
     info,
     options,
     deadline: started + limit,
+    bound,
     taskSlots: def.loadsTarget ? undefined : run.slots,
     created,
     finished(taskId) {
@@ -90,7 +108,7 @@ export async function runCheck(
       // Asked while another check waits for a slot: one tasks/get outside the check's transcript.
       const stillLive = async () => {
         if (ref.peer.peer.closed) return false;
-        const g = await ref.peer.peer.request('tasks/get', { taskId: ref.taskId }, { timeoutMs: 2_000 });
+        const g = await ref.peer.peer.request('tasks/get', { taskId: ref.taskId }, { timeoutMs: bound(2_000) });
         return !g.error && !isTerminal(g.result?.status);
       };
       ref.unhold = run.slots.hold(stillLive, () => freeSlot(ref));
@@ -144,15 +162,16 @@ export async function runCheck(
     const observed = await Promise.race([
       def.run(ctx),
       new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new WireTimeoutError(`end of check ${def.id}`, limit)), limit);
+        timer = setTimeout(() => reject(new BudgetSpent(limit)), limit);
       }),
     ]);
     result = finish(def.level === 'MAY' ? 'info' : 'pass', observed ?? '');
   } catch (e) {
-    const waitingForConnection = e instanceof WireTimeoutError && e.message.startsWith('no end of check') && opening > 0;
+    const waitingForConnection = e instanceof BudgetSpent && opening > 0;
     result = waitingForConnection
-      ? finish('skip', `not exercised: a connection of the check's own was still opening when its budget (${limit} ms) ran out`, {
+      ? finish('skip', notExercisedText(`a connection of the check's own was still opening when its budget (${limit} ms) ran out`, true), {
           cause: 'opening a new connection to the target took longer than a check',
+          timedOut: true,
         })
       : await judgeError(e);
   } finally {
@@ -169,7 +188,11 @@ export async function runCheck(
 
   async function judgeError(e: unknown): Promise<CheckResult> {
     if (e instanceof NotExercised)
-      return finish('skip', `not exercised: ${e.message}${e.judgedBy ? ` (judged by ${e.judgedBy})` : ''}`, { cause: e.cause, judgedBy: e.judgedBy });
+      return finish('skip', notExercisedText(`${e.message}${e.judgedBy ? ` (judged by ${e.judgedBy})` : ''}`, e.timedOut), {
+        cause: e.cause,
+        judgedBy: e.judgedBy,
+        ...(e.timedOut ? { timedOut: true as const } : {}),
+      });
     if (e instanceof Violation) return finish(e.status ?? severity(def.level), e.message, { cause: e.cause });
     // The target stopped running: not a violation of this check's requirement, but a finding of the run.
     if (run.health.down) return notRunning();
@@ -191,14 +214,39 @@ export async function runCheck(
         cause: `the target crashed during ${def.id}`,
       });
     }
-    // The target hung or answered garbage: a finding against the requirement under check.
     const stderr = shared.stderr ? ` — target stderr (tail): ${shared.stderr.slice(-500).trim()}` : '';
     // What the transport saw meanwhile (e.g. output that is not JSON-RPC) explains many a missing answer.
     const transportErrors = [...new Set(scope.transcript.filter((t) => t.note?.startsWith('transport error')).map((t) => t.note))].slice(-3);
     const seen = transportErrors.length ? ` — meanwhile: ${transportErrors.join('; ')}` : '';
-    // Grouped as one root cause: a target that stops answering, or writes what is not JSON-RPC.
-    const cause = transportErrors.length ? 'the target wrote output the transport could not read' : 'the target did not answer within the bound';
-    if (e instanceof WireTimeoutError) return finish(severity(def.level), `target did not answer: ${e.message}${seen}${stderr}`, { cause });
+    // Output the transport could not read is the target's finding; a missing answer alone is time (RULINGS.md#response-time).
+    if ((e instanceof WireTimeoutError || e instanceof BudgetSpent) && transportErrors.length)
+      return finish(severity(def.level), `target did not answer: ${e.message}${seen}${stderr}`, {
+        cause: 'the target wrote output the transport could not read',
+      });
+    // A target that answers not even a ping stopped answering altogether: the run's finding (like a crash), not a slow answer.
+    if (e instanceof WireTimeoutError || e instanceof BudgetSpent) {
+      const hung = await detectHang(shared, options.requestTimeoutMs + bound(0));
+      if (run.health.down) return notRunning();
+      if (hung) {
+        const d = (run.health.down = describeDown(def.id, `the target stopped answering: ${e.message}, and ${hung}`, shared));
+        return finish('skip', notExercisedText(`the target stopped answering during this check (${e.message}; ${hung})`, true), {
+          targetDown: d,
+          cause: `target not running since ${def.id}`,
+          timedOut: true,
+        });
+      }
+    }
+    if (e instanceof WireTimeoutError)
+      return finish('skip', notExercisedText(`the target did not answer: ${e.message}${stderr}`, true), {
+        cause: 'the target did not answer within the bound',
+        timedOut: true,
+      });
+    if (e instanceof BudgetSpent)
+      return finish('skip', notExercisedText(`${e.message} before the check could decide${stderr}`, true), {
+        cause: "a check's budget ran out before it could decide",
+        timedOut: true,
+      });
+    // The target answered what the check could not read: a finding against the requirement under check.
     if (e instanceof WireClosedError) return finish(severity(def.level), `${e.message}${stderr}`);
     return finish(severity(def.level), `check could not complete: ${errorText(e)}${stderr}`);
   }
@@ -214,9 +262,9 @@ export async function runCheck(
             const via = peer.peer === shared ? quiet : peer;
             if (via.peer.closed) return;
             try {
-              const g = await via.request('tasks/get', { taskId }, { timeoutMs: 2_000 });
+              const g = await via.request('tasks/get', { taskId }, { timeoutMs: bound(2_000) });
               const st = g.result?.status;
-              if (st === 'working' || st === 'input_required') await via.request('tasks/cancel', { taskId }, { timeoutMs: 2_000 });
+              if (st === 'working' || st === 'input_required') await via.request('tasks/cancel', { taskId }, { timeoutMs: bound(2_000) });
             } catch {
               /* cleanup is best effort */
             }
@@ -253,6 +301,20 @@ async function detectDown(shared: Peer, e: unknown): Promise<string | undefined>
     if (shared.closed && !shared.closed.startsWith('closed by us')) return shared.closed;
     const pt = errorText(p);
     return DEAD.test(pt) ? `${text || pt}` : undefined;
+  }
+}
+
+/**
+ * Whether the shared connection's target answers nothing any more: a ping (which every MCP peer answers at
+ * once, basic/utilities/ping) unanswered within `ms`. Any answer, an error too, is life.
+ */
+async function detectHang(shared: Peer, ms: number): Promise<string | undefined> {
+  if (shared.closed) return undefined;
+  try {
+    await shared.request('ping', undefined, { timeoutMs: ms });
+    return undefined;
+  } catch (p) {
+    return p instanceof WireTimeoutError ? `a ping on the shared connection got no answer within ${ms} ms` : undefined;
   }
 }
 

@@ -2,7 +2,17 @@
 // id-entropy MUST of "Security Considerations"); requirement ids from schema/requirements.json.
 import { defineCheck, type CheckContext, type CheckDef } from '../engine/check.ts';
 import { getTask } from '../arrange/poll.ts';
-import { cancelQuietly, CREATION_JUDGED_BY, createTask, judgeFirstStatus, rolesOf, sendTaskRequest, TTL_MS } from '../arrange/arrange.ts';
+import {
+  cancelQuietly,
+  CREATION_JUDGED_BY,
+  createTask,
+  creationError,
+  creationErrorCause,
+  judgeFirstStatus,
+  rolesOf,
+  sendTaskRequest,
+  TTL_MS,
+} from '../arrange/arrange.ts';
 import { targetTranscripts } from '../arrange/tasks.ts';
 import { isObj, short } from '../engine/text.ts';
 import { validate } from '../../schema/validate.ts';
@@ -97,10 +107,21 @@ export const checks: CheckDef[] = [
     needsCapabilities: ['tasks.requests.tools.call'],
     async run(ctx: CheckContext) {
       const name = ctx.tool('completes').name;
+      // A client receiver gets the request of its type (sampling/createMessage, elicitation/create), not tools/call.
+      const method = ctx.info.taskRequest?.('completes', {}).method;
+      const what = method ? `task-augmented ${method}` : `task-augmented tools/call of "${name}"`;
       const r = await sendTaskRequest(ctx, 'completes');
-      if (r.error) ctx.violation(`task-augmented tools/call of "${name}" answered error ${r.error.code} ${r.error.message}`);
+      if (r.error) {
+        const kind = creationError(r.error);
+        const cause = creationErrorCause(r.error);
+        if (kind === 'refused') ctx.violation(`${what} answered error ${r.error.code} ${r.error.message}, not a CreateTaskResult`, { cause });
+        ctx.skip(
+          `${what} answered error ${r.error.code} ${r.error.message}: ${kind === 'limit' ? "a resource limit, retried until the check's budget ran out" : "the request's own outcome (not one of JSON-RPC's codes), no CreateTaskResult to judge"}`,
+          { cause },
+        );
+      }
       const res = r.result;
-      ctx.expect(isObj(res?.task), `task-augmented tools/call of "${name}" returned no result.task (got ${short(res)}): not a CreateTaskResult`);
+      ctx.expect(isObj(res?.task), `${what} returned no result.task (got ${short(res)}): not a CreateTaskResult`);
       const v = validate('CreateTaskResult', res);
       ctx.expect(v.valid, `CreateTaskResult is not valid against the schema: ${v.valid ? '' : v.errors.join('; ')} (got ${short(res, 400)})`);
       if ('content' in res || 'structuredContent' in res)
@@ -162,7 +183,7 @@ export const checks: CheckDef[] = [
     requirements: ['lifecycle-begin-working'],
     level: 'MUST',
     clientReceiver: true,
-    killedBy: ['starts-completed'],
+    killedBy: ['starts-completed', 'created-input-required'],
     needsCapabilities: ['tasks.requests.tools.call'],
     async run(ctx: CheckContext) {
       // RULINGS.md#new-task-working: judged with a tool that cannot finish instantly (slow), else completes with a caveat.

@@ -201,13 +201,25 @@ export const checks: CheckDef[] = [
         ...methods.map((m) => ({ method: m as string, params: { taskId: unknown } as Record<string, unknown>, label: 'unknown taskId' })),
         { method: 'tasks/get', params: { taskId: 123 }, label: 'taskId 123' },
       ];
+      const absent: string[] = [];
       for (const p of probes) {
         const r = await ctx.peer.request(p.method, p.params);
         if (!r.error) continue; // a success is judged by the -32602 checks
+        // -32601: the method is not there at all, and "Method not found" says exactly that; not an unknown-taskId error (judged by the -32602 checks).
+        if (r.error.code === -32601) {
+          absent.push(`${p.method} → -32601 ${short(r.error.message, 80)}`);
+          continue;
+        }
         seen.push(`${p.method} (${p.label}): ${short(r.error.message, 100)}`);
         if (!isInformativeMessage(r.error.message)) bad.push(`${p.method} (${p.label}) → ${r.error.code} message ${short(r.error.message)}`);
       }
-      if (seen.length === 0) ctx.skip('no error was returned for an unknown taskId (judged by the -32602 checks)');
+      if (absent.length) ctx.note(`not judged, the method is not there: ${absent.join('; ')}`);
+      if (seen.length === 0)
+        ctx.skip(
+          absent.length
+            ? `every error answered was -32601 (the method is not there: ${absent.join('; ')}), no unknown-taskId message to judge`
+            : 'no error was returned for an unknown taskId (judged by the -32602 checks)',
+        );
       ctx.expect(bad.length === 0, `error messages that do not describe the cause (empty or only the generic code name): ${bad.join('; ')}`);
       return seen.join('; ');
     },

@@ -5,7 +5,7 @@ import { defineCheck, hasPath, type CheckContext, type CheckDef } from '../engin
 import { listAll, statusNotifications } from '../arrange/tasks.ts';
 import { createTask, resultWake, toTerminalAndBeyond, TTL_MS } from '../arrange/arrange.ts';
 import { observe, seqText } from '../arrange/poll.ts';
-import { waitBudget } from '../arrange/budget.ts';
+import { timeLeft } from '../arrange/budget.ts';
 import { isObj, short } from '../engine/text.ts';
 import { isIso8601DateTime } from '../../schema/validate.ts';
 import { isTaskStatus, isTerminal, type TaskStatus } from '../../schema/protocol.ts';
@@ -35,7 +35,7 @@ async function gatherTaskObjects(ctx: CheckContext): Promise<{ seen: Seen[]; get
   const ids = [c.taskId];
   const statuses: TaskStatus[] = [];
   const o = await observe(ctx, c.taskId, (t, n) => isTerminal(t.status) && n >= 2, {
-    boundMs: waitBudget(ctx),
+    boundMs: timeLeft(ctx, { marginMs: 4_000, floorMs: 2_000 }),
     peer: s,
     into: statuses,
   });
@@ -183,7 +183,7 @@ export const checks: CheckDef[] = [
     async run(ctx: CheckContext) {
       // The slow role runs for seconds, so its status change cannot share a clock tick with its creation.
       const c = await createTask(ctx, 'slow');
-      const o = await observe(ctx, c.taskId, (t) => isTerminal(t.status), { boundMs: waitBudget(ctx), allowGone: true });
+      const o = await observe(ctx, c.taskId, (t) => isTerminal(t.status), { boundMs: timeLeft(ctx, { marginMs: 4_000, floorMs: 2_000 }), allowGone: true });
       if (o.gone) ctx.skip(`the task was gone (tasks/get ${o.gone.code}) before it reached a terminal status`);
       if (o.timedOut) ctx.skip(`the slow task did not reach a terminal status within ${o.elapsedMs} ms`);
       const stamp = (t: any) => (typeof t?.lastUpdatedAt === 'string' && isIso8601DateTime(t.lastUpdatedAt) ? Date.parse(t.lastUpdatedAt) : undefined);
@@ -214,7 +214,7 @@ export const checks: CheckDef[] = [
     needs: ['completes'],
     async run(ctx: CheckContext) {
       const c = await createTask(ctx, 'completes');
-      const o = await observe(ctx, c.taskId, (t, n) => isTerminal(t.status) || n >= 3, { boundMs: waitBudget(ctx) });
+      const o = await observe(ctx, c.taskId, (t, n) => isTerminal(t.status) || n >= 3, { boundMs: timeLeft(ctx, { marginMs: 4_000, floorMs: 2_000 }) });
       const bad = o.tasks
         .map((t, i) =>
           !isObj(t) || !('ttl' in t)
@@ -243,7 +243,7 @@ export const checks: CheckDef[] = [
     needs: ['completes'],
     async run(ctx: CheckContext) {
       const c = await createTask(ctx, 'completes');
-      const o = await observe(ctx, c.taskId, (t, n) => isTerminal(t.status) || n >= 2, { boundMs: waitBudget(ctx) });
+      const o = await observe(ctx, c.taskId, (t, n) => isTerminal(t.status) || n >= 2, { boundMs: timeLeft(ctx, { marginMs: 4_000, floorMs: 2_000 }) });
       const values = [...new Set(o.tasks.map((t) => (isObj(t) && 'pollInterval' in t ? t.pollInterval : undefined)))];
       const bad = values.filter((v) => v !== undefined && !(Number.isInteger(v) && v > 0));
       ctx.expect(bad.length === 0, `pollInterval ${bad.map((v) => short(v)).join(', ')} is not a positive integer of milliseconds`);
@@ -267,7 +267,7 @@ export const checks: CheckDef[] = [
       const c = await createTask(ctx, 'fails');
       const seq: TaskStatus[] = [];
       const o = await observe(ctx, c.taskId, (t) => isTerminal(t.status), {
-        boundMs: waitBudget(ctx),
+        boundMs: timeLeft(ctx, { marginMs: 4_000, floorMs: 2_000 }),
         into: seq,
         wake: resultWake(ctx, c.taskId),
       });

@@ -7,7 +7,7 @@ import { delay, getTask, observe, seqText, type Observation } from '../arrange/p
 import type { Message } from '../wire/peer.ts';
 import { statusNotifications } from '../arrange/tasks.ts';
 import { short } from '../engine/text.ts';
-import { waitBudget } from '../arrange/budget.ts';
+import { timeLeft } from '../arrange/budget.ts';
 import { firstIllegalStep, isTaskStatus, isTerminal, RELATED_TASK_META, type TaskStatus } from '../../schema/protocol.ts';
 
 const SECTION = 'Task Status Lifecycle';
@@ -73,7 +73,7 @@ export const checks: CheckDef[] = [
       if (!isTaskStatus(r.result?.status)) ctx.violation(`tasks/cancel result status ${short(r.result?.status)} is not a task status`);
       seq.push(r.result.status);
       const o = await observe(ctx, c.taskId, (t, n) => isTerminal(t.status) && n >= 2, {
-        boundMs: waitBudget(ctx),
+        boundMs: timeLeft(ctx, { marginMs: 4_000, floorMs: 2_000 }),
         into: seq,
         allowGone: true,
         onFailure: 'violation',

@@ -5,7 +5,7 @@ import { defineCheck, type CheckContext, type CheckDef } from '../engine/check.t
 import { inSenderOrder, statusNotifications } from '../arrange/tasks.ts';
 import { createTask, resultWake } from '../arrange/arrange.ts';
 import { observe, seqText } from '../arrange/poll.ts';
-import { waitBudget } from '../arrange/budget.ts';
+import { timeLeft } from '../arrange/budget.ts';
 import { short } from '../engine/text.ts';
 import { validate } from '../../schema/validate.ts';
 import { firstIllegalStep, isTaskStatus, isTerminal, RELATED_TASK_META, type TaskStatus } from '../../schema/protocol.ts';
@@ -38,7 +38,7 @@ async function runAndCollect(ctx: CheckContext, roles: ProfileRole[]): Promise<R
         return terminalAt >= 0 && n - terminalAt >= 3;
       };
       const o = await observe(ctx, c.taskId, done, {
-        boundMs: waitBudget(ctx),
+        boundMs: timeLeft(ctx, { marginMs: 4_000, floorMs: 2_000 }),
         into: polled,
         allowGone: true,
         wake: resultWake(ctx, c.taskId),

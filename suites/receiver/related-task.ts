@@ -13,7 +13,7 @@ import { hasRelatedTask, relatedTaskId } from '../arrange/tasks.ts';
 import { cancelledTask, createTask, reachTerminal } from '../arrange/arrange.ts';
 import { inputAnswer } from '../arrange/input.ts';
 import { canonical, withoutMeta } from '../arrange/compare.ts';
-import { waitBudget } from '../arrange/budget.ts';
+import { timeLeft } from '../arrange/budget.ts';
 import { delay, getTask, pollDelay } from '../arrange/poll.ts';
 import { short } from '../engine/text.ts';
 import { WireTimeoutError, type Message, type Response } from '../wire/peer.ts';
@@ -130,7 +130,7 @@ export const checks: CheckDef[] = [
       const c = await createTask(ctx, 'needsInput', { peer: s });
       taskId = c.taskId;
       // tasks/result carries the input requests (input_required flow); re-sent if it answers while the task is not terminal.
-      const bound = waitBudget(ctx, 15_000);
+      const bound = timeLeft(ctx, { marginMs: 4_000, floorMs: 2_000, capMs: 15_000 });
       const deadline = Date.now() + bound;
       let status: unknown = c.task.status;
       while (inputs.length === 0 && Date.now() < deadline) {

@@ -238,3 +238,123 @@ export function createdBy(t: TaskView): string {
 export function at(ms: number | undefined): string {
   return ms === undefined ? '(never)' : `+${Math.round(ms)} ms`;
 }
+
+/**
+ * When (receiver-side ms) something happened for the task that a requestor may answer with a tasks/get at
+ * once (RULINGS.md#poll-interval-frequency): the receiver sent a request or notification for it (an input
+ * request, notifications/tasks/status, a message with its related-task _meta or progress for its creating
+ * request), the requestor answered such a request, or a tasks/result / tasks/cancel for it was answered.
+ */
+export function taskEvents(s: SessionView, t: TaskView): number[] {
+  const out: number[] = [];
+  const token = t.created.params?._meta?.progressToken;
+  for (const e of s.serverNotifications) {
+    const m = msg(e);
+    const p = m.params as any;
+    if ((m.method === 'notifications/tasks/status' && p?.taskId === t.taskId) || relatedTask(p).taskId === t.taskId) out.push(e.ms);
+    else if (m.method === 'notifications/progress' && token !== undefined && p?.progressToken === token) out.push(e.ms);
+  }
+  for (const x of t.inputRequests) {
+    out.push(x.sentMs);
+    if (x.answeredMs !== undefined) out.push(x.answeredMs);
+  }
+  for (const x of [...t.results, ...t.cancels]) if (x.answeredMs !== undefined) out.push(x.answeredMs);
+  return out.sort((a, b) => a - b);
+}
+
+/** One poll judged against pollInterval: the gap since the previous poll (or since the CreateTaskResult was written). */
+export interface PollGap {
+  gap: number;
+  pi: number;
+  ms: number;
+}
+
+/**
+ * A task's polling as RULINGS.md#poll-interval-frequency reads it: tasks/get sent after an event of the task
+ * (since the requestor's previous tasks/get) are event-driven, not polls; the first poll is measured from the
+ * CreateTaskResult as the receiver wrote it; the later polls form runs (split at events), each judged by the
+ * sum of its gaps.
+ */
+export function polling(s: SessionView, t: TaskView): { first?: PollGap; runs: PollGap[][]; eventDriven: Exchange[] } {
+  const events = taskEvents(s, t);
+  const eventDriven: Exchange[] = [];
+  const runs: PollGap[][] = [];
+  let first: PollGap | undefined;
+  let prevGet = t.created.answeredMs ?? t.created.sentMs;
+  let lastPoll: number | undefined = t.created.answeredMs;
+  let fromCreation = true;
+  let run: PollGap[] = [];
+  for (const g of t.gets) {
+    const prompted = events.some((e) => e > prevGet && e <= g.sentMs);
+    prevGet = g.sentMs;
+    if (prompted) {
+      eventDriven.push(g);
+      // The polling after an event starts afresh: its first poll may follow a timer that ran meanwhile.
+      if (run.length) runs.push(run);
+      run = [];
+      lastPoll = undefined;
+      fromCreation = false;
+      continue;
+    }
+    const pi = lastShown(t, g.sentMs)?.pollInterval;
+    if (lastPoll !== undefined && pi !== undefined) {
+      const gap = { gap: g.sentMs - lastPoll, pi, ms: g.sentMs };
+      if (fromCreation) first = gap;
+      else run.push(gap);
+    }
+    fromCreation = false;
+    lastPoll = g.sentMs;
+  }
+  if (run.length) runs.push(run);
+  return { first, runs, eventDriven };
+}
+
+/** The receiver-side time (ms) at which the requestor's part of a session ended: its last recorded entry. */
+function sessionEnd(run: Analysis, session?: string): number {
+  const s = run.sessions.find((x) => x.id === session);
+  return Math.max(0, ...(s?.entries ?? run.entries).map((e) => e.ms));
+}
+
+/** Why the requestor's run ended abnormally (killed at its bound, cut off by the suite, exited non-zero), or undefined. */
+export function abnormalEnd(run: Analysis): string | undefined {
+  if (run.exit.timedOut) return `killed at its ${run.timeoutMs} ms bound`;
+  if (run.exit.startError) return 'it could not be started';
+  if (run.exit.code !== 0) return `it exited with ${run.exit.code ?? run.exit.signal}`;
+  return undefined;
+}
+
+/**
+ * Why "after `sinceMs` the requestor did not …" is no verdict (RULINGS.md#response-time): its run ended
+ * abnormally (killed at the bound, or exited with an error, e.g. its own request timed out on a starved
+ * machine) within `windowMs` of `sinceMs`, so it had no time to do it. Undefined: judge it.
+ */
+export function endedTooSoon(run: Analysis, session: string, sinceMs: number, windowMs: number): string | undefined {
+  const why = abnormalEnd(run);
+  if (!why) return undefined;
+  const end = sessionEnd(run, session);
+  if (end - sinceMs > windowMs) return undefined;
+  return `its run ended ${Math.max(0, Math.round(end - sinceMs))} ms later (${why}), within ${Math.round(windowMs)} ms`;
+}
+
+/** The time a requestor polling at pollInterval needs to act on what it saw: twice the interval and a second (a busy machine). */
+export function actWindowMs(pollInterval: number | undefined): number {
+  return 2 * (pollInterval ?? 1000) + 1_000;
+}
+
+/**
+ * Why the requestor did not reach a task's outcome through no fault of its own, or undefined: its run ended
+ * abnormally (killed at the scenario's bound, cut off by the suite, or exited with an error) while it was
+ * still following the task — its tasks/result was pending, or it had seen the task (or polled it) within the
+ * time polling takes. Time alone is never a verdict.
+ */
+export function cutOffWhileFollowing(run: Analysis, t: TaskView): string | undefined {
+  const why = abnormalEnd(run);
+  if (!why) return undefined;
+  const end = sessionEnd(run, t.session);
+  if (t.results.some((x) => x.answeredMs === undefined))
+    return `the requestor's tasks/result for task ${t.taskId} was still pending when its run ended at ${at(end)} (${why})`;
+  const last = Math.max(t.gets[t.gets.length - 1]?.sentMs ?? 0, lastShown(t)?.ms ?? 0, t.created.answeredMs ?? 0);
+  const pi = lastShown(t)?.pollInterval;
+  const late = endedTooSoon(run, t.session, last, actWindowMs(pi));
+  return late ? `the requestor was still following task ${t.taskId} (last seen or polled at ${at(last)}, pollInterval ${pi ?? 'none'} ms): ${late}` : undefined;
+}

@@ -73,6 +73,10 @@ export function gradeCheck<R extends GradedRun = Analysis>(
   const violations: string[] = [];
   const passes: string[] = [];
   const skips: string[] = [];
+  // The observed behaviours behind the verdicts (root-cause groups): a check's result carries one when its verdicts name one.
+  const violationCauses: (string | undefined)[] = [];
+  const skipCauses: (string | undefined)[] = [];
+  let timedOut = false;
   const transcript: TranscriptEntry[] = [];
   const tag = (r: R) => (runs.some((o) => o !== r && o.scenario.name === r.scenario.name) ? `${r.scenario.name}/${r.transport}` : r.scenario.name);
   for (const run of mine) {
@@ -85,15 +89,26 @@ export function gradeCheck<R extends GradedRun = Analysis>(
       const observed = def.judge(run, ctx);
       passes.push(`[${tag(run)}] ${withNotes(observed ?? 'ok')}`);
     } catch (e) {
-      if (e instanceof Violation) violations.push(`[${tag(run)}] ${withNotes(e.message)}`);
-      else if (e instanceof NotExercised) skips.push(`[${tag(run)}] ${withNotes(e.message)}`);
-      else violations.push(`[${tag(run)}] check could not judge the transcript: ${e instanceof Error ? e.message : String(e)}`);
+      if (e instanceof Violation) {
+        violations.push(`[${tag(run)}] ${withNotes(e.message)}`);
+        violationCauses.push(e.cause);
+      } else if (e instanceof NotExercised) {
+        skips.push(`[${tag(run)}] ${withNotes(e.timedOut ? `(timed out) ${e.message}` : e.message)}`);
+        skipCauses.push(e.cause);
+        timedOut ||= e.timedOut;
+      } else {
+        violations.push(`[${tag(run)}] check could not judge the transcript: ${e instanceof Error ? e.message : String(e)}`);
+        violationCauses.push(undefined);
+      }
     }
     transcript.push(...run.entries.slice(0, TRANSCRIPT_LIMIT));
   }
   let status: Status;
   let message: string;
+  let cause: string | undefined;
+  const one = (cs: (string | undefined)[]) => cs.find((c) => c !== undefined);
   if (violations.length) {
+    cause = one(violationCauses);
     status = severity(def.level);
     message = violations.join(' | ');
   } else if (passes.length) {
@@ -101,6 +116,7 @@ export function gradeCheck<R extends GradedRun = Analysis>(
     message = passes.join(' | ');
   } else {
     status = 'skip';
+    cause = one(skipCauses);
     const why = def.scenarios.filter((n) => notRun[n]).map((n) => `[${n}] ${notRun[n]}`);
     message = `not exercised: ${skips.length || why.length ? [...skips, ...why].join(' | ') : `none of its scenarios was run (${def.scenarios.join(', ')})`}`;
   }
@@ -114,5 +130,7 @@ export function gradeCheck<R extends GradedRun = Analysis>(
     message,
     durationMs: Date.now() - started,
     transcript,
+    ...(cause ? { cause } : {}),
+    ...(status === 'skip' && timedOut && passes.length === 0 ? { timedOut: true as const } : {}),
   };
 }

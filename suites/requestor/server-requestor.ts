@@ -14,7 +14,7 @@
 // `server-receiver-checks` reads every message of the receiver checks (whose client declares none
 // either): a task-augmented request there violates caps-requestor-only-declared.
 import { elicitationContent } from '../wire/elicitation.ts';
-import type { Peer } from '../wire/peer.ts';
+import { WireTimeoutError, type Peer } from '../wire/peer.ts';
 import { REQUESTOR_ROLES } from '../engine/profile.ts';
 import type { CheckResult, TargetConnector, TargetInfo } from '../engine/check.ts';
 import { abortableSleep, ClientTaskReceiver, receiverCapabilities, type ReceivableMethod, type WorkContext } from '../../mocks/client/task-receiver.ts';
@@ -108,6 +108,8 @@ async function connectionRun(
   }
   const receiver = new ClientTaskReceiver(peer, { declared, pollIntervalMs: o.pollIntervalMs, work: suiteWork(o) });
   const problems: string[] = [];
+  // A role tool's call cut off at its bound: the target's polling was stopped by time, like a client killed at its bound.
+  let cutOff = false;
   try {
     const listed = new Set<string>();
     let cursor: string | undefined;
@@ -132,6 +134,7 @@ async function connectionRun(
           const r = await peer.request('tools/call', { name: c.name, arguments: c.arguments }, { timeoutMs: o.callTimeoutMs });
           if (r.error) problems.push(`tools/call "${c.name}" answered error ${r.error.code} ${r.error.message}`);
         } catch (e) {
+          if (e instanceof WireTimeoutError) cutOff = true;
           problems.push(`tools/call "${c.name}": ${e instanceof Error ? e.message : String(e)} (graded on what was seen)`);
         }
       }),
@@ -151,7 +154,7 @@ async function connectionRun(
     startedAt,
     timeoutMs: o.callTimeoutMs,
     entries: entriesOf(peer, runName),
-    exit: { code: 0, signal: null, timedOut: false, durationMs: Date.now() - startedAt, stdout: '', stderr: '' },
+    exit: { code: 0, signal: null, timedOut: cutOff, durationMs: Date.now() - startedAt, stdout: '', stderr: '' },
     ...(problems.length ? { problem: problems.join('; ') } : {}),
   };
   return { run: analyse(run) };

@@ -4,12 +4,13 @@ import { runSdkClient } from '../../fixtures/sdk-client.ts';
 import type { CheckResult, Status } from '../engine/check.ts';
 import type { ClientLauncher } from './harness.ts';
 
-/** The reference client in this process (faults as with --fault). */
-export function referenceClient(faults: string[] = []): ClientLauncher {
+/** The reference client in this process (faults as with --fault, latitudes as with --latitude). */
+export function referenceClient(faults: string[] = [], latitudes: readonly string[] = []): ClientLauncher {
+  const what = [faults.length ? `faults ${faults.join(', ')}` : '', latitudes.length ? `latitudes ${latitudes.join(', ')}` : ''].filter(Boolean).join('; ');
   return {
     kind: 'function',
-    label: `reference client${faults.length ? ` (faults ${faults.join(', ')})` : ''}`,
-    run: (a) => runReferenceClient({ scenario: a.scenario, serverArg: a.serverArg, faults, signal: a.signal }),
+    label: `reference client${what ? ` (${what})` : ''}`,
+    run: (a) => runReferenceClient({ scenario: a.scenario, serverArg: a.serverArg, faults, latitudes, signal: a.signal }),
   };
 }
 

@@ -6,7 +6,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { type Peer } from '../wire/peer.ts';
 import { connectHttp, connectInMemory, connectStdio, connectTransport, splitCommand } from '../wire/connect.ts';
 import { ALL_ROLES, PROFILE_ROLES, REQUESTOR_ROLES, type Profile, type ProfileRole } from '../engine/profile.ts';
-import type { TargetConnector, TargetInfo } from '../engine/check.ts';
+import type { TargetConnector, TargetInfo, TargetLatency } from '../engine/check.ts';
 import type { DiscoveryResult } from './discovery.ts';
 import { limiter } from './limiter.ts';
 
@@ -122,6 +122,32 @@ export function loadProfile(path: string): Profile {
 }
 
 /** tools/list, every page (bounded). */
+/** Pings the pre-flight sends to measure the target's round trip. */
+const LATENCY_SAMPLES = 3;
+
+/**
+ * The target's round trip, measured in the pre-flight: the slowest of a few pings, one after the other (any
+ * answer counts, an error too: it took the same way back). A target that leaves a ping unanswered within
+ * `boundMs` is measured with tools/list instead. The run's bounds grow by it (engine/check.ts scaledBound): a
+ * slow network or a busy machine is the run's to allow for, never the target's violation (RULINGS.md#response-time).
+ */
+export async function measureLatency(peer: Peer, boundMs = 2_000): Promise<TargetLatency> {
+  for (const method of ['ping', 'tools/list'] as const) {
+    const samples: number[] = [];
+    try {
+      for (let i = 0; i < LATENCY_SAMPLES; i++) {
+        const t0 = Date.now();
+        await peer.request(method, method === 'ping' ? undefined : {}, { timeoutMs: boundMs });
+        samples.push(Date.now() - t0);
+      }
+      return { roundTripMs: Math.max(0, ...samples), samples, method };
+    } catch {
+      /* unanswered within the bound: try the next request, or give up */
+    }
+  }
+  return { roundTripMs: 0, samples: [], method: 'ping' };
+}
+
 export async function listTools(peer: Peer): Promise<any[]> {
   const tools: any[] = [];
   let cursor: string | undefined;
@@ -159,6 +185,7 @@ export async function probe(
 ): Promise<TargetInfo> {
   const initializeResult = initializeResultOf(peer);
   tools ??= await listTools(peer);
+  const latency = peer.closed ? undefined : await measureLatency(peer);
   const byName = new Map(tools.map((t) => [t?.name, t]));
   const resolved: Profile = { tools: {} };
   const missingRoles: Partial<Record<ProfileRole, string>> = {};
@@ -188,5 +215,6 @@ export async function probe(
     tools,
     profile: resolved,
     missingRoles,
+    ...(latency ? { latency } : {}),
   };
 }

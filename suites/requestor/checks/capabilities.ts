@@ -1,7 +1,21 @@
 // Requestor checks: capability and tool-level negotiation (Requestor: Capability Negotiation). Scenario sets and helpers they share: common.ts.
 import { augmented, declaredAugmentable, short, toolSupport, type Analysis, type Exchange } from '../analysis.ts';
 import { defineRequestorCheck, type JudgeContext, type RequestorCheckDef } from '../engine.ts';
-import { TASK_SCENARIOS, NO_CAPABILITY, ALL, SERVER_ALL, TOOLS_CALL, calls, describeReq, summarize, sessionsDeclaring } from './common.ts';
+import { AUGMENTABLE_REQUESTS } from '../../../schema/protocol.ts';
+import {
+  TASK_SCENARIOS,
+  NO_CAPABILITY,
+  ALL,
+  SERVER_ALL,
+  SERVER_RUNS,
+  TOOLS_CALL,
+  CAUSE_AUGMENTS_UNDECLARED_TOOLS,
+  calls,
+  countByMethod,
+  describeReq,
+  summarize,
+  sessionsDeclaring,
+} from './common.ts';
 
 const SEC_CAPS = 'Requestor: Capability Negotiation';
 
@@ -28,8 +42,14 @@ export const checks: RequestorCheckDef[] = [
         }
       }
       const decl = declared.size ? [...declared].join(', ') : 'none';
+      const badMethods = [...new Set(bad.map((x) => x.method))];
       if (bad.length)
-        ctx.violation(`${bad.length} of ${n} task-augmented requests are of types the receiver did not declare (declared: ${decl}): ${summarize(bad)}`);
+        ctx.violation(`${bad.length} of ${n} task-augmented requests are of types the receiver did not declare (declared: ${decl}): ${summarize(bad)}`, {
+          cause:
+            badMethods.length === 1 && badMethods[0] === TOOLS_CALL
+              ? CAUSE_AUGMENTS_UNDECLARED_TOOLS
+              : `\`task\` on ${badMethods.join(', ')} (not declared task-augmentable)`,
+        });
       return n ? `${n} task-augmented requests, all of declared types (${decl})` : 'no task-augmented requests';
     },
   }),
@@ -41,17 +61,25 @@ export const checks: RequestorCheckDef[] = [
     requirements: ['caps-no-tasks-should-not-create'],
     level: 'SHOULD',
     killedBy: ['ignore-tasks-capability'],
-    scenarios: ['no-tasks-capability'],
+    // A server as requestor, toward the suite's client declaring no tasks capability: the undeclared run and the receiver checks' messages.
+    scenarios: ['no-tasks-capability', SERVER_RUNS.undeclared, SERVER_RUNS.receiverChecks],
     judge(run: Analysis, ctx: JudgeContext) {
       const sessions = run.sessions.filter((s) => s.receiverCapabilities?.tasks === undefined);
-      const toolCalls = sessions.flatMap((s) => calls(s, TOOLS_CALL));
-      if (toolCalls.length === 0) ctx.skip('the requestor called no tool on the receiver without a tasks capability');
+      // Requests of the types a task may be created for (tools/call from a client; sampling, elicitation from a server).
+      const creating = sessions.flatMap((s) => s.clientRequests.filter((x) => x.method in AUGMENTABLE_REQUESTS));
+      if (creating.length === 0) ctx.skip(`the requestor sent no ${Object.keys(AUGMENTABLE_REQUESTS).join(' / ')} to a receiver without a tasks capability`);
       const aug = sessions.flatMap((s) => s.clientRequests.filter(augmented));
+      const toolsOnly = aug.every((x) => x.method === TOOLS_CALL);
       ctx.expect(
         aug.length === 0,
         `the receiver declared no tasks capability, yet the requestor sent ${aug.length} task-augmented request(s): ${summarize(aug)}`,
+        {
+          cause: toolsOnly
+            ? CAUSE_AUGMENTS_UNDECLARED_TOOLS
+            : `\`task\` on ${[...new Set(aug.map((x) => x.method))].join(', ')} (not declared task-augmentable)`,
+        },
       );
-      return `${toolCalls.length} tools/call, none task-augmented`;
+      return `${countByMethod(creating)}, none task-augmented`;
     },
   }),
 
@@ -71,6 +99,7 @@ export const checks: RequestorCheckDef[] = [
       ctx.expect(
         bad.length === 0,
         `the server does not declare tasks.requests.tools.call, yet ${bad.length} tools/call carried \`task\`: ${bad.map(({ s, x }) => `${describeReq(x)} (listed taskSupport ${short(toolSupport(s, x.params?.name))})`).join('; ')}`,
+        { cause: CAUSE_AUGMENTS_UNDECLARED_TOOLS },
       );
       return `${toolCalls.length} tools/call (${toolCalls.map(({ s, x }) => `${String(x.params?.name)}: taskSupport ${toolSupport(s, x.params?.name) ?? 'absent'}`).join(', ')}), none task-augmented`;
     },

@@ -43,6 +43,11 @@ export const POLL_TOLERANCE = 0.8;
 
 export const TOOLS_CALL = 'tools/call';
 
+/** Root causes shared by several checks (root-cause groups of the report). */
+export const CAUSE_AUGMENTS_UNDECLARED_TOOLS = 'task-augmented tools/call toward a receiver that does not declare tasks.requests.tools.call';
+export const CAUSE_CUT_OFF = "the client's run ended (killed at its bound, or exited with an error) before it could act";
+export const CAUSE_STOPPED_FOLLOWING = 'the requestor stopped following a task before its outcome (no tasks/get, no tasks/result waited on)';
+
 export function calls(s: SessionView, method: string): Exchange[] {
   return s.clientRequests.filter((x) => x.method === method);
 }
@@ -52,12 +57,16 @@ export function describeReq(x: Exchange): string {
   return `${x.method}${name} (id ${short(x.id)}${augmented(x) ? `, task ${short(x.params.task)}` : ''}) at ${at(x.sentMs)}`;
 }
 
-/** "tasks/get ×4, tasks/result ×1; first: …" */
-export function summarize(list: Exchange[], max = 3): string {
+/** "tasks/get ×4, tasks/result ×1" */
+export function countByMethod(list: Exchange[]): string {
   const counts = new Map<string, number>();
   for (const x of list) counts.set(x.method, (counts.get(x.method) ?? 0) + 1);
-  const head = [...counts].map(([m, n]) => `${m} ×${n}`).join(', ');
-  return `${head}; ${list.slice(0, max).map(describeReq).join('; ')}${list.length > max ? ` (+${list.length - max} more)` : ''}`;
+  return [...counts].map(([m, n]) => `${m} ×${n}`).join(', ');
+}
+
+/** "tasks/get ×4, tasks/result ×1; first: …" */
+export function summarize(list: Exchange[], max = 3): string {
+  return `${countByMethod(list)}; ${list.slice(0, max).map(describeReq).join('; ')}${list.length > max ? ` (+${list.length - max} more)` : ''}`;
 }
 
 export function sessionsDeclaring(run: Analysis, method: string): SessionView[] {
