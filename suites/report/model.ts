@@ -85,7 +85,15 @@ export function loadBaseline(path: string): string[] {
   return ids;
 }
 
-export function buildReport(results: CheckResult[], target: string, startedAt: Date, baseline: string[] = [], errors: string[] = []): Report {
+/** The report of a run; `specVersion`: the revision the run judged (default 2025-11-25, schema/protocol.ts). */
+export function buildReport(
+  results: CheckResult[],
+  target: string,
+  startedAt: Date,
+  baseline: string[] = [],
+  errors: string[] = [],
+  specVersion: string = PROTOCOL_VERSION,
+): Report {
   const expected = new Set(baseline);
   const checks: ReportCheck[] = results.map((r) => (expected.has(r.id) && r.status === 'fail' ? { ...r, expectedFailure: true } : r));
   const counts = Object.fromEntries(STATUSES.map((s) => [s, checks.filter((c) => c.status === s).length])) as Record<Status, number>;
@@ -93,7 +101,7 @@ export function buildReport(results: CheckResult[], target: string, startedAt: D
   // A listed check that now passes (or is gone) is stale: the baseline must be updated (as the official MCP suite does).
   const staleBaseline = baseline.filter((id) => ran.has(id) && ran.get(id) !== 'fail');
   return {
-    specVersion: PROTOCOL_VERSION,
+    specVersion,
     tool: { name: 'mcp-tasks-conformance', version: '0.1.0' },
     target,
     startedAt: startedAt.toISOString(),

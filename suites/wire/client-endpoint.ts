@@ -51,14 +51,14 @@ function quote(s: string): string {
 }
 
 /** Answers initialize on a fresh server-side peer; resolves with the client's initialize params once notifications/initialized arrived. */
-function handshake(peer: Peer, timeoutMs: number): Promise<any> {
+function handshake(peer: Peer, timeoutMs: number, protocolVersion: string): Promise<any> {
   let params: any;
   peer.onRequest((req: Message) => {
     if (req.method !== 'initialize') return undefined;
     params = req.params ?? {};
     return {
       result: {
-        protocolVersion: PROTOCOL_VERSION,
+        protocolVersion,
         capabilities: {},
         serverInfo: { name: REQUESTOR_NAME, version: REQUESTOR_VERSION },
         instructions: 'Reference requestor of mcp-tasks-conformance: sends task-augmented sampling/createMessage and elicitation/create.',
@@ -69,6 +69,8 @@ function handshake(peer: Peer, timeoutMs: number): Promise<any> {
 }
 
 export interface ListenOptions {
+  /** The protocol version the endpoint answers initialize with (default the 2025-11-25 revision's, schema/protocol.ts). */
+  protocolVersion?: string;
   /** Default bound for requests on the connection (ms). */
   requestTimeoutMs?: number;
 }
@@ -86,7 +88,7 @@ export async function listenForClient(transport: 'http' | 'stdio', opts: ListenO
   const accept = async (peer: Peer, ready: (timeoutMs: number) => Promise<void>) => {
     peers.push(peer);
     try {
-      const params = await handshake(peer, 30_000);
+      const params = await handshake(peer, 30_000, opts.protocolVersion ?? PROTOCOL_VERSION);
       await ready(30_000);
       resolveConn({ peer, initializeParams: params, clientCapabilities: params?.capabilities ?? {}, clientInfo: params?.clientInfo ?? {} });
     } catch (e) {

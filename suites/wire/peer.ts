@@ -84,6 +84,8 @@ export interface PeerOptions {
   /** Raw writers for bytes the SDK transports would refuse to frame (set by the connect helpers). */
   rawWriter?: (text: string) => Promise<void>;
   child?: () => ChildProcess | undefined;
+  /** The protocol version initialize offers (default the 2025-11-25 revision's, schema/protocol.ts). */
+  protocolVersion?: string;
 }
 
 /**
@@ -308,7 +310,7 @@ export class Peer implements Recorder {
     clientInfo = { name: 'mcp-tasks-conformance', version: '0.1.0' },
     timeoutMs = this.defaultTimeoutMs,
   ): Promise<Response> {
-    const r = await this.request('initialize', { protocolVersion: PROTOCOL_VERSION, capabilities, clientInfo }, { timeoutMs });
+    const r = await this.request('initialize', { protocolVersion: this.opts.protocolVersion ?? PROTOCOL_VERSION, capabilities, clientInfo }, { timeoutMs });
     if (r.result) {
       const v = r.result.protocolVersion;
       if (typeof v === 'string') this.transport.setProtocolVersion?.(v);
