@@ -6,6 +6,9 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { fileURLToPath } from 'node:url';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Reporter, TestCase } from 'vitest/node';
 import { allChecks, runConformance, targetSpec, type Report } from '../index.ts';
 import { createSdkTasksServer } from '../fixtures/sdk-tasks-server.ts';
@@ -39,6 +42,23 @@ describe('targetSpec: a target given as a command, a URL or a function', () => {
     await expect(runConformance(sdkServerTransport, { only: ['no.such.check'] })).rejects.toThrow(/no check matches no\.such\.check/);
     await expect(runConformance(sdkServerTransport, { expectedFailures: ['nope'] })).rejects.toThrow(/unknown check ids nope/);
   });
+  it('writes the files the CLI writes, under the names of the flags (json, junit, markdown, writeProfile)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'conformance-api-'));
+    const file = (n: string) => join(dir, n);
+    const report = await runConformance(sdkServerTransport, {
+      profile: SDK_PROFILE,
+      only: ['cancel.completed-rejected'],
+      json: file('r.json'),
+      junit: file('r.xml'),
+      markdown: file('r.md'),
+      writeProfile: file('p.json'),
+    });
+    expect(JSON.parse(readFileSync(file('r.json'), 'utf8')).checks.map((c: { id: string }) => c.id)).toEqual(report.checks.map((c) => c.id));
+    expect(readFileSync(file('r.xml'), 'utf8')).toContain('cancel.completed-rejected');
+    expect(readFileSync(file('r.md'), 'utf8')).toContain('cancel.completed-rejected');
+    expect(Object.keys(JSON.parse(readFileSync(file('p.json'), 'utf8')).tools)).toContain('completes');
+  });
+
   it('a target that cannot be reached is an error, not a report', async () => {
     await expect(runConformance(`${process.execPath} -e "process.exit(3)"`, { requestTimeoutMs: 2_000 })).rejects.toThrow(/cannot connect to stdio: /);
   });

@@ -15,10 +15,12 @@ import {
 } from './requestor/server-requestor.ts';
 import { describeTarget, loadProfile, type TargetSpec } from './runner/target.ts';
 import type { Profile } from './engine/profile.ts';
-import { DEFAULT_DISCOVERY, type DiscoverMode } from './runner/discovery.ts';
+import { DEFAULT_DISCOVERY, profileToKeep, type DiscoverMode } from './runner/discovery.ts';
 import { computeCoverage } from './coverage.ts';
 import { runOptions, type RunOptions } from './engine/options.ts';
-import { buildReport, loadBaseline, type Report } from './report/model.ts';
+import { buildReport, exitCode, loadBaseline, type Report } from './report/model.ts';
+import { writeReports } from './report/write.ts';
+import { writeFileSync } from 'node:fs';
 
 /**
  * The receiver under test:
@@ -63,8 +65,19 @@ export interface ConformanceOptions {
   label?: string;
 }
 
-/** The options of runConformance (the same as the vitest helper's, less what only vitest uses). */
-export type RunConformanceOptions = ConformanceOptions;
+/** The options of runConformance: the run's, and what the CLI does with the report, under the flags' names. */
+export interface RunConformanceOptions extends ConformanceOptions {
+  /** Write the JSON report to this file (--json). */
+  json?: string;
+  /** Write JUnit XML to this file (--junit). */
+  junit?: string;
+  /** Write the Markdown report to this file (--markdown). */
+  markdown?: string;
+  /** Warnings are JUnit failures too, and the Markdown verdict counts them (--strict). */
+  strict?: boolean;
+  /** Save the roles in use, with what discovery observed, as a profile to keep (--write-profile). */
+  writeProfile?: string;
+}
 
 /** The target as the harness takes it. */
 export function targetSpec(target: Target, label?: string): TargetSpec {
@@ -124,6 +137,7 @@ export async function runConformance(target: Target, options: RunConformanceOpti
   } catch (e) {
     throw new Error(`cannot connect to ${label}: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
   }
+  if (options.writeProfile) writeFileSync(options.writeProfile, JSON.stringify(profileToKeep(session.info.profile, session.discovery, label), null, 2) + '\n');
   try {
     // With requestor roles in the profile, the target is graded as requestor too, on connections of its own
     // that overlap the receiver checks (suites/requestor/server-requestor.ts), as the CLI does.
@@ -143,6 +157,8 @@ export async function runConformance(target: Target, options: RunConformanceOpti
     const report = buildReport(results, label, started, expectedFailuresOf(options));
     report.coverage = computeCoverage(results, allChecks, session.info);
     if (session.discovery) report.discovery = session.discovery;
+    const strict = options.strict ?? false;
+    await writeReports(report, { json: options.json, junit: options.junit, markdown: options.markdown }, { strict, exitCode: exitCode(report, strict) });
     return report;
   } finally {
     await session.close();
