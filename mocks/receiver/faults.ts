@@ -248,7 +248,6 @@ export const FAULTS = [
     name: 'cancelled-result-hangs',
     requirement: 'result-terminal-returns-final',
     description: 'tasks/result for a cancelled task never answers',
-    alsoFails: [{ checks: ['related-task.result-cancelled'], why: 'it judges the _meta of the tasks/result answer for a cancelled task, which never comes' }],
   },
   {
     name: 'progress-shared-token',
