@@ -9,6 +9,7 @@ import { splitCommand } from '../suites/wire/connect.ts';
 import { runSuite } from './run-suite.ts';
 import { buildReport, exitCode, loadBaseline } from '../suites/report/model.ts';
 import { CheckCollector } from '../suites/report/collector.ts';
+import { RunProgress, progressWanted } from '../suites/report/progress.ts';
 import { formatConsole } from '../suites/report/console.ts';
 import { writeReports } from '../suites/report/write.ts';
 import { REPORT_OPTIONS } from './report-options.ts';
@@ -151,6 +152,8 @@ export function parseClientArgs(argv: string[]) {
     baseline,
     strict: values.strict!,
     color: !values['no-color'] && process.stdout.isTTY === true,
+    // A status line on a terminal; in CI, with --json or --no-color only the final report (suites/report/progress.ts).
+    progress: progressWanted({ isTTY: process.stderr.isTTY === true, env: process.env, json: values.json !== undefined, noColor: values['no-color']! }),
   };
 }
 
@@ -235,7 +238,11 @@ export async function runClientCommand(argv: string[]): Promise<number> {
   const scenarioList = [...plan.run, ...(wantsTaskReceiver(config.scenarios) ? [TASK_RECEIVER] : [])];
   process.stderr.write(`${target}\nscenarios: ${scenarioList.join(', ')}\n`);
 
-  const collector = new CheckCollector((line) => process.stderr.write(`  ${line}\n`));
+  // No line per check: on a terminal a status line shows the run (suites/report/progress.ts), elsewhere only the final report.
+  const status = args.progress ? new RunProgress(process.stderr) : undefined;
+  status?.startTicking();
+  status?.setPhase(`running ${scenarioList.length} scenario(s), then grading`);
+  const collector = new CheckCollector(() => {}, status);
   const reporters: unknown[] = [collector];
   const longest = Math.max(20_000, ...plan.run.map((n) => config.timeoutMs ?? SCENARIOS.find((s) => s.name === n)!.timeoutMs));
   await runSuite({
@@ -249,6 +256,7 @@ export async function runClientCommand(argv: string[]): Promise<number> {
       testTimeout: 600_000,
     },
   });
+  status?.stop();
   const order = new Map(allCheckIds().map((id, i) => [id, i]));
   const results = [...collector.results].sort((a, b) => (order.get(a.id) ?? 1e9) - (order.get(b.id) ?? 1e9));
   const report = buildReport(results, target, started, args.baseline, collector.errors);

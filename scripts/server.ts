@@ -14,6 +14,7 @@ import { DEFAULT_RUN_OPTIONS, runOptions, type RunOptions } from '../suites/engi
 import { preloadVitest, runSuite } from './run-suite.ts';
 import { buildReport, exitCode, loadBaseline } from '../suites/report/model.ts';
 import { CheckCollector } from '../suites/report/collector.ts';
+import { RunProgress, progressWanted } from '../suites/report/progress.ts';
 import { formatConsole } from '../suites/report/console.ts';
 import { writeReports } from '../suites/report/write.ts';
 import { REPORT_OPTIONS } from './report-options.ts';
@@ -22,6 +23,7 @@ import { requestorChecks } from '../suites/requestor/checks.ts';
 import { SPEC_REVISION } from '../schema/spec.ts';
 import { hasRequirement } from '../schema/catalog.ts';
 import { rulingsFor } from '../schema/rulings.ts';
+import { formatListing, listRun } from '../suites/runner/list.ts';
 
 export const HELP = `mcp-tasks-conformance — conformance suite for MCP Tasks (spec ${SPEC_REVISION})
 
@@ -41,6 +43,8 @@ server options:
   --discover off|safe|all    find the roles the profile leaves out by calling tools as tasks (default safe: only
                              tools whose annotations, name and description look safe; the plan is printed first)
   --discover-budget <ms>     bound for discovery (default ${DEFAULT_DISCOVERY.budgetMs})
+  --list                     print what would run (checks, roles, revision, the discovery plan, why a check would not be
+                             exercised) after initialize, tools/list (and pings) only: no tool is called, nothing task-augmented sent
   --write-profile <file>     save the roles in use (discovered ones with what was observed) as a profile to keep
   --require-coverage         MUST requirements that apply but were not exercised fail the run (CI gates)
   --only <ids>               comma-separated check ids, id prefixes, requirement ids or sections (repeatable)
@@ -88,6 +92,7 @@ export function parseServerArgs(argv: string[]) {
       'check-timeout': { type: 'string' },
       concurrency: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
+      list: { type: 'boolean', default: false },
       // --properties
       properties: { type: 'boolean', default: false },
       runs: { type: 'string' },
@@ -98,6 +103,26 @@ export function parseServerArgs(argv: string[]) {
   });
   void positionals;
   if (values.help) return { help: true as const };
+  if (values.list) {
+    // --list runs nothing: the options that only shape a run's results would be silently ignored.
+    const noEffect = [
+      'json',
+      'junit',
+      'markdown',
+      'baseline',
+      'strict',
+      'require-coverage',
+      'write-profile',
+      'properties',
+      'runs',
+      'seed',
+      'path',
+      'properties-timeout',
+    ]
+      .filter((k) => values[k as keyof typeof values] !== undefined && values[k as keyof typeof values] !== false)
+      .map((k) => `--${k}`);
+    if (noEffect.length) throw new UsageError(`--list runs no check, so ${noEffect.join(', ')} would have no effect`);
+  }
   if (!values.stdio === !values.url) throw new UsageError('give exactly one target: --stdio "<command>" or --url <http-url>');
   if (values.stdio && (values.header || values['secondary-header'])) throw new UsageError('--header and --secondary-header apply to --url targets only');
   const num = (name: string, v: string | undefined, def: number) => {
@@ -193,8 +218,11 @@ export function parseServerArgs(argv: string[]) {
     baseline,
     strict: values.strict!,
     requireCoverage: values['require-coverage']!,
+    list: values.list!,
     writeProfile: values['write-profile'],
     color: !values['no-color'] && process.stdout.isTTY === true,
+    // A status line on a terminal; in CI, with --json or --no-color only the final report (suites/report/progress.ts).
+    progress: progressWanted({ isTTY: process.stderr.isTTY === true, env: process.env, json: values.json !== undefined, noColor: values['no-color']! }),
   };
 }
 
@@ -224,40 +252,54 @@ export async function runServerCommand(argv: string[]): Promise<number> {
     process.stdout.write(HELP);
     return 0;
   }
+  if (args.list) return listServerRun(args.config);
   const started = new Date();
   const target = describeTarget(args.config.target);
+  const status = args.progress ? new RunProgress(process.stderr) : undefined;
+  /** A line of its own on stderr (the status line is cleared first and redrawn by its next update). */
+  const say = (text: string) => {
+    status?.clear();
+    process.stderr.write(text);
+  };
   if (!args.properties?.path) preloadVitest(); // overlaps the pre-flight
   // Pre-flight: a target we cannot reach is a connection error (exit 2), not a list of failed checks.
   // Discovery runs here, once, on a session of its own; the checks get its roles through the config.
   let preflight;
   try {
-    process.stderr.write(`target: ${target}\n`);
+    say(`target: ${target}\n`);
+    status?.startTicking();
+    status?.setPhase('connecting: initialize, tools/list');
     const probe = await openTargetSession(args.config, {
-      onDiscoveryPlan: (plan, budgetMs) =>
-        process.stderr.write(
+      onDiscoveryPlan: (plan, budgetMs) => {
+        say(
           formatPlan(plan, budgetMs)
             .map((l) => l + '\n')
             .join(''),
-        ),
+        );
+        status?.setPhase(`discovery: ${plan.calls.length} call(s) as tasks, budget ${budgetMs} ms`);
+      },
     });
     preflight = { info: probe.info, discovery: probe.discovery };
     await probe.close();
-    process.stderr.write(`server: ${JSON.stringify(preflight.info.initializeResult.serverInfo ?? {})}; tools: ${preflight.info.tools.length}\n`);
+    say(`server: ${JSON.stringify(preflight.info.initializeResult.serverInfo ?? {})}; tools: ${preflight.info.tools.length}\n`);
     for (const [role, found] of Object.entries(preflight.discovery?.roles ?? {}))
-      process.stderr.write(`  discovered ${role}: ${found.name} ${JSON.stringify(found.arguments)} — ${found.observed}\n`);
+      say(`  discovered ${role}: ${found.name} ${JSON.stringify(found.arguments)} — ${found.observed}\n`);
     const missing = Object.entries(preflight.info.missingRoles).map(([r, why]) => `  ${r}: ${why}`);
-    if (missing.length) process.stderr.write(`roles not available (their checks are not exercised):\n${missing.join('\n')}\n`);
+    if (missing.length) say(`roles not available (their checks are not exercised):\n${missing.join('\n')}\n`);
     if (args.writeProfile) {
       writeFileSync(args.writeProfile, JSON.stringify(profileToKeep(preflight.info.profile, preflight.discovery, target), null, 2) + '\n');
-      process.stderr.write(`profile written to ${args.writeProfile}\n`);
+      say(`profile written to ${args.writeProfile}\n`);
     }
   } catch (e) {
-    process.stderr.write(`mcp-tasks-conformance: cannot connect to ${target}: ${e instanceof Error ? e.message : String(e)}\n`);
+    status?.stop();
+    say(`mcp-tasks-conformance: cannot connect to ${target}: ${e instanceof Error ? e.message : String(e)}\n`);
     return 2;
   }
 
-  const collector = new CheckCollector((line) => process.stderr.write(`  ${line}\n`));
+  // A line per check is not printed: on a terminal the status line shows the run, elsewhere only the final report.
+  const collector = new CheckCollector(() => {}, status);
   const reporters: unknown[] = [collector];
+  status?.setPhase('starting the checks');
   if (!args.properties?.path) {
     // --path replays one property counterexample only: no checks.
     await runSuite({
@@ -271,11 +313,12 @@ export async function runServerCommand(argv: string[]): Promise<number> {
   if (args.properties) {
     const results = await runProperties(
       { ...args.config, discover: undefined, discovered: preflight.discovery },
-      { ...args.properties, log: (l) => process.stderr.write(`  ${l}\n`) },
+      { ...args.properties, log: (l) => say(`  ${l}\n`) },
     );
     for (const r of results) if (r.status === 'fail' || r.status === 'warn') process.stderr.write(`\n${formatPropertyFailure(r)}`);
     collector.results.push(...results);
   }
+  status?.stop();
   const results = inCheckOrder(collector.results);
   const report = buildReport(results, target, started, args.baseline, collector.errors);
   report.coverage = computeCoverage(results, allChecks, preflight.info);
@@ -317,5 +360,30 @@ export function listChecks(): number {
       c.title,
     ]);
   for (const p of propertyCatalog()) row([p.id, 'receiver (property)', p.level, p.requirements.join(','), '-', rulings(p.requirements), p.title]);
+  return 0;
+}
+
+/** `server --list`: initialize, tools/list (and the latency pings) on a session with discovery off, then the listing (suites/runner/list.ts). */
+async function listServerRun(config: RunConfig): Promise<number> {
+  const target = describeTarget(config.target);
+  let session;
+  try {
+    session = await openTargetSession({ ...config, discover: undefined });
+  } catch (e) {
+    process.stderr.write(`mcp-tasks-conformance: cannot connect to ${target}: ${e instanceof Error ? e.message : String(e)}\n`);
+    return 2;
+  }
+  try {
+    const listing = listRun(session.info, {
+      ...(config.profile ? { profile: config.profile } : {}),
+      ...(config.discover ? { discover: config.discover } : {}),
+      only: config.only ?? [],
+      exclude: config.exclude ?? [],
+      requestTimeoutMs: session.options.requestTimeoutMs,
+    });
+    process.stdout.write([`target: ${target}`, ...formatListing(listing, config.discover?.budgetMs)].join('\n') + '\n');
+  } finally {
+    await session.close();
+  }
   return 0;
 }

@@ -2,14 +2,33 @@
 import type { Reporter, TestCase, TestModule } from 'vitest/node';
 import type { CheckResult } from '../engine/check.ts';
 import { MARK } from './model.ts';
+import type { RunProgress } from './progress.ts';
 
-/** Collects `task.meta.check` from the vitest run and prints progress. */
+/** The section (describe) a test case sits in. */
+const sectionOf = (t: TestCase) => (t.parent.type === 'suite' ? t.parent.name : '');
+
+/**
+ * Collects `task.meta.check` from the vitest run. `progress` gets a line per finished check; `status`,
+ * on a terminal, the running status line (suites/report/progress.ts).
+ */
 export class CheckCollector implements Reporter {
   readonly results: CheckResult[] = [];
   readonly errors: string[] = [];
-  constructor(private readonly progress: (line: string) => void) {}
+  constructor(
+    private readonly progress: (line: string) => void,
+    private readonly status?: RunProgress,
+  ) {}
+
+  onTestModuleCollected(module: TestModule): void {
+    this.status?.addChecks([...module.children.allTests()].map(sectionOf));
+  }
+
+  onTestCaseReady(testCase: TestCase): void {
+    this.status?.start(testCase.name, sectionOf(testCase));
+  }
 
   onTestCaseResult(testCase: TestCase): void {
+    this.status?.finish(testCase.name, sectionOf(testCase));
     const r = testCase.meta().check as CheckResult | undefined;
     if (r) {
       this.results.push(r);
