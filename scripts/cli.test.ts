@@ -240,8 +240,11 @@ describe('first run without a profile (discovery, coverage)', () => {
     expect(report.coverage.missingRoles).toEqual([]);
     expect(report.coverage.must.unexercised).toEqual([]);
     expect(report.discovery.roles.needsInput.name).toBe('ask');
-    // (Discovery looks for receiver roles only; the server-as-requestor checks need a profile naming requestsSampling / requestsElicitation.)
-    expect(report.checks.filter((c: any) => c.status === 'skip' && /role/.test(c.message) && !c.id.startsWith('requestor.'))).toEqual([]);
+    // Discovery finds the requestor roles too (runner/requestor-discovery.ts): the server-as-requestor checks run.
+    expect(report.discovery.roles.requestsSampling.name).toBe('sample_via_client');
+    expect(report.discovery.roles.requestsElicitation.name).toBe('elicit_via_client');
+    expect(report.checks.find((c: any) => c.id === 'requestor.poll-interval').status).toBe('pass');
+    expect(report.checks.filter((c: any) => c.status === 'skip' && /role/.test(c.message))).toEqual([]);
     const profile = loadProfile(kept);
     const reference = loadProfile('fixtures/reference.profile.json');
     for (const role of PROFILE_ROLES) expect(profile.tools[role]?.name, role).toBe(reference.tools[role]?.name);

@@ -24,6 +24,8 @@ import { SPEC_REVISION } from '../schema/spec.ts';
 import { hasRequirement } from '../schema/catalog.ts';
 import { rulingsFor } from '../schema/rulings.ts';
 import { formatListing, listRun } from '../suites/runner/list.ts';
+import { formatRequestorPlan } from '../suites/runner/requestor-discovery.ts';
+import { REQUESTOR_ROLES } from '../suites/engine/profile.ts';
 
 export const HELP = `mcp-tasks-conformance — conformance suite for MCP Tasks (spec ${SPEC_REVISION})
 
@@ -189,7 +191,15 @@ export function parseServerArgs(argv: string[]) {
       budgetMs: num('discover-budget', values['discover-budget'], DEFAULT_DISCOVERY.budgetMs),
       // Discovery calls tools only for the roles the selected checks need (the property runs use every role).
       ...((only.length || exclude.length) && !values.properties
-        ? { roles: [...new Set(allChecks.filter((c) => c.runsLast || selected(c, only, exclude)).flatMap((c) => c.needs ?? []))] }
+        ? {
+            roles: [
+              ...new Set([
+                ...allChecks.filter((c) => c.runsLast || selected(c, only, exclude)).flatMap((c) => c.needs ?? []),
+                // The server-as-requestor checks need the requestor roles.
+                ...(serverRequestorChecks.some((c) => selected(c, only, exclude)) ? REQUESTOR_ROLES : []),
+              ]),
+            ],
+          }
         : {}),
     },
     only,
@@ -277,6 +287,14 @@ export async function runServerCommand(argv: string[]): Promise<number> {
             .join(''),
         );
         status?.setPhase(`discovery: ${plan.calls.length} call(s) as tasks, budget ${budgetMs} ms`);
+      },
+      onRequestorPlan: (plan) => {
+        say(
+          formatRequestorPlan(plan)
+            .map((l) => l + '\n')
+            .join(''),
+        );
+        status?.setPhase(`discovery of the requestor roles: ${plan.calls.length} plain call(s)`);
       },
     });
     preflight = { info: probe.info, discovery: probe.discovery };

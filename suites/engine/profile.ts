@@ -5,7 +5,7 @@ export const PROFILE_ROLES = ['completes', 'slow', 'fails', 'needsInput', 'requi
  * Requestor roles: calling the tool makes the target send sampling/createMessage (resp.
  * elicitation/create) to the client (suites/requestor/server-requestor.ts). A target may list them only
  * to clients declaring tasks.requests.*, so they are resolved on connections of their own; discovery
- * does not look for them (a profile names them).
+ * looks for them on such a connection (runner/requestor-discovery.ts).
  */
 export const REQUESTOR_ROLES = ['requestsSampling', 'requestsElicitation'] as const;
 /** Every role a profile may name. */

@@ -186,7 +186,7 @@ export async function runServerAsRequestor(connector: TargetConnector, info: Tar
   const calls: ToolCall[] = [];
   for (const role of REQUESTOR_ROLES) {
     const t = info.profile.tools[role];
-    if (!t) notRun[ROLE_RUN[role]] = `the profile names no tool for role ${role} (discovery does not look for requestor roles)`;
+    if (!t) notRun[ROLE_RUN[role]] = info.missingRoles[role] ?? `the profile names no tool for role ${role}, and discovery did not look for one`;
     else calls.push({ role, name: t.name, arguments: t.arguments ?? {} });
   }
   const active = calls.map((c) =>

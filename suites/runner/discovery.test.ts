@@ -9,7 +9,7 @@ import { SUITE_CLIENT_CAPABILITIES, listTools, loadProfile } from './target.ts';
 import { discover, formatPlan, pickRoles, planDiscovery, profileToKeep } from './discovery.ts';
 import { toolSafety } from '../arrange/tool-safety.ts';
 import { validateArguments } from '../arrange/arguments.ts';
-import { PROFILE_ROLES } from '../engine/profile.ts';
+import { ALL_ROLES, PROFILE_ROLES } from '../engine/profile.ts';
 
 describe('discovery against the reference receiver', () => {
   it('finds every role, with the reviewed tools, and arguments that validate', { timeout: 60_000 }, async () => {
@@ -33,7 +33,8 @@ describe('discovery against the reference receiver', () => {
       expect(plans).toContain('slow');
       for (const o of session.discovery!.observations) if (o.outcome === 'working' || o.outcome === 'input_required') expect(o.cancelled, o.tool).toBe(true);
       const kept = profileToKeep(session.info.profile, session.discovery, 'reference') as any;
-      expect(Object.keys(kept.tools).sort()).toEqual([...PROFILE_ROLES].sort());
+      // The requestor roles too (runner/requestor-discovery.ts; requestor-discovery.test.ts).
+      expect(Object.keys(kept.tools).sort()).toEqual([...ALL_ROLES].sort());
       expect(kept.tools.slow.observed).toMatch(/still working/);
     } finally {
       await session.close();

@@ -3,6 +3,7 @@
 // (arrange/arguments.ts), polled, and classified by what it did; what it started is cancelled. Tools are
 // judged safe by their annotations (tools.md: destructiveHint, readOnlyHint, openWorldHint) and by name
 // and description. requiresTask / forbidsTask come from execution.taskSupport. Bounded by a budget.
+import type { RequestorObservation, RequestorPlan } from './requestor-discovery.ts';
 import { RELATED_TASK_META, isTaskStatus, isTerminal, type TaskStatus, type TaskSupport } from '../../schema/protocol.ts';
 import { ALL_ROLES, PROFILE_ROLES, type Profile, type ProfileRole } from '../engine/profile.ts';
 import { deriveArguments } from '../arrange/arguments.ts';
@@ -99,6 +100,8 @@ export interface DiscoveryResult {
   roles: Partial<Record<ProfileRole, DiscoveredRole>>;
   /** Why each role that was looked for was not found. */
   missing: Partial<Record<ProfileRole, string>>;
+  /** The requestor roles' part (runner/requestor-discovery.ts), when it looked for them; its roles and reasons are in `roles` / `missing`. */
+  requestor?: { plan: RequestorPlan; observations: RequestorObservation[] };
 }
 
 function taskSupportOf(tool: any): TaskSupport | undefined {

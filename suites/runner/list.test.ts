@@ -40,14 +40,15 @@ describe('server --list', () => {
     expect(v['requestor.poll-interval']).toBe('runs');
   });
 
-  it('without a profile: role checks wait on discovery (its plan is printed, nothing is called); requestor checks say why not', async () => {
+  it('without a profile: role checks wait on discovery (its plan is printed, nothing is called), the requestor checks too', async () => {
     const { listing, sent } = await list(undefined);
     expect(sent.some((m) => m.method === 'tools/call')).toBe(false);
     expect(listing.plan?.calls.length).toBeGreaterThan(0);
     const byId = Object.fromEntries(listing.checks.map((c) => [c.id, c]));
     expect(byId['creation.create-task-result']).toMatchObject({ verdict: 'depends', why: 'role completes, if discovery finds it' });
-    expect(byId['requestor.poll-interval']).toMatchObject({ verdict: 'skip' });
-    expect(byId['requestor.poll-interval']!.why).toMatch(/no tool for role requestsSampling/);
+    // Discovery would look for the requestor roles at run time (on a connection of their own).
+    expect(byId['requestor.poll-interval']).toMatchObject({ verdict: 'depends' });
+    expect(byId['requestor.poll-interval']!.why).toMatch(/if discovery finds requestsSampling, requestsElicitation/);
     const text = formatListing(listing).join('\n');
     expect(text).toMatch(/would call complete .* as a task/);
     expect(text).toMatch(/--list calls none of them/);
@@ -61,6 +62,18 @@ describe('server --list', () => {
     expect(cancel.length).toBeGreaterThan(0);
     for (const c of cancel) expect(c.verdict, c.id).toBe('skip');
     expect(cancel.some((c) => /does not declare capability/.test(c.why))).toBe(true);
+  });
+
+  it('with --discover off and no requestor roles in the profile, the requestor checks say why they would not run', async () => {
+    const session = await openTargetSession({ target: { kind: 'reference' } });
+    try {
+      const listing = listRun(session.info, { discover: { mode: 'off' }, requestTimeoutMs: 5_000 });
+      const poll = listing.checks.find((c) => c.id === 'requestor.poll-interval')!;
+      expect(poll.verdict).toBe('skip');
+      expect(poll.why).toMatch(/no tool for role requestsSampling/);
+    } finally {
+      await session.close();
+    }
   });
 
   it('rejects options --list would ignore', () => {

@@ -6,7 +6,7 @@
 import { SPEC_REVISION } from '../../schema/spec.ts';
 import { hasPath, type CheckDef, type TargetInfo } from '../engine/check.ts';
 import { selected } from '../engine/select.ts';
-import type { ProfileRole } from '../engine/profile.ts';
+import { REQUESTOR_ROLES, type ProfileRole } from '../engine/profile.ts';
 import { checkRevisions, checksToRun } from '../index.ts';
 import { SERVER_RUNS } from '../requestor/checks.ts';
 import type { RequestorCheckDef } from '../requestor/engine.ts';
@@ -69,8 +69,8 @@ function receiverVerdict(def: CheckDef, info: TargetInfo, plan: DiscoveryPlan | 
 }
 
 /** The server-as-requestor runs a check judges, and which of them would happen. */
-function requestorVerdict(def: RequestorCheckDef, profile: Profile): Pick<ListedCheck, 'verdict' | 'why'> {
-  const has = (role: ProfileRole) => Boolean(profile.tools[role]);
+function requestorVerdict(def: RequestorCheckDef, profile: Profile, discovered: readonly ProfileRole[]): Pick<ListedCheck, 'verdict' | 'why'> {
+  const has = (role: ProfileRole) => Boolean(profile.tools[role]) || discovered.includes(role);
   const runs: Record<string, string | undefined> = {
     [SERVER_RUNS.sampling]: has('requestsSampling') ? undefined : 'the profile names no tool for role requestsSampling',
     [SERVER_RUNS.elicitation]: has('requestsElicitation') ? undefined : 'the profile names no tool for role requestsElicitation',
@@ -83,6 +83,8 @@ function requestorVerdict(def: RequestorCheckDef, profile: Profile): Pick<Listed
   if (!happening.length) return { verdict: 'skip', why: mine.map((s) => `[${s}] ${runs[s]}`).join('; ') };
   if (happening.length === 1 && happening[0] === SERVER_RUNS.receiverChecks)
     return { verdict: 'depends', why: 'judged only on what the target sends during the receiver checks (passive)' };
+  const waits = REQUESTOR_ROLES.filter((r) => !profile.tools[r] && discovered.includes(r));
+  if (waits.length) return { verdict: 'depends', why: `runs ${happening.join(', ')}, if discovery finds ${waits.join(', ')}` };
   return { verdict: 'runs', why: `runs ${happening.join(', ')}` };
 }
 
@@ -102,6 +104,9 @@ export function listRun(info: TargetInfo, o: ListOptions): RunListing {
     o.discover && o.discover.mode !== 'off' && leftOut.length
       ? planDiscovery(info.tools, info.serverCapabilities ?? {}, { requestTimeoutMs: o.requestTimeoutMs, ...o.discover }, leftOut)
       : undefined;
+  // The requestor roles discovery would look for (it lists the tools on a connection of its own, so only at run time).
+  const requestorLeftOut =
+    o.discover && o.discover.mode !== 'off' ? REQUESTOR_ROLES.filter((r) => !o.profile?.tools[r] && (!o.discover?.roles || o.discover.roles.includes(r))) : [];
   const roles: RunListing['roles'] = Object.entries(info.profile.tools).map(([role, t]) => ({
     role,
     tool: `${t!.name} ${JSON.stringify(t!.arguments ?? {})}`,
@@ -126,7 +131,7 @@ export function listRun(info: TargetInfo, o: ListOptions): RunListing {
         level: c.level,
         requirements: c.requirements,
         needs: [],
-        ...requestorVerdict(c, info.profile),
+        ...requestorVerdict(c, info.profile, requestorLeftOut),
       })),
   ];
   return {

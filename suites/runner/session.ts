@@ -7,6 +7,8 @@ import { runCheck } from '../engine/run-check.ts';
 import { taskSlots } from './task-slots.ts';
 import { connectorFor, initializeResultOf, listTools, probe, rolesLeftOut, type TargetSpec } from './target.ts';
 import { DEFAULT_DISCOVERY, discover, planDiscovery, type DiscoveryPlan, type DiscoveryResult, type DiscoverySettings } from './discovery.ts';
+import { discoverRequestorRoles, type RequestorPlan } from './requestor-discovery.ts';
+import { REQUESTOR_ROLES } from '../engine/profile.ts';
 
 export interface RunConfig {
   target: TargetSpec;
@@ -40,6 +42,22 @@ export interface TargetSession {
 export interface SessionHooks {
   /** Called with discovery's plan before it calls any tool (the CLI prints it). */
   onDiscoveryPlan?: (plan: DiscoveryPlan, budgetMs: number) => void;
+  /** Called with the requestor roles' plan before any of its tools is called. */
+  onRequestorPlan?: (plan: RequestorPlan) => void;
+}
+
+/** Discovery that looked for requestor roles only (the profile names every receiver role). */
+function noReceiverDiscovery(mode: DiscoveryResult['mode'], budgetMs: number): DiscoveryResult {
+  return {
+    mode,
+    budgetMs,
+    elapsedMs: 0,
+    budgetExhausted: false,
+    plan: { mode, roles: [], calls: [], notCalled: [], noCalls: 'the profile names every receiver role' },
+    observations: [],
+    roles: {},
+    missing: {},
+  };
 }
 
 /** Opens the shared connection, probes the target and runs discovery if asked. Throws (a connection error) when the target cannot be reached. */
@@ -51,12 +69,33 @@ export async function openTargetSession(config: RunConfig, hooks: SessionHooks =
     const tools = await listTools(shared);
     let discovery = config.discovered;
     const leftOut = rolesLeftOut(config.profile).filter((r) => !config.discover?.roles || config.discover.roles.includes(r));
-    if (!discovery && config.discover && config.discover.mode !== 'off' && leftOut.length > 0) {
+    const requestorLeftOut = REQUESTOR_ROLES.filter((r) => !config.profile?.tools[r] && (!config.discover?.roles || config.discover.roles.includes(r)));
+    if (!discovery && config.discover && config.discover.mode !== 'off' && (leftOut.length > 0 || requestorLeftOut.length > 0)) {
+      const started = Date.now();
       const capabilities = initializeResultOf(shared).capabilities ?? {};
       const settings = { requestTimeoutMs: options.requestTimeoutMs, ...config.discover };
-      const plan = planDiscovery(tools, capabilities, settings, leftOut);
-      hooks.onDiscoveryPlan?.(plan, settings.budgetMs ?? DEFAULT_DISCOVERY.budgetMs);
-      discovery = await discover(shared, tools, plan, settings);
+      const budgetMs = settings.budgetMs ?? DEFAULT_DISCOVERY.budgetMs;
+      if (leftOut.length > 0) {
+        const plan = planDiscovery(tools, capabilities, settings, leftOut);
+        hooks.onDiscoveryPlan?.(plan, budgetMs);
+        discovery = await discover(shared, tools, plan, settings);
+      } else discovery = noReceiverDiscovery(config.discover.mode, budgetMs);
+      // The requestor roles, on a connection of their own, in what is left of the budget.
+      if (requestorLeftOut.length > 0) {
+        const found = await discoverRequestorRoles(connector, requestorLeftOut, new Set(tools.map((t) => t?.name)), {
+          mode: config.discover.mode,
+          budgetMs: Math.max(0, budgetMs - (Date.now() - started)),
+          requestTimeoutMs: options.requestTimeoutMs,
+          onPlan: (plan) => hooks.onRequestorPlan?.(plan),
+        });
+        discovery = {
+          ...discovery,
+          roles: { ...discovery.roles, ...found.roles },
+          missing: { ...discovery.missing, ...found.missing },
+          requestor: { plan: found.plan, observations: found.observations },
+          elapsedMs: Date.now() - started,
+        };
+      }
     }
     const info = await probe(shared, connector, config.profile, discovery, tools);
     return {

@@ -191,8 +191,9 @@ export async function probe(
   const missingRoles: Partial<Record<ProfileRole, string>> = {};
   // Requestor roles: resolved against the tools listed to a client that declares tasks.requests.* (server-requestor.ts).
   for (const role of REQUESTOR_ROLES) {
-    const given = profile?.tools[role];
+    const given = profile?.tools[role] ?? discovery?.roles[role];
     if (given) resolved.tools[role] = { name: given.name, arguments: given.arguments ?? {} };
+    else if (discovery?.missing[role]) missingRoles[role] = discovery.missing[role];
   }
   for (const role of PROFILE_ROLES) {
     const given = profile?.tools[role];
