@@ -24,6 +24,8 @@ export interface ClientScenario {
   server: ServerOptions;
   /** Under the latitude update-applies-later: an acknowledged tasks/update applies once the task's next tasks/get is answered (its keys stay listed one poll longer). */
   updateAppliesAfterNextGet?: boolean;
+  /** The first tools/call is answered with a result of a resultType no revision defines (shaped like a task): invalid to every client. */
+  unknownResultType?: boolean;
   /** The first tools/list is answered with a CreateTaskResult (an invalid answer: tools/list is not a supported request). */
   toolsListAsTask?: boolean;
   transports?: readonly ScenarioTransport[];
@@ -92,7 +94,19 @@ export const CLIENT_SCENARIOS: readonly ClientScenario[] = [
     server: { pollIntervalMs: SCENARIO_POLL_INTERVAL_MS },
     toolsListAsTask: true,
   },
+  {
+    name: 'unknown-result-type',
+    title: `The first tools/call is answered with resultType "x-reference-unknown" (the rest of a CreateTaskResult kept)`,
+    ask: 'treat that answer as invalid (do not poll it); call the other tools as usual',
+    timeoutMs: 20_000,
+    tools: ['complete', 'tool_error'],
+    server: { pollIntervalMs: SCENARIO_POLL_INTERVAL_MS },
+    unknownResultType: true,
+  },
 ];
+
+/** The resultType of scenario unknown-result-type: defined by no revision or extension. */
+export const UNKNOWN_RESULT_TYPE = 'x-reference-unknown';
 
 export const CLIENT_SCENARIO_NAMES: readonly string[] = CLIENT_SCENARIOS.map((s) => s.name);
 
@@ -109,8 +123,7 @@ export class ScenarioServer extends ExtensionServer {
   private toolsListTasked = false;
   /** Acknowledged tasks/update waiting for the task's next tasks/get (updateAppliesAfterNextGet). */
   private readonly deferred: Map<string, (() => void)[]>;
-  /** Task ids of the invalid CreateTaskResults this server sent (task-for-tools-list); no tasks/get resolves them. */
-  readonly invalidTaskIds: string[] = [];
+  private unknownSent = false;
 
   constructor(
     readonly scenario: ClientScenario,
@@ -136,13 +149,19 @@ export class ScenarioServer extends ExtensionServer {
       this.deferred.delete(msg.params.taskId);
       for (const apply of applies ?? []) apply();
     }
-    if (!isObject(msg) || msg.method !== Method.ToolsList || !answer || !isObject(answer.message.result)) return answer;
+    if (!isObject(msg) || !answer || !isObject(answer.message.result)) return answer;
     const result = answer.message.result;
+    if (msg.method === Method.ToolsCall && this.scenario.unknownResultType && !this.unknownSent) {
+      // 2026-core-result-type-unknown-invalid: the answer's resultType is one no client recognises.
+      this.unknownSent = true;
+      const { resultType: _rt, ...rest } = result;
+      return { ...answer, message: { ...answer.message, result: { resultType: UNKNOWN_RESULT_TYPE, ...rest } } };
+    }
+    if (msg.method !== Method.ToolsList) return answer;
     if (this.scenario.toolsListAsTask && !this.toolsListTasked) {
       // Accepted by the ladder (a valid request): answered with a task it does not support.
       this.toolsListTasked = true;
       const taskId = randomUUID();
-      this.invalidTaskIds.push(taskId);
       const now = new Date().toISOString();
       const task = { resultType: ResultType.Task, taskId, status: 'working', createdAt: now, lastUpdatedAt: now, ttlMs: 60_000 };
       return { ...answer, message: { ...answer.message, result: { ...task, pollIntervalMs: this.opts.pollIntervalMs ?? 200, _meta: result._meta } } };

@@ -73,6 +73,11 @@ export const CLIENT_FAULTS = [
     requirement: '2026-caps-unsupported-request-invalid',
     description: 'takes a CreateTaskResult for any request as a task and polls it, e.g. one that answers tools/list',
   },
+  {
+    name: 'task-by-shape',
+    requirement: '2026-core-result-type-unknown-invalid',
+    description: 'follows any tools/call result that carries a taskId as a task, whatever its resultType says',
+  },
 ] as const satisfies readonly ClientSwitch[];
 
 export const CLIENT_LATITUDES = [

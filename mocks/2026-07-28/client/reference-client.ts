@@ -278,7 +278,8 @@ class ExtensionRequestor {
       return;
     }
     // 2026-caps-client-handle-both: a CallToolResult is final; a CreateTaskResult is followed to its end.
-    if (r.result?.resultType === ResultType.Task && typeof r.result.taskId === 'string') {
+    const asTask = r.result?.resultType === ResultType.Task || (this.faults.has('task-by-shape') && !this.complete(r.result));
+    if (asTask && typeof r.result?.taskId === 'string') {
       if (this.o.scenario === 'cancel') await this.cancel(r.result, r.id);
       else await this.follow(r.result, r.id);
     } else if (!this.complete(r.result)) this.log(`tools/call ${tool.name}: resultType ${String(r.result?.resultType)} is not one this client knows (invalid)`);

@@ -50,6 +50,8 @@ export interface Analysis extends ScenarioRun {
   tasks: Map<string, TaskView>;
   /** CreateTaskResults that answered a request other than tools/call (invalid answers), by task id. */
   invalidTasks: Map<string, Exchange>;
+  /** Results whose resultType no revision defines, carrying a taskId (scenario unknown-result-type), by task id. */
+  unknownResults: Map<string, Exchange>;
 }
 
 const isObj = (v: unknown): v is Record<string, any> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -105,8 +107,11 @@ export function analyse(run: ScenarioRun): Analysis {
   const { requests, notifications } = pair(run.entries);
   const tasks = new Map<string, TaskView>();
   const invalidTasks = new Map<string, Exchange>();
+  const unknownResults = new Map<string, Exchange>();
+  const known: unknown[] = [undefined, ResultType.Complete, ResultType.InputRequired, ResultType.Task];
   for (const x of requests) {
     const r = x.result;
+    if (isObj(r) && !known.includes(r.resultType) && typeof r.taskId === 'string') unknownResults.set(r.taskId, x);
     if (!isObj(r) || r.resultType !== ResultType.Task || typeof r.taskId !== 'string' || !x.response) continue;
     if (x.method !== 'tools/call') {
       invalidTasks.set(r.taskId, x);
@@ -135,7 +140,7 @@ export function analyse(run: ScenarioRun): Analysis {
     if (v && s) v.shown.push(s);
   }
   for (const v of tasks.values()) v.shown.sort((a, b) => a.ms - b.ms);
-  return { ...run, requests, notifications, tasks, invalidTasks };
+  return { ...run, requests, notifications, tasks, invalidTasks, unknownResults };
 }
 
 export function allTasks(a: Analysis): TaskView[] {

@@ -27,8 +27,6 @@ export interface ScenarioRun {
   timeoutMs: number;
   entries: RecordedEntry[];
   exit: ClientExit;
-  /** Task ids of the invalid CreateTaskResults the scenario's server sent (task-for-tools-list). */
-  invalidTaskIds: string[];
   problem?: string;
 }
 
@@ -80,7 +78,7 @@ export async function runScenario(name: string | ClientScenario, launcher: Clien
   await new Promise((r) => setTimeout(r, 50));
   server.close();
   await closeServer().catch(() => undefined);
-  return { scenario, transport, serverArg, startedAt, timeoutMs, entries, exit, invalidTaskIds: [...server.invalidTaskIds] };
+  return { scenario, transport, serverArg, startedAt, timeoutMs, entries, exit };
 }
 
 /** Runs several scenarios with bounded concurrency; results in the order given. */

@@ -27,4 +27,27 @@ export const checks: ExtensionRequestorCheckDef[] = [
       return `the CreateTaskResult answering ${[...run.invalidTasks.values()].map((x) => x.method).join(', ')} was not taken as a task`;
     },
   }),
+
+  defineExtensionRequestorCheck({
+    id: '2026-requestor.unknown-result-type-invalid',
+    title: 'A result with a resultType the client does not recognise is invalid (not followed as a task)',
+    section: SECTION,
+    requirements: ['2026-core-result-type-unknown-invalid'],
+    level: 'MUST',
+    killedBy: ['task-by-shape'],
+    scenarios: ['unknown-result-type'],
+    judge(run: Analysis, ctx: JudgeContext) {
+      if (run.unknownResults.size === 0) ctx.skip('the server sent no result of an unknown resultType (the client called no tool)');
+      const bad: string[] = [];
+      for (const [taskId, x] of run.unknownResults) {
+        const used = run.requests.filter((r) => r.method.startsWith('tasks/') && r.params?.taskId === taskId);
+        if (used.length)
+          bad.push(
+            `the ${x.method} answered at ${at(x.answeredMs)} with resultType "${String(x.result?.resultType)}" was taken as task ${taskId}: ${used.map((u) => `${u.method} at ${at(u.sentMs)}`).join(', ')}`,
+          );
+      }
+      ctx.expect(bad.length === 0, `${bad.join('; ')}; an unrecognised resultType makes the result invalid`);
+      return `the result of resultType ${[...run.unknownResults.values()].map((x) => `"${String(x.result?.resultType)}"`).join(', ')} was not followed as a task`;
+    },
+  }),
 ];

@@ -50,7 +50,7 @@ export const checks: ExtensionRequestorCheckDef[] = [
 
   defineExtensionRequestorCheck({
     id: '2026-requestor.standard-headers',
-    title: 'Over Streamable HTTP every POST carries MCP-Protocol-Version (= _meta version) and Mcp-Method; tools/call Mcp-Name = params.name',
+    title: 'Over Streamable HTTP every request carries MCP-Protocol-Version (= _meta version) and Mcp-Method; tools/call Mcp-Name = params.name',
     section: SECTION,
     requirements: ['2026-header-standard-required', '2026-header-metadata-on-every-request', '2026-header-protocol-version', '2026-header-version-match'],
     level: 'MUST',
@@ -58,17 +58,9 @@ export const checks: ExtensionRequestorCheckDef[] = [
     scenarios: ALL,
     judge(run: Analysis, ctx: JudgeContext) {
       httpOnly(run, ctx);
-      const posts = [
-        ...run.requests,
-        ...run.notifications.map((e) => ({
-          method: (e.message as any).method,
-          id: undefined,
-          params: (e.message as any).params,
-          headers: e.headers,
-          sentMs: e.ms,
-        })),
-      ];
-      if (posts.length === 0) ctx.skip('the client sent nothing');
+      // JSON-RPC requests: the header table's "Required For" names requests; a notification's POST is left unjudged.
+      const posts = run.requests;
+      if (posts.length === 0) ctx.skip('the client sent no request');
       const bad: string[] = [];
       for (const x of posts) {
         const what = `${x.method}${x.id !== undefined ? ` (id ${short(x.id)})` : ''} at ${at(x.sentMs)}`;
@@ -84,7 +76,7 @@ export const checks: ExtensionRequestorCheckDef[] = [
           );
       }
       ctx.expect(bad.length === 0, `${bad.length} header fault(s): ${bad.slice(0, 6).join('; ')}${bad.length > 6 ? ' …' : ''}`);
-      return `${posts.length} POST(s), each with the standard headers`;
+      return `${posts.length} request(s), each with the standard headers`;
     },
   }),
 
