@@ -36,7 +36,7 @@ export function formatConsole(report: Report, color = false): string {
   if (s.expectedFailures) lines.push(`* ${s.expectedFailures} failure(s) expected by the baseline`);
   if (s.staleBaseline.length) lines.push(`stale baseline entries (now passing or not failing; remove them): ${s.staleBaseline.join(', ')}`);
   lines.push(
-    `${s.total} checks: ${s.pass} passed, ${s.fail} failed, ${s.warn} warnings, ${s.info} info, ${s.skip} not exercised (${(report.durationMs / 1000).toFixed(1)} s)`,
+    `${s.total} checks: ${s.pass} passed, ${s.fail} failed, ${s.warn} warnings, ${s.info} info, ${s.skip} not exercised${s.timedOut ? ` (${s.timedOut} of them timed out)` : ''} (${(report.durationMs / 1000).toFixed(1)} s)`,
   );
   if (report.coverage) lines.push(...formatCoverage(report.coverage));
   return lines.join('\n');

@@ -25,7 +25,8 @@ export interface Report {
   startedAt: string;
   durationMs: number;
   checks: ReportCheck[];
-  summary: Record<Status, number> & { total: number; expectedFailures: number; staleBaseline: string[] };
+  /** `timedOut`: of the not exercised, those because time ran out (never a verdict: RULINGS.md#response-time). */
+  summary: Record<Status, number> & { total: number; timedOut: number; expectedFailures: number; staleBaseline: string[] };
   /** Checks that could not run at all (e.g. vitest reported an error outside any check). */
   errors: string[];
   /** Requirements exercised out of those applicable, and the missing roles (suites/coverage.ts). */
@@ -107,7 +108,13 @@ export function buildReport(
     startedAt: startedAt.toISOString(),
     durationMs: Date.now() - startedAt.getTime(),
     checks,
-    summary: { ...counts, total: checks.length, expectedFailures: checks.filter((c) => c.expectedFailure).length, staleBaseline },
+    summary: {
+      ...counts,
+      total: checks.length,
+      timedOut: checks.filter((c) => c.timedOut).length,
+      expectedFailures: checks.filter((c) => c.expectedFailure).length,
+      staleBaseline,
+    },
     errors,
     targetDown: checks.flatMap((c) => (c.targetDown ? [c.targetDown] : [])),
     rootCauses: rootCauses(checks),

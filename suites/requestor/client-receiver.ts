@@ -16,6 +16,7 @@ import { runOptions, type RunOptions } from '../engine/options.ts';
 import { taskSlots } from '../runner/task-slots.ts';
 import { allChecks } from '../index.ts';
 import { runChecks, type TargetSession } from '../runner/session.ts';
+import { measureLatency } from '../runner/target.ts';
 import { startClient, type ClientLauncher } from './harness.ts';
 
 export const TASK_RECEIVER_SCENARIO = 'task-receiver';
@@ -155,9 +156,12 @@ export async function runClientReceiverChecks(
     return { results: skippedChecks(() => `the client does not declare ${cap}`), clientCapabilities: c.clientCapabilities };
   }
   const method = REQUEST_TYPES[type].method;
+  // The client's round trip, as the server command's pre-flight measures a server's: the run's bounds grow by it.
+  const latency = await measureLatency(shared);
   const info: TargetInfo = {
     label: connector.label,
     transport,
+    latency,
     initializeResult: { protocolVersion: c.protocolVersion, capabilities: c.clientCapabilities, clientInfo: c.clientInfo },
     // The request type under test stands where the checks look for task-augmented tools/call
     // (needsCapabilities 'tasks.requests.tools.call'): declared exactly when the client declares it.
