@@ -294,6 +294,12 @@ const observations: Record<FaultName, (p: Peer, h: Harness) => Promise<void>> = 
     expect(notes.length).toBe(4);
     expect(notes[3]!.params.progress).toBe(4);
   },
+  'ttl-timer-overflow': async (p) => {
+    const t = await createTask(p, 'complete', { ms: 0 }, { ttl: 30 * 24 * 3600 * 1000 });
+    expect(t.ttl).toBe(30 * 24 * 3600 * 1000);
+    await delay(20);
+    expect((await p.request('tasks/get', { taskId: t.taskId })).error?.code).toBe(-32602);
+  },
   'expired-retained': async (p) => {
     const t = await createTask(p, 'complete', { ms: 0 }, { ttl: 30 });
     await delay(120);
@@ -331,6 +337,9 @@ const observations: Record<FaultName, (p: Peer, h: Harness) => Promise<void>> = 
   'ignores-task': async (p) => {
     const r = ok(await p.request('tools/call', { name: 'complete', arguments: { ms: 0 }, task: {} }));
     expect(r).toEqual({ content: [{ type: 'text', text: 'done' }] });
+  },
+  'plain-call-creates-task': async (p) => {
+    expect(ok(await p.request('tools/call', { name: 'complete', arguments: { ms: 0 } })).task.status).toBe('working');
   },
   'numeric-task-id': async (p) => {
     const t = await createTask(p, 'complete', { ms: 0 });

@@ -7,6 +7,7 @@ export const OUTSIDE_TASKS = {
   'jsonrpc-method-not-found-32601': 'JSON-RPC 2.0 §5.1: an unknown method is answered with -32601 (Method not found)',
   'jsonrpc-error-for-invalid-params':
     'JSON-RPC 2.0 §4.2/§5.1: params that are neither an object nor an array of the method are answered with an error (-32602 or -32600), not a result',
+  'jsonrpc-response-to-every-request': 'JSON-RPC 2.0 §4.1: every request (a message with an id) is answered with a Response object',
   'connection-survives-malformed-input': 'JSON-RPC 2.0 §5 / transports: after answering malformed input with errors, the connection keeps serving requests',
   'schema-non-task-message':
     'schema.ts (2025-11-25): messages other than the Tasks ones (initialize, tools/list, a plain tools/call …) conform to their definitions',

@@ -43,6 +43,7 @@ export async function toolsCall(s: SessionPort, params: Params, ctx: RequestCtx)
     if (support === 'optional' && sw.ignoresTask()) return runPlain(s, tool, args, ctx);
     return createTask(s, tool, args, task, ctx);
   }
+  if (support === 'optional' && tasksOn && s.toolsCallTasks && sw.plainCallCreatesTask()) return createTask(s, tool, args, {}, ctx);
   // tool-required-must-32601
   if (support === 'required' && s.core.tasksCapability && s.toolsCallTasks && !sw.runsRequiredWithoutTask()) {
     throw new RpcError(ErrorCode.MethodNotFound, `Method not found: tool "${tool.name}" requires task-augmented execution (taskSupport "required")`);

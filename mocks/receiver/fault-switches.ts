@@ -41,9 +41,14 @@ export class FaultSwitches {
   constructor(private readonly f: FaultSet) {}
 
   // --- the receiver (index.ts, store.ts) --------------------------------------------------------
-  /** security-crypto-ids (sequential-ids), resource-cleanup-expired (expired-retained), resource-max-ttl (ttl-uncapped). */
-  storeOptions(): { sequentialIds: boolean; neverExpire: boolean; uncappedTtl: boolean } {
-    return { sequentialIds: this.f.has('sequential-ids'), neverExpire: this.f.has('expired-retained'), uncappedTtl: this.f.has('ttl-uncapped') };
+  /** security-crypto-ids (sequential-ids), resource-cleanup-expired (expired-retained), resource-max-ttl (ttl-uncapped), ttl-actual-in-get (ttl-timer-overflow). */
+  storeOptions(): { sequentialIds: boolean; neverExpire: boolean; uncappedTtl: boolean; timerOverflow: boolean } {
+    return {
+      sequentialIds: this.f.has('sequential-ids'),
+      neverExpire: this.f.has('expired-retained'),
+      uncappedTtl: this.f.has('ttl-uncapped'),
+      timerOverflow: this.f.has('ttl-timer-overflow'),
+    };
   }
 
   /** sse-get-no-upgrade (get-sse): SSE answers over Streamable HTTP, tasks/get included. */
@@ -83,6 +88,11 @@ export class FaultSwitches {
   /** create-returns-createtaskresult (ignores-task): an "optional" tool ignores `task`. */
   ignoresTask(): boolean {
     return this.f.has('ignores-task');
+  }
+
+  /** create-returns-createtaskresult (plain-call-creates-task): an "optional" tool called without `task` creates one. */
+  plainCallCreatesTask(): boolean {
+    return this.f.has('plain-call-creates-task');
   }
 
   /** tool-required-must-32601 (required-runs-without-task). */

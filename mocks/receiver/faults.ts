@@ -210,7 +210,7 @@ export const FAULTS = [
   },
   {
     name: 'input-to-every-session',
-    requirement: 'input-required-related-task',
+    requirement: 'security-bind-context',
     description:
       'the input request (elicitation/create) of an input_required task goes to every open session of the receiver, not only to the requestor of that task',
     alsoFails: [
@@ -278,6 +278,12 @@ export const FAULTS = [
     description: 'completed and failed tasks are deleted one second after they end, whatever ttl they report',
   },
   {
+    name: 'ttl-timer-overflow',
+    requirement: 'ttl-actual-in-get',
+    description:
+      'ttls up to 60 days are granted, and each expiry timer is armed with the ttl as is: beyond 2^31-1 ms (about 24.8 days) it fires at once, so such a task is deleted about 1 ms after it is created (as SDK task stores do)',
+  },
+  {
     name: 'expired-retained',
     requirement: 'resource-cleanup-expired',
     description: 'expired tasks are never deleted (tasks/get keeps answering after the ttl)',
@@ -334,6 +340,12 @@ export const FAULTS = [
       },
       { checks: ['creation.id-unique'], why: 'check-side false positive: it counts the missing ids of plain answers as one id repeated ("undefined ×10")' },
     ],
+  },
+  {
+    name: 'plain-call-creates-task',
+    requirement: 'create-returns-createtaskresult',
+    description:
+      'a tools/call of an "optional" tool without `task` is answered with a CreateTaskResult (a task with the default ttl) instead of its CallToolResult',
   },
   {
     name: 'numeric-task-id',

@@ -74,14 +74,28 @@ export class LatitudeSwitches {
   /** schema:ServerCapabilities.tasks.list / .cancel (no-list, no-cancel): optional capabilities left out. */
   tasksCapability(declared: Params): Params {
     const out = { ...declared };
-    if (this.l.has('no-list')) delete out.list;
+    if (this.l.has('no-list') || this.l.has('shared-session-tasks')) delete out.list; // shared: security-list-without-identity
     if (this.l.has('no-cancel')) delete out.cancel;
     return out;
   }
 
-  /** no-list, no-cancel: the method of a capability not declared is not there (-32601). */
+  /**
+   * security-bind-context (shared-session-tasks): without an authorization context, sessions share their
+   * tasks for tasks/get and tasks/cancel; tasks/result (whose input requests go to the creating session)
+   * answers only there.
+   */
+  sharesSessionTasks(auth: string | undefined, purpose: 'result' | 'other'): boolean {
+    return this.l.has('shared-session-tasks') && auth === undefined && purpose !== 'result';
+  }
+
+  /** no-cancel: the method of the capability not declared is not there (-32601). */
   methodAbsent(method: string): boolean {
-    return (method === 'tasks/list' && this.l.has('no-list')) || (method === 'tasks/cancel' && this.l.has('no-cancel'));
+    return method === 'tasks/cancel' && this.l.has('no-cancel');
+  }
+
+  /** no-list: tasks/list, not declared, still answers the first page whatever its params (nobody may rely on it). */
+  listIgnoresParams(): boolean {
+    return this.l.has('no-list');
   }
 
   // --- the wire -------------------------------------------------------------------------------------

@@ -75,6 +75,14 @@ export const LATITUDES = [
     args: ['--max-tasks', '4'],
   },
   {
+    name: 'shared-session-tasks',
+    allows: 'security-bind-context',
+    description:
+      'without an authorization context (no bearer token) sessions share their tasks: any session may tasks/get and tasks/cancel them, while tasks/result answers only the creating session; tasks.list is not declared (security-list-without-identity)',
+    excludes: ['stateless-cursors'],
+    overHttp: true,
+  },
+  {
     name: 'no-status-notifications',
     allows: 'notify-status-may',
     description: 'no notifications/tasks/status at all (even with --status-notifications)',
@@ -88,7 +96,8 @@ export const LATITUDES = [
   {
     name: 'no-list',
     allows: 'schema:ServerCapabilities.tasks.list',
-    description: 'tasks.list is not declared (the capability is optional) and tasks/list is -32601',
+    description:
+      'tasks.list is not declared (the capability is optional); tasks/list is still there, undeclared, and answers the first page whatever its params',
     excludes: ['stateless-cursors'],
   },
   {

@@ -68,7 +68,7 @@ function ready(t: StoredTask): boolean {
 
 export function tasksResult(s: SessionPort, params: Params, ctx: RequestCtx): Reply | Promise<Reply> {
   const sw = s.core.switches;
-  const t = lookup(s, params, ctx);
+  const t = lookup(s, params, ctx, 'result');
   s.core.audit('task.result-requested', { task: t.taskId, status: t.status, requestor: ctx.auth ?? ctx.sessionLabel });
   if (ready(t) && !sw.resultHangs(t)) return { result: resultOf(s, t) };
   if (s.core.scenario?.failFirstResult && !failedResultOnce.has(t)) {

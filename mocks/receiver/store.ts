@@ -91,6 +91,8 @@ export interface StoreOptions {
   neverExpire?: boolean;
   /** Grant any requested ttl, ignoring maxTtl (fault ttl-uncapped). */
   uncappedTtl?: boolean;
+  /** ttls up to 60 days, each armed on one timer that overflows beyond 2^31-1 ms (fault ttl-timer-overflow). */
+  timerOverflow?: boolean;
   /** Delete expired tasks only in a sweep this often (ms), not at their ttl (latitude lazy-expiry). */
   lazySweepMs?: number;
   /** Cursors are the base64 of a position, decoded leniently (latitude stateless-cursors). */
@@ -136,7 +138,8 @@ export class TaskStore {
   /** Effective ttl for a requested one: honoured up to maxTtl (ttl-override-may, resource-max-ttl). */
   effectiveTtl(requested: number | undefined): number {
     const want = requested === undefined ? this.opts.defaultTtl : requested;
-    return this.opts.uncappedTtl ? Math.max(0, Math.floor(want)) : Math.min(Math.max(0, Math.floor(want)), this.opts.maxTtl);
+    const cap = this.opts.timerOverflow ? Math.max(this.opts.maxTtl, 60 * 24 * 3600 * 1000) : this.opts.maxTtl;
+    return this.opts.uncappedTtl ? Math.max(0, Math.floor(want)) : Math.min(Math.max(0, Math.floor(want)), cap);
   }
 
   /** Creates a task in `working` (lifecycle-begin-working), enforcing per-requestor limits. */
@@ -200,10 +203,12 @@ export class TaskStore {
       return;
     }
     const remaining = Math.max(0, task.expiresAt - Date.now());
-    const step = Math.min(remaining, MAX_TIMER_MS);
+    // ttl-timer-overflow: the delay as is; setTimeout fires a delay beyond MAX_TIMER_MS after 1 ms.
+    const step = this.opts.timerOverflow ? (remaining > MAX_TIMER_MS ? 1 : remaining) : Math.min(remaining, MAX_TIMER_MS);
     task.timer = setTimeout(() => {
       try {
-        if (Date.now() >= task.expiresAt!) this.delete(task, 'expired');
+        if (Date.now() >= task.expiresAt! || this.opts.timerOverflow)
+          this.delete(task, 'expired'); // a fired timer is expiry, to an overflowing store
         else this.armExpiry(task);
       } catch (e) {
         this.opts.onError?.(`expiry of task ${task.taskId} failed: ${e instanceof Error ? e.stack : String(e)}`);

@@ -30,7 +30,7 @@ export function tasksList(s: SessionPort, params: Params, ctx: RequestCtx): Repl
   const store = s.core.store;
   const owner = sw.ownerScope(ctx.owner);
   let after = 0;
-  if (params.cursor !== undefined) {
+  if (params.cursor !== undefined && !s.core.latitude.listIgnoresParams()) {
     try {
       after = store.decodeCursor(owner, params.cursor); // errors-invalid-cursor-32602
     } catch (e) {

@@ -25,7 +25,7 @@ export function relatedMeta(s: SessionPort, t: StoredTask): Record<string, unkno
 }
 
 /** The requestor's task named by params.taskId (related-task-taskid-source-of-truth: related-task _meta in the request is ignored). */
-export function lookup(s: SessionPort, params: Params, ctx: RequestCtx): StoredTask {
+export function lookup(s: SessionPort, params: Params, ctx: RequestCtx, purpose: 'result' | 'other' = 'other'): StoredTask {
   const sw = s.core.switches;
   const meta = isObject(params._meta) && isObject(params._meta[RELATED_TASK_META]) ? (params._meta[RELATED_TASK_META] as Params).taskId : undefined;
   const taskId = sw.requestedTaskId(params, meta, ctx.owner);
@@ -33,7 +33,14 @@ export function lookup(s: SessionPort, params: Params, ctx: RequestCtx): StoredT
   if (internal) throw new RpcError(internal.code, internal.message);
   try {
     // errors-invalid-taskid-32602
-    return s.core.store.lookup(sw.ownerScope(ctx.owner), taskId, sw.unknownTaskCode(ErrorCode.InvalidParams, taskId));
+    const code = sw.unknownTaskCode(ErrorCode.InvalidParams, taskId);
+    // security-bind-context binds only to an authorization context (latitude shared-session-tasks).
+    if (s.core.latitude.sharesSessionTasks(ctx.auth, purpose)) {
+      const t = s.core.store.lookup(null, taskId, code);
+      if (t.owner === ctx.owner || t.owner.startsWith('session:')) return t;
+      throw new RpcError(code, 'Failed to retrieve task: Task not found');
+    }
+    return s.core.store.lookup(sw.ownerScope(ctx.owner), taskId, code);
   } catch (e) {
     s.core.audit('task.lookup-failed', { task: typeof taskId === 'string' ? taskId : JSON.stringify(taskId), requestor: ctx.auth ?? ctx.sessionLabel });
     throw e;

@@ -76,6 +76,27 @@ export async function awaitInputRequest(ctx: CheckContext, run: InputRun, boundM
   return run.requests[0];
 }
 
+/** The check that judges an input request delivered to another connection than its task's requestor's. */
+export const ROUTING_JUDGED_BY = 'lifecycle.input-to-own-requestor';
+
+/** Input requests naming task `taskId` that arrived on the run's shared connection instead of the task's own. */
+export function inputElsewhere(ctx: CheckContext, taskId: string): Message[] {
+  return ctx.peer.peer.transcript
+    .filter((e) => e.dir === 'in')
+    .map((e) => e.message as Message)
+    .filter((m) => m && typeof m === 'object' && typeof m.method === 'string' && 'id' in m && m.params?._meta?.[RELATED_TASK_META]?.taskId === taskId);
+}
+
+/** A task's input request went to another connection: not exercised here, judged once by ROUTING_JUDGED_BY. */
+export function skipIfMisrouted(ctx: CheckContext, taskId: string): void {
+  const elsewhere = inputElsewhere(ctx, taskId);
+  if (elsewhere.length)
+    ctx.skip(`the task's input request (${elsewhere[0]!.method}) arrived on another connection, not on the one that created the task`, {
+      judgedBy: ROUTING_JUDGED_BY,
+      cause: "a task's input request delivered to another connection",
+    });
+}
+
 /** The answer a well-behaved requestor gives to an input request for `taskId` (carries related-task, related-task-all-messages). */
 export function inputAnswer(req: Message, taskId: string | undefined): { result: unknown } | undefined {
   const meta = taskId ? { _meta: { [RELATED_TASK_META]: { taskId } } } : {};

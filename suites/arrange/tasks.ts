@@ -31,6 +31,9 @@ export async function listAll(ctx: CheckContext, peer: Scope = ctx.peer, maxPage
 }
 
 /** The related-task taskId in a message's `_meta` (result or params), or undefined. */
+/** The root cause shared by the checks that see a task's progress without related-task _meta. */
+export const PROGRESS_WITHOUT_RELATED_TASK = 'notifications/progress of a task without related-task _meta';
+
 export function relatedTaskId(container: any): unknown {
   return container?._meta?.[RELATED_TASK_META]?.taskId;
 }

@@ -3,6 +3,7 @@
 import { defineCheck, type CheckContext, type CheckDef } from '../engine/check.ts';
 import { getTask } from '../arrange/poll.ts';
 import {
+  callRole,
   cancelQuietly,
   CREATION_JUDGED_BY,
   createTask,
@@ -94,7 +95,59 @@ async function createMany(ctx: CheckContext, role: ProfileRole, n: number, concu
   };
 }
 
+/** A request that the receiver could answer with a CreateTaskResult were it task-augmented: tools/call, or a client target's task request. */
+function isPlainCall(ctx: CheckContext, m: Message): boolean {
+  if (m.method === 'tools/call') return true;
+  const custom = ctx.info.taskRequest?.('completes');
+  return custom !== undefined && m.method === custom.method;
+}
+
 export const checks: CheckDef[] = [
+  // RULINGS.md#plain-request-plain-answer: a CreateTaskResult answers only a task-augmented request. A
+  // request without `task` gets its own result (or an error, support-declared-may-require), never a task
+  // the requestor did not ask for. The completes tool is called plainly; every plain tools/call of the run
+  // is read too.
+  defineCheck({
+    id: 'creation.plain-call-not-task',
+    title: 'a tools/call without `task` is not answered with a CreateTaskResult',
+    section: SECTION,
+    requirements: ['create-returns-createtaskresult'],
+    level: 'MUST',
+    killedBy: ['plain-call-creates-task'],
+    clientReceiver: true,
+    needs: ['completes'],
+    runsLast: true,
+    async run(ctx: CheckContext) {
+      const probe = await callRole(ctx, 'completes');
+      if (isObj(probe.result?.task) && typeof probe.result.task.taskId === 'string') await cancelQuietly(ctx, probe.result.task.taskId);
+      const plainAnsweredWithTask: string[] = [];
+      let judged = 0;
+      for (const src of targetTranscripts(ctx)) {
+        const plain = new Map<string, Message>();
+        for (const e of src.entries) {
+          const m = e.message as Message | undefined;
+          if (e.dir === 'out' && m && typeof m === 'object' && 'id' in m && 'method' in m && m.params?.task === undefined && isPlainCall(ctx, m))
+            plain.set(JSON.stringify(m.id), m);
+        }
+        for (const e of src.entries) {
+          const m = e.message as Message | undefined;
+          if (e.dir !== 'in' || !m || typeof m !== 'object' || 'method' in m) continue;
+          const req = plain.get(JSON.stringify(m.id));
+          if (!req) continue;
+          judged++;
+          if (isObj(m.result?.task))
+            plainAnsweredWithTask.push(
+              `${src.label}: ${req.method}${req.params?.name ? ` of "${req.params.name}"` : ''} → CreateTaskResult (task ${short(m.result.task.taskId)})`,
+            );
+        }
+      }
+      ctx.expect(
+        plainAnsweredWithTask.length === 0,
+        `requests without \`task\` were answered with a CreateTaskResult, a task the requestor never asked for (RULINGS.md#plain-request-plain-answer): ${plainAnsweredWithTask.slice(0, 3).join('; ')}`,
+      );
+      return `${judged} requests without \`task\` in the run, none answered with a CreateTaskResult`;
+    },
+  }),
   defineCheck({
     id: 'creation.create-task-result',
     title: 'a task-augmented tools/call is answered with a valid CreateTaskResult (and no tool result)',

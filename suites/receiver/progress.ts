@@ -11,7 +11,7 @@ import { isTaskStatus, isTerminal, RELATED_TASK_META } from '../../schema/protoc
 import { createTask, reachTerminal } from '../arrange/arrange.ts';
 import { delay, getTask, pollDelay } from '../arrange/poll.ts';
 import { short } from '../engine/text.ts';
-import { targetTranscripts } from '../arrange/tasks.ts';
+import { PROGRESS_WITHOUT_RELATED_TASK, targetTranscripts } from '../arrange/tasks.ts';
 
 const SECTION = 'Task Progress Notifications';
 
@@ -208,6 +208,7 @@ export const checks: CheckDef[] = [
       const notes: string[] = [];
       let judged = 0;
       let early = 0;
+      let missingMeta = 0;
       const seen = new Set<unknown>();
       for (const src of sources) {
         const tokens = taskTokens(src.entries);
@@ -225,8 +226,10 @@ export const checks: CheckDef[] = [
           const rel = m!.params?._meta?.[RELATED_TASK_META];
           // Before the CreateTaskResult the requestor knows no task id: the metadata is not required (RULINGS.md#progress-before-create).
           if (!rel && e.seq < mine.createdSeq) early++;
-          else if (!rel) problems.push(`${where} has no _meta["${RELATED_TASK_META}"]`);
-          else if (rel.taskId !== taskId) problems.push(`${where} names task ${short(rel.taskId)}: another task's progress under this token`);
+          else if (!rel) {
+            problems.push(`${where} has no _meta["${RELATED_TASK_META}"]`);
+            missingMeta++;
+          } else if (rel.taskId !== taskId) problems.push(`${where} names task ${short(rel.taskId)}: another task's progress under this token`);
           const p = m!.params?.progress;
           const before = last.get(key);
           if (typeof p === 'number' && before !== undefined && !(p > before)) {
@@ -243,6 +246,8 @@ export const checks: CheckDef[] = [
       ctx.expect(
         problems.length === 0,
         `${problems.length} of ${judged} progress notifications: ${problems.slice(0, 4).join('; ')}${problems.length > 4 ? '; …' : ''}`,
+        // One root cause with related-task.progress-notification when missing metadata is all it saw.
+        missingMeta === problems.length ? { cause: PROGRESS_WITHOUT_RELATED_TASK } : {},
       );
       if (judged === 0) ctx.skip('no notifications/progress for a task-augmented request was seen in this run', { cause: 'no task progress observed' });
       return `${judged} progress notifications of tasks judged: each names its own task and increases`;

@@ -9,9 +9,9 @@
 //  - NOT tasks/get, tasks/list, tasks/cancel results and notifications/tasks/status: the page's
 //    specific SHOULD NOTs govern those (absence is never a failure; presence warns).
 import { defineCheck, type CheckContext, type CheckDef } from '../engine/check.ts';
-import { hasRelatedTask, relatedTaskId } from '../arrange/tasks.ts';
+import { hasRelatedTask, PROGRESS_WITHOUT_RELATED_TASK, relatedTaskId } from '../arrange/tasks.ts';
 import { cancelledTask, createTask, reachTerminal } from '../arrange/arrange.ts';
-import { inputAnswer } from '../arrange/input.ts';
+import { inputAnswer, skipIfMisrouted } from '../arrange/input.ts';
 import { canonical, withoutMeta } from '../arrange/compare.ts';
 import { timeLeft } from '../arrange/budget.ts';
 import { delay, getTask, pollDelay } from '../arrange/poll.ts';
@@ -153,6 +153,7 @@ export const checks: CheckDef[] = [
         if (g.error || (isTaskStatus(status) && isTerminal(status))) break;
         await delay(pollDelay(ctx, g.result));
       }
+      if (inputs.length === 0) skipIfMisrouted(ctx, c.taskId);
       if (inputs.length === 0) ctx.skip(`the receiver sent no request for the needsInput task (last status ${String(status)})`);
       for (const req of inputs) {
         ctx.expect(
@@ -190,6 +191,7 @@ export const checks: CheckDef[] = [
         ctx.expect(
           got === c.taskId,
           `notifications/progress for task ${c.taskId} (progress ${m.params?.progress}) carries related-task taskId ${JSON.stringify(got)} (params._meta: ${short(m.params?._meta)})`,
+          got === undefined ? { cause: PROGRESS_WITHOUT_RELATED_TASK } : {},
         );
       }
       return `${progress.length} notification(s) judged`;

@@ -10,8 +10,10 @@
 //    the other context's get/result/cancel (security-reject-foreign-context) and keep it out of
 //    tasks/list (security-list-own-context). Any access → fail.
 //  - only sessions (HTTP without a second identity, or in process): a session is not an authorization
-//    context, so not binding is allowed. Binding counts as available when the receiver rejects at least
-//    one foreign-session access; then the rest MUST be rejected too (partial binding fails). A target that
+//    context, so not binding is allowed. Binding counts as available when the receiver rejects the other
+//    session's tasks/get of the task (it keeps the sessions apart); then tasks/result and tasks/cancel MUST
+//    be rejected too (partial binding fails). One rejection of another kind (a tasks/result refused for a
+//    reason of its own while tasks/get reads the task) is no binding. A target that
 //    lets the second session read the task does not bind: the isolation MUSTs are not exercised, the
 //    crypto-random ids MUST governs (creation.ts), and declaring tasks.list warns under
 //    security-list-without-identity (the erratum's "cannot identify requestors", observed as the
@@ -96,9 +98,15 @@ export const checks: CheckDef[] = [
       }
       const accepted = probes.filter((p) => p.accepted);
       const rejected = probes.filter((p) => !p.accepted);
-      // Binding is available with two identities, or when the receiver rejected any foreign access.
-      if (mode === 'session' && rejected.length === 0)
-        ctx.skip(NO_BINDING(mode, `${accepted.map((p) => p.method).join(', ')} of the first session's task succeeded`));
+      // Binding is available with two identities, or when the receiver keeps the sessions apart: the other
+      // session's tasks/get of the task is rejected.
+      if (mode === 'session' && probes[0]!.accepted)
+        ctx.skip(
+          NO_BINDING(
+            mode,
+            `${accepted.map((p) => p.method).join(', ')} of the first session's task succeeded${rejected.length ? `, ${rejected.map((p) => p.method).join(', ')} did not` : ''}`,
+          ),
+        );
       ctx.expect(
         accepted.length === 0,
         `${other(mode)} accessed tasks it does not own: ${accepted.map((p) => `${p.method} ${p.taskId} → ${answer(p.r)}${p.method === 'tasks/cancel' ? ' (the task ended cancelled)' : ''}`).join('; ')}${rejected.length ? `; while ${rejected.map((p) => p.method).join(', ')} rejected` : ''}`,

@@ -8,7 +8,7 @@ import { RELATED_TASK_META, isTaskStatus, isTerminal, type TaskStatus, type Task
 import { ALL_ROLES, PROFILE_ROLES, type Profile, type ProfileRole } from '../engine/profile.ts';
 import { deriveArguments } from '../arrange/arguments.ts';
 import { toolSafety } from '../arrange/tool-safety.ts';
-import { WireClosedError, type Peer, type Scope } from '../wire/peer.ts';
+import { WireClosedError, type Message, type Peer, type Scope } from '../wire/peer.ts';
 import { delay } from '../arrange/poll.ts';
 
 export type DiscoverMode = 'off' | 'safe' | 'all';
@@ -188,6 +188,9 @@ function unobserved(call: PlannedCall, outcome: Outcome, error?: string): CallOb
   };
 }
 
+/** When each observed call was under way (epoch ms), to attribute input requests that name no task. */
+const windows = new WeakMap<CallObservation, { from: number; to: number }>();
+
 async function observeCall(call: PlannedCall, o: ObserveContext): Promise<CallObservation> {
   const obs = unobserved(call, 'not-started');
   const sent = Date.now();
@@ -257,8 +260,29 @@ async function observeCall(call: PlannedCall, o: ObserveContext): Promise<CallOb
     }
   } finally {
     obs.progressNotifications = o.peer.messages((m) => m.method === 'notifications/progress' && m.params?.progressToken === o.token).length;
+    windows.set(obs, { from: sent, to: Date.now() });
   }
   return obs;
+}
+
+/**
+ * Input requests that name no task (a receiver that omits related-task breaks input-required-related-task;
+ * the input checks judge that): each is counted for the one task call under way when it arrived, when there
+ * is exactly one, so that the role is still found and the omission judged.
+ */
+function attributeUnnamedInput(peer: Peer, observations: CallObservation[]): void {
+  for (const e of peer.transcript) {
+    const m = e.message as Message | undefined;
+    if (e.dir !== 'in' || !m || typeof m !== 'object' || !('id' in m)) continue;
+    if (m.method !== 'elicitation/create' && m.method !== 'sampling/createMessage') continue;
+    if (m.params?._meta?.[RELATED_TASK_META] !== undefined) continue;
+    const at = Date.parse(e.time);
+    const under = observations.filter((o) => o.taskId && windows.has(o) && windows.get(o)!.from <= at && at <= windows.get(o)!.to);
+    if (under.length === 1) {
+      under[0]!.inputRequests.push(String(m.method));
+      under[0]!.slow = false;
+    }
+  }
 }
 
 function inputRequestsFor(peer: Peer, taskId: string): string[] {
@@ -333,6 +357,7 @@ export async function discover(peer: Peer, tools: any[], plan: DiscoveryPlan, se
     scope.close();
   }
   const done = observations.filter((x): x is CallObservation => x !== undefined);
+  attributeUnnamedInput(peer, done);
   const { roles, missing } = pickRoles(tools, plan, done, s.slowAfterMs);
   return {
     mode: settings.mode,
@@ -394,9 +419,11 @@ export function pickRoles(tools: any[], plan: DiscoveryPlan, observations: CallO
     );
   else missing.completes = nothing('completed (without isError) within the observation time');
 
+  // Prefer a slow tool seen to end (its checks need a task that ends) to one still working when observation stopped (it may run for minutes).
   const slow = pick(
     (o) => o.slow,
     (a, b) => Number(a.outcome === 'failed') - Number(b.outcome === 'failed'),
+    (a, b) => Number(a.outcome === 'working') - Number(b.outcome === 'working'),
     optionalFirst,
   );
   if (slow)
