@@ -12,7 +12,7 @@ export interface LatitudeInfo {
    */
   allows: string;
   description: string;
-  /** Peer options the latitude is, or needs (CLI flags, e.g. ['--max-tasks', '4']); `--latitude <name>` implies them. */
+  /** Peer options the latitude is, or needs (CLI flags, e.g. ['--max-concurrent-tasks', '4']); `--latitude <name>` implies them. */
   args?: readonly string[];
   /** Latitudes this one cannot share a cell with (they change the same behaviour, or one hides what the other allows). */
   excludes?: readonly string[];

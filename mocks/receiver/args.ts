@@ -72,7 +72,7 @@ export function parseMockArgs(argv: string[]) {
     throw new MockUsageError('the mock has no --max-tasks: its limit is --max-concurrent-tasks N (non-terminal tasks per requestor)');
   try {
     ({ values } = parseArgs({ args: argv, strict: true, allowPositionals: false, options: OPTIONS }));
-    // A latitude that is a setting (e.g. concurrency-limit: --max-tasks 4) brings it, unless the flag is given too.
+    // A latitude that is a setting (e.g. concurrency-limit: --max-concurrent-tasks 4) brings it, unless the flag is given too.
     const implied = (values.latitude ?? []).flatMap((n) => (LATITUDES as readonly LatitudeInfo[]).find((l) => l.name === n)?.args ?? []);
     if (implied.length) ({ values } = parseArgs({ args: [...implied, ...argv], strict: true, allowPositionals: false, options: OPTIONS }));
   } catch (e) {

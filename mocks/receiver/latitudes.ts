@@ -71,8 +71,8 @@ export const LATITUDES = [
   {
     name: 'concurrency-limit',
     allows: 'resource-concurrency-limit',
-    description: 'at most 4 non-terminal tasks per requestor (--max-tasks 4); more answer the limit error',
-    args: ['--max-tasks', '4'],
+    description: 'at most 4 non-terminal tasks per requestor; more answer the limit error',
+    args: ['--max-concurrent-tasks', '4'],
   },
   {
     name: 'shared-session-tasks',

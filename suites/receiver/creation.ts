@@ -219,6 +219,16 @@ export const checks: CheckDef[] = [
       try {
         const g = await getTask(ctx, t.taskId);
         const st = g.result?.status;
+        // A task seen terminal right after: the answer came after the work only if it took at least as long as
+        // the work did (createdAt to the terminal lastUpdatedAt, on the target's clock, rounded up to its
+        // precision); a slower network alone makes the tasks/get arrive late (RULINGS.md#response-time).
+        if (!isTerminal(t.status) && typeof st === 'string' && isTerminal(st as any)) {
+          const lu = String(g.result?.lastUpdatedAt ?? '');
+          const tick = /\.\d{3}/.test(lu) ? 1 : /\.\d/.test(lu) ? 100 : 1_000;
+          const work = Date.parse(lu) + tick - Date.parse(String(t.createdAt));
+          if (Number.isFinite(work) && r.elapsedMs < work)
+            return `CreateTaskResult after ${r.elapsedMs} ms, while the task's work took ${work} ms by its own timestamps (it was ${st} by the tasks/get right after)`;
+        }
         ctx.expect(
           !isTerminal(t.status) && !(typeof st === 'string' && isTerminal(st as any)),
           `the CreateTaskResult (after ${r.elapsedMs} ms) did not come while the slow task was running: CreateTaskResult status ${t.status}, tasks/get right after: ${st ?? `error ${g.error?.code}`}`,
