@@ -209,6 +209,8 @@ export const checks: CheckDef[] = [
       let judged = 0;
       let early = 0;
       let missingMeta = 0;
+      // The requirements the problems break: the message names them, and those that hold (the check cites all three).
+      const broken = new Set<string>();
       const seen = new Set<unknown>();
       for (const src of sources) {
         const tokens = taskTokens(src.entries);
@@ -228,15 +230,22 @@ export const checks: CheckDef[] = [
           if (!rel && e.seq < mine.createdSeq) early++;
           else if (!rel) {
             problems.push(`${where} has no _meta["${RELATED_TASK_META}"]`);
+            broken.add('related-task-all-messages');
             missingMeta++;
-          } else if (rel.taskId !== taskId) problems.push(`${where} names task ${short(rel.taskId)}: another task's progress under this token`);
+          } else if (rel.taskId !== taskId) {
+            problems.push(`${where} names task ${short(rel.taskId)}: another task's progress under this token`);
+            broken.add('progress-same-token');
+          }
           const p = m!.params?.progress;
           const before = last.get(key);
           if (typeof p === 'number' && before !== undefined && !(p > before)) {
             const what = `${where}: progress ${p} after ${before} (must increase)`;
             // Over Streamable HTTP two streams may interleave on the way: reported, not failed (RULINGS.md#http-stream-order).
             if (ctx.info.transport === 'http') notes.push(what);
-            else problems.push(what);
+            else {
+              problems.push(what);
+              broken.add('progress-increase');
+            }
           }
           if (typeof p === 'number') last.set(key, p);
         }
@@ -245,7 +254,7 @@ export const checks: CheckDef[] = [
       if (early) ctx.note(`${early} progress notification(s) before their CreateTaskResult without related-task (allowed: RULINGS.md#progress-before-create)`);
       ctx.expect(
         problems.length === 0,
-        `${problems.length} of ${judged} progress notifications: ${problems.slice(0, 4).join('; ')}${problems.length > 4 ? '; …' : ''}`,
+        `${problems.length} of ${judged} progress notifications (broken: ${[...broken].join(', ')}; held: ${ctx.def.requirements.filter((r) => !broken.has(r)).join(', ') || 'none'}): ${problems.slice(0, 4).join('; ')}${problems.length > 4 ? '; …' : ''}`,
         // One root cause with related-task.progress-notification when missing metadata is all it saw.
         missingMeta === problems.length ? { cause: PROGRESS_WITHOUT_RELATED_TASK } : {},
       );
