@@ -55,12 +55,13 @@ describe.concurrent('client grading', () => {
   });
 
   it('a client that hangs is killed after the timeout and graded on what was seen', async () => {
-    const started = Date.now();
     const r = analyse(
       await runScenario('tool-negotiation', { kind: 'command', command: `${process.execPath} -e "setInterval(() => {}, 1000)"` }, { timeoutMs: 800 }),
     );
-    expect(Date.now() - started).toBeLessThan(5_000);
+    // The run ended because the harness killed the client at its bound (not by waiting it out: it never exits).
     expect(r.exit.timedOut).toBe(true);
+    expect(r.exit.code).toBeNull();
+    expect(['SIGTERM', 'SIGKILL']).toContain(r.exit.signal);
     const res = gradeCheck(
       requestorChecks.find((c) => c.id === 'requestor.tool-required')!,
       [r],
