@@ -5,8 +5,8 @@
 // latitudes; only `task-for-tools-list` answers one request the way no correct server does (on purpose:
 // the client's handling of an invalid answer is what it grades).
 import { randomUUID } from 'node:crypto';
-import { ExtensionServer, type Answer, type RequestCtx, type ServerOptions } from './server.ts';
-import { Method, ResultType } from './protocol.ts';
+import { decodeHeaderValue, ExtensionServer, type Answer, type RequestCtx, type ServerOptions } from './server.ts';
+import { Header, Method, ResultType } from './protocol.ts';
 import type { JsonObject } from './store.ts';
 
 export type ScenarioTransport = 'http' | 'stdio';
@@ -20,8 +20,12 @@ export interface ClientScenario {
   timeoutMs: number;
   /** The tools tools/list shows (by name, in this order); unlisted tools are still served. */
   tools: readonly string[];
+  /** Tools listed under another name: listed name → the reference tool that serves it. */
+  aliases?: Readonly<Record<string, string>>;
   /** Options of the reference extension server (latitudes, timings, pollIntervalMs). */
   server: ServerOptions;
+  /** pollIntervalMs shown by the n-th tasks/get of a task (the last value from then on). */
+  pollIntervalSteps?: readonly number[];
   /** Under the latitude update-applies-later: an acknowledged tasks/update applies once the task's next tasks/get is answered (its keys stay listed one poll longer). */
   updateAppliesAfterNextGet?: boolean;
   /** The first tools/call is answered with a result of a resultType no revision defines (shaped like a task): invalid to every client. */
@@ -45,11 +49,13 @@ export const CLIENT_SCENARIOS: readonly ClientScenario[] = [
   },
   {
     name: 'poll-interval-changes',
-    title: 'pollIntervalMs grows with every tasks/get (100, 200, 400, 800, 1000 ms)',
+    title: 'pollIntervalMs changes: 100 ms on the CreateTaskResult and the first tasks/get, 1500 ms from the second on',
     ask: 'poll the task until it completes, each time no sooner than the pollIntervalMs of the latest answer',
     timeoutMs: 20_000,
     tools: ['slow'],
-    server: { pollIntervalMs: 100, latitudes: ['poll-interval-changes'], timings: { slowMs: 2_500 } },
+    server: { pollIntervalMs: 100, timings: { slowMs: 1_600 } },
+    // 2026-poll-interval-may-change; a wide step, so that a client still polling at 100 ms stands out on a slow machine.
+    pollIntervalSteps: [100, 1_500],
   },
   {
     name: 'input',
@@ -95,6 +101,15 @@ export const CLIENT_SCENARIOS: readonly ClientScenario[] = [
     toolsListAsTask: true,
   },
   {
+    name: 'non-ascii-tool-name',
+    title: 'The tool is named "tâche" (not a plain ASCII header value)',
+    ask: 'call it as usual: over Streamable HTTP its Mcp-Name goes in the Base64 sentinel form',
+    timeoutMs: 20_000,
+    tools: ['tâche'],
+    aliases: { tâche: 'complete' },
+    server: { pollIntervalMs: SCENARIO_POLL_INTERVAL_MS },
+  },
+  {
     name: 'unknown-result-type',
     title: `The first tools/call is answered with resultType "x-reference-unknown" (the rest of a CreateTaskResult kept)`,
     ask: 'treat that answer as invalid (do not poll it); call the other tools as usual',
@@ -120,6 +135,21 @@ const isObject = (v: unknown): v is JsonObject => typeof v === 'object' && v !==
 
 /** The reference extension server set up for one scenario. */
 export class ScenarioServer extends ExtensionServer {
+  /**
+   * A tools/call of an alias goes to its tool; an Mcp-Name that names the alias (decoded) names the tool then, so the
+   * server's header validation holds the client to the name it was shown. (The recording has the client's own message.)
+   */
+  private unaliased(msg: unknown, ctx: RequestCtx): unknown {
+    const aliases = this.scenario.aliases;
+    if (!aliases || !isObject(msg) || msg.method !== Method.ToolsCall || !isObject(msg.params) || typeof msg.params.name !== 'string') return msg;
+    const real = aliases[msg.params.name];
+    if (real === undefined) return msg;
+    const key = Header.Name.toLowerCase();
+    const h = ctx.headers?.[key];
+    if (ctx.headers && typeof h === 'string' && decodeHeaderValue(h) === msg.params.name) ctx.headers = { ...ctx.headers, [key]: real };
+    return { ...msg, params: { ...msg.params, name: real } };
+  }
+
   private toolsListTasked = false;
   /** Acknowledged tasks/update waiting for the task's next tasks/get (updateAppliesAfterNextGet). */
   private readonly deferred: Map<string, (() => void)[]>;
@@ -142,7 +172,12 @@ export class ScenarioServer extends ExtensionServer {
   }
 
   override async handle(msg: unknown, ctx: RequestCtx): Promise<Answer | undefined> {
-    const answer = await super.handle(msg, ctx);
+    const steps = this.scenario.pollIntervalSteps;
+    if (steps?.length && isObject(msg) && msg.method === Method.TasksGet && isObject(msg.params) && typeof msg.params.taskId === 'string') {
+      const t = this.store.peek(msg.params.taskId);
+      if (t) t.pollIntervalMs = steps[Math.min(t.gets, steps.length - 1)];
+    }
+    const answer = await super.handle(this.unaliased(msg, ctx), ctx);
     if (isObject(msg) && msg.method === Method.TasksGet && isObject(msg.params) && typeof msg.params.taskId === 'string') {
       // The tasks/get is answered (still without the update); now the update applies.
       const applies = this.deferred.get(msg.params.taskId);
@@ -167,7 +202,8 @@ export class ScenarioServer extends ExtensionServer {
       return { ...answer, message: { ...answer.message, result: { ...task, pollIntervalMs: this.opts.pollIntervalMs ?? 200, _meta: result._meta } } };
     }
     const tools = Array.isArray(result.tools) ? (result.tools as JsonObject[]) : [];
-    const listed = this.scenario.tools.flatMap((n) => tools.filter((t) => t.name === n));
+    const aliases = this.scenario.aliases ?? {};
+    const listed = this.scenario.tools.flatMap((n) => tools.filter((t) => t.name === (aliases[n] ?? n)).map((t) => ({ ...t, name: n })));
     return { ...answer, message: { ...answer.message, result: { ...result, tools: listed } } };
   }
 }

@@ -74,6 +74,11 @@ export const CLIENT_FAULTS = [
     description: 'takes a CreateTaskResult for any request as a task and polls it, e.g. one that answers tools/list',
   },
   {
+    name: 'raw-names',
+    requirement: '2026-header-mcp-name-base64',
+    description: 'sends an Mcp-Name value that is not plain ASCII as it is, without the Base64 sentinel',
+  },
+  {
     name: 'task-by-shape',
     requirement: '2026-core-result-type-unknown-invalid',
     description: 'follows any tools/call result that carries a taskId as a task, whatever its resultType says',

@@ -230,7 +230,8 @@ class ExtensionRequestor {
     if (!this.faults.has('no-method-header')) h[Header.Method] = method;
     const source = MCP_NAME_SOURCE[method];
     const taskMethod = method.startsWith('tasks/');
-    if (source && typeof params[source] === 'string' && !(taskMethod && this.faults.has('no-mcp-name'))) h[Header.Name] = headerValue(params[source]);
+    if (source && typeof params[source] === 'string' && !(taskMethod && this.faults.has('no-mcp-name')))
+      h[Header.Name] = this.faults.has('raw-names') ? params[source] : headerValue(params[source]);
     return h;
   }
 

@@ -7,6 +7,9 @@ import { defineExtensionRequestorCheck, ALL, type ExtensionRequestorCheckDef, ty
 const SECTION = 'Requestor (2026-07-28): Requests and headers';
 const TASK_METHODS = ['tasks/get', 'tasks/update', 'tasks/cancel'];
 
+/** A value that can stand in a header as it is (basic-transports-streamable-http.md "Value Encoding"). */
+const PLAIN_ASCII = /^[\x21-\x7e]([\x20-\x7e\t]*[\x21-\x7e])?$/;
+
 const isObj = (v: unknown): v is Record<string, any> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** A header value decoded (Base64 sentinel), or undefined when absent. */
@@ -77,6 +80,34 @@ export const checks: ExtensionRequestorCheckDef[] = [
       }
       ctx.expect(bad.length === 0, `${bad.length} header fault(s): ${bad.slice(0, 6).join('; ')}${bad.length > 6 ? ' …' : ''}`);
       return `${posts.length} request(s), each with the standard headers`;
+    },
+  }),
+
+  defineExtensionRequestorCheck({
+    id: '2026-requestor.mcp-name-base64',
+    title: 'An Mcp-Name value that is not plain ASCII is sent in the Base64 sentinel form',
+    section: SECTION,
+    requirements: ['2026-header-mcp-name-base64'],
+    level: 'MUST',
+    killedBy: ['raw-names'],
+    scenarios: ['non-ascii-tool-name'],
+    judge(run: Analysis, ctx: JudgeContext) {
+      httpOnly(run, ctx);
+      const source = (x: Exchange) => (x.method === 'tools/call' ? x.params?.name : TASK_METHODS.includes(x.method) ? x.params?.taskId : undefined);
+      const mine = run.requests.filter((x) => typeof source(x) === 'string' && !PLAIN_ASCII.test(source(x)));
+      if (mine.length === 0) ctx.skip('the client sent no request whose Mcp-Name value is outside plain ASCII');
+      const bad = mine.filter((x) => {
+        const raw = x.headers?.[Header.Name.toLowerCase()];
+        return raw === undefined || !BASE64_SENTINEL.test(raw) || header(x, Header.Name) !== source(x);
+      });
+      ctx.expect(
+        bad.length === 0,
+        `${bad.length} of ${mine.length} request(s): ${bad
+          .slice(0, 5)
+          .map((x) => `${describe(x)}: Mcp-Name ${JSON.stringify(x.headers?.[Header.Name.toLowerCase()] ?? null)} for ${JSON.stringify(source(x))}`)
+          .join('; ')}`,
+      );
+      return `${mine.length} request(s) with a non-ASCII Mcp-Name value, each in the Base64 sentinel form`;
     },
   }),
 
