@@ -4,15 +4,16 @@
 // suites/requestor-faults.test.ts).
 import { describe, expect, it } from 'vitest';
 import { readdirSync } from 'node:fs';
-import { allChecks, checkRevisions, checksFor } from './index.ts';
+import { allChecks, checkRevisions, checksFor, receiverChecks } from './index.ts';
 import { requestorChecks } from './requestor/checks.ts';
 import { propertyCatalog } from './properties/run.ts';
 import { hasRequirement, requirements, requirementsFor, revisionsOf, strongestLevel } from '../schema/catalog.ts';
 import { SPEC_REVISION } from '../schema/spec.ts';
 import { isFaultName } from '../mocks/receiver/faults.ts';
+import { isFaultName as isExtensionFaultName } from '../mocks/2026-07-28/faults.ts';
 import { CLIENT_FAULT_NAMES } from '../mocks/client/faults.ts';
 
-const every = [...allChecks, ...requestorChecks];
+const every = [...receiverChecks, ...requestorChecks];
 
 describe('facts on the checks', () => {
   it('ids are unique across receiver checks, requestor checks and property runs', () => {
@@ -37,7 +38,11 @@ describe('facts on the checks', () => {
 
   it('killedBy names known faults, without repeats', () => {
     const bad = [
-      ...allChecks.flatMap((c) => c.killedBy.filter((f, i) => !isFaultName(f) || c.killedBy.indexOf(f) !== i).map((f) => `${c.id}: ${f}`)),
+      // Each revision's checks name the faults of its reference server.
+      ...receiverChecks.flatMap((c) => {
+        const known = checkRevisions(c).includes('2026-07-28') ? isExtensionFaultName : isFaultName;
+        return c.killedBy.filter((f, i) => !known(f) || c.killedBy.indexOf(f) !== i).map((f) => `${c.id}: ${f}`);
+      }),
       ...requestorChecks.flatMap((c) =>
         c.killedBy.filter((f, i) => !CLIENT_FAULT_NAMES.includes(f) || c.killedBy.indexOf(f) !== i).map((f) => `${c.id}: ${f}`),
       ),
@@ -60,7 +65,11 @@ describe('facts on the checks', () => {
       ...requirements.flatMap((r) => revisionsOf(r).map((v) => `${r.id}: ${v}`)),
     ].filter((x) => !vendored.has(x.split(': ')[1]!));
     expect(unknown).toEqual([]);
-    expect(checksFor(SPEC_REVISION).length).toBe(allChecks.length);
+    expect(checksFor(SPEC_REVISION)).toEqual(allChecks);
+    // Every check judges one revision's wire (the two are not wire-compatible), and its ids say which.
+    expect(receiverChecks.filter((c) => checkRevisions(c).length !== 1).map((c) => c.id)).toEqual([]);
+    expect(receiverChecks.filter((c) => checkRevisions(c)[0] === '2026-07-28' && !c.id.startsWith('2026-')).map((c) => c.id)).toEqual([]);
+    expect(checksFor('2026-07-28').length + allChecks.length).toBe(receiverChecks.length);
     expect(requirementsFor(SPEC_REVISION).length).toBe(requirements.length);
   });
 });

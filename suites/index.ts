@@ -1,7 +1,7 @@
-// Every receiver check, by spec section (one file each), and which of them a run selects.
+// Every receiver check of every revision, by spec section (one file each), and which of them a run selects.
 import type { CheckDef, CheckResult } from './engine/check.ts';
 import { matches, selected } from './engine/select.ts';
-import { SPEC_REVISION } from '../schema/spec.ts';
+import { SPEC_REVISION, type Revision } from '../schema/spec.ts';
 import { checks as capabilities } from './receiver/capabilities.ts';
 import { checks as creation } from './receiver/creation.ts';
 import { checks as lifecycle } from './receiver/lifecycle.ts';
@@ -17,8 +17,13 @@ import { checks as notifications } from './receiver/notifications.ts';
 import { checks as security } from './receiver/security.ts';
 import { checks as transport } from './receiver/transport.ts';
 import { checks as schema } from './receiver/schema.ts';
+import { checks as negotiation2026 } from './2026-07-28/receiver/negotiation.ts';
+import { checks as results2026 } from './2026-07-28/receiver/results.ts';
+import { checks as removed2026 } from './2026-07-28/receiver/removed.ts';
+import { checks as errors2026 } from './2026-07-28/receiver/errors.ts';
 
-export const allChecks: CheckDef[] = [
+/** Every receiver check of every revision, in report order (a run takes those of its revision: checksFor). */
+export const receiverChecks: CheckDef[] = [
   ...capabilities,
   ...creation,
   ...lifecycle,
@@ -34,30 +39,38 @@ export const allChecks: CheckDef[] = [
   ...security,
   ...transport,
   ...schema,
+  // 2026-07-28 + io.modelcontextprotocol/tasks (suites/2026-07-28/engine/check.ts: how to write one)
+  ...negotiation2026,
+  ...results2026,
+  ...removed2026,
+  ...errors2026,
 ];
 
 /** The spec revisions a check judges. */
-export function checkRevisions(c: { revisions?: readonly string[] }): readonly string[] {
+export function checkRevisions(c: { revisions?: readonly Revision[] }): readonly Revision[] {
   return c.revisions ?? [SPEC_REVISION];
 }
 
 /** The receiver checks of one spec revision (a later revision adds checks, or widens `revisions`). */
-export function checksFor(revision: string = SPEC_REVISION): CheckDef[] {
-  return allChecks.filter((c) => checkRevisions(c).includes(revision));
+export function checksFor(revision: Revision = SPEC_REVISION): CheckDef[] {
+  return receiverChecks.filter((c) => checkRevisions(c).includes(revision));
 }
 
-/** The checks a run with these selectors runs (`runsLast` checks always: they read the others' transcripts). */
-export function checksToRun(only: string[] | undefined, exclude: string[] = []): CheckDef[] {
-  return allChecks.filter((c) => c.runsLast || selected(c, only, exclude));
+/** The receiver checks of 2025-11-25 (SPEC_REVISION, what `npm start` judges); every revision's: receiverChecks. */
+export const allChecks: CheckDef[] = checksFor(SPEC_REVISION);
+
+/** The checks a run of `revision` with these selectors runs (`runsLast` checks always: they read the others' transcripts). */
+export function checksToRun(only: string[] | undefined, exclude: string[] = [], revision: Revision = SPEC_REVISION): CheckDef[] {
+  return checksFor(revision).filter((c) => c.runsLast || selected(c, only, exclude));
 }
 
 /** Selectors (check ids, id prefixes, requirement ids, sections) that match no check. */
 export function unmatchedSelectors(selectors: string[]): string[] {
-  return selectors.filter((s) => !allChecks.some((c) => matches(c, s)));
+  return selectors.filter((s) => !receiverChecks.some((c) => matches(c, s)));
 }
 
 /** Results in catalog order (sections as the spec has them), not completion order; others (properties) last. */
 export function inCheckOrder<R extends CheckResult>(results: readonly R[]): R[] {
-  const order = new Map(allChecks.map((c, i) => [c.id, i]));
+  const order = new Map(receiverChecks.map((c, i) => [c.id, i]));
   return [...results].sort((a, b) => (order.get(a.id) ?? 1e9) - (order.get(b.id) ?? 1e9));
 }

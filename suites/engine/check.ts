@@ -19,6 +19,7 @@ import { DEFAULT_RUN_OPTIONS, type RunOptions } from './options.ts';
 import { severity, type Level } from '../../schema/catalog.ts';
 import type { OutsideTasksId } from '../../schema/outside-tasks.ts';
 import type { Profile, ProfileRole, ProfileTool } from './profile.ts';
+import type { Revision } from '../../schema/spec.ts';
 
 export { severity, type Level };
 export type Status = 'pass' | 'fail' | 'warn' | 'info' | 'skip';
@@ -45,8 +46,8 @@ export interface CheckDef {
   killedBy: readonly string[];
   /** A client receiving task-augmented sampling/elicitation: true → the check runs there too; a string → why it does not apply; absent → not vetted. */
   clientReceiver?: true | string;
-  /** Spec revisions the check judges (default: [SPEC_REVISION], schema/spec.ts). */
-  revisions?: readonly string[];
+  /** Spec revisions the check judges (default: [SPEC_REVISION], schema/spec.ts); a run of one revision runs only its checks (suites/index.ts checksFor). */
+  revisions?: readonly Revision[];
   /** Profile roles the check needs; missing → skip ("not exercised") with the reason. */
   needs?: ProfileRole[];
   /** Server capabilities the check needs (e.g. 'tasks.list'); missing → skip with the reason. */
@@ -73,6 +74,8 @@ export interface CheckResult {
   id: string;
   title: string;
   section: string;
+  /** The revision the check judged the target in (the run's; set by the runner). */
+  revision?: Revision;
   requirements: string[];
   level: Level;
   status: Status;
@@ -130,7 +133,12 @@ export interface TargetInfo {
   /** Human label: the command or URL. */
   label: string;
   transport: TargetTransport;
+  /** The revision the target is spoken to in (absent: SPEC_REVISION). */
+  revision?: Revision;
+  /** 2025-11-25: the initialize result; 2026-07-28 (no handshake): empty. */
   initializeResult: any;
+  /** 2026-07-28: the server/discover result (supportedVersions, capabilities, serverInfo). */
+  discoverResult?: any;
   serverCapabilities: any;
   tools: any[];
   profile: Profile;

@@ -8,9 +8,29 @@ export const PROFILE_ROLES = ['completes', 'slow', 'fails', 'needsInput', 'requi
  * looks for them on such a connection (runner/requestor-discovery.ts).
  */
 export const REQUESTOR_ROLES = ['requestsSampling', 'requestsElicitation'] as const;
-/** Every role a profile may name. */
-export const ALL_ROLES = [...PROFILE_ROLES, ...REQUESTOR_ROLES] as const;
+/**
+ * Roles of a 2026-07-28 server (the Tasks extension): the server decides per tools/call whether to answer
+ * with a task, so the roles say what a tool does, not whether it must or may be a task — except taskOnly
+ * (it cannot be served without a task: a non-declaring client gets -32021). needsInputBeforeTask asks its
+ * first input through MRTR on the tools/call itself, before any task exists.
+ */
+export const MODERN_PROFILE_ROLES = [
+  'completes',
+  'slow',
+  'failsWithError',
+  'returnsIsError',
+  'needsInput',
+  'needsTwoInputs',
+  'needsInputTwice',
+  'needsInputBeforeTask',
+  'taskOnly',
+] as const;
+/** Every role a profile may name (a profile is written for one revision; some names are shared). */
+export const ALL_ROLES = [...new Set([...PROFILE_ROLES, ...REQUESTOR_ROLES, ...MODERN_PROFILE_ROLES])] as (
+  (typeof PROFILE_ROLES)[number] | (typeof REQUESTOR_ROLES)[number] | (typeof MODERN_PROFILE_ROLES)[number]
+)[];
 export type ProfileRole = (typeof ALL_ROLES)[number];
+export type ModernProfileRole = (typeof MODERN_PROFILE_ROLES)[number];
 export interface ProfileTool {
   name: string;
   arguments?: Record<string, unknown>;

@@ -3,6 +3,7 @@
 // health). The check object is check.ts.
 import type { Peer, Scope } from '../wire/peer.ts';
 import { WireClosedError, WireTimeoutError } from '../wire/peer.ts';
+import { requestOn } from '../2026-07-28/wire/peer.ts';
 import { isTerminal } from '../../schema/protocol.ts';
 import {
   checkBudgetMs,
@@ -108,7 +109,7 @@ export async function runCheck(
       // Asked while another check waits for a slot: one tasks/get outside the check's transcript.
       const stillLive = async () => {
         if (ref.peer.peer.closed) return false;
-        const g = await ref.peer.peer.request('tasks/get', { taskId: ref.taskId }, { timeoutMs: bound(2_000) });
+        const g = await requestOn(ref.peer.peer, 'tasks/get', { taskId: ref.taskId }, { timeoutMs: bound(2_000) });
         return !g.error && !isTerminal(g.result?.status);
       };
       ref.unhold = run.slots.hold(stillLive, () => freeSlot(ref));
@@ -253,7 +254,9 @@ export async function runCheck(
 
   async function cleanUp(): Promise<void> {
     // Finish what the check created: cancel its unfinished tasks (bounded; best effort), then free their slots.
-    if (!run.health.down && created.some((c) => c.cancelAtEnd) && hasPath(info.serverCapabilities, 'tasks.cancel')) {
+    // 2025-11-25: when the receiver declares tasks.cancel; 2026-07-28: tasks/cancel is one of the extension's three methods.
+    const canCancel = info.revision === '2026-07-28' || hasPath(info.serverCapabilities, 'tasks.cancel');
+    if (!run.health.down && created.some((c) => c.cancelAtEnd) && canCancel) {
       const quiet = shared.scope(`${def.id} cleanup`);
       await Promise.all(
         created
@@ -262,9 +265,9 @@ export async function runCheck(
             const via = peer.peer === shared ? quiet : peer;
             if (via.peer.closed) return;
             try {
-              const g = await via.request('tasks/get', { taskId }, { timeoutMs: bound(2_000) });
+              const g = await requestOn(via, 'tasks/get', { taskId }, { timeoutMs: bound(2_000) });
               const st = g.result?.status;
-              if (st === 'working' || st === 'input_required') await via.request('tasks/cancel', { taskId }, { timeoutMs: bound(2_000) });
+              if (st === 'working' || st === 'input_required') await requestOn(via, 'tasks/cancel', { taskId }, { timeoutMs: bound(2_000) });
             } catch {
               /* cleanup is best effort */
             }

@@ -8,6 +8,7 @@
 // request type (with the role contract below) instead of tools/call. Checks that are specific to
 // tools/call (tool-level negotiation, the tools.call capability, profile tools, progress, input, the
 // schema check that expects CallToolResult payloads) are reported as skipped with the reason.
+import { SPEC_REVISION } from '../../schema/spec.ts';
 import { listenForClient } from '../wire/client-endpoint.ts';
 import type { ProfileRole } from '../engine/profile.ts';
 import type { Peer } from '../wire/peer.ts';
@@ -178,6 +179,8 @@ export async function runClientReceiverChecks(
     taskRequest: (role, task) => roleRequest(type, role, task),
   };
   const session: TargetSession = {
+    revision: SPEC_REVISION,
+    revisionWhy: [`revision ${SPEC_REVISION}: a client receiving task-augmented requests is graded in it`],
     connector,
     shared,
     info,

@@ -8,6 +8,7 @@ import type { ClientFaultName } from '../../mocks/client/faults.ts';
 import type { Analysis } from './analysis.ts';
 import type { ClientExit } from './harness.ts';
 import type { TranscriptEntry } from '../wire/peer.ts';
+import type { Revision } from '../../schema/spec.ts';
 
 export type JudgeContext = Verdicts;
 
@@ -24,7 +25,7 @@ export interface RequestorCheckDef {
   /** Faults of the reference client that make this check fail (MUST) or warn (SHOULD): exactly these (suites/requestor-faults.test.ts). */
   killedBy: readonly ClientFaultName[];
   /** Spec revisions the check judges (default: [SPEC_REVISION], schema/spec.ts). */
-  revisions?: readonly string[];
+  revisions?: readonly Revision[];
   /** Scenarios whose transcripts this check judges. */
   scenarios: readonly string[];
   /** Judges one scenario. Return → fine (an observation); ctx.violation → fail/warn by level; ctx.skip → not exercised there. */

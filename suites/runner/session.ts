@@ -6,6 +6,9 @@ import { runOptions, type RunOptions } from '../engine/options.ts';
 import { runCheck } from '../engine/run-check.ts';
 import { taskSlots } from './task-slots.ts';
 import { connectorFor, initializeResultOf, listTools, probe, rolesLeftOut, type TargetSpec } from './target.ts';
+import { modernConnector, probeModern } from '../2026-07-28/runner/session.ts';
+import { chooseRevisions } from './revision.ts';
+import type { Revision } from '../../schema/spec.ts';
 import { DEFAULT_DISCOVERY, discover, planDiscovery, type DiscoveryPlan, type DiscoveryResult, type DiscoverySettings } from './discovery.ts';
 import { discoverRequestorRoles, type RequestorPlan } from './requestor-discovery.ts';
 import { REQUESTOR_ROLES } from '../engine/profile.ts';
@@ -26,6 +29,10 @@ export interface RunConfig {
 }
 
 export interface TargetSession {
+  /** The revision the session speaks and judges (options.revision resolved: never `auto`). */
+  revision: Revision;
+  /** How `auto` chose it (suites/runner/revision.ts), or that it was asked for. */
+  revisionWhy: string[];
   connector: TargetConnector;
   shared: Peer;
   info: TargetInfo;
@@ -60,9 +67,30 @@ function noReceiverDiscovery(mode: DiscoveryResult['mode'], budgetMs: number): D
   };
 }
 
-/** Opens the shared connection, probes the target and runs discovery if asked. Throws (a connection error) when the target cannot be reached. */
+/**
+ * Opens the shared connection, probes the target and runs discovery if asked. Throws (a connection error) when
+ * the target cannot be reached. A session speaks one revision: `auto` takes the one the probe chose (the older
+ * of the two for a dual-era target: grading in both is for the caller, with chooseRevisions).
+ */
 export async function openTargetSession(config: RunConfig, hooks: SessionHooks = {}): Promise<TargetSession> {
-  const options = runOptions(config.options);
+  const given = runOptions(config.options);
+  const decision = await chooseRevisions(config.target, given);
+  const revision = decision.revisions[0]!;
+  const options = { ...given, revision };
+  const revisionWhy = decision.why;
+  if (revision === '2026-07-28') {
+    // No handshake, no discovery of roles yet: server/discover + tools/list, the profile's roles.
+    const connector = modernConnector(config.target, options.requestTimeoutMs);
+    const shared = await connector.open();
+    try {
+      const info = await probeModern(shared, connector, config.profile);
+      const run = { health: {}, slots: taskSlots(options.maxTasks) };
+      return { revision, revisionWhy, connector, shared, info, options, results: [], run, close: () => shared.close() };
+    } catch (e) {
+      await shared.close();
+      throw e;
+    }
+  }
   const connector = connectorFor(config.target, options.requestTimeoutMs);
   const shared = await connector.open();
   try {
@@ -99,6 +127,8 @@ export async function openTargetSession(config: RunConfig, hooks: SessionHooks =
     }
     const info = await probe(shared, connector, config.profile, discovery, tools);
     return {
+      revision,
+      revisionWhy,
       connector,
       shared,
       info,
@@ -117,6 +147,7 @@ export async function openTargetSession(config: RunConfig, hooks: SessionHooks =
 /** Runs one check in a session and keeps its result in the session's history. */
 export async function runInSession(check: CheckDef, session: TargetSession): Promise<CheckResult> {
   const r = await runCheck(check, session.shared, session.info, session.connector, session.options, () => session.results, session.run);
+  r.revision = session.revision;
   session.results.push(r);
   return r;
 }

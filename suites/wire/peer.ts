@@ -433,6 +433,9 @@ export class Scope {
     const rel = p._meta?.['io.modelcontextprotocol/related-task']?.taskId;
     if (typeof rel === 'string' && this.taskIds.has(rel)) return true;
     if (p.progressToken !== undefined && this.tokens.has(idKey(p.progressToken))) return true;
+    // 2026-07-28: a notification of a subscriptions/listen stream names the listen request's id.
+    const sub = p._meta?.['io.modelcontextprotocol/subscriptionId'];
+    if (sub !== undefined && this.ids.has(idKey(sub))) return true;
     return false;
   }
 

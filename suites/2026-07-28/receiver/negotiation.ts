@@ -1,0 +1,186 @@
+// Capability negotiation of the Tasks extension (tasks.md "Capability Negotiation", "Protocol Errors"; SEP-2663
+// "Backward Compatibility"; core: server/discover, per-request capabilities, -32021).
+import type { CheckContext, CheckDef } from '../../engine/check.ts';
+import { ErrorCode, Field, Method, TASKS_EXTENSION } from '../../../schema/2026-07-28/protocol.ts';
+import { HttpNoAnswerError, CLIENT_CAPABILITIES, type ModernResponse, type ModernScope } from '../wire/peer.ts';
+import { brief, extensionNotAdvertised, modernCheck, wire } from '../engine/check.ts';
+import { answeredWithTask, createTask, unknownTaskId } from '../arrange/tasks.ts';
+
+const SECTION = 'Negotiation';
+
+const show = (r: ModernResponse) => brief(r.error ?? r.result);
+
+/** The task-only tool called by a client that does not declare the extension. */
+async function callTaskOnlyUndeclared(ctx: CheckContext, s: ModernScope): Promise<ModernResponse> {
+  const tool = ctx.tool('taskOnly');
+  return s.request(Method.ToolsCall, { name: tool.name, arguments: tool.arguments ?? {} }, { capabilities: CLIENT_CAPABILITIES.nonDeclaring });
+}
+
+/** The -32021 precondition of the checks that judge its details. */
+function expect32021(ctx: CheckContext, r: ModernResponse): void {
+  if (r.error?.code !== ErrorCode.MissingRequiredClientCapability)
+    ctx.skip(`the task-only tool did not answer a non-declaring client -32021 (${show(r)})`, { judgedBy: '2026-negotiation.task-only-32021' });
+}
+
+export const checks: CheckDef[] = [
+  modernCheck({
+    id: '2026-negotiation.discover-implemented',
+    title: 'server/discover answers a DiscoverResult (supportedVersions, capabilities)',
+    section: SECTION,
+    requirements: ['2026-discover-implement'],
+    level: 'MUST',
+    killedBy: ['discover-not-implemented'],
+    async run(ctx: CheckContext) {
+      const r = await wire(ctx).discover();
+      ctx.expect(!r.error, `server/discover answered an error: ${show(r)}`);
+      const v = r.result?.[Field.supportedVersions];
+      ctx.expect(Array.isArray(v) && v.every((x: unknown) => typeof x === 'string'), `server/discover result has no supportedVersions list: ${show(r)}`);
+      const caps = r.result?.[Field.capabilities];
+      ctx.expect(caps && typeof caps === 'object' && !Array.isArray(caps), `server/discover result has no capabilities object: ${show(r)}`);
+      return `supportedVersions ${JSON.stringify(v)}; extension ${caps?.extensions?.[TASKS_EXTENSION] ? 'advertised' : 'not advertised'}`;
+    },
+  }),
+  modernCheck({
+    id: '2026-negotiation.no-task-for-non-declaring',
+    title: 'a client that does not declare the extension on its request gets no CreateTaskResult',
+    section: SECTION,
+    requirements: ['2026-caps-no-task-for-non-declaring'],
+    level: 'MUST',
+    killedBy: ['task-to-undeclared'],
+    needs: ['completes'],
+    async run(ctx: CheckContext) {
+      const s = wire(ctx);
+      const tool = ctx.tool('completes');
+      // An earlier declaring request must not count either ("regardless of prior declarations").
+      await s.request(Method.ToolsCall, { name: tool.name, arguments: tool.arguments ?? {} });
+      const r = await s.request(Method.ToolsCall, { name: tool.name, arguments: tool.arguments ?? {} }, { capabilities: CLIENT_CAPABILITIES.nonDeclaring });
+      ctx.expect(!answeredWithTask(r.result), `tools/call of a non-declaring client was answered with a task: ${show(r)}`);
+      return r.error ? `answered error ${r.error.code}` : `answered resultType ${JSON.stringify(r.result?.resultType)}`;
+    },
+  }),
+  modernCheck({
+    id: '2026-negotiation.task-only-32021',
+    title: 'a request the server can serve only with a task, from a non-declaring client, gets -32021',
+    section: SECTION,
+    requirements: ['2026-caps-required-32021'],
+    level: 'MUST',
+    killedBy: ['undeclared-wrong-code'],
+    needs: ['taskOnly'],
+    async run(ctx: CheckContext) {
+      const r = await callTaskOnlyUndeclared(ctx, wire(ctx));
+      ctx.expect(!answeredWithTask(r.result), `the task-only tool answered a non-declaring client with a task: ${show(r)}`);
+      ctx.expect(r.error?.code === ErrorCode.MissingRequiredClientCapability, `expected error -32021, got ${show(r)}`);
+    },
+  }),
+  modernCheck({
+    id: '2026-negotiation.required-capabilities-data',
+    title: 'the -32021 names the extension in data.requiredCapabilities',
+    section: SECTION,
+    requirements: ['2026-caps-required-32021', '2026-meta-missing-capability-32021'],
+    level: 'MUST',
+    killedBy: ['no-required-capabilities'],
+    needs: ['taskOnly'],
+    async run(ctx: CheckContext) {
+      const r = await callTaskOnlyUndeclared(ctx, wire(ctx));
+      expect32021(ctx, r);
+      const ext = (r.error!.data as any)?.[Field.requiredCapabilities]?.extensions?.[TASKS_EXTENSION];
+      ctx.expect(ext && typeof ext === 'object', `-32021 without data.requiredCapabilities.extensions["${TASKS_EXTENSION}"]: ${show(r)}`);
+    },
+  }),
+  modernCheck({
+    id: '2026-negotiation.32021-http-400',
+    title: 'over Streamable HTTP the -32021 comes with 400 Bad Request',
+    section: SECTION,
+    requirements: ['2026-meta-missing-capability-http-400'],
+    level: 'MUST',
+    killedBy: ['modern-errors-http-200'],
+    needs: ['taskOnly'],
+    notApplicable: (info) => (info.transport === 'http' ? undefined : 'an HTTP status rule (the target is not spoken to over Streamable HTTP)'),
+    async run(ctx: CheckContext) {
+      const r = await callTaskOnlyUndeclared(ctx, wire(ctx));
+      expect32021(ctx, r);
+      ctx.expect(r.httpStatus === 400, `-32021 came with HTTP ${r.httpStatus}`);
+    },
+  }),
+  modernCheck({
+    id: '2026-negotiation.legacy-capability-non-declaring',
+    title: 'a client declaring only the 2025-11-25 tasks capability is a non-declaring client',
+    section: SECTION,
+    requirements: ['2026-compat-legacy-only-non-declaring'],
+    level: 'MUST',
+    killedBy: ['legacy-capability-counts'],
+    async run(ctx: CheckContext) {
+      const s = wire(ctx);
+      const roles = (['completes', 'taskOnly'] as const).filter((r) => ctx.info.profile.tools[r]);
+      if (!roles.length) ctx.skip(`needs a tool for role completes or taskOnly (${ctx.info.missingRoles.completes ?? 'none named'})`);
+      const seen: string[] = [];
+      for (const role of roles) {
+        const tool = ctx.tool(role);
+        const call = (capabilities: Record<string, unknown>) =>
+          s.request(Method.ToolsCall, { name: tool.name, arguments: tool.arguments ?? {} }, { capabilities });
+        // Judged against a plain non-declaring client: the legacy capability must make no difference.
+        const plain = await call(CLIENT_CAPABILITIES.nonDeclaring);
+        if (answeredWithTask(plain.result))
+          ctx.skip(`the ${role} tool answers even a plain non-declaring client with a task`, { judgedBy: '2026-negotiation.no-task-for-non-declaring' });
+        const r = await call(CLIENT_CAPABILITIES.legacyTasksOnly);
+        ctx.expect(
+          !answeredWithTask(r.result),
+          `the ${role} tool answered a client declaring only the 2025-11-25 tasks capability with a task (a plain non-declaring client got ${show(plain)}): ${show(r)}`,
+        );
+        seen.push(`${role}: ${r.error ? `error ${r.error.code}` : `resultType ${JSON.stringify(r.result?.resultType)}`}`);
+      }
+      return seen.join('; ');
+    },
+  }),
+  modernCheck({
+    id: '2026-negotiation.task-methods-non-declaring-32021',
+    title: 'tasks/get, tasks/update and tasks/cancel of a non-declaring client get -32021',
+    section: SECTION,
+    requirements: ['2026-errors-task-methods-non-declaring-32021'],
+    level: 'MUST',
+    killedBy: ['task-methods-undeclared'],
+    needs: ['taskOnly'],
+    notApplicable: extensionNotAdvertised,
+    async run(ctx: CheckContext) {
+      const s = wire(ctx);
+      const taskId = await createTask(ctx, s, 'taskOnly');
+      const calls: [string, Record<string, unknown>][] = [
+        [Method.TasksGet, { taskId }],
+        [Method.TasksUpdate, { taskId, inputResponses: {} }],
+        [Method.TasksCancel, { taskId }],
+      ];
+      for (const [method, params] of calls) {
+        const r = await s.request(method, params, { capabilities: CLIENT_CAPABILITIES.nonDeclaring });
+        ctx.expect(r.error?.code === ErrorCode.MissingRequiredClientCapability, `${method} of a non-declaring client: expected -32021, got ${show(r)}`);
+      }
+    },
+  }),
+  modernCheck({
+    id: '2026-negotiation.listen-non-declaring-32021',
+    title: 'subscriptions/listen for task notifications from a non-declaring client gets -32021',
+    section: SECTION,
+    requirements: ['2026-notify-non-declaring-32021', '2026-errors-listen-non-declaring-32021'],
+    level: 'MUST',
+    killedBy: ['listen-undeclared'],
+    notApplicable: extensionNotAdvertised,
+    async run(ctx: CheckContext) {
+      const s = wire(ctx);
+      const taskId = ctx.info.profile.tools.taskOnly ? await createTask(ctx, s, 'taskOnly') : unknownTaskId();
+      const sub = await s.listen({ [Field.taskIds]: [taskId] }, { capabilities: CLIENT_CAPABILITIES.nonDeclaring });
+      try {
+        // The answer is an error response for the listen id, or the stream is served (its acknowledgement).
+        const first = await sub
+          .waitFor((m) => !('method' in m) || m.method === Method.SubscriptionsAcknowledged, ctx.options.requestTimeoutMs, 'an answer to subscriptions/listen')
+          .catch((e) => {
+            const x = sub.exchange;
+            if (x?.endedWithout && !x.answered) throw new HttpNoAnswerError(x, x.endedWithout);
+            return ctx.skip(`no answer to subscriptions/listen within ${ctx.options.requestTimeoutMs} ms (${e instanceof Error ? e.message : String(e)})`);
+          });
+        if ('method' in first) ctx.violation(`subscriptions/listen of a non-declaring client was served (acknowledged: ${brief(first.params, 200)})`);
+        ctx.expect(first.error?.code === ErrorCode.MissingRequiredClientCapability, `expected -32021, got ${brief(first.error ?? first.result)}`);
+      } finally {
+        await sub.close();
+      }
+    },
+  }),
+];

@@ -1,0 +1,40 @@
+// The 2025-11-25 task methods this revision removed (SEP-2663 "Backward Compatibility"; RULINGS.md#ext-tasks-list-removed):
+// tasks/result and tasks/list answer -32601 (Method not found).
+import type { CheckContext, CheckDef } from '../../engine/check.ts';
+import { ErrorCode, Method } from '../../../schema/2026-07-28/protocol.ts';
+import type { ModernResponse } from '../wire/peer.ts';
+import { brief, modernCheck, wire } from '../engine/check.ts';
+import { createTask, unknownTaskId } from '../arrange/tasks.ts';
+
+const SECTION = 'Removed methods';
+
+/** The removed method called by a declaring client, about a real task where the target can make one. */
+async function callRemoved(ctx: CheckContext, method: string): Promise<ModernResponse> {
+  const s = wire(ctx);
+  const taskId = ctx.info.profile.tools.taskOnly ? await createTask(ctx, s, 'taskOnly') : unknownTaskId();
+  return s.request(method, method === Method.TasksResult ? { taskId } : {});
+}
+
+const show = (r: ModernResponse) => brief(r.error ?? r.result);
+
+export const checks: CheckDef[] = [
+  ...(
+    [
+      [Method.TasksResult, 'tasks-result-served'],
+      [Method.TasksList, 'tasks-list-served'],
+    ] as const
+  ).map(([method, fault]) =>
+    modernCheck({
+      id: `2026-removed.${method.replace('/', '-')}`,
+      title: `${method} (removed) answers -32601 Method not found`,
+      section: SECTION,
+      requirements: ['2026-compat-tasks-result-32601'],
+      level: 'MUST',
+      killedBy: [fault],
+      async run(ctx: CheckContext) {
+        const r = await callRemoved(ctx, method);
+        ctx.expect(r.error?.code === ErrorCode.MethodNotFound, `${method}: expected -32601, got ${show(r)}`);
+      },
+    }),
+  ),
+];

@@ -1,0 +1,92 @@
+// One run of 2026-07-28 against one target: connections without a handshake (suites/2026-07-28/wire), the
+// probe (server/discover + tools/list), the profile's roles (MODERN_PROFILE_ROLES). openTargetSession
+// (suites/runner/session.ts) comes here when the run's revision is 2026-07-28.
+import { splitCommand } from '../../wire/connect.ts';
+import type { Peer } from '../../wire/peer.ts';
+import { MODERN_PROFILE_ROLES, type Profile, type ProfileRole } from '../../engine/profile.ts';
+import type { TargetConnector, TargetInfo } from '../../engine/check.ts';
+import { REVISION } from '../../../schema/2026-07-28/protocol.ts';
+import { describeTarget, type TargetSpec } from '../../runner/target.ts';
+import { limiter } from '../../runner/limiter.ts';
+import { connectModern, ModernPeer, type ModernScope } from '../wire/peer.ts';
+
+/** Opens fresh 2026-07-28 connections to a target (a process per connection over stdio; nothing to open over HTTP but a label). */
+export function modernConnector(spec: TargetSpec, requestTimeoutMs: number): TargetConnector {
+  switch (spec.kind) {
+    case 'stdio': {
+      const { command, args } = splitCommand(spec.command);
+      const starting = limiter(2); // as for 2025-11-25: process start-up two at a time
+      return {
+        transport: 'stdio',
+        label: spec.command,
+        hasSecondIdentity: false,
+        open: (opts) =>
+          starting(async () => {
+            const mp = await connectModern(
+              { kind: 'stdio', command, args, cwd: spec.cwd, env: spec.env },
+              { defaultTimeoutMs: requestTimeoutMs, label: spec.command, capabilities: opts?.capabilities },
+            );
+            return mp.peer;
+          }),
+      };
+    }
+    case 'http':
+      return {
+        transport: 'http',
+        label: spec.url,
+        hasSecondIdentity: spec.secondaryHeaders !== undefined,
+        async open(opts) {
+          const headers = opts?.identity === 'secondary' && spec.secondaryHeaders ? spec.secondaryHeaders : spec.headers;
+          const mp = await connectModern({ kind: 'http', url: spec.url, headers }, { defaultTimeoutMs: requestTimeoutMs, capabilities: opts?.capabilities });
+          return mp.peer;
+        },
+      };
+    default:
+      throw new Error(`${describeTarget(spec)}: revision ${REVISION} is spoken over stdio or Streamable HTTP only (give --stdio or --url)`);
+  }
+}
+
+/** tools/list, every page (bounded), with this revision's `_meta`. */
+export async function listModernTools(s: ModernScope): Promise<any[]> {
+  const tools: any[] = [];
+  let cursor: string | undefined;
+  for (let page = 0; page < 50; page++) {
+    const r = await s.request('tools/list', cursor ? { cursor } : {});
+    if (r.error || !Array.isArray(r.result?.tools)) break;
+    tools.push(...r.result.tools);
+    cursor = typeof r.result.nextCursor === 'string' ? r.result.nextCursor : undefined;
+    if (!cursor) break;
+  }
+  return tools;
+}
+
+/**
+ * server/discover + tools/list on the shared connection; the profile resolved against what the target
+ * lists. The discover answer is recorded as it came (an error too: judging it is a check's business); only a
+ * target that does not answer at all throws.
+ */
+export async function probeModern(shared: Peer, connector: TargetConnector, profile: Profile | undefined): Promise<TargetInfo> {
+  const s = ModernPeer.of(shared)!.all();
+  const d = await s.discover();
+  const tools = await listModernTools(s);
+  const byName = new Map(tools.map((t) => [t?.name, t]));
+  const resolved: Profile = { tools: {} };
+  const missingRoles: Partial<Record<ProfileRole, string>> = {};
+  for (const role of MODERN_PROFILE_ROLES) {
+    const given = profile?.tools[role];
+    if (given && byName.has(given.name)) resolved.tools[role] = { name: given.name, arguments: given.arguments ?? {} };
+    else if (given) missingRoles[role] = `profile names tool "${given.name}" for role ${role}, but the target does not list it`;
+    else missingRoles[role] = `no tool for role ${role}: name one in --profile (roles of ${REVISION}: ${MODERN_PROFILE_ROLES.join(', ')})`;
+  }
+  return {
+    label: connector.label,
+    transport: connector.transport,
+    revision: REVISION,
+    initializeResult: {},
+    discoverResult: d.result,
+    serverCapabilities: d.result?.capabilities ?? {},
+    tools,
+    profile: resolved,
+    missingRoles,
+  };
+}

@@ -1,0 +1,277 @@
+// The Streamable HTTP client side of 2026-07-28 as the judge needs it: every JSON-RPC message its own POST,
+// no session, the answer a JSON body or an SSE stream scoped to that request (basic-transports-streamable-http.md).
+//
+// Our own transport over fetch, not the SDK's: `StreamableHTTPClientTransport` of @modelcontextprotocol/client
+// 2.x derives MCP-Protocol-Version / Mcp-Method / Mcp-Name from the body and refuses to let a caller set or
+// leave out these headers ("reserved" names), turns 4xx answers into its own errors, and retries streams; a
+// judge must send the headers a check asks for (missing, mismatched, base64-encoded) and see every status
+// and body as the target sent them. (Likewise for stdio: stdio.ts.)
+import { createParser } from 'eventsource-parser';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { BASE64_SENTINEL, Header, Meta, Method, PROTOCOL_VERSION } from '../../../schema/2026-07-28/protocol.ts';
+import { idKey, type Message } from '../../wire/peer.ts';
+
+/** Most bytes read from one HTTP answer (a JSON body, or everything an SSE stream sends). */
+export const MAX_ANSWER_BYTES = 4 * 1024 * 1024;
+
+/** Headers a request sets over (a string) or leaves out of (null) the standard ones derived from its body. */
+export type HeaderOverrides = Record<string, string | null>;
+
+/** What one POST did, as far as the judge saw it. */
+export interface HttpExchange {
+  /** The request id (idKey form) or `notification`. */
+  key: string;
+  method: string;
+  /** Headers as sent (names as written). */
+  headers: Record<string, string>;
+  status?: number;
+  contentType?: string;
+  /** The JSON-RPC response to the request arrived on this exchange. */
+  answered: boolean;
+  /** Text of a body that held no JSON-RPC message (bounded), for the evidence. */
+  unreadBody?: string;
+  /** Why the exchange ended without a response (set when it ends so). */
+  endedWithout?: string;
+  /** Resolves when the exchange's answer is read to its end (or it failed, or was aborted). */
+  done: Promise<void>;
+}
+
+/** The request of a POST ended without a JSON-RPC response for it (an empty 4xx, garbage, a stream that closed). */
+export class HttpNoAnswerError extends Error {
+  constructor(
+    readonly exchange: HttpExchange,
+    why: string,
+  ) {
+    super(`no JSON-RPC response to ${exchange.method}: ${why}`);
+    this.name = 'HttpNoAnswerError';
+  }
+}
+
+/** The method's `Mcp-Name` source (the standard header table, and tasks.md "Streamable HTTP: Routing Headers"). */
+export function mcpNameSource(method: string, params: unknown): unknown {
+  const p = params && typeof params === 'object' ? (params as Record<string, unknown>) : {};
+  switch (method) {
+    case Method.ToolsCall:
+    case 'prompts/get':
+      return p.name;
+    case 'resources/read':
+      return p.uri;
+    case Method.TasksGet:
+    case Method.TasksUpdate:
+    case Method.TasksCancel:
+      return p.taskId;
+    default:
+      return undefined;
+  }
+}
+
+/** A header value as the Value Encoding rules say: plain visible ASCII as is, anything else `=?base64?…?=`. */
+export function encodeHeaderValue(value: unknown): string {
+  const text = typeof value === 'string' ? value : typeof value === 'number' || typeof value === 'boolean' ? String(value) : JSON.stringify(value);
+  const plain = /^[\x20-\x7e\t]*$/.test(text) && text.trim() === text && !BASE64_SENTINEL.test(text) && !/^=\?base64\?.*\?=$/.test(text);
+  return plain ? text : `=?base64?${Buffer.from(text, 'utf8').toString('base64')}?=`;
+}
+
+/** The standard request headers for a message, derived from its body (what a conforming client sends). */
+export function standardHeaders(message: Message): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (typeof message.method !== 'string') return out;
+  const v = message.params?._meta?.[Meta.ProtocolVersion];
+  out[Header.ProtocolVersion] = typeof v === 'string' ? v : PROTOCOL_VERSION;
+  out[Header.Method] = message.method;
+  const name = mcpNameSource(message.method, message.params);
+  if (name !== undefined && name !== null) out[Header.Name] = encodeHeaderValue(name);
+  return out;
+}
+
+export interface ModernHttpOptions {
+  url: string;
+  /** Sent on every POST (e.g. Authorization). */
+  headers?: Record<string, string>;
+  /** Called for every transport fact worth the transcript (status, content type, headers sent, unread bodies). */
+  note?: (text: string, raw?: string) => void;
+}
+
+/**
+ * One POST per message. A request's answer (JSON or SSE) is fed to `onmessage` as it arrives; the POST of a
+ * request that ends without its response is told through `exchangeOf(id).done` / `endedWithout`. Nothing is
+ * retried, nothing is resumed (2026-07-28 streams are not resumable).
+ */
+export class ModernHttpTransport implements Transport {
+  onmessage?: (message: JSONRPCMessage) => void;
+  onerror?: (error: Error) => void;
+  onclose?: () => void;
+  private readonly exchanges = new Map<string, HttpExchange & { abort: AbortController }>();
+  /** The exchange each received message arrived on (request id key): a listen stream's messages are told apart by it. */
+  private readonly arrivals = new WeakMap<object, string>();
+  /** Per-message header overrides, set by the driver just before the message is sent. */
+  private readonly overrides = new WeakMap<object, HeaderOverrides>();
+  private closed = false;
+
+  constructor(private readonly opts: ModernHttpOptions) {}
+
+  async start(): Promise<void> {}
+
+  /** The headers `message` is to be sent with, over the standard ones (called by the driver before send). */
+  overrideHeaders(message: object, headers: HeaderOverrides): void {
+    this.overrides.set(message, headers);
+  }
+
+  /** The last exchange of a request id. */
+  exchangeOf(id: unknown): HttpExchange | undefined {
+    return this.exchanges.get(idKey(id));
+  }
+
+  /** The request id key of the POST whose answer carried `message`. */
+  arrivedOn(message: object): string | undefined {
+    return this.arrivals.get(message);
+  }
+
+  /** Closes the answer stream of one request (on Streamable HTTP this is the request's cancellation). */
+  abort(id: unknown): boolean {
+    const x = this.exchanges.get(idKey(id));
+    if (!x) return false;
+    x.abort.abort();
+    return true;
+  }
+
+  async send(message: JSONRPCMessage): Promise<void> {
+    if (this.closed) throw new Error('transport closed');
+    const m = message as Message;
+    const isRequest = typeof m.method === 'string' && 'id' in m;
+    if (!('method' in m)) {
+      // Streamable HTTP: the client MUST NOT send JSON-RPC responses (the target asked us something it must not).
+      this.opts.note?.(`not sent: a JSON-RPC response (id=${idKey(m.id)} ); clients send none over Streamable HTTP`);
+      return;
+    }
+    const headers: Record<string, string> = {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      ...(this.opts.headers ?? {}),
+      ...standardHeaders(m),
+    };
+    for (const [k, v] of Object.entries(this.overrides.get(m) ?? {})) {
+      for (const existing of Object.keys(headers)) if (existing.toLowerCase() === k.toLowerCase()) delete headers[existing];
+      if (v !== null) headers[k] = v;
+    }
+    await this.post(JSON.stringify(m), headers, isRequest ? idKey(m.id) : 'notification', String(m.method));
+  }
+
+  /** POSTs raw text (malformed JSON and the like) with the given headers; any JSON-RPC answer is fed back in. */
+  async sendRaw(text: string, headers: Record<string, string> = {}): Promise<void> {
+    await this.post(
+      text,
+      { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...(this.opts.headers ?? {}), ...headers },
+      'raw',
+      '(raw)',
+    );
+    await this.exchanges.get('raw')?.done;
+  }
+
+  private async post(body: string, headers: Record<string, string>, key: string, method: string): Promise<void> {
+    const abort = new AbortController();
+    let finish!: () => void;
+    const x: HttpExchange & { abort: AbortController } = { key, method, headers, answered: false, abort, done: new Promise<void>((r) => (finish = r)) };
+    this.exchanges.set(key, x);
+    const shown = Object.entries(headers)
+      .filter(([k]) => /^mcp-/i.test(k))
+      .map(([k, v]) => `${k}: ${v}`)
+      .join(', ');
+    this.opts.note?.(`http POST ${method} [${shown || 'no MCP headers'}] for id=${key} `);
+    let res: globalThis.Response;
+    try {
+      res = await fetch(this.opts.url, { method: 'POST', headers, body, signal: abort.signal });
+    } catch (e) {
+      x.endedWithout = abort.signal.aborted ? 'the stream was closed by us' : `request failed: ${errorText(e)}`;
+      finish();
+      if (abort.signal.aborted) return;
+      throw e;
+    }
+    x.status = res.status;
+    x.contentType = (res.headers.get('content-type') ?? '').split(';')[0]!.trim();
+    this.opts.note?.(`http ${res.status} ${x.contentType || '(no content type)'} for id=${key} `);
+    // The body is read in the background: send() resolves once the status is in (a listen stream stays open).
+    void this.read(res, x)
+      .catch((e) => {
+        if (!abort.signal.aborted) this.onerror?.(e instanceof Error ? e : new Error(String(e)));
+      })
+      .finally(() => {
+        if (!x.answered && key !== 'notification' && !x.endedWithout)
+          x.endedWithout = abort.signal.aborted
+            ? 'the stream was closed by us'
+            : x.unreadBody !== undefined
+              ? `HTTP ${x.status} with a body that is no JSON-RPC response: ${JSON.stringify(x.unreadBody.slice(0, 200))}`
+              : `HTTP ${x.status} ${x.contentType || '(no content type)'} ended without a response`;
+        finish();
+      });
+  }
+
+  private async read(res: globalThis.Response, x: HttpExchange & { abort: AbortController }): Promise<void> {
+    if (!res.body) return;
+    const reader = res.body.getReader();
+    const decoder = new TextDecoder();
+    let total = 0;
+    const sse = x.contentType === 'text/event-stream';
+    let text = '';
+    const parser = createParser({
+      onEvent: (ev) => this.deliver(ev.data, x, true),
+      onError: (e) => this.opts.note?.(`sse parse error for id=${x.key} : ${e.message}`),
+    });
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        total += value.byteLength;
+        if (total > MAX_ANSWER_BYTES) {
+          this.opts.note?.(`http answer for id=${x.key} exceeded ${MAX_ANSWER_BYTES} bytes: stream closed by us`);
+          x.endedWithout = `the answer exceeded ${MAX_ANSWER_BYTES} bytes`;
+          x.abort.abort();
+          break;
+        }
+        const chunk = decoder.decode(value, { stream: true });
+        if (sse) parser.feed(chunk);
+        else text += chunk;
+      }
+    } finally {
+      reader.releaseLock();
+    }
+    if (!sse && text.trim()) this.deliver(text, x, false);
+  }
+
+  /** Feeds one JSON text (a body or an SSE event) to onmessage; what is no JSON-RPC message is recorded as unread. */
+  private deliver(text: string, x: HttpExchange, fromStream: boolean): void {
+    let v: unknown;
+    try {
+      v = JSON.parse(text);
+    } catch {
+      x.unreadBody = (x.unreadBody ?? '') + text.slice(0, 4096);
+      this.opts.note?.(`http ${fromStream ? 'SSE event' : 'body'} for id=${x.key} is not JSON`, text.slice(0, 4096));
+      return;
+    }
+    for (const m of Array.isArray(v) ? v : [v]) {
+      if (!m || typeof m !== 'object' || (m as Message).jsonrpc !== '2.0') {
+        x.unreadBody = (x.unreadBody ?? '') + JSON.stringify(m).slice(0, 4096);
+        this.opts.note?.(`http ${fromStream ? 'SSE event' : 'body'} for id=${x.key} is not a JSON-RPC message`, JSON.stringify(m).slice(0, 4096));
+        continue;
+      }
+      const msg = m as Message;
+      if (!('method' in msg) && idKey(msg.id) === x.key) x.answered = true;
+      this.arrivals.set(msg, x.key);
+      this.onmessage?.(msg as JSONRPCMessage);
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    // No onclose: the Peer that closes us records who closed (a target gone shows as a failed fetch instead).
+    for (const x of this.exchanges.values()) x.abort.abort();
+  }
+}
+
+function errorText(e: unknown): string {
+  const parts: string[] = [];
+  for (let x: any = e, i = 0; x && i < 4; x = x.cause, i++) parts.push(x instanceof Error ? x.message : String(x.code ?? x));
+  return parts.join(': ');
+}

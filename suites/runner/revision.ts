@@ -1,0 +1,82 @@
+// Which revision(s) a run grades a target in (--revision; RunOptions.revision). `auto` follows the dual-era
+// client of basic-versioning.md "Backward Compatibility": probe with server/discover (our modern version in
+// `_meta`); a DiscoverResult or a recognized modern error means a modern server, anything else (another
+// error, no answer within the request bound, over HTTP a 4xx without a modern error body) a legacy one —
+// never keyed to one error code. A modern server is also asked `initialize` on a connection of its own: a
+// dual-era server is graded in both revisions. In-process targets (the reference receiver, a transport)
+// speak 2025-11-25.
+import { ErrorCode, Field, REVISION as MODERN } from '../../schema/2026-07-28/protocol.ts';
+import { SPEC_REVISION, type Revision } from '../../schema/spec.ts';
+import type { RunOptions } from '../engine/options.ts';
+import { connectModern, HttpNoAnswerError } from '../2026-07-28/wire/peer.ts';
+import { splitCommand } from '../wire/connect.ts';
+import { connectorFor, type TargetSpec } from './target.ts';
+
+export interface RevisionDecision {
+  /** The revisions to grade the target in, oldest first (one session each). */
+  revisions: Revision[];
+  /** One line per step: what was asked, what came back, what follows (the CLI prints them). */
+  why: string[];
+}
+
+const MODERN_ERRORS: readonly number[] = [ErrorCode.UnsupportedProtocolVersion, ErrorCode.MissingRequiredClientCapability, ErrorCode.HeaderMismatch];
+
+type DiscoverOutcome = { modern: true; speaks: boolean; detail: string } | { modern: false; detail: string };
+
+/** server/discover on a connection of its own (closed after), bounded by the request timeout. */
+export async function probeDiscover(target: TargetSpec, requestTimeoutMs: number): Promise<DiscoverOutcome> {
+  if (target.kind !== 'stdio' && target.kind !== 'http') return { modern: false, detail: 'not asked (an in-process target)' };
+  let peer;
+  try {
+    peer =
+      target.kind === 'http'
+        ? await connectModern({ kind: 'http', url: target.url, headers: target.headers }, { defaultTimeoutMs: requestTimeoutMs })
+        : await connectModern({ kind: 'stdio', ...splitCommand(target.command), cwd: target.cwd, env: target.env }, { defaultTimeoutMs: requestTimeoutMs });
+  } catch (e) {
+    return { modern: false, detail: `could not be sent (${e instanceof Error ? e.message : String(e)})` };
+  }
+  try {
+    const r = await peer.all().discover({ timeoutMs: requestTimeoutMs });
+    const versions = r.result?.[Field.supportedVersions];
+    if (Array.isArray(versions))
+      return { modern: true, speaks: versions.includes(MODERN), detail: `answered a DiscoverResult (supportedVersions ${JSON.stringify(versions)})` };
+    if (r.error && MODERN_ERRORS.includes(r.error.code)) {
+      const supported = (r.error.data as Record<string, unknown> | undefined)?.[Field.supported];
+      return { modern: true, speaks: false, detail: `answered the modern error ${r.error.code} (supported ${JSON.stringify(supported)})` };
+    }
+    return { modern: false, detail: r.error ? `answered error ${r.error.code} ${JSON.stringify(r.error.message)}` : 'answered no DiscoverResult' };
+  } catch (e) {
+    const what = e instanceof HttpNoAnswerError ? e.message : e instanceof Error ? e.message : String(e);
+    return { modern: false, detail: `got no answer (${what})` };
+  } finally {
+    await peer.close();
+  }
+}
+
+/** initialize on a connection of its own (closed after): does the target speak 2025-11-25 too? */
+async function probeInitialize(target: TargetSpec, requestTimeoutMs: number): Promise<{ ok: boolean; detail: string }> {
+  try {
+    const peer = await connectorFor(target, requestTimeoutMs).open();
+    await peer.close();
+    return { ok: true, detail: 'initialize succeeded' };
+  } catch (e) {
+    return { ok: false, detail: `initialize failed (${e instanceof Error ? e.message : String(e)})` };
+  }
+}
+
+/** The revisions to grade `target` in under `options.revision`. Never throws: a target that cannot be reached is the session's connection error. */
+export async function chooseRevisions(target: TargetSpec, options: Pick<RunOptions, 'revision' | 'requestTimeoutMs'>): Promise<RevisionDecision> {
+  if (options.revision !== 'auto') return { revisions: [options.revision], why: [`revision ${options.revision}: as asked (--revision)`] };
+  if (target.kind !== 'stdio' && target.kind !== 'http')
+    return { revisions: [SPEC_REVISION], why: [`revision ${SPEC_REVISION}: an in-process target speaks it`] };
+  const d = await probeDiscover(target, options.requestTimeoutMs);
+  if (!d.modern) return { revisions: [SPEC_REVISION], why: [`server/discover ${d.detail}: a legacy server, revision ${SPEC_REVISION} (initialize)`] };
+  const why = [`server/discover ${d.detail}: a modern server${d.speaks ? `, revision ${MODERN}` : ` that does not speak ${MODERN}`}`];
+  const legacy = await probeInitialize(target, options.requestTimeoutMs);
+  why.push(`${legacy.detail}: ${legacy.ok ? `it speaks ${SPEC_REVISION} too (dual-era)` : `no ${SPEC_REVISION}`}`);
+  const revisions: Revision[] = [];
+  if (legacy.ok) revisions.push(SPEC_REVISION);
+  if (d.speaks) revisions.push(MODERN);
+  // Neither: graded in the modern revision, whose checks say what the server does not do.
+  return { revisions: revisions.length ? revisions : [MODERN], why };
+}
