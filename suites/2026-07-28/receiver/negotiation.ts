@@ -93,7 +93,7 @@ export const checks: CheckDef[] = [
     section: SECTION,
     requirements: ['2026-meta-missing-capability-http-400'],
     level: 'MUST',
-    killedBy: ['modern-errors-http-200'],
+    killedBy: ['capability-error-http-200'],
     needs: ['taskOnly'],
     notApplicable: (info) => (info.transport === 'http' ? undefined : 'an HTTP status rule (the target is not spoken to over Streamable HTTP)'),
     async run(ctx: CheckContext) {

@@ -10,7 +10,7 @@ export const checks: CheckDef[] = [
     section: 'Results',
     requirements: ['2026-core-result-type-required'],
     level: 'MUST',
-    killedBy: ['discover-no-result-type'],
+    killedBy: ['discover-no-result-type', 'get-no-result-type'],
     async run(ctx: CheckContext) {
       const s = wire(ctx);
       const results: [string, unknown][] = [];
