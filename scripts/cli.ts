@@ -27,7 +27,7 @@ export async function main(argv: string[]): Promise<number> {
       }
       case 'checks': {
         const { listChecks } = await import('./server.ts');
-        return listChecks();
+        return listChecks(rest);
       }
       case undefined:
       case '--help':

@@ -3,14 +3,25 @@
 // Exit codes: 0 no check failed; 1 a check failed (or with --strict a warning, or the baseline is stale); 2 usage or connection error.
 import { parseArgs } from 'node:util';
 import { writeFileSync } from 'node:fs';
-import { allChecks, inCheckOrder, unmatchedSelectors } from '../suites/index.ts';
-import { openTargetSession, type RunConfig } from '../suites/runner/session.ts';
+import { allChecks, checkRevisions, checksFor, inCheckOrder, receiverChecks, unmatchedSelectors } from '../suites/index.ts';
+import { openTargetSession, type RunConfig, type SessionHooks, type TargetSession } from '../suites/runner/session.ts';
 import { matches, selected } from '../suites/engine/select.ts';
 import { serverRequestorChecks } from '../suites/requestor/server-requestor.ts';
 import { describeTarget, loadProfile, type TargetSpec } from '../suites/runner/target.ts';
-import { DEFAULT_DISCOVERY, DISCOVER_MODES, formatPlan, profileToKeep, type DiscoverMode } from '../suites/runner/discovery.ts';
-import { computeCoverage } from '../suites/coverage.ts';
-import { DEFAULT_RUN_OPTIONS, runOptions, type RunOptions } from '../suites/engine/options.ts';
+import type { TargetInfo } from '../suites/engine/check.ts';
+import { Meta } from '../schema/2026-07-28/protocol.ts';
+import {
+  DEFAULT_DISCOVERY,
+  DISCOVER_MODES,
+  formatPlan,
+  profileToKeep,
+  type DiscoverMode,
+  type DiscoveryPlan,
+  type DiscoveryResult,
+} from '../suites/runner/discovery.ts';
+import { computeCoverage, mergeCoverage } from '../suites/coverage.ts';
+import { DEFAULT_RUN_OPTIONS, REVISION_CHOICES, runOptions, type RevisionChoice, type RunOptions } from '../suites/engine/options.ts';
+import { chooseRevisions } from '../suites/runner/revision.ts';
 import { preloadVitest, runSuite } from './run-suite.ts';
 import { buildReport, exitCode, loadBaseline } from '../suites/report/model.ts';
 import { CheckCollector } from '../suites/report/collector.ts';
@@ -20,23 +31,27 @@ import { writeReports } from '../suites/report/write.ts';
 import { REPORT_OPTIONS } from './report-options.ts';
 import { PROPERTY_NAMES, formatPropertyFailure, parsePropertyArgs, propertyCatalog, runProperties } from '../suites/properties/run.ts';
 import { requestorChecks } from '../suites/requestor/checks.ts';
-import { SPEC_REVISION } from '../schema/spec.ts';
+import { REVISIONS, SPEC_REVISION, isRevision, type Revision } from '../schema/spec.ts';
+import { extensionRequestorChecks } from '../suites/2026-07-28/requestor/checks.ts';
 import { hasRequirement } from '../schema/catalog.ts';
 import { rulingsFor } from '../schema/rulings.ts';
 import { formatListing, listRun } from '../suites/runner/list.ts';
 import { formatRequestorPlan } from '../suites/runner/requestor-discovery.ts';
 import { REQUESTOR_ROLES } from '../suites/engine/profile.ts';
 
-export const HELP = `mcp-tasks-conformance — conformance suite for MCP Tasks (spec ${SPEC_REVISION})
+export const HELP = `mcp-tasks-conformance — conformance suite for MCP Tasks (spec ${REVISIONS.join(', and the Tasks extension of ')})
 
 Usage:
   mcp-tasks-conformance server (--stdio "<command>" | --url <http-url> [--header "K: V"]…) [options]
   mcp-tasks-conformance mock (--stdio | --http <port>) [mock options]   (mock --help for its options)
   mcp-tasks-conformance client --command "<client command>" [--scenario <name>]… [--transport http|stdio]
                                           grade an MCP client as a task requestor (client --help; docs/CLIENTS.md)
-  mcp-tasks-conformance checks            list every check (receiver, requestor, property) with its requirement ids and the faults that kill it
+  mcp-tasks-conformance checks [--revision <r>]
+                                          list every check (receiver, requestor, property) with its revision, requirement ids and the faults that kill it
 
 server options:
+  --revision <r>             ${REVISION_CHOICES.join(' | ')} (default auto: probe with server/discover, fall back to
+                             initialize; the choice and why are printed; a target that speaks both is graded in both)
   --stdio <command>          spawn the target and talk over stdio
   --url <url>                Streamable HTTP endpoint of the target
   --header "K: V"            HTTP header sent on every request (repeatable), e.g. "Authorization: Bearer X"
@@ -85,6 +100,7 @@ export function parseServerArgs(argv: string[]) {
       'discover-budget': { type: 'string' },
       'write-profile': { type: 'string' },
       'require-coverage': { type: 'boolean', default: false },
+      revision: { type: 'string', default: DEFAULT_RUN_OPTIONS.revision },
       only: { type: 'string', multiple: true },
       exclude: { type: 'string', multiple: true },
       'max-tasks': { type: 'string' },
@@ -127,6 +143,8 @@ export function parseServerArgs(argv: string[]) {
   }
   if (!values.stdio === !values.url) throw new UsageError('give exactly one target: --stdio "<command>" or --url <http-url>');
   if (values.stdio && (values.header || values['secondary-header'])) throw new UsageError('--header and --secondary-header apply to --url targets only');
+  if (!(REVISION_CHOICES as readonly string[]).includes(values.revision!))
+    throw new UsageError(`--revision takes ${REVISION_CHOICES.join(', ')}, got "${values.revision}"`);
   const num = (name: string, v: string | undefined, def: number) => {
     if (v === undefined) return def;
     const n = Number(v);
@@ -172,7 +190,8 @@ export function parseServerArgs(argv: string[]) {
   }
   // Property results (--properties) are checks too, named properties.<name>.
   const unknownBaseline = baseline.filter(
-    (id) => !allChecks.some((c) => c.id === id) && !serverRequestorChecks.some((c) => c.id === id) && !PROPERTY_NAMES.some((p) => id === `properties.${p}`),
+    (id) =>
+      !receiverChecks.some((c) => c.id === id) && !serverRequestorChecks.some((c) => c.id === id) && !PROPERTY_NAMES.some((p) => id === `properties.${p}`),
   );
   if (unknownBaseline.length) throw new UsageError(`--baseline lists unknown check ids: ${unknownBaseline.join(', ')}`);
   if (values.timeout !== undefined && values['request-timeout'] !== undefined)
@@ -206,6 +225,7 @@ export function parseServerArgs(argv: string[]) {
     exclude,
     // The same builder and defaults as the library (suites/api.ts runConfig).
     options: runOptions({
+      revision: values.revision as RevisionChoice,
       requestTimeoutMs: opt(requestTimeoutFlag, values['request-timeout'] ?? values.timeout),
       checkTimeoutMs: opt('check-timeout', values['check-timeout']),
       maxTasks: opt('max-tasks', values['max-tasks']),
@@ -273,13 +293,15 @@ export async function runServerCommand(argv: string[]): Promise<number> {
   };
   if (!args.properties?.path) preloadVitest(); // overlaps the pre-flight
   // Pre-flight: a target we cannot reach is a connection error (exit 2), not a list of failed checks.
-  // Discovery runs here, once, on a session of its own; the checks get its roles through the config.
-  let preflight;
+  // The revision(s) first (--revision; auto probes and says why), then per revision a session of its own:
+  // discovery runs there, once; the checks get its roles through the config.
+  const preflights: { revision: Revision; config: RunConfig & { options: RunOptions }; info: TargetInfo; discovery?: DiscoveryResult }[] = [];
+  let revisions: Revision[];
   try {
     say(`target: ${target}\n`);
     status?.startTicking();
-    status?.setPhase('connecting: initialize, tools/list');
-    const probe = await openTargetSession(args.config, {
+    status?.setPhase('connecting: server/discover beside initialize, tools/list');
+    const hooks: SessionHooks = {
       onDiscoveryPlan: (plan, budgetMs) => {
         say(
           formatPlan(plan, budgetMs)
@@ -296,16 +318,31 @@ export async function runServerCommand(argv: string[]): Promise<number> {
         );
         status?.setPhase(`discovery of the requestor roles: ${plan.calls.length} plain call(s)`);
       },
-    });
-    preflight = { info: probe.info, discovery: probe.discovery };
-    await probe.close();
-    say(`server: ${JSON.stringify(preflight.info.initializeResult.serverInfo ?? {})}; tools: ${preflight.info.tools.length}\n`);
-    for (const [role, found] of Object.entries(preflight.discovery?.roles ?? {}))
-      say(`  discovered ${role}: ${found.name} ${JSON.stringify(found.arguments)} — ${found.observed}\n`);
-    const missing = Object.entries(preflight.info.missingRoles).map(([r, why]) => `  ${r}: ${why}`);
-    if (missing.length) say(`roles not available (their checks are not exercised):\n${missing.join('\n')}\n`);
-    if (args.writeProfile) {
-      writeFileSync(args.writeProfile, JSON.stringify(profileToKeep(preflight.info.profile, preflight.discovery, target), null, 2) + '\n');
+    };
+    const configOf = (revision: Revision) => ({ ...args.config, options: { ...args.config.options, revision } });
+    // With auto, the 2025-11-25 pre-flight session is the legacy probe itself (kept when the choice includes it).
+    let legacySession: Promise<TargetSession> | undefined;
+    const decision = await chooseRevisions(args.config.target, args.config.options, () => (legacySession = openTargetSession(configOf(SPEC_REVISION), hooks)));
+    revisions = decision.revisions;
+    say(`revision: ${revisions.join(' and ')} — ${decision.why.join('; ')}\n`);
+    if (!revisions.includes(SPEC_REVISION)) void legacySession?.then((s) => s.close()).catch(() => undefined);
+    for (const revision of revisions) {
+      const config = configOf(revision);
+      const probe = revision === SPEC_REVISION && legacySession ? await legacySession : await openTargetSession(config, hooks);
+      const pre = { revision, config, info: probe.info, discovery: probe.discovery };
+      await probe.close();
+      preflights.push(pre);
+      const serverInfo = revision === SPEC_REVISION ? pre.info.initializeResult.serverInfo : pre.info.discoverResult?._meta?.[Meta.ServerInfo];
+      const of = revisions.length > 1 ? ` (${revision})` : '';
+      say(`server${of}: ${JSON.stringify(serverInfo ?? {})}; tools: ${pre.info.tools.length}\n`);
+      for (const [role, found] of Object.entries(pre.discovery?.roles ?? {}))
+        say(`  discovered ${role}: ${found.name} ${JSON.stringify(found.arguments)} — ${found.observed}\n`);
+      const missing = Object.entries(pre.info.missingRoles).map(([r, why]) => `  ${r}: ${why}`);
+      if (missing.length) say(`roles not available${of} (their checks are not exercised):\n${missing.join('\n')}\n`);
+    }
+    const legacy = preflights.find((p) => p.revision === SPEC_REVISION);
+    if (args.writeProfile && legacy) {
+      writeFileSync(args.writeProfile, JSON.stringify(profileToKeep(legacy.info.profile, legacy.discovery, target), null, 2) + '\n');
       say(`profile written to ${args.writeProfile}\n`);
     }
   } catch (e) {
@@ -319,46 +356,72 @@ export async function runServerCommand(argv: string[]): Promise<number> {
   const reporters: unknown[] = [collector];
   status?.setPhase('starting the checks');
   if (!args.properties?.path) {
-    // --path replays one property counterexample only: no checks.
-    await runSuite({
-      entry: 'suites/receiver.suite',
-      reporters,
-      provide: { conformance: { ...args.config, discover: undefined, discovered: preflight.discovery } },
-      options: { maxConcurrency: args.config.options.concurrency },
-    });
+    // --path replays one property counterexample only: no checks. One vitest run per revision.
+    for (const pre of preflights)
+      await runSuite({
+        entry: 'suites/receiver.suite',
+        reporters,
+        provide: { conformance: { ...pre.config, discover: undefined, discovered: pre.discovery } },
+        options: { maxConcurrency: args.config.options.concurrency },
+      });
   }
-  // --properties: the property-based tests run after the checks; their results join the report.
-  if (args.properties) {
+  // --properties: the property-based tests (2025-11-25's state machine) run after the checks; their results join the report.
+  const legacy = preflights.find((p) => p.revision === SPEC_REVISION);
+  if (args.properties && legacy) {
     const results = await runProperties(
-      { ...args.config, discover: undefined, discovered: preflight.discovery },
+      { ...legacy.config, discover: undefined, discovered: legacy.discovery },
       { ...args.properties, log: (l) => say(`  ${l}\n`) },
     );
     for (const r of results) if (r.status === 'fail' || r.status === 'warn') process.stderr.write(`\n${formatPropertyFailure(r)}`);
     collector.results.push(...results);
-  }
+  } else if (args.properties) say(`--properties: not run (the property runs judge ${SPEC_REVISION}, which the target is not graded in)\n`);
   status?.stop();
   const results = inCheckOrder(collector.results);
   const report = buildReport(results, target, started, args.baseline, collector.errors);
-  report.coverage = computeCoverage(results, allChecks, preflight.info);
-  if (preflight.discovery) report.discovery = preflight.discovery;
+  const revisionOf = (r: { revision?: Revision }) => r.revision ?? SPEC_REVISION;
+  report.coverage = mergeCoverage(
+    preflights.map((p) =>
+      computeCoverage(
+        results.filter((r) => revisionOf(r) === p.revision),
+        checksFor(p.revision),
+        p.info,
+      ),
+    ),
+  );
+  if (legacy?.discovery) report.discovery = legacy.discovery;
   process.stdout.write(formatConsole(report, args.color) + '\n');
-  // --require-coverage: a MUST that applies but was not exercised fails the run like a violated one.
-  const uncovered = args.requireCoverage && report.coverage.must.unexercised.length > 0;
-  if (uncovered) process.stdout.write(`--require-coverage: ${report.coverage.must.unexercised.length} applicable MUST requirement(s) not exercised\n`);
+  // --require-coverage: a MUST that applies but was not exercised fails the run like a violated one (ids name their revision).
+  const unexercised = report.coverage.must.unexercised;
+  const uncovered = args.requireCoverage && unexercised.length > 0;
+  const inRevisions = revisions.some((r) => r !== SPEC_REVISION) ? ` (revision ${revisions.join(' and ')})` : '';
+  if (uncovered) process.stdout.write(`--require-coverage: ${unexercised.length} applicable MUST requirement(s) not exercised${inRevisions}\n`);
   const code = Math.max(exitCode(report, args.strict), uncovered ? 1 : 0);
   await writeReports(report, { json: args.json, junit: args.junit, markdown: args.markdown }, { strict: args.strict, exitCode: code });
   return code;
 }
 
-/** `checks`: every check of every role and every property run, with the facts on it (tab-separated, one per line). */
-export function listChecks(): number {
+/** `checks [--revision <r>]`: every check of every role and every property run (of one revision), with the facts on it (tab-separated, one per line). */
+export function listChecks(argv: string[] = []): number {
+  let only: Revision | undefined;
+  try {
+    const { values } = parseArgs({ args: argv, strict: true, allowPositionals: false, options: { revision: { type: 'string' } } });
+    if (values.revision !== undefined && !isRevision(values.revision))
+      throw new UsageError(`--revision takes ${REVISIONS.join(', ')}, got "${values.revision}"`);
+    only = values.revision as Revision | undefined;
+  } catch (e) {
+    process.stderr.write(`mcp-tasks-conformance: ${(e as Error).message}\n(see mcp-tasks-conformance --help)\n`);
+    return 2;
+  }
   const row = (cols: string[]) => process.stdout.write(`${cols.join('\t')}\n`);
   const rulings = (ids: readonly string[]) =>
     [...new Set(ids.flatMap((id) => (hasRequirement(id) ? rulingsFor(id).map((r) => `RULINGS.md#${r.slug}`) : [])))].join(',') || '-';
-  row(['id', 'role', 'level', 'requirements', 'killed by (faults)', 'rulings', 'title']);
-  for (const c of allChecks) {
+  const wanted = (c: { revisions?: readonly Revision[] }) => !only || checkRevisions(c).includes(only);
+  const revs = (c: { revisions?: readonly Revision[] }) => checkRevisions(c).join(',');
+  row(['id', 'revision', 'role', 'level', 'requirements', 'killed by (faults)', 'rulings', 'title']);
+  for (const c of receiverChecks.filter(wanted)) {
     row([
       c.id,
+      revs(c),
       c.clientReceiver === true ? 'receiver (server, client)' : 'receiver',
       c.level,
       c.requirements.join(','),
@@ -367,17 +430,20 @@ export function listChecks(): number {
       c.title,
     ]);
   }
-  for (const c of requestorChecks)
+  for (const c of [...requestorChecks, ...extensionRequestorChecks].filter(wanted))
     row([
       c.id,
-      serverRequestorChecks.includes(c) ? 'requestor (client, server)' : 'requestor',
+      revs(c),
+      serverRequestorChecks.includes(c as never) ? 'requestor (client, server)' : 'requestor',
       c.level,
       c.requirements.join(','),
       c.killedBy.map((f) => `client:${f}`).join(',') || '-',
       rulings(c.requirements),
       c.title,
     ]);
-  for (const p of propertyCatalog()) row([p.id, 'receiver (property)', p.level, p.requirements.join(','), '-', rulings(p.requirements), p.title]);
+  if (!only || only === SPEC_REVISION)
+    for (const p of propertyCatalog())
+      row([p.id, SPEC_REVISION, 'receiver (property)', p.level, p.requirements.join(','), '-', rulings(p.requirements), p.title]);
   return 0;
 }
 

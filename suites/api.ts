@@ -3,7 +3,7 @@
 // Checks run in this process (no vitest); `mcp-tasks-conformance/vitest` (suites/vitest.ts) runs them
 // as tests of the caller's own vitest run instead.
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { allChecks, checksToRun, inCheckOrder, unmatchedSelectors } from './index.ts';
+import { checksFor, checksToRun, inCheckOrder, receiverChecks, unmatchedSelectors } from './index.ts';
 import { openTargetSession, runChecks, type RunConfig } from './runner/session.ts';
 import { matches, selected } from './engine/select.ts';
 import {
@@ -15,8 +15,11 @@ import {
 } from './requestor/server-requestor.ts';
 import { describeTarget, loadProfile, type TargetSpec } from './runner/target.ts';
 import type { Profile } from './engine/profile.ts';
-import { DEFAULT_DISCOVERY, profileToKeep, type DiscoverMode } from './runner/discovery.ts';
-import { computeCoverage } from './coverage.ts';
+import { DEFAULT_DISCOVERY, profileToKeep, type DiscoverMode, type DiscoveryResult } from './runner/discovery.ts';
+import { chooseRevisions } from './runner/revision.ts';
+import type { CheckResult } from './engine/check.ts';
+import { SPEC_REVISION } from '../schema/spec.ts';
+import { computeCoverage, mergeCoverage, type RunCoverage } from './coverage.ts';
 import { runOptions, type RunOptions } from './engine/options.ts';
 import { buildReport, exitCode, loadBaseline, type Report } from './report/model.ts';
 import { writeReports } from './report/write.ts';
@@ -49,6 +52,8 @@ export interface ConformanceOptions {
   only?: string[];
   /** Leave these out (the same selectors; wins over `only`). */
   exclude?: string[];
+  /** The revision to grade the target in (the CLI's --revision; default auto: probed, and a target that speaks both is graded in both). */
+  revision?: RunOptions['revision'];
   /** Bound for one request (ms; default 10000; the CLI's --request-timeout). */
   requestTimeoutMs?: RunOptions['requestTimeoutMs'];
   /** Bound for one check (ms; default 30000, at least 3 × requestTimeoutMs; --check-timeout). */
@@ -105,7 +110,9 @@ export function runConfig(target: Target, options: ConformanceOptions = {}): Run
   const exclude = options.exclude ?? [];
   const unknown = unmatchedSelectors([...only, ...exclude]).filter((s) => !serverRequestorChecks.some((c) => matches(c, s)));
   if (unknown.length) throw new Error(`only/exclude: no check matches ${unknown.join(', ')}`);
-  const unknownExpected = expectedFailuresOf(options).filter((id) => !allChecks.some((c) => c.id === id) && !serverRequestorChecks.some((c) => c.id === id));
+  const unknownExpected = expectedFailuresOf(options).filter(
+    (id) => !receiverChecks.some((c) => c.id === id) && !serverRequestorChecks.some((c) => c.id === id),
+  );
   if (unknownExpected.length) throw new Error(`expectedFailures: unknown check ids ${unknownExpected.join(', ')}`);
   return {
     target: targetSpec(target, options.label),
@@ -114,6 +121,7 @@ export function runConfig(target: Target, options: ConformanceOptions = {}): Run
     only,
     exclude,
     options: runOptions({
+      revision: options.revision,
       requestTimeoutMs: options.requestTimeoutMs,
       checkTimeoutMs: options.checkTimeoutMs,
       maxTasks: options.maxTasks,
@@ -131,36 +139,48 @@ export async function runConformance(target: Target, options: RunConformanceOpti
   const config = runConfig(target, options);
   const label = describeTarget(config.target);
   const started = new Date();
-  let session;
-  try {
-    session = await openTargetSession(config);
-  } catch (e) {
-    throw new Error(`cannot connect to ${label}: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
+  const given = runOptions(config.options);
+  const { revisions } = await chooseRevisions(config.target, given);
+  const results: CheckResult[] = [];
+  const coverage: RunCoverage[] = [];
+  let discovery: DiscoveryResult | undefined;
+  // One session per revision (a dual-era target is graded in both), as the CLI does.
+  for (const revision of revisions) {
+    let session;
+    try {
+      session = await openTargetSession({ ...config, options: { ...given, revision } });
+    } catch (e) {
+      throw new Error(`cannot connect to ${label}: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
+    }
+    // The profile to keep is 2025-11-25's (its roles are the ones discovery finds).
+    if (options.writeProfile && revision === SPEC_REVISION)
+      writeFileSync(options.writeProfile, JSON.stringify(profileToKeep(session.info.profile, session.discovery, label), null, 2) + '\n');
+    try {
+      // With requestor roles in the profile, the target is graded as requestor too (a 2025-11-25 flow), on
+      // connections of its own that overlap the receiver checks (suites/requestor/server-requestor.ts).
+      const requestorChecks = revision === SPEC_REVISION ? serverRequestorChecks.filter((c) => selected(c, config.only, config.exclude)) : [];
+      const requestorRuns = requestorChecks.length
+        ? runServerAsRequestor(session.connector, session.info, serverRequestorOptions(undefined, config.options?.requestTimeoutMs))
+        : undefined;
+      const receiverResults = await runChecks(checksToRun(config.only, config.exclude, revision), session);
+      const requestorResults = requestorRuns
+        ? await requestorRuns.then((active) =>
+            gradeServerAsRequestor({ runs: [...active.runs, receiverChecksRun(session.results, session.info.label)], notRun: active.notRun }).filter((r) =>
+              requestorChecks.some((c) => c.id === r.id),
+            ),
+          )
+        : [];
+      results.push(...inCheckOrder(receiverResults), ...requestorResults);
+      coverage.push(computeCoverage([...receiverResults, ...requestorResults], checksFor(revision), session.info));
+      discovery ??= session.discovery;
+    } finally {
+      await session.close();
+    }
   }
-  if (options.writeProfile) writeFileSync(options.writeProfile, JSON.stringify(profileToKeep(session.info.profile, session.discovery, label), null, 2) + '\n');
-  try {
-    // With requestor roles in the profile, the target is graded as requestor too, on connections of its own
-    // that overlap the receiver checks (suites/requestor/server-requestor.ts), as the CLI does.
-    const requestorChecks = serverRequestorChecks.filter((c) => selected(c, config.only, config.exclude));
-    const requestorRuns = requestorChecks.length
-      ? runServerAsRequestor(session.connector, session.info, serverRequestorOptions(undefined, config.options?.requestTimeoutMs))
-      : undefined;
-    const receiverResults = await runChecks(checksToRun(config.only, config.exclude), session);
-    const requestorResults = requestorRuns
-      ? await requestorRuns.then((active) =>
-          gradeServerAsRequestor({ runs: [...active.runs, receiverChecksRun(session.results, session.info.label)], notRun: active.notRun }).filter((r) =>
-            requestorChecks.some((c) => c.id === r.id),
-          ),
-        )
-      : [];
-    const results = [...inCheckOrder(receiverResults), ...requestorResults];
-    const report = buildReport(results, label, started, expectedFailuresOf(options));
-    report.coverage = computeCoverage(results, allChecks, session.info);
-    if (session.discovery) report.discovery = session.discovery;
-    const strict = options.strict ?? false;
-    await writeReports(report, { json: options.json, junit: options.junit, markdown: options.markdown }, { strict, exitCode: exitCode(report, strict) });
-    return report;
-  } finally {
-    await session.close();
-  }
+  const report = buildReport(results, label, started, expectedFailuresOf(options));
+  report.coverage = mergeCoverage(coverage);
+  if (discovery) report.discovery = discovery;
+  const strict = options.strict ?? false;
+  await writeReports(report, { json: options.json, junit: options.junit, markdown: options.markdown }, { strict, exitCode: exitCode(report, strict) });
+  return report;
 }

@@ -55,6 +55,17 @@ export function computeCoverage(results: readonly CheckResult[], defs: readonly 
   return { must: level(applicable.MUST), should: level(applicable.SHOULD), missingRoles };
 }
 
+/** The coverage of a run in several revisions (one session each): counts added, ids (unique across revisions) and missing roles joined. */
+export function mergeCoverage(list: readonly RunCoverage[]): RunCoverage {
+  if (list.length === 1) return list[0]!;
+  const level = (k: 'must' | 'should'): LevelCoverage => ({
+    applicable: list.reduce((n, c) => n + c[k].applicable, 0),
+    exercised: list.reduce((n, c) => n + c[k].exercised, 0),
+    unexercised: list.flatMap((c) => c[k].unexercised).sort(),
+  });
+  return { must: level('must'), should: level('should'), missingRoles: list.flatMap((c) => c.missingRoles) };
+}
+
 function levelOf(id: string): 'MUST' | 'SHOULD' | undefined {
   if (!hasRequirement(id)) return undefined;
   const l = requirement(id).level;

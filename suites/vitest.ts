@@ -4,7 +4,9 @@
 import { afterAll, beforeAll, describe, test, type TestContext } from 'vitest';
 import type { CheckResult } from './engine/check.ts';
 import { runOptions } from './engine/options.ts';
-import { checksToRun } from './index.ts';
+import { checkRevisions, checksToRun } from './index.ts';
+import { chooseRevisions, type RevisionDecision } from './runner/revision.ts';
+import { REVISIONS, SPEC_REVISION, type Revision } from '../schema/spec.ts';
 import { openTargetSession, runInSession, type RunConfig, type TargetSession } from './runner/session.ts';
 import { selected } from './engine/select.ts';
 import {
@@ -42,23 +44,32 @@ export interface RegisterOptions {
  * With requestor roles in the profile, the target is graded as requestor too (after the receiver checks).
  */
 export function registerChecks(config: RunConfig, opts: RegisterOptions = {}): void {
-  const checks = checksToRun(config.only, config.exclude);
   const options = runOptions(config.options);
+  // The revisions whose checks are registered: the one asked for; with `auto` every revision the target may
+  // speak (a process or an endpoint: both), and the checks of a revision the probe did not choose skip.
+  const inProcess = config.target.kind !== 'stdio' && config.target.kind !== 'http';
+  const registered: readonly Revision[] = options.revision !== 'auto' ? [options.revision] : inProcess ? [SPEC_REVISION] : REVISIONS;
+  const checks = registered.flatMap((r) => checksToRun(config.only, config.exclude, r));
   const expected = new Set(opts.expectedFailures ?? []);
+  const sessions = new Map<Revision, TargetSession>();
+  let decision: RevisionDecision | undefined;
   let session: TargetSession | undefined;
   let openError: unknown;
 
   /** The target as requestor (below): its own connections, started at once so that they overlap the receiver checks. */
   let requestorRuns: Promise<ServerRequestorRuns> | undefined;
-  const requestorChecks = serverRequestorChecks.filter((c) => selected(c, config.only, config.exclude));
+  const requestorChecks = registered.includes(SPEC_REVISION) ? serverRequestorChecks.filter((c) => selected(c, config.only, config.exclude)) : [];
   const requestorOptions = serverRequestorOptions(undefined, options.requestTimeoutMs);
 
   // Its bound: a few requests (initialize, tools/list, the shared connection) and discovery's budget.
   beforeAll(
     async () => {
       try {
-        session = await openTargetSession(config);
-        if (requestorChecks.length) requestorRuns = runServerAsRequestor(session.connector, session.info, requestorOptions);
+        decision = await chooseRevisions(config.target, options);
+        for (const revision of decision.revisions) sessions.set(revision, await openTargetSession({ ...config, options: { ...options, revision } }));
+        // The target as requestor is a 2025-11-25 flow (task-augmented sampling/elicitation requests).
+        session = sessions.get(SPEC_REVISION);
+        if (session && requestorChecks.length) requestorRuns = runServerAsRequestor(session.connector, session.info, requestorOptions);
       } catch (e) {
         openError = e;
       }
@@ -66,7 +77,7 @@ export function registerChecks(config: RunConfig, opts: RegisterOptions = {}): v
     options.requestTimeoutMs * 3 + (config.discover?.mode === 'off' ? 0 : (config.discover?.budgetMs ?? 0)) + 10_000,
   );
   afterAll(async () => {
-    await session?.close();
+    await Promise.all([...sessions.values()].map((s) => s.close()));
   });
 
   // At most `concurrency` checks at once (vitest's maxConcurrency may allow more; the CLI sets it to the same).
@@ -74,6 +85,14 @@ export function registerChecks(config: RunConfig, opts: RegisterOptions = {}): v
   const reached = () => {
     if (!session) throw new Error(`could not reach the target: ${openError instanceof Error ? openError.message : String(openError)}`);
     return session;
+  };
+  /** The session of a check's revision; undefined when `auto` did not choose that revision. */
+  const sessionFor = (revision: Revision): TargetSession | undefined => {
+    if (openError !== undefined || !decision) reached();
+    if (!decision!.revisions.includes(revision)) return undefined;
+    const s = sessions.get(revision);
+    if (!s) throw new Error(`could not reach the target: ${openError instanceof Error ? openError.message : String(openError)}`);
+    return s;
   };
   /** The verdict of a check as the outcome of its test. */
   const settle = async (result: CheckResult, { task, skip, annotate }: TestContext) => {
@@ -106,7 +125,10 @@ export function registerChecks(config: RunConfig, opts: RegisterOptions = {}): v
       for (const check of inSection) {
         const register = sequential ? test : test.concurrent;
         register(check.id, { timeout: (check.timeoutMs ?? options.checkTimeoutMs) + 5_000 }, async (ctx) => {
-          await settle(await running(() => runInSession(check, reached())), ctx);
+          const revision = checkRevisions(check)[0]!;
+          const s = sessionFor(revision);
+          if (!s) return ctx.skip(`not exercised: the target is not graded in ${revision} (${decision!.why.join('; ')})`);
+          await settle(await running(() => runInSession(check, s)), ctx);
         });
       }
     });
@@ -125,7 +147,8 @@ export function registerChecks(config: RunConfig, opts: RegisterOptions = {}): v
       describe(SERVER_REQUESTOR_SECTION_PREFIX + section.replace(/^Requestor: /, ''), () => {
         for (const check of requestorChecks.filter((c) => c.section === section)) {
           test(check.id, { timeout: requestorOptions.callTimeoutMs + 30_000 }, async (ctx) => {
-            const s = reached();
+            const s = sessionFor(SPEC_REVISION);
+            if (!s) return ctx.skip(`not exercised: the target is not graded in ${SPEC_REVISION} (${decision!.why.join('; ')})`);
             await settle(
               (await grade(s)).find((r) => r.id === check.id)!,
               ctx,

@@ -3,7 +3,7 @@
 // Exit codes: 0 no failure, 1 a failure (or, with --strict, a warning).
 import { readFileSync } from 'node:fs';
 import type { CheckResult, Status, TargetDown } from '../engine/check.ts';
-import { PROTOCOL_VERSION } from '../../schema/protocol.ts';
+import { REVISIONS, SPEC_REVISION, type Revision } from '../../schema/spec.ts';
 import { OUTSIDE_TASKS } from '../../schema/outside-tasks.ts';
 import type { RunCoverage } from '../coverage.ts';
 import type { DiscoveryResult } from '../runner/discovery.ts';
@@ -19,7 +19,10 @@ export interface ReportCheck extends CheckResult {
 }
 
 export interface Report {
+  /** The revision(s) the checks judged, e.g. "2025-11-25" or "2025-11-25 + 2026-07-28" (each check names its own: `revision`). */
   specVersion: string;
+  /** The revisions the checks judged, oldest first. */
+  revisions: Revision[];
   tool: { name: string; version: string };
   target: string;
   startedAt: string;
@@ -86,14 +89,14 @@ export function loadBaseline(path: string): string[] {
   return ids;
 }
 
-/** The report of a run; `specVersion`: the revision the run judged (default 2025-11-25, schema/protocol.ts). */
+/** The report of a run; `specVersion`: what the run judged (default: the revisions of its results, "2025-11-25 + 2026-07-28" for both). */
 export function buildReport(
   results: CheckResult[],
   target: string,
   startedAt: Date,
   baseline: string[] = [],
   errors: string[] = [],
-  specVersion: string = PROTOCOL_VERSION,
+  specVersion?: string,
 ): Report {
   const expected = new Set(baseline);
   const checks: ReportCheck[] = results.map((r) => (expected.has(r.id) && r.status === 'fail' ? { ...r, expectedFailure: true } : r));
@@ -101,8 +104,12 @@ export function buildReport(
   const ran = new Map(checks.map((c) => [c.id, c.status]));
   // A listed check that now passes (or is gone) is stale: the baseline must be updated (as the official MCP suite does).
   const staleBaseline = baseline.filter((id) => ran.has(id) && ran.get(id) !== 'fail');
+  // Results without a revision (property runs, the target as requestor) are 2025-11-25's.
+  const seen = new Set(results.map((r) => r.revision ?? SPEC_REVISION));
+  const revisions = REVISIONS.filter((r) => seen.has(r));
   return {
-    specVersion,
+    specVersion: specVersion ?? (revisions.length ? revisions.join(' + ') : SPEC_REVISION),
+    revisions,
     tool: { name: 'mcp-tasks-conformance', version: '0.1.0' },
     target,
     startedAt: startedAt.toISOString(),

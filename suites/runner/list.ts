@@ -3,7 +3,7 @@
 // discovery without calling anything, and says for every selected check whether it runs, why it would not
 // be exercised (the same reasons, in the same order, as the engine's: suites/engine/run-check.ts), or what
 // it waits on (a role discovery would look for, a requestor run).
-import { SPEC_REVISION } from '../../schema/spec.ts';
+import { SPEC_REVISION, type Revision } from '../../schema/spec.ts';
 import { hasPath, type CheckDef, type TargetInfo } from '../engine/check.ts';
 import { selected } from '../engine/select.ts';
 import { REQUESTOR_ROLES, type ProfileRole } from '../engine/profile.ts';
@@ -47,7 +47,7 @@ function capabilityPaths(o: unknown, prefix = ''): string[] {
 }
 
 /** Why a receiver check would not be exercised, in the engine's order; or what it waits on. */
-function receiverVerdict(def: CheckDef, info: TargetInfo, plan: DiscoveryPlan | undefined, revision: string): Pick<ListedCheck, 'verdict' | 'why'> {
+function receiverVerdict(def: CheckDef, info: TargetInfo, plan: DiscoveryPlan | undefined, revision: Revision): Pick<ListedCheck, 'verdict' | 'why'> {
   if (!checkRevisions(def).includes(revision)) return { verdict: 'skip', why: `judges revision ${checkRevisions(def).join(', ')} only` };
   const notApplicable = def.notApplicable?.(info);
   if (notApplicable) return { verdict: 'skip', why: notApplicable };
@@ -98,7 +98,7 @@ export interface ListOptions {
 
 /** What a run would do; `info` comes from a session opened with discovery off (no tool called). */
 export function listRun(info: TargetInfo, o: ListOptions): RunListing {
-  const revision = SPEC_REVISION;
+  const revision = info.revision ?? SPEC_REVISION;
   const leftOut = rolesLeftOut(o.profile).filter((r) => !o.discover?.roles || o.discover.roles.includes(r));
   const plan =
     o.discover && o.discover.mode !== 'off' && leftOut.length
@@ -115,7 +115,7 @@ export function listRun(info: TargetInfo, o: ListOptions): RunListing {
   for (const role of leftOut)
     if (!info.profile.tools[role]) roles.push({ role, from: plan?.roles.includes(role) ? 'discovery would look for it' : (info.missingRoles[role] ?? 'none') });
   const checks: ListedCheck[] = [
-    ...checksToRun(o.only, o.exclude).map((c) => ({
+    ...checksToRun(o.only, o.exclude, revision).map((c) => ({
       id: c.id,
       section: c.section,
       level: c.level,

@@ -54,28 +54,37 @@ export async function probeDiscover(target: TargetSpec, requestTimeoutMs: number
 }
 
 /** initialize on a connection of its own (closed after): does the target speak 2025-11-25 too? */
-async function probeInitialize(target: TargetSpec, requestTimeoutMs: number): Promise<{ ok: boolean; detail: string }> {
-  try {
-    const peer = await connectorFor(target, requestTimeoutMs).open();
-    await peer.close();
-    return { ok: true, detail: 'initialize succeeded' };
-  } catch (e) {
-    return { ok: false, detail: `initialize failed (${e instanceof Error ? e.message : String(e)})` };
-  }
+async function probeInitialize(target: TargetSpec, requestTimeoutMs: number): Promise<void> {
+  const peer = await connectorFor(target, requestTimeoutMs).open();
+  await peer.close();
 }
 
-/** The revisions to grade `target` in under `options.revision`. Never throws: a target that cannot be reached is the session's connection error. */
-export async function chooseRevisions(target: TargetSpec, options: Pick<RunOptions, 'revision' | 'requestTimeoutMs'>): Promise<RevisionDecision> {
+/**
+ * The revisions to grade `target` in under `options.revision`. Never throws: a target that cannot be reached
+ * is the session's connection error. With `auto`, server/discover and the legacy probe run side by side (the
+ * outcome is the probe-then-fall-back of the texts, in the time of one): `legacy` opens what the caller keeps
+ * when it succeeds (the CLI: its 2025-11-25 pre-flight session), by default a bare initialize.
+ */
+export async function chooseRevisions(
+  target: TargetSpec,
+  options: Pick<RunOptions, 'revision' | 'requestTimeoutMs'>,
+  legacy: () => Promise<unknown> = () => probeInitialize(target, options.requestTimeoutMs),
+): Promise<RevisionDecision> {
   if (options.revision !== 'auto') return { revisions: [options.revision], why: [`revision ${options.revision}: as asked (--revision)`] };
   if (target.kind !== 'stdio' && target.kind !== 'http')
     return { revisions: [SPEC_REVISION], why: [`revision ${SPEC_REVISION}: an in-process target speaks it`] };
-  const d = await probeDiscover(target, options.requestTimeoutMs);
+  const [d, init] = await Promise.all([
+    probeDiscover(target, options.requestTimeoutMs),
+    legacy().then(
+      () => ({ ok: true, detail: 'initialize succeeded' }),
+      (e: unknown) => ({ ok: false, detail: `initialize failed (${e instanceof Error ? e.message : String(e)})` }),
+    ),
+  ]);
   if (!d.modern) return { revisions: [SPEC_REVISION], why: [`server/discover ${d.detail}: a legacy server, revision ${SPEC_REVISION} (initialize)`] };
   const why = [`server/discover ${d.detail}: a modern server${d.speaks ? `, revision ${MODERN}` : ` that does not speak ${MODERN}`}`];
-  const legacy = await probeInitialize(target, options.requestTimeoutMs);
-  why.push(`${legacy.detail}: ${legacy.ok ? `it speaks ${SPEC_REVISION} too (dual-era)` : `no ${SPEC_REVISION}`}`);
+  why.push(`${init.detail}: ${init.ok ? `it speaks ${SPEC_REVISION} too (dual-era)` : `no ${SPEC_REVISION}`}`);
   const revisions: Revision[] = [];
-  if (legacy.ok) revisions.push(SPEC_REVISION);
+  if (init.ok) revisions.push(SPEC_REVISION);
   if (d.speaks) revisions.push(MODERN);
   // Neither: graded in the modern revision, whose checks say what the server does not do.
   return { revisions: revisions.length ? revisions : [MODERN], why };
