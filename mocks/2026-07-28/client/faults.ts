@@ -79,6 +79,11 @@ export const CLIENT_FAULTS = [
     description: 'sends an Mcp-Name value that is not plain ASCII as it is, without the Base64 sentinel',
   },
   {
+    name: 'expects-tasks',
+    requirement: '2026-caps-client-handle-both',
+    description: 'takes a plain CallToolResult to its tools/call for a failure and stops (it only handles CreateTaskResult)',
+  },
+  {
     name: 'task-by-shape',
     requirement: '2026-core-result-type-unknown-invalid',
     description: 'follows any tools/call result that carries a taskId as a task, whatever its resultType says',

@@ -283,6 +283,8 @@ class ExtensionRequestor {
     if (asTask && typeof r.result?.taskId === 'string') {
       if (this.o.scenario === 'cancel') await this.cancel(r.result, r.id);
       else await this.follow(r.result, r.id);
+    } else if (this.complete(r.result) && this.faults.has('expects-tasks')) {
+      throw new Error(`tools/call ${tool.name}: a CallToolResult, not a CreateTaskResult`);
     } else if (!this.complete(r.result)) this.log(`tools/call ${tool.name}: resultType ${String(r.result?.resultType)} is not one this client knows (invalid)`);
   }
 

@@ -6,6 +6,38 @@ const SECTION = 'Requestor (2026-07-28): Capability Negotiation';
 
 export const checks: ExtensionRequestorCheckDef[] = [
   defineExtensionRequestorCheck({
+    id: '2026-requestor.handles-plain-and-task',
+    title: 'Takes a plain CallToolResult as well as a CreateTaskResult: goes on to the next tool after either',
+    section: SECTION,
+    requirements: ['2026-caps-client-handle-both'],
+    level: 'MUST',
+    killedBy: ['expects-tasks'],
+    scenarios: ['mixed-results'],
+    judge(run: Analysis, ctx: JudgeContext) {
+      // The scenario's server answers every other tools/call plainly; the client is asked to call every listed tool.
+      // (Following the task answers is judged by 2026-requestor.poll-until-terminal.)
+      const listing = run.requests.filter((x) => x.method === 'tools/list' && Array.isArray(x.result?.tools)).at(-1);
+      const listed: string[] = (listing?.result.tools ?? []).map((t: any) => String(t?.name));
+      const calls = run.requests.filter((x) => x.method === 'tools/call');
+      const plain = calls.filter((x) => x.result !== undefined && (x.result.resultType === undefined || x.result.resultType === 'complete'));
+      const tasks = calls.filter((x) => x.result?.resultType === 'task');
+      if (plain.length === 0 || tasks.length === 0) ctx.skip('the client did not get both a plain CallToolResult and a CreateTaskResult');
+      const bad: string[] = [];
+      for (const x of plain) {
+        const rest = listed.slice(listed.indexOf(String(x.params?.name)) + 1);
+        const later = new Set(calls.filter((c) => c.sentMs > (x.answeredMs ?? Infinity)).map((c) => String(c.params?.name)));
+        const skipped = rest.filter((n) => !later.has(n));
+        if (skipped.length)
+          bad.push(
+            `after the plain CallToolResult of "${String(x.params?.name)}" (${at(x.answeredMs)}) the client called none of ${skipped.map((n) => `"${n}"`).join(', ')}`,
+          );
+      }
+      ctx.expect(bad.length === 0, bad.join('; '));
+      return `${plain.length} plain CallToolResult(s) and ${tasks.length} CreateTaskResult(s), the client went on after each`;
+    },
+  }),
+
+  defineExtensionRequestorCheck({
     id: '2026-requestor.unsupported-task-result-invalid',
     title: 'A CreateTaskResult answering a request that does not support tasks (tools/list) is not taken as a task',
     section: SECTION,
