@@ -1,7 +1,7 @@
 // Capability negotiation of the Tasks extension (tasks.md "Capability Negotiation", "Protocol Errors"; SEP-2663
 // "Backward Compatibility"; core: server/discover, per-request capabilities, -32021).
 import type { CheckContext, CheckDef } from '../../engine/check.ts';
-import { ErrorCode, Field, Method, TASKS_EXTENSION } from '../../../schema/2026-07-28/protocol.ts';
+import { ErrorCode, Field, LegacyField, Method, TASKS_EXTENSION } from '../../../schema/2026-07-28/protocol.ts';
 import { HttpNoAnswerError, CLIENT_CAPABILITIES, type ModernResponse, type ModernScope } from '../wire/peer.ts';
 import { brief, extensionNotAdvertised, modernCheck, wire } from '../engine/check.ts';
 import { answeredWithTask, createTask, unknownTaskId } from '../arrange/tasks.ts';
@@ -181,6 +181,38 @@ export const checks: CheckDef[] = [
       } finally {
         await sub.close();
       }
+    },
+  }),
+  modernCheck({
+    id: '2026-negotiation.task-param-ignored',
+    title: 'the 2025-11-25 `task` parameter of tools/call is ignored: neither refused nor an opt-in',
+    section: SECTION,
+    requirements: ['2026-compat-ignore-task-param'],
+    level: 'MUST',
+    killedBy: ['task-param-validated'],
+    needs: ['completes'],
+    async run(ctx: CheckContext) {
+      const s = wire(ctx);
+      const tool = ctx.tool('completes');
+      const call = (extra: Record<string, unknown>, capabilities?: Record<string, unknown>) =>
+        s.request(Method.ToolsCall, { name: tool.name, arguments: tool.arguments ?? {}, ...extra }, capabilities ? { capabilities } : {});
+      // An unknown member: whatever shape it has, the answer is the one without it.
+      const plain = await call({});
+      if (plain.error) ctx.skip(`the completes tool answered a declaring client with error ${plain.error.code} even without a task parameter`);
+      const odd = await call({ [LegacyField.task]: { [LegacyField.ttl]: 'not a number' } });
+      ctx.expect(
+        !odd.error,
+        `tools/call with a 2025-11-25 task parameter was refused (without it: resultType ${JSON.stringify(plain.result?.resultType)}): ${show(odd)}`,
+      );
+      // Nor an opt-in: a non-declaring client asking for a task the 2025-11-25 way gets none.
+      const bare = await call({}, CLIENT_CAPABILITIES.nonDeclaring);
+      if (answeredWithTask(bare.result)) ctx.skip('even a plain non-declaring client gets a task', { judgedBy: '2026-negotiation.no-task-for-non-declaring' });
+      const optIn = await call({ [LegacyField.task]: { [LegacyField.ttl]: 60_000 } }, CLIENT_CAPABILITIES.nonDeclaring);
+      ctx.expect(!answeredWithTask(optIn.result), `a non-declaring client's 2025-11-25 task parameter was taken as an opt-in: ${show(optIn)}`);
+      ctx.expect(
+        !optIn.error || optIn.error.code === bare.error?.code,
+        `the task parameter changed the answer to a non-declaring client: ${show(optIn)} (without it: ${show(bare)})`,
+      );
     },
   }),
 ];
