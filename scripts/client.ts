@@ -19,11 +19,19 @@ import { DEFAULT_CLIENT_CONCURRENCY, planScenarios, TASK_RECEIVER, wantsTaskRece
 import { allChecks } from '../suites/index.ts';
 import { REQUEST_TYPE_NAMES } from '../suites/requestor/client-receiver.ts';
 import { SPEC_REVISION } from '../schema/spec.ts';
+import { CLIENT_SCENARIOS as EXTENSION_SCENARIOS, CLIENT_SCENARIO_NAMES as EXTENSION_SCENARIO_NAMES } from '../mocks/2026-07-28/scenarios.ts';
+import { extensionRequestorChecks } from '../suites/2026-07-28/requestor/checks.ts';
+import { planScenarios as planExtensionScenarios, type ExtensionClientRunConfig } from '../suites/2026-07-28/requestor/run.ts';
+
+/** The revisions a client can be graded in (`--revision`); a client is not probed, so there is no `auto`. */
+export const CLIENT_REVISIONS = [SPEC_REVISION, '2026-07-28'] as const;
+export type ClientRevision = (typeof CLIENT_REVISIONS)[number];
 
 export const CLIENT_HELP = `mcp-tasks-conformance client — grade an MCP client as a task requestor (spec ${SPEC_REVISION})
 
 Usage:
   mcp-tasks-conformance client --command "<client command>" [--scenario <name>]… [options]
+  mcp-tasks-conformance client --revision 2026-07-28 --command "<client command>" [options]
 
 The reference receiver is started for each scenario; the client is run as
   <client command> <server>      with ${SCENARIO_ENV}=<scenario> in its environment
@@ -34,6 +42,8 @@ a client that does not exit within the scenario's timeout is killed and graded o
 
 options:
   --command "<cmd>"          the client under test (required)
+  --revision <rev>           ${SPEC_REVISION} (default: core Tasks, the reference receiver) or 2026-07-28 (the Tasks
+                             extension io.modelcontextprotocol/tasks, the reference extension server; its own scenarios)
   --scenario <name>          run only these scenarios (repeatable or comma-separated; default: all);
                              "${TASK_RECEIVER}" = the receiver checks against the client (sampling/elicitation tasks)
   --transport http|stdio     how the client reaches the receiver (default http)
@@ -71,6 +81,7 @@ export function parseClientArgs(argv: string[]) {
         scenario: { type: 'string', multiple: true },
         tool: { type: 'string', multiple: true },
         transport: { type: 'string' },
+        revision: { type: 'string' },
         ...REPORT_OPTIONS,
         timeout: { type: 'string' },
         concurrency: { type: 'string' },
@@ -84,13 +95,20 @@ export function parseClientArgs(argv: string[]) {
     throw new ClientUsageError(e instanceof Error ? e.message : String(e));
   }
   if (values.help) return { help: true as const };
-  if (values['list-scenarios']) return { listScenarios: true as const };
+  const revision = (values.revision ?? SPEC_REVISION) as ClientRevision;
+  if (!CLIENT_REVISIONS.includes(revision))
+    throw new ClientUsageError(
+      `--revision takes ${CLIENT_REVISIONS.join(' or ')}, got "${values.revision}"${values.revision === 'auto' ? ' (a client is graded in the revision you name: it is not probed)' : ''}`,
+    );
+  const extension = revision === '2026-07-28';
+  if (values['list-scenarios']) return { listScenarios: true as const, revision };
+  const scenarioNames = extension ? EXTENSION_SCENARIO_NAMES : SCENARIO_NAMES;
   const serve = values.serve;
   if (serve !== undefined) {
-    if (!SCENARIO_NAMES.includes(serve)) throw new ClientUsageError(`--serve: unknown scenario ${serve} (scenarios: ${SCENARIO_NAMES.join(', ')})`);
+    if (!scenarioNames.includes(serve)) throw new ClientUsageError(`--serve: unknown scenario ${serve} (scenarios: ${scenarioNames.join(', ')})`);
     const port = values.port === undefined ? 0 : Number(values.port);
     if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ClientUsageError(`--port takes 0 … 65535, got "${values.port}"`);
-    return { serve, port };
+    return { serve, port, revision };
   }
   const command = values.command?.trim();
   if (!command) throw new ClientUsageError('give the client under test: --command "<client command>"');
@@ -105,10 +123,13 @@ export function parseClientArgs(argv: string[]) {
     .flatMap((s) => s.split(','))
     .map((s) => s.trim())
     .filter(Boolean);
-  const unknown = scenarios.filter((s) => !SCENARIO_NAMES.includes(s) && s !== TASK_RECEIVER);
-  if (unknown.length) throw new ClientUsageError(`--scenario: unknown ${unknown.join(', ')} (scenarios: ${[...SCENARIO_NAMES, TASK_RECEIVER].join(', ')})`);
-  const plan = planScenarios(transport, scenarios);
-  if (plan.run.length === 0 && !wantsTaskReceiver(scenarios))
+  const known = extension ? EXTENSION_SCENARIO_NAMES : [...SCENARIO_NAMES, TASK_RECEIVER];
+  const unknown = scenarios.filter((s) => !known.includes(s));
+  if (unknown.length) throw new ClientUsageError(`--scenario: unknown ${unknown.join(', ')} (scenarios of ${revision}: ${known.join(', ')})`);
+  if (extension && values.tool?.length)
+    throw new ClientUsageError('--tool is for revision 2025-11-25 (its scenarios list your tools); the 2026-07-28 scenarios serve their own tools only');
+  const plan = extension ? planExtensionScenarios(transport, scenarios) : planScenarios(transport, scenarios);
+  if (plan.run.length === 0 && (extension || !wantsTaskReceiver(scenarios)))
     throw new ClientUsageError(
       `no scenario to run: ${Object.entries(plan.notRun)
         .filter(([n]) => scenarios.includes(n))
@@ -127,8 +148,8 @@ export function parseClientArgs(argv: string[]) {
   } catch (e) {
     throw new ClientUsageError(`--baseline: ${e instanceof Error ? e.message : String(e)}`);
   }
-  const known = new Set(allCheckIds());
-  const unknownBaseline = baseline.filter((id) => !known.has(id));
+  const knownIds = new Set(extension ? extensionRequestorChecks.map((c) => c.id) : allCheckIds());
+  const unknownBaseline = baseline.filter((id) => !knownIds.has(id));
   if (unknownBaseline.length) throw new ClientUsageError(`--baseline lists unknown check ids: ${unknownBaseline.join(', ')}`);
   const timeoutMs = num('timeout', values.timeout);
   const clientTools = (values.tool ?? [])
@@ -145,6 +166,7 @@ export function parseClientArgs(argv: string[]) {
   };
   return {
     help: false as const,
+    revision,
     config,
     json: values.json,
     junit: values.junit,
@@ -217,7 +239,12 @@ export async function runClientCommand(argv: string[]): Promise<number> {
     process.stdout.write(CLIENT_HELP);
     return 0;
   }
-  if ('serve' in args && typeof args.serve === 'string') return serveScenario(args.serve, Number(args.port ?? 0));
+  if ('serve' in args && typeof args.serve === 'string')
+    return args.revision === '2026-07-28' ? serveExtensionScenario(args.serve, Number(args.port ?? 0)) : serveScenario(args.serve, Number(args.port ?? 0));
+  if ('listScenarios' in args && args.revision === '2026-07-28') {
+    for (const s of EXTENSION_SCENARIOS) process.stdout.write(`${s.name}\t${s.transports ? s.transports.join('/') : 'http/stdio'}\t${s.title}\n`);
+    return 0;
+  }
   if ('listScenarios' in args) {
     for (const s of SCENARIOS) process.stdout.write(`${s.name}\t${s.transports ? s.transports.join('/') : 'http/stdio'}\t${s.title}\n`);
     process.stdout.write(
@@ -232,6 +259,7 @@ export async function runClientCommand(argv: string[]): Promise<number> {
     );
     return 2;
   }
+  if (args.revision === '2026-07-28') return gradeExtensionClient(args);
   const started = new Date();
   const target = `client: ${config.command} (${config.transport})`;
   const plan = planScenarios(config.transport, config.scenarios);
@@ -260,6 +288,61 @@ export async function runClientCommand(argv: string[]): Promise<number> {
   const order = new Map(allCheckIds().map((id, i) => [id, i]));
   const results = [...collector.results].sort((a, b) => (order.get(a.id) ?? 1e9) - (order.get(b.id) ?? 1e9));
   const report = buildReport(results, target, started, args.baseline, collector.errors);
+  process.stdout.write(formatConsole(report, args.color) + '\n');
+  await writeReports(report, { json: args.json, junit: args.junit, markdown: args.markdown }, { strict: args.strict });
+  return exitCode(report, args.strict);
+}
+
+/** `client --serve <scenario> --revision 2026-07-28`: the scenario's reference extension server on HTTP, printing each message. */
+async function serveExtensionScenario(name: string, port: number): Promise<number> {
+  const { ScenarioServer, clientScenario } = await import('../mocks/2026-07-28/scenarios.ts');
+  const { listenHttp } = await import('../mocks/2026-07-28/http.ts');
+  const s = clientScenario(name);
+  const t0 = Date.now();
+  const server = new ScenarioServer(s, {
+    onWire: (e) =>
+      process.stderr.write(
+        `+${String(e.time - t0).padStart(6)} ms ${e.dir === 'in' ? '→' : '←'} ${typeof e.message === 'string' ? e.message : JSON.stringify(e.message)}\n`,
+      ),
+  });
+  const l = await listenHttp(server, port, '127.0.0.1');
+  process.stderr.write(
+    `scenario ${s.name} (2026-07-28): ${s.title}\n${s.ask}\nreference extension server listening on ${l.url}  (→ client to server, ← server to client)\n`,
+  );
+  const stop = () => {
+    server.close();
+    void l.close().finally(() => process.exit(0));
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  return -1; // keeps serving
+}
+
+/** Grades a client in revision 2026-07-28: the scenarios of the reference extension server, the requestor checks of the revision. */
+async function gradeExtensionClient(args: Extract<ReturnType<typeof parseClientArgs>, { config: ClientRunConfig }>): Promise<number> {
+  const { config } = args;
+  const started = new Date();
+  const target = `client: ${config.command} (${config.transport}, revision 2026-07-28)`;
+  const plan = planExtensionScenarios(config.transport, config.scenarios);
+  process.stderr.write(`${target}\nscenarios: ${plan.run.join(', ')}\n`);
+  const collector = new CheckCollector((line) => process.stderr.write(`  ${line}\n`));
+  const provided: ExtensionClientRunConfig & { command: string; cwd?: string } = {
+    command: config.command,
+    transport: config.transport,
+    scenarios: config.scenarios,
+    concurrency: config.concurrency,
+    ...(config.timeoutMs !== undefined ? { timeoutMs: config.timeoutMs } : {}),
+  };
+  const longest = Math.max(20_000, ...plan.run.map((n) => config.timeoutMs ?? EXTENSION_SCENARIOS.find((s) => s.name === n)!.timeoutMs));
+  await runSuite({
+    entry: 'suites/2026-07-28/requestor/client.suite',
+    reporters: [collector],
+    provide: { extensionClientConformance: provided },
+    options: { hookTimeout: Math.ceil(plan.run.length / Math.max(1, config.concurrency)) * (longest + 5_000) + 30_000, testTimeout: 60_000 },
+  });
+  const order = new Map(extensionRequestorChecks.map((c, i) => [c.id, i]));
+  const results = [...collector.results].sort((a, b) => (order.get(a.id) ?? 1e9) - (order.get(b.id) ?? 1e9));
+  const report = buildReport(results, target, started, args.baseline, collector.errors, '2026-07-28');
   process.stdout.write(formatConsole(report, args.color) + '\n');
   await writeReports(report, { json: args.json, junit: args.junit, markdown: args.markdown }, { strict: args.strict });
   return exitCode(report, args.strict);

@@ -11,7 +11,7 @@ const EXT = HERE.endsWith('.ts') ? '.ts' : '.js';
 
 export interface SuiteRun {
   /** Entry without extension, relative to ROOT. */
-  entry: 'suites/receiver.suite' | 'suites/requestor/client.suite';
+  entry: 'suites/receiver.suite' | 'suites/requestor/client.suite' | 'suites/2026-07-28/requestor/client.suite';
   reporters: unknown[];
   provide: Record<string, unknown>;
   /** Further vitest options (maxConcurrency, hookTimeout, testTimeout). */

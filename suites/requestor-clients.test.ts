@@ -94,10 +94,20 @@ describe.concurrent('client grading', () => {
       timeoutMs: 5000,
       concurrency: 3,
     });
-    expect(parseClientArgs(['--serve', 'cancel', '--port', '0'])).toEqual({ serve: 'cancel', port: 0 });
+    expect(parseClientArgs(['--serve', 'cancel', '--port', '0'])).toEqual({ serve: 'cancel', port: 0, revision: '2025-11-25' });
     expect(() => parseClientArgs(['--serve', 'nope'])).toThrow(/unknown scenario/);
     const r = parseClientArgs(['--command', 'x', '--scenario', 'task-receiver']);
     expect(r.help === false && r.config.scenarios).toEqual(['task-receiver']);
+  });
+
+  it('parses --revision: 2026-07-28 has its own scenarios and check ids, no --tool, no auto', () => {
+    expect(() => parseClientArgs(['--command', 'x', '--revision', 'auto'])).toThrow(/not probed/);
+    expect(() => parseClientArgs(['--command', 'x', '--revision', '2026-07-28', '--scenario', 'list-pages'])).toThrow(/unknown list-pages/);
+    expect(() => parseClientArgs(['--command', 'x', '--revision', '2026-07-28', '--tool', 't'])).toThrow(/--tool is for revision 2025-11-25/);
+    const a = parseClientArgs(['--command', 'x', '--revision', '2026-07-28', '--scenario', 'input,cancel']);
+    expect(a.help === false && [a.revision, a.config.scenarios]).toEqual(['2026-07-28', ['input', 'cancel']]);
+    expect(parseClientArgs(['--serve', 'input-eventual', '--revision', '2026-07-28'])).toEqual({ serve: 'input-eventual', port: 0, revision: '2026-07-28' });
+    expect(parseClientArgs(['--list-scenarios', '--revision', '2026-07-28'])).toEqual({ listScenarios: true, revision: '2026-07-28' });
   });
 
   it('the client command: console report, JSON, JUnit, baseline and exit codes', async () => {
