@@ -3,25 +3,18 @@
 // Exit codes: 0 no check failed; 1 a check failed (or with --strict a warning, or the baseline is stale); 2 usage or connection error.
 import { parseArgs } from 'node:util';
 import { writeFileSync } from 'node:fs';
-import { allChecks, checkRevisions, checksFor, inCheckOrder, receiverChecks, unmatchedSelectors } from '../suites/index.ts';
+import { checkRevisions, checksFor, inCheckOrder, receiverChecks, unmatchedSelectors } from '../suites/index.ts';
 import { openTargetSession, type RunConfig, type SessionHooks, type TargetSession } from '../suites/runner/session.ts';
-import { matches, selected } from '../suites/engine/select.ts';
+import { matches } from '../suites/engine/select.ts';
 import { serverRequestorChecks } from '../suites/requestor/server-requestor.ts';
-import { describeTarget, loadProfile, type TargetSpec } from '../suites/runner/target.ts';
+import { describeTarget, loadProfile } from '../suites/runner/target.ts';
 import type { TargetInfo } from '../suites/engine/check.ts';
 import { Meta } from '../schema/2026-07-28/protocol.ts';
-import {
-  DEFAULT_DISCOVERY,
-  DISCOVER_MODES,
-  formatPlan,
-  profileToKeep,
-  type DiscoverMode,
-  type DiscoveryPlan,
-  type DiscoveryResult,
-} from '../suites/runner/discovery.ts';
+import { DEFAULT_DISCOVERY, DISCOVER_MODES, formatPlan, profileToKeep, type DiscoverMode, type DiscoveryResult } from '../suites/runner/discovery.ts';
 import { computeCoverage, mergeCoverage } from '../suites/coverage.ts';
-import { DEFAULT_RUN_OPTIONS, REVISION_CHOICES, runOptions, type RevisionChoice, type RunOptions } from '../suites/engine/options.ts';
+import { DEFAULT_RUN_OPTIONS, REVISION_CHOICES, type RevisionChoice, type RunOptions } from '../suites/engine/options.ts';
 import { chooseRevisions } from '../suites/runner/revision.ts';
+import { runConfig, type Target } from '../suites/api.ts';
 import { preloadVitest, runSuite } from './run-suite.ts';
 import { buildReport, exitCode, loadBaseline } from '../suites/report/model.ts';
 import { CheckCollector } from '../suites/report/collector.ts';
@@ -37,7 +30,6 @@ import { hasRequirement } from '../schema/catalog.ts';
 import { rulingsFor } from '../schema/rulings.ts';
 import { formatListing, listRun } from '../suites/runner/list.ts';
 import { formatRequestorPlan } from '../suites/runner/requestor-discovery.ts';
-import { REQUESTOR_ROLES } from '../suites/engine/profile.ts';
 
 export const HELP = `mcp-tasks-conformance — conformance suite for MCP Tasks (spec ${REVISIONS.join(', and the Tasks extension of ')})
 
@@ -151,7 +143,7 @@ export function parseServerArgs(argv: string[]) {
     if (!Number.isInteger(n) || n <= 0) throw new UsageError(`--${name} takes a positive whole number, got "${v}"`);
     return n;
   };
-  let target: TargetSpec;
+  let target: Target;
   if (values.url) {
     try {
       const u = new URL(values.url);
@@ -159,11 +151,14 @@ export function parseServerArgs(argv: string[]) {
     } catch {
       throw new UsageError(`--url: not an http(s) URL: ${values.url}`);
     }
-    target = { kind: 'http', url: values.url, headers: parseHeaders(values.header ?? []) };
-    if (values['secondary-header']) target.secondaryHeaders = parseHeaders(values['secondary-header']);
+    target = {
+      url: values.url,
+      headers: parseHeaders(values.header ?? []),
+      ...(values['secondary-header'] ? { secondaryHeaders: parseHeaders(values['secondary-header']) } : {}),
+    };
   } else {
     if (!values.stdio!.trim()) throw new UsageError('--stdio needs a command');
-    target = { kind: 'stdio', command: values.stdio! };
+    target = { command: values.stdio! };
   }
   const selectors = (list: string[] | undefined, name: string) => {
     const ids = (list ?? [])
@@ -202,36 +197,28 @@ export function parseServerArgs(argv: string[]) {
     throw new UsageError(`--discover takes ${DISCOVER_MODES.join(', ')}, got "${values.discover}"`);
   const discoverMode = values.discover as DiscoverMode;
   if (discoverMode === 'off' && values['discover-budget'] !== undefined) throw new UsageError('--discover-budget has no effect with --discover off');
-  const config: RunConfig & { options: RunOptions } = {
-    target,
-    profile,
-    discover: {
-      mode: discoverMode,
-      budgetMs: num('discover-budget', values['discover-budget'], DEFAULT_DISCOVERY.budgetMs),
-      // Discovery calls tools only for the roles the selected checks need (the property runs use every role).
-      ...((only.length || exclude.length) && !values.properties
-        ? {
-            roles: [
-              ...new Set([
-                ...allChecks.filter((c) => c.runsLast || selected(c, only, exclude)).flatMap((c) => c.needs ?? []),
-                // The server-as-requestor checks need the requestor roles.
-                ...(serverRequestorChecks.some((c) => selected(c, only, exclude)) ? REQUESTOR_ROLES : []),
-              ]),
-            ],
-          }
-        : {}),
-    },
-    only,
-    exclude,
-    // The same builder and defaults as the library (suites/api.ts runConfig).
-    options: runOptions({
-      revision: values.revision as RevisionChoice,
-      requestTimeoutMs: opt(requestTimeoutFlag, values['request-timeout'] ?? values.timeout),
-      checkTimeoutMs: opt('check-timeout', values['check-timeout']),
-      maxTasks: opt('max-tasks', values['max-tasks']),
-      concurrency: opt('concurrency', values.concurrency),
-    }),
-  };
+  // The one builder of the library (suites/api.ts): the flags under the library's names, the same defaults.
+  let config;
+  try {
+    config = runConfig(
+      target,
+      {
+        revision: values.revision as RevisionChoice,
+        profile,
+        discover: discoverMode,
+        discoverBudgetMs: opt('discover-budget', values['discover-budget']),
+        only,
+        exclude,
+        requestTimeoutMs: opt(requestTimeoutFlag, values['request-timeout'] ?? values.timeout),
+        checkTimeoutMs: opt('check-timeout', values['check-timeout']),
+        maxTasks: opt('max-tasks', values['max-tasks']),
+        concurrency: opt('concurrency', values.concurrency),
+      },
+      { everyRole: values.properties },
+    );
+  } catch (e) {
+    throw new UsageError(e instanceof Error ? e.message : String(e));
+  }
   let properties; // --properties
   try {
     properties = parsePropertyArgs(values, argv);

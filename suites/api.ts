@@ -3,7 +3,7 @@
 // Checks run in this process (no vitest); `mcp-tasks-conformance/vitest` (suites/vitest.ts) runs them
 // as tests of the caller's own vitest run instead.
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { checksFor, checksToRun, inCheckOrder, receiverChecks, unmatchedSelectors } from './index.ts';
+import { allChecks, checksFor, checksToRun, inCheckOrder, receiverChecks, unmatchedSelectors } from './index.ts';
 import { openTargetSession, runChecks, type RunConfig } from './runner/session.ts';
 import { matches, selected } from './engine/select.ts';
 import {
@@ -14,8 +14,8 @@ import {
   serverRequestorOptions,
 } from './requestor/server-requestor.ts';
 import { describeTarget, loadProfile, type TargetSpec } from './runner/target.ts';
-import type { Profile } from './engine/profile.ts';
-import { DEFAULT_DISCOVERY, profileToKeep, type DiscoverMode, type DiscoveryResult } from './runner/discovery.ts';
+import { REQUESTOR_ROLES, type Profile } from './engine/profile.ts';
+import { DEFAULT_DISCOVERY, DISCOVER_MODES, profileToKeep, type DiscoverMode, type DiscoveryResult } from './runner/discovery.ts';
 import { chooseRevisions } from './runner/revision.ts';
 import type { CheckResult } from './engine/check.ts';
 import { SPEC_REVISION } from '../schema/spec.ts';
@@ -104,8 +104,12 @@ export function expectedFailuresOf(options: Pick<ConformanceOptions, 'expectedFa
   return [...(options.expectedFailures ?? []), ...(options.baseline ? loadBaseline(options.baseline) : [])];
 }
 
-/** The run configuration for a target and options; throws on selectors, baseline ids or profiles that cannot be used. */
-export function runConfig(target: Target, options: ConformanceOptions = {}): RunConfig {
+/**
+ * The run configuration for a target and options, the one builder of the library, the vitest helper and the
+ * `server` command; throws on selectors, baseline ids, profiles or values that cannot be used. Discovery looks
+ * only for the roles the selected checks need, unless `everyRole` (the CLI's property runs use them all).
+ */
+export function runConfig(target: Target, options: ConformanceOptions = {}, how: { everyRole?: boolean } = {}): RunConfig & { options: RunOptions } {
   const only = options.only ?? [];
   const exclude = options.exclude ?? [];
   const unknown = unmatchedSelectors([...only, ...exclude]).filter((s) => !serverRequestorChecks.some((c) => matches(c, s)));
@@ -114,10 +118,22 @@ export function runConfig(target: Target, options: ConformanceOptions = {}): Run
     (id) => !receiverChecks.some((c) => c.id === id) && !serverRequestorChecks.some((c) => c.id === id),
   );
   if (unknownExpected.length) throw new Error(`expectedFailures: unknown check ids ${unknownExpected.join(', ')}`);
+  const mode = options.discover ?? 'safe';
+  if (!DISCOVER_MODES.includes(mode)) throw new Error(`discover takes ${DISCOVER_MODES.join(', ')}, got "${String(mode)}"`);
+  const roles =
+    (only.length || exclude.length) && !how.everyRole
+      ? [
+          ...new Set([
+            ...allChecks.filter((c) => c.runsLast || selected(c, only, exclude)).flatMap((c) => c.needs ?? []),
+            // The server-as-requestor checks need the requestor roles.
+            ...(serverRequestorChecks.some((c) => selected(c, only, exclude)) ? REQUESTOR_ROLES : []),
+          ]),
+        ]
+      : undefined;
   return {
     target: targetSpec(target, options.label),
     profile: typeof options.profile === 'string' ? loadProfile(options.profile) : options.profile,
-    discover: { mode: options.discover ?? 'safe', budgetMs: options.discoverBudgetMs ?? DEFAULT_DISCOVERY.budgetMs },
+    discover: { mode, budgetMs: options.discoverBudgetMs ?? DEFAULT_DISCOVERY.budgetMs, ...(roles ? { roles } : {}) },
     only,
     exclude,
     options: runOptions({
