@@ -317,6 +317,15 @@ const observations: Record<FaultName, (p: Peer, h: Harness) => Promise<void>> = 
     const t = await createTask(p, 'complete', { ms: 0 });
     expect((await p.request('tasks/get', { taskId: t.taskId })).httpContentType).toBe('text/event-stream');
   },
+  'disconnect-cancels': async (p) => {
+    const t = await createTask(p, 'slow', { ms: 400 });
+    const waiting = p.request('tasks/result', { taskId: t.taskId }, { id: 'dropped-result' }).catch((e: Error) => e);
+    await p.request('ping');
+    expect(p.dropResponse('dropped-result')).toBe(true);
+    await waiting;
+    const end = await pollUntil(p, t.taskId, (r) => ['completed', 'cancelled'].includes(r.result?.status));
+    expect(end.result.status).toBe('cancelled');
+  },
   'ttl-uncapped': async (p) => {
     const tenYears = 10 * 365 * 24 * 3600 * 1000;
     expect((await createTask(p, 'complete', { ms: 0 }, { ttl: tenYears })).ttl).toBe(tenYears);

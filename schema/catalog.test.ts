@@ -25,6 +25,7 @@ const FILE_OF: Record<Source, string> = {
   'tasks.md': 'tasks.md',
   'progress.md': 'progress.md',
   'cancellation.md': 'cancellation.md',
+  'transports.md': 'transports.md',
   'errata:7b5513e1': 'errata-since-tag.diff',
 };
 const linesOf = (source: Source): string[] => readFileSync(`${SPEC_DIR}/${FILE_OF[source]}`, 'utf8').split('\n');
@@ -75,7 +76,13 @@ describe('counts per level match the Tasks page', () => {
 
   it('entry totals per level and source (the numbers in the report)', () => {
     expect(countBy(fromTasks, (r) => r.level)).toEqual({ MUST: 42, 'MUST NOT': 5, SHOULD: 29, 'SHOULD NOT': 7, MAY: 12 });
-    expect(countBy(requirements, (r) => r.source)).toEqual({ 'tasks.md': 95, 'errata:7b5513e1': 1, 'progress.md': 4, 'cancellation.md': 1 });
+    expect(countBy(requirements, (r) => r.source)).toEqual({
+      'tasks.md': 95,
+      'errata:7b5513e1': 1,
+      'progress.md': 4,
+      'cancellation.md': 1,
+      'transports.md': 1,
+    });
     expect(fromTasks.filter((r) => r.expandedFrom !== undefined)).toHaveLength(16);
     expect(requirements.filter((r) => r.expandedFrom !== undefined && r.source !== 'tasks.md')).toEqual([]);
   });

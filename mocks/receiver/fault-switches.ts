@@ -56,6 +56,11 @@ export class FaultSwitches {
     return this.f.has('get-sse');
   }
 
+  /** sse-disconnect-not-cancel (disconnect-cancels): a tasks/result whose HTTP response the client closed cancels its task. */
+  disconnectCancels(): boolean {
+    return this.f.has('disconnect-cancels');
+  }
+
   // --- dispatch ------------------------------------------------------------------------------------
   /** errors-informative-message (generic-error-messages): protocol errors of tasks/* carry only their code's generic message. */
   protocolError(method: string, error: JsonRpcErrorObject, underlying: boolean): JsonRpcErrorObject {

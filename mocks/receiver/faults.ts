@@ -299,6 +299,13 @@ export const FAULTS = [
     description: 'over Streamable HTTP every POST with requests, tasks/get included, is answered with an SSE stream (as --sse-responses)',
     transport: 'http',
   },
+  {
+    name: 'disconnect-cancels',
+    requirement: 'sse-disconnect-not-cancel',
+    description:
+      'over Streamable HTTP, a tasks/result whose HTTP response the client closes before it is answered cancels its task (the disconnect taken for a cancellation)',
+    transport: 'http',
+  },
   { name: 'ttl-uncapped', requirement: 'resource-max-ttl', description: 'no maximum ttl: any requested ttl is granted (ten years included)' },
   {
     name: 'caps-not-objects',

@@ -36,6 +36,7 @@ import { createAccessGuard, type AccessRefusal, type HttpAccessOptions } from '.
 import { ReceiverSession } from './connection.ts';
 import type { ReceiverCore, ScenarioHooks, SessionIdentity, SessionOptions, SessionPort } from './port.ts';
 import { answer } from './dispatch.ts';
+import { cancelOnDisconnect } from './task-methods.ts';
 import { FaultSwitches } from './fault-switches.ts';
 import { LatitudeSet } from './latitudes.ts';
 import { LatitudeSwitches } from './latitude-switches.ts';
@@ -286,6 +287,21 @@ export class ReferenceReceiver implements ReceiverCore {
         // The session learns when its standalone SSE stream is open (queued input requests go out on it).
         const s = [...this.sessions].find((x) => x.transport === t);
         if (s) watchStandaloneStream(s, res);
+      }
+      if (req.method === 'POST' && this.switches.disconnectCancels()) {
+        const s = [...this.sessions].find((x) => x.transport === t);
+        let parsed: unknown;
+        try {
+          parsed = JSON.parse(await readBody(req, 4 * 1024 * 1024));
+        } catch {
+          return jsonError(res, 400, -32700, 'Parse error: Invalid JSON');
+        }
+        const dropped = (Array.isArray(parsed) ? parsed : [parsed]).filter((m) => m?.method === 'tasks/result').map((m) => m.params?.taskId);
+        res.once('close', () => {
+          if (!res.writableFinished && s) for (const id of dropped) cancelOnDisconnect(s, id);
+        });
+        await t.handleRequest(req, res, parsed);
+        return;
       }
       await t.handleRequest(req, res);
       return;

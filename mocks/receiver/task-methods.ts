@@ -67,6 +67,17 @@ export function tasksCancel(s: SessionPort, params: Params, ctx: RequestCtx): Re
   return { result: plainTaskResult(s, t) };
 }
 
+/** The fault disconnect-cancels: the requestor closed the HTTP response of its tasks/result for this task. */
+export function cancelOnDisconnect(s: SessionPort, taskId: unknown): void {
+  let t: StoredTask;
+  try {
+    t = s.core.store.lookup(null, taskId);
+  } catch {
+    return; // unknown or gone: nothing to cancel
+  }
+  cancelNow(s, t);
+}
+
 function cancelNow(s: SessionPort, t: StoredTask): void {
   if (t.deleted || isTerminal(t.status)) return;
   const store = s.core.store;

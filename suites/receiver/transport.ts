@@ -1,18 +1,23 @@
-// Checks for the Streamable HTTP notes of tasks.md (the <Note> of "Input Required Status", lines
-// 435-447; RULINGS.md#sse-notes: each keyword applies to Streamable HTTP only). Requirement ids from
-// schema/requirements.json.
+// Checks for the Streamable HTTP notes of tasks.md (the <Note>s of "Getting Tasks", "Retrieving Task
+// Results" and "Input Required Status"; RULINGS.md#sse-notes: each keyword applies to Streamable HTTP only).
+// Requirement ids from schema/requirements.json.
 //
 // Not checked here: "clients SHOULD expect messages on any SSE stream" (sse-expect-any-stream) is a
-// requestor rule with nothing to observe at a receiver; the MAY disconnects of tasks/get and
-// tasks/result streams (sse-get-disconnect-may, sse-result-disconnect-may) are requestor freedoms
-// whose receiver corollary needs aborting one HTTP response, which the wire layer does not offer;
-// "MUST continue to comply with the Streamable HTTP transport" is not observable for this suite.
+// requestor rule with nothing to observe at a receiver; "MUST continue to comply with the Streamable HTTP
+// transport" is not observable for this suite. The MAY disconnects (sse-get-disconnect-may,
+// sse-result-disconnect-may) are requestor freedoms; their receiver side is transports.md's "Disconnection
+// SHOULD NOT be interpreted as the client cancelling its request" (sse-disconnect-not-cancel), judged on a
+// waiting tasks/result (a tasks/get is answered at once, no stream of it stays open to drop).
 import { defineCheck, type CheckContext, type CheckDef } from '../engine/check.ts';
 import { createTask } from '../arrange/arrange.ts';
-import { observe } from '../arrange/poll.ts';
-import { isTerminal } from '../../schema/protocol.ts';
+import { timeLeft } from '../arrange/budget.ts';
+import { observe, seqText } from '../arrange/poll.ts';
+import { WireClosedError, WireTimeoutError } from '../wire/peer.ts';
+import { isTaskStatus, isTerminal } from '../../schema/protocol.ts';
 
 const SECTION = 'Streamable HTTP';
+/** How long transport.disconnect-not-cancel watches a task after the disconnect (ctx.bound scales it). */
+const WATCH_AFTER_DROP_MS = 3_000;
 
 export const checks: CheckDef[] = [
   // SHOULD NOT upgrade tasks/get to SSE: each POST carrying tasks/get is answered application/json.
@@ -38,6 +43,55 @@ export const checks: CheckDef[] = [
       );
       const types = [...new Set(typed.map((r) => r.httpContentType))];
       return `${typed.length} tasks/get responses, content type ${types.join(', ')}`;
+    },
+  }),
+
+  // sse-disconnect-not-cancel (transports.md:130) on the freedom of sse-result-disconnect-may (tasks.md:234):
+  // the requestor drops the HTTP response of a waiting tasks/result; the session stays. The task must not
+  // become "cancelled" for it (a new tasks/result is then sent and reported, judged by the result checks).
+  defineCheck({
+    id: 'transport.disconnect-not-cancel',
+    title: 'Dropping the stream of a waiting tasks/result does not cancel the task',
+    section: SECTION,
+    requirements: ['sse-disconnect-not-cancel', 'sse-result-disconnect-may'],
+    level: 'SHOULD',
+    killedBy: ['disconnect-cancels'],
+    clientReceiver: 'about the Streamable HTTP server; a client answers task requests on the POST of its own request',
+    needs: ['slow'],
+    notApplicable: (info) => (info.transport === 'http' ? undefined : `Streamable HTTP only; transport is ${info.transport}`),
+    async run(ctx: CheckContext) {
+      if (!ctx.peer.canDropResponses) ctx.skip('this connection cannot drop the HTTP response of one request');
+      const c = await createTask(ctx, 'slow');
+      if (isTaskStatus(c.task.status) && isTerminal(c.task.status))
+        ctx.skip(`the slow task's CreateTaskResult already showed "${c.task.status}": no tasks/result waits on it`);
+      const id = `${ctx.def.id}-result-${c.taskId.slice(0, 8)}`;
+      let answered = false;
+      const first = ctx.peer.request('tasks/result', { taskId: c.taskId }, { id, timeoutMs: timeLeft(ctx, { marginMs: 3_000, floorMs: 2_000 }) }).then(
+        () => (answered = true),
+        (e) => {
+          if (!(e instanceof WireClosedError || e instanceof WireTimeoutError)) throw e;
+        },
+      );
+      // A ping answered after it: the tasks/result has reached the receiver (its HTTP request was sent first).
+      await ctx.peer.request('ping');
+      if (answered) ctx.skip('the first tasks/result was answered before its stream could be dropped (the task ended first)');
+      if (!ctx.peer.dropResponse(id)) ctx.skip('the first tasks/result was no longer outstanding when its stream was to be dropped');
+      await first;
+      // Watched to its end, or while a quick target would have ended a cancellation many times over: a
+      // task still working then was not cancelled by the disconnect (a slow task may run for minutes).
+      const o = await observe(ctx, c.taskId, (t) => isTerminal(t.status), {
+        boundMs: Math.min(ctx.bound(WATCH_AFTER_DROP_MS), timeLeft(ctx, { marginMs: 3_000, floorMs: 1_000 })),
+        label: 'watching the task after the disconnect',
+      });
+      const status = String(o.last?.status);
+      ctx.expect(
+        status !== 'cancelled',
+        `after we dropped the stream of its waiting tasks/result (no tasks/cancel sent), the task became "cancelled"${o.last?.statusMessage ? ` ("${String(o.last.statusMessage)}")` : ''}: the disconnect was taken for a cancellation (seen ${seqText(o.statuses)})`,
+      );
+      if (o.timedOut)
+        return `dropped the stream of a waiting tasks/result; the task was still "${status}" ${o.elapsedMs} ms later (seen ${seqText(o.statuses)})`;
+      const again = await ctx.peer.request('tasks/result', { taskId: c.taskId });
+      return `dropped the stream of a waiting tasks/result; the task ran on to "${status}" and a new tasks/result answered ${again.error ? `error ${again.error.code}` : 'its result'}`;
     },
   }),
 ];

@@ -60,21 +60,23 @@ export interface HttpTarget {
 /** Connects over Streamable HTTP (the SDK's client transport); records each POST's response content type. */
 export async function connectHttp(target: HttpTarget, opts: PeerOptions = {}): Promise<Peer> {
   let peerRef: Peer | undefined;
+  // One abort controller per POST that carries requests, by request id: dropping one closes that HTTP
+  // response (its SSE stream) alone, as a client that disconnects does (tasks.md:188, :234).
+  const responses = new Map<string, AbortController>();
   const recordingFetch = async (url: string | URL, init?: RequestInit): Promise<globalThis.Response> => {
-    const res = await fetch(url, init);
-    if (init?.method === 'POST' && typeof init.body === 'string') {
-      const ct = (res.headers.get('content-type') ?? '').split(';')[0]!.trim();
-      try {
-        const body = JSON.parse(init.body);
-        for (const m of Array.isArray(body) ? body : [body]) {
-          if (m && typeof m === 'object' && 'method' in m && 'id' in m) {
-            peerRef?.httpContentTypes.set(idKey(m.id), ct);
-            peerRef?.record({ dir: 'event', note: `http ${res.status} ${ct || '(no content type)'} for id=${idKey(m.id)} ` });
-          }
-        }
-      } catch {
-        /* not JSON: raw bytes sent by a test */
-      }
+    const ids = init?.method === 'POST' && typeof init.body === 'string' ? requestIds(init.body) : [];
+    let signal = init?.signal ?? undefined;
+    if (ids.length > 0) {
+      const own = new AbortController();
+      for (const id of ids) responses.set(id, own);
+      while (responses.size > MAX_DROPPABLE) responses.delete(responses.keys().next().value!);
+      signal = signal ? AbortSignal.any([signal, own.signal]) : own.signal;
+    }
+    const res = await fetch(url, { ...init, ...(signal ? { signal } : {}) });
+    const ct = (res.headers.get('content-type') ?? '').split(';')[0]!.trim();
+    for (const id of ids) {
+      peerRef?.httpContentTypes.set(id, ct);
+      peerRef?.record({ dir: 'event', note: `http ${res.status} ${ct || '(no content type)'} for id=${id} ` });
     }
     return res;
   };
@@ -86,6 +88,13 @@ export async function connectHttp(target: HttpTarget, opts: PeerOptions = {}): P
   const peer = new Peer(transport, {
     label: opts.label ?? target.url,
     ...opts,
+    dropResponse: (key) => {
+      const c = responses.get(key);
+      if (!c) return false;
+      responses.delete(key);
+      c.abort(new Error('response dropped by the client'));
+      return true;
+    },
     rawWriter: async (text) => {
       // Raw POST with this session's headers; any JSON-RPC answer in the body is fed back in.
       const headers: Record<string, string> = {
@@ -105,6 +114,19 @@ export async function connectHttp(target: HttpTarget, opts: PeerOptions = {}): P
   peerRef = peer;
   await transport.start();
   return peer;
+}
+
+/** How many HTTP responses connectHttp keeps droppable (the latest requests'). */
+const MAX_DROPPABLE = 256;
+
+/** The ids (as idKey) of the requests in a POST body; none when it is not JSON (raw bytes sent by a test). */
+function requestIds(body: string): string[] {
+  try {
+    const v = JSON.parse(body);
+    return (Array.isArray(v) ? v : [v]).filter((m) => m && typeof m === 'object' && 'method' in m && 'id' in m).map((m) => idKey(m.id));
+  } catch {
+    return [];
+  }
 }
 
 /** JSON or SSE body → JSON-RPC messages (best effort; garbage yields none). */

@@ -84,6 +84,8 @@ export interface PeerOptions {
   /** Raw writers for bytes the SDK transports would refuse to frame (set by the connect helpers). */
   rawWriter?: (text: string) => Promise<void>;
   child?: () => ChildProcess | undefined;
+  /** Streamable HTTP: aborts the HTTP response carrying the request of this id (idKey); false when there is none (set by connectHttp). */
+  dropResponse?: (key: string) => boolean;
   /** The protocol version initialize offers (default the 2025-11-25 revision's, schema/protocol.ts). */
   protocolVersion?: string;
 }
@@ -99,7 +101,7 @@ export class Peer implements Recorder {
   private readonly started = Date.now();
   private seq = 0;
   private nextId = 1;
-  private readonly pending = new Map<string, { resolve: (r: Response) => void; sentAt: number; method: string }>();
+  private readonly pending = new Map<string, { resolve: (r: Response) => void; reject: (e: Error) => void; sentAt: number; method: string }>();
   private readonly waiters = new Set<Waiter>();
   private readonly received: { seq: number; message: Message }[] = [];
   private readonly handlers: IncomingRequestHandler[] = [];
@@ -164,6 +166,10 @@ export class Peer implements Recorder {
           clearTimeout(timer);
           resolve(r);
         },
+        reject: (e) => {
+          clearTimeout(timer);
+          reject(e);
+        },
       });
       const onClose = () => {
         if (this.pending.has(key)) {
@@ -213,6 +219,25 @@ export class Peer implements Recorder {
   }
   get canSendBytes(): boolean {
     return this.opts.rawWriter !== undefined;
+  }
+
+  /**
+   * Streamable HTTP: closes the HTTP response (the SSE stream) that carries request `id` before it is
+   * answered, as a client disconnecting from it does (tasks.md:188, :234); the connection and its session
+   * stay. The request's waiter rejects with WireClosedError. False when the transport cannot drop one
+   * response, or the request is not outstanding.
+   */
+  dropResponse(id: unknown): boolean {
+    const key = idKey(id);
+    const p = this.pending.get(key);
+    if (!p || !this.opts.dropResponse?.(key)) return false;
+    this.pending.delete(key);
+    this.record({ dir: 'event', note: `dropped the HTTP response of ${p.method} id=${key} (disconnected from its stream)` });
+    p.reject(new WireClosedError(`we disconnected from the response of ${p.method} (id ${key})`));
+    return true;
+  }
+  get canDropResponses(): boolean {
+    return this.opts.dropResponse !== undefined;
   }
 
   // --- receiving ---------------------------------------------------------------------------
@@ -505,6 +530,14 @@ export class Scope {
 
   onRequest(handler: IncomingRequestHandler): () => void {
     return this.peer.onRequest(handler);
+  }
+
+  /** See Peer.dropResponse. */
+  dropResponse(id: unknown): boolean {
+    return this.peer.dropResponse(id);
+  }
+  get canDropResponses(): boolean {
+    return this.peer.canDropResponses;
   }
 
   close(): void {
