@@ -98,6 +98,11 @@ const PROBES: Record<FaultName, Probe> = {
   'input-required-no-requests': { seen: async (c) => !('inputRequests' in (await inputRequired(c, await createTask(c, 'ask')))) },
   'input-requests-partial-list': { seen: async (c) => keysOf(await inputRequired(c, await createTask(c, 'ask_two'))).length !== 2 },
   'is-error-as-failed': { seen: async (c) => (await pollTask(c, await createTask(c, 'tool_error'), terminal)).status === 'failed' },
+  'completed-result-altered': {
+    seen: async (c) =>
+      JSON.stringify(((await pollTask(c, await createTask(c, 'complete'), terminal)).result as { content?: unknown } | undefined)?.content) !==
+      JSON.stringify([{ type: 'text', text: 'done' }]),
+  },
   'failed-error-altered': {
     seen: async (c) => {
       const direct = (await callTool(c, 'fail_rpc', {}, NON_DECLARING)).error;
@@ -216,6 +221,11 @@ const PROBES: Record<FaultName, Probe> = {
           .status === 200
       );
     },
+  },
+  'header-mismatch-http-200': {
+    http: true,
+    seen: async (c) =>
+      (await (c as HttpClient).send({ jsonrpc: '2.0', id: 9, method: Method.ToolsList, params: { _meta: meta() } }, { 'mcp-method': 'x' })).status === 200,
   },
   'mcp-method-unchecked': {
     http: true,

@@ -74,7 +74,7 @@ export const FAULTS = [
   {
     name: 'create-before-durable',
     requirement: '2026-create-durable-before-answer',
-    description: 'tasks/get answers -32602 "Task not found" for the first 500 ms after the CreateTaskResult',
+    description: 'tasks/get answers -32602 "Task not found" for the first 2 s after the CreateTaskResult',
   },
   {
     name: 'mrtr-after-task',
@@ -99,6 +99,11 @@ export const FAULTS = [
     name: 'failed-error-altered',
     requirement: '2026-exec-error-exact',
     description: "a failed task's error is not the underlying request's JSON-RPC error (another code and message)",
+  },
+  {
+    name: 'completed-result-altered',
+    requirement: '2026-exec-result-exact',
+    description: "a completed task's result is not the underlying request's result (its content is replaced)",
   },
   { name: 'failed-no-status-message', requirement: '2026-exec-failed-status-message', description: 'a failed task has no statusMessage' },
   {
@@ -200,6 +205,12 @@ export const FAULTS = [
     name: 'protocol-version-header-unchecked',
     requirement: '2026-header-version-mismatch-reject',
     description: 'an MCP-Protocol-Version header other than the _meta protocolVersion is accepted',
+    transport: 'http',
+  },
+  {
+    name: 'header-mismatch-http-200',
+    requirement: '2026-header-mismatch-400',
+    description: 'the -32020 of a header that does not match the body is sent with HTTP 200 instead of 400',
     transport: 'http',
   },
   {

@@ -79,7 +79,7 @@ export const DEFAULTS = {
 } as const;
 
 /** How long the fault create-before-durable hides a new task; how long cancel-later and update-applies-later wait. */
-export const NOT_YET_DURABLE_MS = 500;
+export const NOT_YET_DURABLE_MS = 2_000;
 export const CANCEL_LATER_MS = 500;
 export const UPDATE_LATER_MS = 300;
 const SEED_WAIT_MS = 200;
@@ -257,6 +257,7 @@ export class ExtensionServer {
   private httpStatus(err: RpcError): number {
     if (err.code === ErrorCode.MissingRequiredClientCapability) return this.fault('capability-error-http-200') ? 200 : 400;
     if (!(err instanceof LadderError)) return 200;
+    if (err.code === ErrorCode.HeaderMismatch && this.fault('header-mismatch-http-200')) return 200;
     if (err.code === ErrorCode.MethodNotFound && this.fault('unknown-method-http-400')) return 400;
     if (err.metaMissing && this.fault('meta-missing-http-200')) return 200;
     return err.httpStatus;
@@ -580,6 +581,8 @@ export class ExtensionServer {
         outcome = { error: { code: ErrorCode.InternalError, message: 'The tool reported an error' } };
       }
       if (this.fault('failed-error-altered') && 'error' in outcome) outcome = { error: { code: -31001, message: 'Task failed' } };
+      if (this.fault('completed-result-altered') && 'result' in outcome)
+        outcome = { result: { ...outcome.result, content: [{ type: 'text', text: 'not the result of the tool' }] } };
       if (task.status === 'cancelled' && this.fault('cancelled-resurrects')) {
         task.result = 'result' in outcome ? outcome.result : {};
         this.store.forceStatus(task, 'completed', 'The work finished after all');
