@@ -21,6 +21,13 @@ import { checks as negotiation2026 } from './2026-07-28/receiver/negotiation.ts'
 import { checks as results2026 } from './2026-07-28/receiver/results.ts';
 import { checks as removed2026 } from './2026-07-28/receiver/removed.ts';
 import { checks as errors2026 } from './2026-07-28/receiver/errors.ts';
+import { checks as creation2026 } from './2026-07-28/receiver/creation.ts';
+import { checks as get2026 } from './2026-07-28/receiver/get.ts';
+import { checks as input2026 } from './2026-07-28/receiver/input.ts';
+import { checks as cancel2026 } from './2026-07-28/receiver/cancel.ts';
+import { checks as notifications2026 } from './2026-07-28/receiver/notifications.ts';
+import { checks as routing2026 } from './2026-07-28/receiver/routing.ts';
+import { checks as ttl2026 } from './2026-07-28/receiver/ttl.ts';
 
 /** Every receiver check of every revision, in report order (a run takes those of its revision: checksFor). */
 export const receiverChecks: CheckDef[] = [
@@ -42,6 +49,13 @@ export const receiverChecks: CheckDef[] = [
   // 2026-07-28 + io.modelcontextprotocol/tasks (suites/2026-07-28/engine/check.ts: how to write one)
   ...negotiation2026,
   ...results2026,
+  ...creation2026,
+  ...get2026,
+  ...ttl2026,
+  ...input2026,
+  ...cancel2026,
+  ...notifications2026,
+  ...routing2026,
   ...removed2026,
   ...errors2026,
 ];

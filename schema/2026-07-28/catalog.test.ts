@@ -208,6 +208,6 @@ describe('catalog integrity (2026-07-28)', () => {
     expect(countBy(catalog, (r) => levelOf(r.level))).toEqual({ MUST: 93, SHOULD: 24, MAY: 21 });
     expect(countBy(catalog, (r) => r.source.split('/')[0]!)).toEqual({ 'ext-tasks': 83, '2026-07-28': 55 });
     expect(of(TASKS)).toHaveLength(76);
-    expect(catalog.filter((r) => !r.disposition.observable)).toHaveLength(11);
+    expect(catalog.filter((r) => !r.disposition.observable)).toHaveLength(10);
   });
 });

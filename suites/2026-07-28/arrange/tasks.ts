@@ -1,9 +1,29 @@
-// Arranging 2026-07-28 tasks for checks whose requirement is not the creation itself: a task made by a
-// declaring client, or the check is not exercised (creation has its own checks).
-import type { CheckContext } from '../../engine/check.ts';
+// Arranging what a 2026-07-28 check needs, apart from judging it: a tools/call of a role (the server decides
+// whether it becomes a task), a task created (MRTR answered on the way), a status reached by polling
+// tasks/get, input answered through tasks/update, a task cancelled. A precondition that does not hold ends
+// the check as not exercised (NotExercised) with what happened and, where one does, the check that judges it.
+// The budget (suites/arrange/budget.ts), the live-task slots and back-pressure are those of 2025-11-25.
+import { NotExercised, Violation, type CheckContext } from '../../engine/check.ts';
 import type { ModernProfileRole } from '../../engine/profile.ts';
-import { Method, ResultType } from '../../../schema/2026-07-28/protocol.ts';
-import type { ModernScope } from '../wire/peer.ts';
+import { timeLeft } from '../../arrange/budget.ts';
+import { delay, seqText } from '../../arrange/poll.ts';
+import { isLimitError } from '../../arrange/arrange.ts';
+import { isObj, short } from '../../engine/text.ts';
+import { elicitationContent } from '../../wire/elicitation.ts';
+import { WireTimeoutError, type JsonRpcError, type Message } from '../../wire/peer.ts';
+import { ErrorCode, Field, isTaskStatus, isTerminal, Method, ResultType, type TaskStatus } from '../../../schema/2026-07-28/protocol.ts';
+import { wire } from '../engine/check.ts';
+import { CLIENT_CAPABILITIES, type ModernRequestOptions, type ModernResponse, type ModernScope } from '../wire/peer.ts';
+
+/** The checks that judge what arranging stumbles over (named as `judgedBy` when a precondition fails). */
+export const JUDGED_BY = {
+  creation: '2026-creation.result-type-task',
+  durable: '2026-creation.durable',
+  get: '2026-get.working',
+} as const;
+
+/** Roles whose tasks run until stopped or answered: cancelled when the check ends. */
+const LONG_RUNNING: readonly ModernProfileRole[] = ['slow', 'needsInput', 'needsTwoInputs', 'needsInputTwice'];
 
 /** Is this tools/call answer a task (a CreateTaskResult, or a task in the 2025-11-25 nesting)? */
 export function answeredWithTask(result: unknown): boolean {
@@ -12,17 +32,309 @@ export function answeredWithTask(result: unknown): boolean {
   return r.resultType === ResultType.Task || typeof r.taskId === 'string' || typeof r.task?.taskId === 'string';
 }
 
-/** Calls the role's tool as a declaring client and returns the new task's id; not exercised when no task comes back. */
-export async function createTask(ctx: CheckContext, s: ModernScope, role: ModernProfileRole): Promise<string> {
+export interface CallOptions extends ModernRequestOptions {
+  /** The connection to call on (default: the shared one). */
+  scope?: ModernScope;
+  /** Params added to the call (e.g. `inputResponses`, `requestState`, a legacy `task`). */
+  extra?: Record<string, unknown>;
+}
+
+/** A tools/call of the role's tool, answered as is (no verdict). */
+export function callRole(ctx: CheckContext, role: ModernProfileRole, opts: CallOptions = {}): Promise<ModernResponse> {
   const tool = ctx.tool(role);
-  const r = await s.request(Method.ToolsCall, { name: tool.name, arguments: tool.arguments ?? {} });
-  const id = r.result?.taskId;
-  if (r.error || r.result?.resultType !== ResultType.Task || typeof id !== 'string')
-    ctx.skip(`the ${role} tool (${tool.name}) did not answer a declaring client with a CreateTaskResult`, {
-      cause: `no task from the ${role} tool`,
+  const { scope, extra, ...request } = opts;
+  return (scope ?? wire(ctx)).request(Method.ToolsCall, { name: tool.name, arguments: tool.arguments ?? {}, ...(extra ?? {}) }, request);
+}
+
+/** The answers a well-behaved client gives to inputRequests: form content for elicitation, empty roots, a text message. */
+export function answersFor(inputRequests: unknown, text = 'conformance'): Record<string, Record<string, unknown>> {
+  const out: Record<string, Record<string, unknown>> = {};
+  if (!isObj(inputRequests)) return out;
+  for (const [key, req] of Object.entries(inputRequests)) {
+    if (!isObj(req)) continue;
+    if (req.method === Method.ElicitationCreate)
+      out[key] = req.params?.mode === 'url' ? { action: 'accept' } : { action: 'accept', content: elicitationContent(req.params, text) };
+    else if (req.method === Method.RootsList) out[key] = { roots: [] };
+    else if (req.method === Method.SamplingCreateMessage) out[key] = { role: 'assistant', content: { type: 'text', text }, model: 'conformance' };
+  }
+  return out;
+}
+
+/**
+ * A tools/call that runs MRTR to its end: while the answer is an InputRequiredResult, it is retried with the
+ * answers (and the requestState) — at most `maxRounds` times. Returns every answer in order.
+ */
+export async function callThroughMrtr(ctx: CheckContext, role: ModernProfileRole, opts: CallOptions & { maxRounds?: number } = {}): Promise<ModernResponse[]> {
+  const out: ModernResponse[] = [];
+  let extra = opts.extra ?? {};
+  for (let round = 0; round <= (opts.maxRounds ?? 4); round++) {
+    const r = await callRole(ctx, role, { ...opts, extra });
+    out.push(r);
+    if (r.error || r.result?.[Field.resultType] !== ResultType.InputRequired) return out;
+    const state = r.result.requestState;
+    extra = { ...(opts.extra ?? {}), inputResponses: answersFor(r.result.inputRequests), ...(typeof state === 'string' ? { requestState: state } : {}) };
+  }
+  return out;
+}
+
+export interface Created {
+  taskId: string;
+  /** The CreateTaskResult as received. */
+  task: Record<string, any>;
+  response: ModernResponse;
+  /** The answers before it (MRTR rounds, plain results the server chose instead of a task). */
+  before: ModernResponse[];
+  scope: ModernScope;
+}
+
+/**
+ * Creates a task for a role: tools/call from a declaring client (MRTR answered), taking a live-task slot
+ * (freed once the task is seen terminal or the check ends) with limit errors as back-pressure. The server
+ * decides whether to answer with a task (2026-caps-server-may-create): a plain result is retried twice,
+ * then the check is not exercised. No CreateTaskResult-like answer → not exercised.
+ */
+export async function createTask(ctx: CheckContext, role: ModernProfileRole, opts: CallOptions = {}): Promise<Created> {
+  const scope = opts.scope ?? wire(ctx);
+  const what = `tools/call of "${ctx.tool(role).name}" (role ${role})`;
+  if (ctx.taskSlots && !(await ctx.taskSlots.acquire(ctx.deadline - Math.min(ctx.options.requestTimeoutMs, (ctx.deadline - Date.now()) / 2))))
+    ctx.skip(`no live-task slot freed within the check's budget (the run keeps at most ${ctx.taskSlots.maxTasks} tasks live; --max-tasks)`, {
+      cause: 'the run was at its live-task bound',
     });
-  ctx.hold({ taskId: id, peer: s.scope ?? ctx.peer, slot: false, cancelAtEnd: true });
-  return id;
+  let slotHeld = ctx.taskSlots !== undefined;
+  const before: ModernResponse[] = [];
+  try {
+    let backoff = 250;
+    for (let attempt = 0; ;) {
+      let answers: ModernResponse[];
+      try {
+        answers = await callThroughMrtr(ctx, role, { ...opts, scope });
+      } catch (e) {
+        if (e instanceof WireTimeoutError) ctx.skip(`${what} did not answer: ${e.message}`, { cause: 'tools/call did not answer' });
+        throw e;
+      }
+      const r = answers[answers.length - 1]!;
+      before.push(...answers.slice(0, -1));
+      if (r.error && isLimitError(r.error) && Date.now() + backoff < ctx.deadline - 3_000) {
+        ctx.limitSeen?.(`${r.error.code} ${r.error.message}`);
+        await delay(backoff);
+        backoff = Math.min(backoff * 2, 2_000);
+        continue;
+      }
+      if (r.error)
+        ctx.skip(`${what} answered error ${r.error.code} ${r.error.message}`, { cause: `tools/call answered error ${r.error.code} ${r.error.message}` });
+      const res = r.result;
+      if (answeredWithTask(res) && typeof res[Field.taskId] === 'string') {
+        const taskId = res[Field.taskId] as string;
+        ctx.hold({ taskId, peer: scope.scope ?? ctx.peer, slot: slotHeld, cancelAtEnd: LONG_RUNNING.includes(role) });
+        slotHeld = false; // the check's cleanup owns it now
+        if (isTaskStatus(res[Field.status]) && isTerminal(res[Field.status])) ctx.finished(taskId);
+        return { taskId, task: res, response: r, before, scope };
+      }
+      if (isObj(res) && res[Field.resultType] === ResultType.Task)
+        ctx.skip(`${what} answered resultType "task" without a string taskId (got ${short(res)})`, {
+          judgedBy: JUDGED_BY.creation,
+          cause: 'a CreateTaskResult without a taskId',
+        });
+      before.push(r);
+      if (++attempt >= 3 || Date.now() > ctx.deadline - 5_000)
+        ctx.skip(`${what} was answered without a task ${attempt} time(s) (the server decides per request, 2026-caps-server-may-create); got ${short(res)}`, {
+          cause: `the server answered ${role} without a task`,
+        });
+    }
+  } finally {
+    if (slotHeld) ctx.taskSlots?.release();
+  }
+}
+
+/** tasks/get on a scope. */
+export function getTask(scope: ModernScope, taskId: unknown, opts: ModernRequestOptions = {}): Promise<ModernResponse> {
+  return scope.request(Method.TasksGet, { taskId }, opts);
+}
+
+/** The delay before the next poll: the task's pollIntervalMs, clamped to [20 ms, maxPollIntervalMs]. */
+export function pollDelay(ctx: Pick<CheckContext, 'options'>, task: unknown): number {
+  const p = isObj(task) && typeof task[Field.pollIntervalMs] === 'number' && task[Field.pollIntervalMs] > 0 ? (task[Field.pollIntervalMs] as number) : 100;
+  return Math.min(Math.max(p, 20), ctx.options.maxPollIntervalMs);
+}
+
+export interface Watch {
+  /** Statuses in the order seen. */
+  statuses: TaskStatus[];
+  /** Every tasks/get result (a DetailedTask each). */
+  tasks: Record<string, any>[];
+  last: Record<string, any> | undefined;
+  /** tasks/get answered -32602 and `allowGone` was given. */
+  gone?: JsonRpcError;
+  timedOut: boolean;
+  elapsedMs: number;
+}
+
+export interface WatchOptions {
+  scope?: ModernScope;
+  boundMs?: number;
+  /** A -32602 ends the watch as `gone` (a task may be deleted after cancel or expiry). */
+  allowGone?: boolean;
+  label?: string;
+  /** A tasks/get error or a status outside the five: the check's own violation, or (default) not exercised. */
+  onFailure?: 'violation' | 'not-exercised';
+  /** Statuses seen before (appended to). */
+  into?: TaskStatus[];
+}
+
+/**
+ * Polls tasks/get until `done(task, polls)` holds or the bound passes. A poll answered with an error that
+ * carries `data.retryAfterMs`, or any non-(-32602) error right after a poll, is retried once after waiting
+ * (rate limiting has no defined error: RULINGS.md#ext-rate-limit-error-open).
+ */
+export async function watch(
+  ctx: CheckContext,
+  taskId: string,
+  done: (task: Record<string, any>, polls: number) => boolean,
+  opts: WatchOptions = {},
+): Promise<Watch> {
+  const scope = opts.scope ?? wire(ctx);
+  const started = Date.now();
+  const boundMs = opts.boundMs ?? timeLeft(ctx);
+  const statuses = opts.into ?? [];
+  const tasks: Record<string, any>[] = [];
+  let last: Record<string, any> | undefined;
+  let polls = 0;
+  let retried = false;
+  const fail = (message: string, cause: string): never => {
+    if (opts.onFailure === 'violation') throw new Violation(message, { cause });
+    throw new NotExercised(message, { cause, judgedBy: JUDGED_BY.get });
+  };
+  for (;;) {
+    const r = await getTask(scope, taskId);
+    polls++;
+    const elapsed = () => Date.now() - started;
+    if (r.error) {
+      if (r.error.code === ErrorCode.InvalidParams) {
+        ctx.finished(taskId);
+        if (opts.allowGone) return { statuses, tasks, last, gone: r.error, timedOut: false, elapsedMs: elapsed() };
+      } else if (!retried) {
+        retried = true;
+        const after = Number((r.error.data as any)?.retryAfterMs);
+        await delay(Math.min(Number.isFinite(after) && after > 0 ? after + 20 : 2 * pollDelay(ctx, last), 2_000));
+        continue;
+      }
+      fail(
+        `tasks/get for task ${taskId} answered error ${r.error.code} ${r.error.message} while ${opts.label ?? 'polling'} (statuses so far: ${seqText(statuses) || 'none'})`,
+        `tasks/get of a live task answered ${r.error.code}`,
+      );
+    }
+    retried = false;
+    last = r.result;
+    if (!isTaskStatus(last?.[Field.status]))
+      fail(
+        `tasks/get for task ${taskId} returned status ${short(last?.[Field.status])}, none of working, input_required, completed, failed, cancelled`,
+        `tasks/get returned status ${short(last?.[Field.status])}`,
+      );
+    const status = last![Field.status] as TaskStatus;
+    statuses.push(status);
+    tasks.push(last!);
+    if (isTerminal(status)) ctx.finished(taskId);
+    if (done(last!, polls)) return { statuses, tasks, last, timedOut: false, elapsedMs: elapsed() };
+    const wait = pollDelay(ctx, last);
+    if (elapsed() + wait > boundMs) return { statuses, tasks, last, timedOut: true, elapsedMs: elapsed() };
+    await delay(wait);
+  }
+}
+
+/** Polls until `pred` holds: a precondition (not reached within the bound → not exercised). */
+export async function reach(
+  ctx: CheckContext,
+  taskId: string,
+  pred: (task: Record<string, any>) => boolean,
+  what: string,
+  opts: WatchOptions = {},
+): Promise<Watch & { last: Record<string, any> }> {
+  const w = await watch(ctx, taskId, (t) => pred(t) || (isTerminal(t[Field.status]) && !pred(t)), {
+    boundMs: timeLeft(ctx, { marginMs: 4_000, floorMs: 2_000 }),
+    label: `waiting for ${what}`,
+    ...opts,
+  });
+  if (w.gone) ctx.skip(`task ${taskId} was gone (${w.gone.code} ${w.gone.message}) before ${what} (seen ${seqText(w.statuses) || 'nothing'})`);
+  if (w.timedOut || !w.last || !pred(w.last))
+    ctx.skip(`task ${taskId} did not reach ${what} within ${w.elapsedMs} ms (seen ${seqText(w.statuses) || 'nothing'})`, {
+      cause: `a task did not reach ${what} (last status ${w.last?.[Field.status]})`,
+    });
+  return w as Watch & { last: Record<string, any> };
+}
+
+/** Polls until the task is terminal (a precondition). */
+export function reachTerminal(ctx: CheckContext, taskId: string, opts: WatchOptions = {}): Promise<Watch & { last: Record<string, any> }> {
+  return reach(ctx, taskId, (t) => isTerminal(t[Field.status]), 'a terminal status', opts);
+}
+
+/** Creates a task for a role and waits until it is terminal (both preconditions). */
+export async function createSettled(
+  ctx: CheckContext,
+  role: ModernProfileRole,
+  opts: CallOptions = {},
+): Promise<Created & { last: Record<string, any>; statuses: TaskStatus[]; gets: Record<string, any>[] }> {
+  const c = await createTask(ctx, role, opts);
+  const into: TaskStatus[] = isTaskStatus(c.task[Field.status]) ? [c.task[Field.status]] : [];
+  // Even a terminal seed is read back through tasks/get: the checks judge what tasks/get answers.
+  const w = await reachTerminal(ctx, c.taskId, { scope: c.scope, into });
+  return { ...c, last: w.last, statuses: w.statuses, gets: w.tasks };
+}
+
+/** Creates a task for an input role and polls until it is input_required with inputRequests (preconditions). */
+export async function createInputRequired(
+  ctx: CheckContext,
+  role: ModernProfileRole,
+  opts: CallOptions = {},
+): Promise<Created & { last: Record<string, any>; statuses: TaskStatus[] }> {
+  const c = await createTask(ctx, role, opts);
+  const into: TaskStatus[] = [];
+  const w = await reach(ctx, c.taskId, (t) => t[Field.status] === 'input_required' && isObj(t[Field.inputRequests]), 'input_required with inputRequests', {
+    scope: c.scope,
+    into,
+  });
+  return { ...c, last: w.last, statuses: w.statuses };
+}
+
+/** tasks/update with these inputResponses. */
+export function updateTask(
+  scope: ModernScope,
+  taskId: string,
+  inputResponses: Record<string, unknown>,
+  opts: ModernRequestOptions = {},
+): Promise<ModernResponse> {
+  return scope.request(Method.TasksUpdate, { taskId, inputResponses }, opts);
+}
+
+/** tasks/cancel. */
+export function cancelTask(scope: ModernScope, taskId: string, opts: ModernRequestOptions = {}): Promise<ModernResponse> {
+  return scope.request(Method.TasksCancel, { taskId }, opts);
+}
+
+/** tasks/cancel, never throwing (cleanup). */
+export async function cancelQuietly(scope: ModernScope, taskId: string): Promise<void> {
+  try {
+    await cancelTask(scope, taskId, { timeoutMs: 2_000 });
+  } catch {
+    /* best effort */
+  }
+}
+
+/** The keys of a task's inputRequests (none when absent). */
+export function inputKeys(task: unknown): string[] {
+  return isObj(task) && isObj(task[Field.inputRequests]) ? Object.keys(task[Field.inputRequests]) : [];
+}
+
+/** The capabilities of a client that does not declare the extension (as the driver names them). */
+export const NON_DECLARING = CLIENT_CAPABILITIES.nonDeclaring;
+
+/** notifications/tasks of one task among messages. */
+export function taskNotifications(messages: readonly Message[], taskId: string): Message[] {
+  return messages.filter((m) => m.method === Method.TasksNotification && m.params?.[Field.taskId] === taskId);
+}
+
+/** Members of an object besides the ones named. */
+export function extraMembers(o: unknown, allowed: readonly string[]): string[] {
+  return isObj(o) ? Object.keys(o).filter((k) => !allowed.includes(k)) : [];
 }
 
 /** A task id no server has issued (for the unknown-task errors). */

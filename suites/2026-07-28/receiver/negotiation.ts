@@ -143,7 +143,7 @@ export const checks: CheckDef[] = [
     notApplicable: extensionNotAdvertised,
     async run(ctx: CheckContext) {
       const s = wire(ctx);
-      const taskId = await createTask(ctx, s, 'taskOnly');
+      const taskId = (await createTask(ctx, 'taskOnly', { scope: s })).taskId;
       const calls: [string, Record<string, unknown>][] = [
         [Method.TasksGet, { taskId }],
         [Method.TasksUpdate, { taskId, inputResponses: {} }],
@@ -165,7 +165,7 @@ export const checks: CheckDef[] = [
     notApplicable: extensionNotAdvertised,
     async run(ctx: CheckContext) {
       const s = wire(ctx);
-      const taskId = ctx.info.profile.tools.taskOnly ? await createTask(ctx, s, 'taskOnly') : unknownTaskId();
+      const taskId = ctx.info.profile.tools.taskOnly ? (await createTask(ctx, 'taskOnly', { scope: s })).taskId : unknownTaskId();
       const sub = await s.listen({ [Field.taskIds]: [taskId] }, { capabilities: CLIENT_CAPABILITIES.nonDeclaring });
       try {
         // The answer is an error response for the listen id, or the stream is served (its acknowledgement).

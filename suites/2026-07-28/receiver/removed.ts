@@ -11,7 +11,7 @@ const SECTION = 'Removed methods';
 /** The removed method called by a declaring client, about a real task where the target can make one. */
 async function callRemoved(ctx: CheckContext, method: string): Promise<ModernResponse> {
   const s = wire(ctx);
-  const taskId = ctx.info.profile.tools.taskOnly ? await createTask(ctx, s, 'taskOnly') : unknownTaskId();
+  const taskId = ctx.info.profile.tools.taskOnly ? (await createTask(ctx, 'taskOnly', { scope: s })).taskId : unknownTaskId();
   return s.request(method, method === Method.TasksResult ? { taskId } : {});
 }
 

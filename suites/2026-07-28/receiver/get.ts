@@ -1,0 +1,337 @@
+// Checks of the extension's tasks.md "Task Polling > Response" (the DetailedTask of each status), "Task
+// Execution Errors" (failed carries the JSON-RPC error, a tool's isError result completes) and the status
+// diagram (terminal statuses stay); requirement ids from schema/2026-07-28/requirements.json.
+import type { CheckContext, CheckDef } from '../../engine/check.ts';
+import { isObj, short } from '../../engine/text.ts';
+import { seqText } from '../../arrange/poll.ts';
+import { timeLeft } from '../../arrange/budget.ts';
+import { validatorFor } from '../../../schema/validate.ts';
+import { Field, firstIllegalStep, isTerminal, ResultType, REVISION, type TaskStatus } from '../../../schema/2026-07-28/protocol.ts';
+import { extensionNotAdvertised, modernCheck } from '../engine/check.ts';
+import {
+  callRole,
+  cancelTask,
+  createSettled,
+  createTask,
+  inputKeys,
+  answeredWithTask,
+  NON_DECLARING,
+  reach,
+  reachTerminal,
+  watch,
+  type Created,
+} from '../arrange/tasks.ts';
+import type { ModernProfileRole } from '../../engine/profile.ts';
+
+const SECTION = 'Task Polling';
+const schema = validatorFor(REVISION);
+
+/** The DetailedTask variant of each status (ext-tasks schema). */
+const VARIANT: Record<TaskStatus, string> = {
+  working: 'WorkingTask',
+  input_required: 'InputRequiredTask',
+  completed: 'CompletedTask',
+  failed: 'FailedTask',
+  cancelled: 'CancelledTask',
+};
+
+/** Violation unless a tasks/get result is the DetailedTask variant of its status. */
+function expectVariant(ctx: CheckContext, taskId: string, task: unknown, status: TaskStatus): void {
+  const v = schema.validate(VARIANT[status], task);
+  ctx.expect(
+    v.valid,
+    `tasks/get of ${status} task ${taskId} is not a ${VARIANT[status]}: ${v.valid ? '' : v.errors.slice(0, 4).join('; ')} (got ${short(task, 400)})`,
+  );
+}
+
+/** The plain answer of a role to a client that does not declare the extension (what the task's outcome must equal). */
+async function plainAnswer(ctx: CheckContext, role: ModernProfileRole) {
+  const r = await callRole(ctx, role, { capabilities: NON_DECLARING });
+  if (!r.error && answeredWithTask(r.result))
+    ctx.skip(`tools/call of "${ctx.tool(role).name}" without the extension was answered with a task`, {
+      judgedBy: '2026-negotiation.no-task-for-non-declaring',
+    });
+  return r;
+}
+
+/** The tool-result members two answers are compared on. */
+const toolPart = (r: any) => ({ content: r?.content, structuredContent: r?.structuredContent, isError: r?.isError === true });
+
+/** Polls `extra` more times after a terminal status; every status seen must be the same (or the task gone). */
+async function staysTerminal(ctx: CheckContext, c: Created, terminal: TaskStatus, statuses: TaskStatus[], opts: { windowMs?: number; polls?: number }) {
+  const started = Date.now();
+  const w = await watch(ctx, c.taskId, (_t, n) => n >= (opts.polls ?? 2) && Date.now() - started >= (opts.windowMs ?? 0), {
+    scope: c.scope,
+    into: statuses,
+    allowGone: true,
+    boundMs: timeLeft(ctx, { marginMs: 3_000, floorMs: 1_000, capMs: (opts.windowMs ?? 0) + 3_000 }),
+    label: `polling after ${terminal}`,
+    onFailure: 'not-exercised',
+  });
+  const after = w.statuses.slice(w.statuses.indexOf(terminal));
+  const changed = after.find((s) => s !== terminal);
+  ctx.expect(
+    changed === undefined,
+    `task ${c.taskId} was ${terminal}, then tasks/get showed "${changed}" (${seqText(w.statuses)}): a terminal status is final`,
+  );
+  const illegal = firstIllegalStep(w.statuses);
+  ctx.expect(!illegal, `task ${c.taskId}: illegal status step ${illegal ? `${illegal.from} → ${illegal.to}` : ''} (${seqText(w.statuses)})`);
+  return `${seqText(w.statuses)}${w.gone ? ' → gone' : ''}`;
+}
+
+/** A task of `role` settled in `status` (both preconditions: another end is not exercised). */
+async function settledAs(ctx: CheckContext, role: ModernProfileRole, status: TaskStatus) {
+  const c = await createSettled(ctx, role);
+  if (c.last[Field.status] !== status) ctx.skip(`task ${c.taskId} of role ${role} ended ${c.last[Field.status]} (seen ${seqText(c.statuses)})`);
+  return c;
+}
+
+export const checks: CheckDef[] = [
+  modernCheck({
+    id: '2026-get.working',
+    title: 'tasks/get of a working task returns a Task object with status working',
+    section: SECTION,
+    requirements: ['2026-get-working'],
+    level: 'MUST',
+    killedBy: ['legacy-field-names'],
+    needs: ['slow'],
+    notApplicable: extensionNotAdvertised,
+    async run(ctx: CheckContext) {
+      const c = await createTask(ctx, 'slow');
+      const w = await reach(ctx, c.taskId, (t) => t[Field.status] === 'working', 'working', { scope: c.scope });
+      expectVariant(ctx, c.taskId, w.last, 'working');
+      return `task ${c.taskId}: ${short(w.last, 160)}`;
+    },
+  }),
+  modernCheck({
+    id: '2026-get.result-type-complete',
+    title: 'a tasks/get result carries resultType "complete", whatever the status (never "task")',
+    section: SECTION,
+    requirements: ['2026-get-result-type-complete', '2026-result-type-task-only-create'],
+    level: 'MUST',
+    killedBy: ['get-no-result-type', 'get-result-type-task'],
+    needs: ['completes'],
+    notApplicable: extensionNotAdvertised,
+    async run(ctx: CheckContext) {
+      const c = await createSettled(ctx, 'completes');
+      // Every tasks/get of the task's life (working on the way, the terminal status at the end).
+      const w = await watch(ctx, c.taskId, (_t, n) => n >= 1, { scope: c.scope, allowGone: true });
+      const all = [...c.gets, ...w.tasks];
+      const bad = all.filter((t) => t[Field.resultType] !== ResultType.Complete);
+      ctx.expect(
+        bad.length === 0,
+        `${bad.length} of ${all.length} tasks/get results of task ${c.taskId} carry resultType ${short(bad[0]?.[Field.resultType])}, not "complete" (status ${short(bad[0]?.[Field.status])})`,
+      );
+      return `${all.length} tasks/get results, each resultType "complete"`;
+    },
+  }),
+  modernCheck({
+    id: '2026-get.input-required',
+    title: 'tasks/get of an input_required task carries its inputRequests',
+    section: SECTION,
+    requirements: ['2026-get-input-required'],
+    level: 'MUST',
+    killedBy: ['input-required-no-requests', 'legacy-field-names'],
+    needs: ['needsInput'],
+    notApplicable: extensionNotAdvertised,
+    async run(ctx: CheckContext) {
+      const c = await createTask(ctx, 'needsInput');
+      const w = await reach(ctx, c.taskId, (t) => t[Field.status] === 'input_required', 'input_required', { scope: c.scope });
+      ctx.expect(isObj(w.last[Field.inputRequests]), `tasks/get of input_required task ${c.taskId} has no inputRequests object (got ${short(w.last, 300)})`);
+      expectVariant(ctx, c.taskId, w.last, 'input_required');
+      return `task ${c.taskId}: inputRequests ${inputKeys(w.last).join(', ')}`;
+    },
+  }),
+  modernCheck({
+    id: '2026-get.input-requests-all',
+    title: 'inputRequests lists every outstanding request (a tool asking two questions at once shows both)',
+    section: SECTION,
+    requirements: ['2026-get-input-requests-all-outstanding'],
+    level: 'MUST',
+    killedBy: ['input-requests-partial-list'],
+    needs: ['needsTwoInputs'],
+    notApplicable: extensionNotAdvertised,
+    async run(ctx: CheckContext) {
+      const c = await createTask(ctx, 'needsTwoInputs');
+      const w = await reach(ctx, c.taskId, (t) => t[Field.status] === 'input_required' && isObj(t[Field.inputRequests]), 'input_required with inputRequests', {
+        scope: c.scope,
+      });
+      const keys = inputKeys(w.last);
+      ctx.expect(
+        keys.length >= 2,
+        `task ${c.taskId} of "${ctx.tool('needsTwoInputs').name}" (role needsTwoInputs: it asks two questions at once) lists ${keys.length} inputRequests (${keys.join(', ') || 'none'})`,
+      );
+      return `task ${c.taskId}: inputRequests ${keys.join(', ')}`;
+    },
+  }),
+  modernCheck({
+    id: '2026-get.completed-result',
+    title: 'tasks/get of a completed task carries its result',
+    section: SECTION,
+    requirements: ['2026-get-completed-result'],
+    level: 'MUST',
+    killedBy: ['completed-no-result', 'legacy-field-names'],
+    needs: ['completes'],
+    notApplicable: extensionNotAdvertised,
+    async run(ctx: CheckContext) {
+      const c = await settledAs(ctx, 'completes', 'completed');
+      ctx.expect(isObj(c.last[Field.result]), `tasks/get of completed task ${c.taskId} has no result object (got ${short(c.last, 300)})`);
+      expectVariant(ctx, c.taskId, c.last, 'completed');
+      return `task ${c.taskId}: result ${short(c.last[Field.result], 120)}`;
+    },
+  }),
+  modernCheck({
+    id: '2026-get.failed-error',
+    title: 'tasks/get of a failed task carries the JSON-RPC error',
+    section: SECTION,
+    requirements: ['2026-get-failed-error'],
+    level: 'MUST',
+    killedBy: ['failed-no-error', 'legacy-field-names'],
+    needs: ['failsWithError'],
+    notApplicable: extensionNotAdvertised,
+    async run(ctx: CheckContext) {
+      const c = await settledAs(ctx, 'failsWithError', 'failed');
+      const e = c.last[Field.error];
+      ctx.expect(
+        isObj(e) && Number.isInteger(e.code) && typeof e.message === 'string',
+        `tasks/get of failed task ${c.taskId} has no JSON-RPC error object (integer code, string message) in error (got ${short(c.last, 300)})`,
+      );
+      expectVariant(ctx, c.taskId, c.last, 'failed');
+      return `task ${c.taskId}: error ${e.code} ${short(e.message, 80)}`;
+    },
+  }),
+  modernCheck({
+    id: '2026-get.cancelled',
+    title: 'tasks/get of a cancelled task returns a Task object with status cancelled',
+    section: SECTION,
+    requirements: ['2026-get-cancelled'],
+    level: 'MUST',
+    killedBy: ['legacy-field-names'],
+    needs: ['slow'],
+    notApplicable: extensionNotAdvertised,
+    async run(ctx: CheckContext) {
+      const c = await createTask(ctx, 'slow');
+      const ack = await cancelTask(c.scope, c.taskId);
+      if (ack.error) ctx.skip(`tasks/cancel answered ${ack.error.code} ${ack.error.message}`, { judgedBy: '2026-cancel.ack-empty' });
+      const w = await reachTerminal(ctx, c.taskId, { scope: c.scope, allowGone: true });
+      if (w.last[Field.status] !== 'cancelled')
+        ctx.skip(`task ${c.taskId} ended ${w.last[Field.status]} after tasks/cancel (the server may let the work finish, 2026-cancel-may-end-otherwise)`);
+      expectVariant(ctx, c.taskId, w.last, 'cancelled');
+      return `task ${c.taskId}: ${short(w.last, 160)}`;
+    },
+  }),
+  modernCheck({
+    id: '2026-exec.failed-status-message',
+    title: 'a failed task carries a statusMessage with diagnostic information',
+    section: 'Error Handling',
+    requirements: ['2026-exec-failed-status-message'],
+    level: 'SHOULD',
+    killedBy: ['failed-no-status-message'],
+    needs: ['failsWithError'],
+    notApplicable: extensionNotAdvertised,
+    async run(ctx: CheckContext) {
+      const c = await settledAs(ctx, 'failsWithError', 'failed');
+      const m = c.last[Field.statusMessage];
+      ctx.expect(typeof m === 'string' && m.trim() !== '', `failed task ${c.taskId} has no statusMessage (got ${short(c.last, 300)})`);
+      return `statusMessage ${short(m, 120)}`;
+    },
+  }),
+  modernCheck({
+    id: '2026-exec.error-exact',
+    title: "a failed task's error is the JSON-RPC error of the underlying request",
+    section: 'Error Handling',
+    requirements: ['2026-exec-error-exact'],
+    level: 'MUST',
+    killedBy: ['failed-error-altered'],
+    needs: ['failsWithError'],
+    notApplicable: extensionNotAdvertised,
+    async run(ctx: CheckContext) {
+      const plain = await plainAnswer(ctx, 'failsWithError');
+      if (!plain.error)
+        ctx.skip(`tools/call of "${ctx.tool('failsWithError').name}" without a task did not fail (got ${short(plain.result)}): nothing to compare with`);
+      const c = await settledAs(ctx, 'failsWithError', 'failed');
+      const e = c.last[Field.error];
+      if (!isObj(e)) ctx.skip(`failed task ${c.taskId} has no error object`, { judgedBy: '2026-get.failed-error' });
+      ctx.expect(
+        e.code === plain.error.code,
+        `failed task ${c.taskId} carries error ${short(e.code)} ${short(e.message, 80)}; the same call without a task fails with ${plain.error.code} ${short(plain.error.message, 80)}`,
+      );
+      if (e.message !== plain.error.message) ctx.note(`messages differ: task ${short(e.message, 80)} vs plain ${short(plain.error.message, 80)}`);
+      return `error ${e.code} as the plain call`;
+    },
+  }),
+  modernCheck({
+    id: '2026-exec.result-exact',
+    title: "a completed task's result is the result of the underlying request",
+    section: 'Error Handling',
+    requirements: ['2026-exec-result-exact'],
+    level: 'MUST',
+    killedBy: ['completed-result-altered'],
+    needs: ['completes'],
+    notApplicable: extensionNotAdvertised,
+    async run(ctx: CheckContext) {
+      const plain = await plainAnswer(ctx, 'completes');
+      if (plain.error) ctx.skip(`tools/call of "${ctx.tool('completes').name}" without a task answered error ${plain.error.code}: nothing to compare with`);
+      const c = await settledAs(ctx, 'completes', 'completed');
+      const res = c.last[Field.result];
+      if (!isObj(res)) ctx.skip(`completed task ${c.taskId} has no result object`, { judgedBy: '2026-get.completed-result' });
+      const a = JSON.stringify(toolPart(res));
+      const b = JSON.stringify(toolPart(plain.result));
+      ctx.expect(
+        a === b,
+        `completed task ${c.taskId} carries result ${short(toolPart(res), 200)}; the same call without a task returns ${short(toolPart(plain.result), 200)}`,
+      );
+      return `result equals the plain call's (${short(toolPart(res), 100)})`;
+    },
+  }),
+  modernCheck({
+    id: '2026-exec.tool-error-completed',
+    title: 'a tool result with isError: true ends the task completed (with that result), never failed',
+    section: 'Error Handling',
+    requirements: ['2026-exec-failed-not-for-tool-errors', '2026-exec-tool-error-completed'],
+    level: 'MUST',
+    killedBy: ['is-error-as-failed'],
+    needs: ['returnsIsError'],
+    notApplicable: extensionNotAdvertised,
+    async run(ctx: CheckContext) {
+      const c = await createSettled(ctx, 'returnsIsError');
+      const st = c.last[Field.status];
+      ctx.expect(
+        st !== 'failed',
+        `task ${c.taskId} of "${ctx.tool('returnsIsError').name}" (a tool result with isError: true) ended failed (${short(c.last, 300)})`,
+      );
+      if (st !== 'completed') ctx.skip(`task ${c.taskId} ended ${st}`);
+      if (!isObj(c.last[Field.result])) ctx.skip(`completed task ${c.taskId} has no result object`, { judgedBy: '2026-get.completed-result' });
+      ctx.expect(
+        isObj(c.last[Field.result]) && c.last[Field.result].isError === true,
+        `completed task ${c.taskId} of role returnsIsError does not carry the isError: true result (got ${short(c.last[Field.result], 200)})`,
+      );
+      return `completed with isError: true`;
+    },
+  }),
+  modernCheck({
+    id: '2026-lifecycle.terminal-sticky',
+    title: 'a terminal status never changes: failed, completed and cancelled tasks stay so on later polls',
+    section: 'Task Status',
+    requirements: ['2026-get-by-status'],
+    level: 'MUST',
+    killedBy: ['cancelled-resurrects', 'failed-resumes'],
+    needs: ['failsWithError', 'slow'],
+    notApplicable: extensionNotAdvertised,
+    async run(ctx: CheckContext) {
+      const failed = await createSettled(ctx, 'failsWithError');
+      const a = await staysTerminal(ctx, failed, failed.last[Field.status], [...failed.statuses], { polls: 3 });
+      // A cancelled slow task is watched past the time its work would have taken (a server that lets the
+      // work run on must not turn it completed).
+      const slow = await createTask(ctx, 'slow');
+      const ack = await cancelTask(slow.scope, slow.taskId);
+      if (ack.error) return `${a}; tasks/cancel answered ${ack.error.code} (judged by 2026-cancel.ack-empty)`;
+      const w = await reachTerminal(ctx, slow.taskId, { scope: slow.scope, allowGone: true });
+      const st = w.last[Field.status] as TaskStatus;
+      if (!isTerminal(st)) return a;
+      const ms = Number(ctx.tool('slow').arguments?.ms);
+      const b = await staysTerminal(ctx, slow, st, [...w.statuses], { polls: 3, windowMs: Math.min(Number.isFinite(ms) ? ms + 500 : 3_000, 6_000) });
+      return `failsWithError: ${a}; slow cancelled: ${b}`;
+    },
+  }),
+];

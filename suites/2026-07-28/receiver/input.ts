@@ -1,0 +1,265 @@
+// Checks of the extension's tasks.md "Task Update Requests": inputRequests keys unique over the task's life,
+// the empty acknowledgement of tasks/update, stray responses ignored (keys never issued, keys already
+// answered), partial answers keep the task input_required; requirement ids from schema/2026-07-28/requirements.json.
+import { randomUUID } from 'node:crypto';
+import type { CheckContext, CheckDef } from '../../engine/check.ts';
+import { isObj, short } from '../../engine/text.ts';
+import { seqText } from '../../arrange/poll.ts';
+import { timeLeft } from '../../arrange/budget.ts';
+import { Field, isTerminal, Method, ResultType, tasksExtensionCapabilities, type TaskStatus } from '../../../schema/2026-07-28/protocol.ts';
+import { extensionNotAdvertised, modernCheck } from '../engine/check.ts';
+import { answersFor, createInputRequired, extraMembers, getTask, inputKeys, reach, reachTerminal, updateTask, watch, type Created } from '../arrange/tasks.ts';
+
+const SECTION = 'Task Update Requests';
+/** Members an empty acknowledgement may have (RULINGS.md#ext-empty-ack). */
+export const ACK_MEMBERS = [Field.resultType, '_meta'] as const;
+/** Judges an acknowledgement: nothing but resultType and _meta (RULINGS.md#ext-empty-ack). */
+export function judgeAck(ctx: CheckContext, what: string, result: unknown): void {
+  const extra = extraMembers(result, ACK_MEMBERS);
+  ctx.expect(extra.length === 0, `the ${what} acknowledgement carries ${extra.join(', ')} besides resultType and _meta (got ${short(result, 300)})`);
+}
+
+/** The request objects seen under each key over a task's life (method and params, as JSON). */
+class KeyLedger {
+  readonly requests = new Map<string, string>();
+  /** Keys a response was delivered for (tasks/update acknowledged). */
+  readonly answered = new Set<string>();
+  /** Keys that were listed, then not listed on a later poll. */
+  readonly vanished = new Set<string>();
+  private listed = new Set<string>();
+  /** Records one tasks/get; returns the violation it shows, if any. */
+  see(task: Record<string, any>): string | undefined {
+    const reqs = isObj(task[Field.inputRequests]) ? (task[Field.inputRequests] as Record<string, unknown>) : {};
+    const now = new Set(Object.keys(reqs));
+    for (const k of this.listed) if (!now.has(k)) this.vanished.add(k);
+    for (const [k, r] of Object.entries(reqs)) {
+      const json = JSON.stringify({ method: (r as any)?.method, params: (r as any)?.params });
+      const before = this.requests.get(k);
+      if (before !== undefined && before !== json) return `key ${JSON.stringify(k)} named ${before} before and now ${json}: one key, two requests`;
+      if (this.vanished.has(k) && this.answered.has(k))
+        return `key ${JSON.stringify(k)} was answered and gone from inputRequests, then listed again (${json}): a key reused after its response`;
+      this.requests.set(k, json);
+    }
+    this.listed = now;
+    return undefined;
+  }
+}
+
+/** Watches a task (bounded) until `done`, feeding every tasks/get to the ledger; a key violation ends the check. */
+async function watchKeys(ctx: CheckContext, c: Created, ledger: KeyLedger, done: (t: Record<string, any>) => boolean, statuses: TaskStatus[], what: string) {
+  const w = await watch(
+    ctx,
+    c.taskId,
+    (t) => {
+      const bad = ledger.see(t);
+      if (bad) ctx.violation(`task ${c.taskId}: ${bad}`);
+      return done(t) || isTerminal(t[Field.status]);
+    },
+    { scope: c.scope, into: statuses, boundMs: timeLeft(ctx, { marginMs: 4_000, floorMs: 2_000 }), label: `waiting for ${what}` },
+  );
+  if (w.timedOut || !w.last || !done(w.last)) ctx.skip(`task ${c.taskId} did not reach ${what} (seen ${seqText(statuses)})`);
+  return w.last!;
+}
+
+/** Answers `keys` of the task's current inputRequests (`text` in string fields); skips on an error (judged by the ack check). */
+async function answer(ctx: CheckContext, c: Created, task: Record<string, any>, keys: readonly string[], text: string) {
+  const all = answersFor(task[Field.inputRequests], text);
+  const r = await updateTask(c.scope, c.taskId, Object.fromEntries(keys.filter((k) => k in all).map((k) => [k, all[k]])));
+  if (r.error)
+    ctx.skip(`tasks/update answering ${keys.join(', ')} answered error ${r.error.code} ${r.error.message}`, { judgedBy: '2026-input.update-ack-empty' });
+  return r;
+}
+
+export const checks: CheckDef[] = [
+  modernCheck({
+    id: '2026-input.keys-unique',
+    title: 'inputRequests keys are unique over the task: the same key always names the same request and is not reused after its response',
+    section: SECTION,
+    requirements: ['2026-input-keys-unique', '2026-input-key-no-reuse-after-response', '2026-input-key-no-two-requests'],
+    level: 'MUST',
+    killedBy: ['input-key-reused'],
+    needs: ['needsInputTwice'],
+    notApplicable: extensionNotAdvertised,
+    async run(ctx: CheckContext) {
+      const c = await createInputRequired(ctx, 'needsInputTwice');
+      const ledger = new KeyLedger();
+      const statuses = [...c.statuses];
+      const bad = ledger.see(c.last);
+      if (bad) ctx.violation(`task ${c.taskId}: ${bad}`);
+      const first = inputKeys(c.last);
+      await answer(ctx, c, c.last, first, 'conformance-first');
+      for (const k of first) ledger.answered.add(k);
+      // The next round: a listed key that is no longer (only) one of the answered ones, or the end.
+      const next = await watchKeys(
+        ctx,
+        c,
+        ledger,
+        (t) => t[Field.status] === 'input_required' && inputKeys(t).some((k) => !first.includes(k) || ledger.vanished.has(k)),
+        statuses,
+        'the second round of input',
+      );
+      if (isTerminal(next[Field.status])) ctx.skip(`task ${c.taskId} ended ${next[Field.status]} after the first answer (role needsInputTwice asks twice)`);
+      const second = inputKeys(next);
+      await answer(ctx, c, next, second, 'conformance-second');
+      for (const k of second) ledger.answered.add(k);
+      await watchKeys(ctx, c, ledger, (t) => isTerminal(t[Field.status]), statuses, 'a terminal status');
+      return `keys ${first.join(', ')} then ${second.join(', ')}; ${seqText(statuses)}`;
+    },
+  }),
+  modernCheck({
+    id: '2026-input.no-undeclared-elicitation',
+    title: 'a tasks/get whose request declares no elicitation capability is shown no elicitation/create inputRequests',
+    section: SECTION,
+    requirements: ['2026-mrtr-no-undeclared-input-requests'],
+    level: 'MUST',
+    killedBy: ['elicitation-undeclared'],
+    needs: ['needsInput'],
+    notApplicable: extensionNotAdvertised,
+    async run(ctx: CheckContext) {
+      const c = await createInputRequired(ctx, 'needsInput');
+      // RULINGS.md#ext-input-requests-declared-capability: judged on the capabilities of the tasks/get itself.
+      const r = await getTask(c.scope, c.taskId, { capabilities: tasksExtensionCapabilities() });
+      if (r.error) return `answered ${r.error.code} ${short(r.error.message, 80)} (no inputRequests shown)`;
+      const reqs = isObj(r.result?.[Field.inputRequests]) ? Object.entries(r.result[Field.inputRequests] as Record<string, any>) : [];
+      const elicit = reqs.filter(([, q]) => q?.method === Method.ElicitationCreate).map(([k]) => k);
+      ctx.expect(
+        elicit.length === 0,
+        `tasks/get of task ${c.taskId} from a request declaring no elicitation capability shows elicitation/create under ${elicit.join(', ')}`,
+      );
+      return `no elicitation/create shown (status ${short(r.result?.[Field.status])})`;
+    },
+  }),
+  modernCheck({
+    id: '2026-input.update-ack-empty',
+    title: 'tasks/update is acknowledged with an empty result',
+    section: SECTION,
+    requirements: ['2026-update-ack-empty'],
+    level: 'MUST',
+    killedBy: ['update-ack-carries-task'],
+    needs: ['needsInput'],
+    notApplicable: extensionNotAdvertised,
+    async run(ctx: CheckContext) {
+      const c = await createInputRequired(ctx, 'needsInput');
+      const r = await updateTask(c.scope, c.taskId, answersFor(c.last[Field.inputRequests]));
+      if (r.error) ctx.skip(`tasks/update answering every outstanding key answered error ${r.error.code} ${r.error.message}`);
+      judgeAck(ctx, 'tasks/update', r.result);
+      return `ack ${short(r.result, 120)}`;
+    },
+  }),
+  modernCheck({
+    id: '2026-input.update-result-type',
+    title: 'the tasks/update acknowledgement carries resultType "complete"',
+    section: SECTION,
+    requirements: ['2026-update-result-type-complete'],
+    level: 'MUST',
+    killedBy: ['update-no-result-type'],
+    needs: ['needsInput'],
+    notApplicable: extensionNotAdvertised,
+    async run(ctx: CheckContext) {
+      const c = await createInputRequired(ctx, 'needsInput');
+      const r = await updateTask(c.scope, c.taskId, answersFor(c.last[Field.inputRequests]));
+      if (r.error) ctx.skip(`tasks/update answering every outstanding key answered error ${r.error.code} ${r.error.message}`);
+      ctx.expect(
+        r.result?.[Field.resultType] === ResultType.Complete,
+        `the tasks/update acknowledgement carries resultType ${short(r.result?.[Field.resultType])}, not "complete"`,
+      );
+      return 'resultType "complete"';
+    },
+  }),
+  modernCheck({
+    id: '2026-input.unknown-key-ignored',
+    title: 'a tasks/update answering a key never issued is acknowledged and changes nothing',
+    section: SECTION,
+    requirements: ['2026-update-ignore-unknown-keys'],
+    level: 'SHOULD',
+    killedBy: ['unknown-key-rejected'],
+    needs: ['needsInput'],
+    notApplicable: extensionNotAdvertised,
+    async run(ctx: CheckContext) {
+      const c = await createInputRequired(ctx, 'needsInput');
+      const keys = inputKeys(c.last);
+      const stray = `never-issued-${randomUUID()}`;
+      const r = await updateTask(c.scope, c.taskId, { [stray]: { action: 'accept', content: { answer: 'stray' } } });
+      ctx.expect(
+        !r.error,
+        `tasks/update answering a key never issued (${stray}) answered error ${r.error?.code} ${r.error?.message}: stray responses are ignored`,
+      );
+      const g = await reach(ctx, c.taskId, () => true, 'a tasks/get after the stray answer', { scope: c.scope });
+      ctx.expect(
+        g.last[Field.status] === 'input_required' && keys.every((k) => inputKeys(g.last).includes(k)),
+        `after a stray answer the task shows ${g.last[Field.status]} with inputRequests ${inputKeys(g.last).join(', ') || 'none'} (was input_required with ${keys.join(', ')})`,
+      );
+      return `acknowledged; still input_required with ${keys.join(', ')}`;
+    },
+  }),
+  modernCheck({
+    id: '2026-input.answered-key-ignored',
+    title: 'a second response to a key already answered is ignored (the first answer stands)',
+    section: SECTION,
+    requirements: ['2026-update-ignore-unknown-keys'],
+    level: 'SHOULD',
+    killedBy: ['answered-key-reapplied'],
+    needs: ['needsTwoInputs'],
+    notApplicable: extensionNotAdvertised,
+    async run(ctx: CheckContext) {
+      const c = await createInputRequired(ctx, 'needsTwoInputs');
+      const keys = inputKeys(c.last);
+      if (keys.length < 2) ctx.skip(`task ${c.taskId} lists ${keys.length} inputRequests`, { judgedBy: '2026-get.input-requests-all' });
+      const [k1, k2] = keys as [string, string];
+      const token = randomUUID().slice(0, 8);
+      await answer(ctx, c, c.last, [k1], `first-${token}`);
+      // The server may take a partial set or not (2026-update-partial): go on only once k1 is answered.
+      const taken = await watch(ctx, c.taskId, (t) => !inputKeys(t).includes(k1) || isTerminal(t[Field.status]), {
+        scope: c.scope,
+        boundMs: Math.min(3_000, timeLeft(ctx, { marginMs: 6_000 })),
+      });
+      if (taken.timedOut || isTerminal(taken.last?.[Field.status]))
+        ctx.skip(`the server did not take the partial answer to ${k1} (its latitude, 2026-update-partial): seen ${seqText(taken.statuses)}`);
+      const all = answersFor(c.last[Field.inputRequests], `second-${token}`);
+      const stray = answersFor(c.last[Field.inputRequests], `stray-${token}`);
+      const r = await updateTask(c.scope, c.taskId, { [k1]: stray[k1], [k2]: all[k2] });
+      if (r.error) ctx.skip(`tasks/update with the answered key ${k1} and the outstanding ${k2} answered error ${r.error.code} ${r.error.message}`);
+      const w = await reachTerminal(ctx, c.taskId, { scope: c.scope });
+      const text = JSON.stringify(w.last[Field.result] ?? w.last[Field.error] ?? '');
+      ctx.expect(!text.includes(`stray-${token}`), `the second response to the answered key ${k1} was taken: the outcome shows it (${short(text, 200)})`);
+      if (!text.includes(`first-${token}`)) ctx.note('the outcome does not echo the answers: whether the first answer stood is not observable');
+      return `outcome ${short(text, 120)}`;
+    },
+  }),
+  modernCheck({
+    id: '2026-input.partial-remains',
+    title: 'after a partial answer the task stays input_required until the remaining responses arrive',
+    section: SECTION,
+    requirements: ['2026-update-partial', '2026-get-input-requests-all-outstanding'],
+    level: 'MUST',
+    killedBy: ['partial-answer-resumes'],
+    needs: ['needsTwoInputs'],
+    notApplicable: extensionNotAdvertised,
+    async run(ctx: CheckContext) {
+      const c = await createInputRequired(ctx, 'needsTwoInputs');
+      const keys = inputKeys(c.last);
+      if (keys.length < 2) ctx.skip(`task ${c.taskId} lists ${keys.length} inputRequests`, { judgedBy: '2026-get.input-requests-all' });
+      const [k1, k2] = keys as [string, string];
+      await answer(ctx, c, c.last, [k1], 'conformance-partial');
+      // Watch for a while: the task may show input_required with both keys (partial set not taken) or with
+      // k2 only; it must not move on while k2 is unanswered.
+      const statuses: TaskStatus[] = [];
+      const w = await watch(ctx, c.taskId, (t, n) => t[Field.status] !== 'input_required' || n >= 8, {
+        scope: c.scope,
+        into: statuses,
+        boundMs: Math.min(3_000, timeLeft(ctx, { marginMs: 6_000 })),
+      });
+      const st = w.last?.[Field.status];
+      ctx.expect(
+        st === 'input_required' || st === 'cancelled' || st === 'failed',
+        `after answering only ${k1} of ${k1}, ${k2} the task moved on to ${st} (${seqText(statuses)}) without the response to ${k2}`,
+      );
+      if (st === 'input_required')
+        ctx.expect(
+          inputKeys(w.last).includes(k2),
+          `after answering only ${k1}, inputRequests no longer lists the unanswered ${k2} (got ${inputKeys(w.last).join(', ') || 'none'})`,
+        );
+      return `still input_required with ${inputKeys(w.last).join(', ')} after ${statuses.length} polls`;
+    },
+  }),
+];

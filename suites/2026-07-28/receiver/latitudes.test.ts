@@ -1,0 +1,29 @@
+// The no-false-verdict matrix of revision 2026-07-28, the mirror of its kill matrix (faults.test.ts next to
+// this file): the reference extension server taking a freedom the texts leave (a latitude,
+// mocks/2026-07-28/faults.ts LATITUDES) gets no fail and no warn from any check of the revision. The cells
+// are those of the 2025-11-25 matrix (mocks/latitude-matrix.ts): every latitude alone (so that one cannot hide
+// another) and all of them together (the extension's registry states no exclusions); each cell is its own
+// server in this process over Streamable HTTP, with the options its latitudes need (`args`).
+import { describe, expect, it } from 'vitest';
+import { LATITUDES, type SwitchInfo } from '../../../mocks/2026-07-28/faults.ts';
+import { latitudeCells, type LatitudeInfo } from '../../../mocks/latitude-matrix.ts';
+import { modernChecks, runAgainstReference } from './test-helpers.ts';
+
+const CHECKS = modernChecks();
+const ALL: readonly SwitchInfo[] = LATITUDES;
+const AS_INFO: LatitudeInfo[] = ALL.map((l) => ({ name: l.name, allows: l.requirement, description: l.description, ...(l.args ? { args: l.args } : {}) }));
+// Every cell is spoken to over Streamable HTTP already: the matrix's separate HTTP cell adds nothing here.
+const CELLS = latitudeCells(AS_INFO).filter((c) => c.transport !== 'http');
+const argsOf = (names: readonly string[]) => names.flatMap((n) => ['--latitude', n, ...(ALL.find((l) => l.name === n)?.args ?? [])]);
+
+describe('no check of 2026-07-28 fails or warns a server using a latitude', () => {
+  it.concurrent.each(CELLS.map((c) => [c.label, c] as const))('%s', { timeout: 150_000 }, async (name, cell) => {
+    const results = await runAgainstReference(argsOf(cell.latitudes), CHECKS);
+    expect(results.length).toBe(CHECKS.length);
+    const bad = results.filter((r) => r.status === 'fail' || r.status === 'warn');
+    expect(
+      bad.map((r) => `${r.id} ${r.status}: ${r.message}`),
+      `with ${cell.latitudes.join(', ')} these checks gave a verdict a correct server cannot deserve: the check overreaches (fix it, or write the ruling it follows)`,
+    ).toEqual([]);
+  });
+});

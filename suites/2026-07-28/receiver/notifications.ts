@@ -1,0 +1,168 @@
+// Checks of the extension's tasks.md "Task Status Notifications" and the core subscriptions page as the
+// Tasks flows use it: the acknowledgement first, the subscription id on every notification, no progress or
+// log notifications on the stream, notifications only for the task ids asked for; requirement ids from
+// schema/2026-07-28/requirements.json. Pushing notifications is the server's choice (2026-notify-may-push):
+// a server that sends none is not exercised where a check needs one.
+import type { CheckContext, CheckDef } from '../../engine/check.ts';
+import { short } from '../../engine/text.ts';
+import { timeLeft } from '../../arrange/budget.ts';
+import { WireTimeoutError, type Message } from '../../wire/peer.ts';
+import { Field, Meta, Method } from '../../../schema/2026-07-28/protocol.ts';
+import { extensionNotAdvertised, modernCheck } from '../engine/check.ts';
+import { cancelTask, createSettled, createTask, taskNotifications, type Created } from '../arrange/tasks.ts';
+import type { Subscription } from '../wire/peer.ts';
+
+const SECTION = 'Task Status Notifications';
+
+interface Listening {
+  task: Created;
+  sub: Subscription;
+  ack?: Message;
+  /** The server agreed to notify for the task (its id in the acknowledgement). */
+  agreed: boolean;
+}
+
+/** A slow task and a subscriptions/listen for it, acknowledged (no ack within the bound: `ack` undefined). */
+async function listenTo(ctx: CheckContext): Promise<Listening> {
+  const task = await createTask(ctx, 'slow');
+  const sub = await task.scope.listen({ [Field.taskIds]: [task.taskId] });
+  let ack: Message | undefined;
+  try {
+    ack = await sub.acknowledged(timeLeft(ctx, { marginMs: 8_000, floorMs: 1_000, capMs: 5_000 }));
+  } catch (e) {
+    if (!(e instanceof WireTimeoutError)) throw e;
+  }
+  const ids = ack?.params?.[Field.notifications]?.[Field.taskIds];
+  return { task, sub, ack, agreed: Array.isArray(ids) && ids.includes(task.taskId) };
+}
+
+/** Every notifications/tasks of the task on the connection, with or without the subscription id. */
+function allOf(l: Listening): Message[] {
+  return taskNotifications(l.task.scope.peer.messages(), l.task.taskId);
+}
+
+/** Cancels the task (a status change) and waits, bounded, for a notifications/tasks of it on the connection. */
+async function provoke(ctx: CheckContext, l: Listening): Promise<Message | undefined> {
+  if (!l.ack) ctx.skip('no notifications/subscriptions/acknowledged arrived', { judgedBy: '2026-notify.ack-first' });
+  if (!l.agreed) ctx.skip(`the acknowledgement agreed to no notifications for task ${l.task.taskId} (${short(l.ack?.params)}): the server may send none`);
+  await cancelTask(l.task.scope, l.task.taskId);
+  try {
+    return await l.task.scope.waitFor(
+      (m) => m.method === Method.TasksNotification && m.params?.[Field.taskId] === l.task.taskId,
+      timeLeft(ctx, { marginMs: 4_000, floorMs: 1_000, capMs: 5_000 }),
+      `notifications/tasks for task ${l.task.taskId}`,
+      true,
+    );
+  } catch (e) {
+    if (e instanceof WireTimeoutError) return undefined;
+    throw e;
+  }
+}
+
+export const checks: CheckDef[] = [
+  modernCheck({
+    id: '2026-notify.ack-first',
+    title: 'the acknowledgement is the first message of a subscriptions/listen stream; no notification comes before it',
+    section: SECTION,
+    requirements: ['2026-subscribe-ack-first', '2026-subscribe-nothing-before-ack'],
+    level: 'MUST',
+    killedBy: ['notification-before-ack'],
+    needs: ['slow'],
+    notApplicable: extensionNotAdvertised,
+    async run(ctx: CheckContext) {
+      const l = await listenTo(ctx);
+      try {
+        ctx.expect(l.ack, `no notifications/subscriptions/acknowledged for subscription ${String(l.sub.id)} arrived`);
+        const first = l.sub.messages()[0];
+        ctx.expect(
+          first?.method === Method.SubscriptionsAcknowledged,
+          `the first message of subscription ${String(l.sub.id)} is ${short(first?.method ?? first)}, not its acknowledgement`,
+        );
+        return `acknowledged first (${short(l.ack.params, 120)})`;
+      } finally {
+        await l.sub.close();
+      }
+    },
+  }),
+  modernCheck({
+    id: '2026-notify.subscription-id',
+    title: 'every notifications/tasks on a subscriptions/listen stream carries its subscription id in _meta',
+    section: SECTION,
+    requirements: ['2026-meta-subscription-id'],
+    level: 'MUST',
+    killedBy: ['notification-no-subscription-id'],
+    needs: ['slow'],
+    notApplicable: extensionNotAdvertised,
+    async run(ctx: CheckContext) {
+      const l = await listenTo(ctx);
+      try {
+        const n = await provoke(ctx, l);
+        if (!n) ctx.skip(`no notifications/tasks for task ${l.task.taskId} arrived after its status changed (pushing is the server's choice)`);
+        // Over HTTP the stream is the subscription's; over stdio a notification of the task without any id.
+        const bad =
+          l.task.scope.transportKind === 'http'
+            ? taskNotifications(l.sub.messages(), l.task.taskId).filter((m) => m.params?._meta?.[Meta.SubscriptionId] !== l.sub.id)
+            : allOf(l).filter((m) => m.params?._meta?.[Meta.SubscriptionId] === undefined);
+        ctx.expect(
+          bad.length === 0,
+          `${bad.length} notifications/tasks for task ${l.task.taskId} lack _meta["${Meta.SubscriptionId}"] = ${JSON.stringify(l.sub.id)} (got ${short(bad[0]?.params?._meta)})`,
+        );
+        return `${allOf(l).length} notification(s), each with the subscription id`;
+      } finally {
+        await l.sub.close();
+      }
+    },
+  }),
+  modernCheck({
+    id: '2026-notify.no-progress',
+    title: 'no notifications/progress or notifications/message on the subscriptions/listen stream of a task',
+    section: SECTION,
+    requirements: ['2026-notify-no-progress-message-on-stream'],
+    level: 'MUST',
+    killedBy: ['progress-on-listen'],
+    needs: ['slow'],
+    notApplicable: extensionNotAdvertised,
+    async run(ctx: CheckContext) {
+      const l = await listenTo(ctx);
+      try {
+        const n = await provoke(ctx, l);
+        if (!n) ctx.skip(`no notifications/tasks for task ${l.task.taskId} arrived (pushing is the server's choice): the stream carried nothing to judge`);
+        const bad = l.sub.messages().filter((m) => m.method === Method.Progress || m.method === Method.Message);
+        ctx.expect(
+          bad.length === 0,
+          `the subscriptions/listen stream of task ${l.task.taskId} carried ${bad.map((m) => m.method).join(', ')} (${short(bad[0]?.params)})`,
+        );
+        return `${l.sub.messages().length} message(s) on the stream, none progress or log`;
+      } finally {
+        await l.sub.close();
+      }
+    },
+  }),
+  modernCheck({
+    id: '2026-notify.only-requested',
+    title: 'notifications/tasks come only for the task ids the subscription asked for',
+    section: SECTION,
+    requirements: ['2026-subscribe-only-requested'],
+    level: 'MUST',
+    killedBy: ['unrequested-task-notifications'],
+    needs: ['slow', 'completes'],
+    notApplicable: extensionNotAdvertised,
+    async run(ctx: CheckContext) {
+      const l = await listenTo(ctx);
+      try {
+        if (!l.ack) ctx.skip('no notifications/subscriptions/acknowledged arrived', { judgedBy: '2026-notify.ack-first' });
+        // Another task of the same client changes status while the subscription is open.
+        const other = await createSettled(ctx, 'completes', { scope: l.task.scope });
+        await provoke(ctx, l);
+        const stray = l.sub.messages().filter((m) => m.method === Method.TasksNotification && m.params?.[Field.taskId] !== l.task.taskId);
+        ctx.expect(
+          stray.length === 0,
+          `the subscription for task ${l.task.taskId} carried notifications/tasks for ${[...new Set(stray.map((m) => m.params?.[Field.taskId]))].join(', ')} (not asked for; e.g. ${short(stray[0]?.params)})`,
+        );
+        return `none for task ${other.taskId} (not asked for); ${taskNotifications(l.sub.messages(), l.task.taskId).length} for the one asked for`;
+      } finally {
+        await l.sub.close();
+      }
+    },
+  }),
+];

@@ -1,0 +1,48 @@
+// The reference extension server (mocks/2026-07-28) as the target of the 2026-07-28 check tests: in this
+// process over Streamable HTTP, with the faults or latitudes of a matrix cell and the options they need
+// (`args`, as on the command line), and the profile naming a tool for every role.
+import { checksFor } from '../../index.ts';
+import { openTargetSession, runChecks } from '../../runner/session.ts';
+import { loadProfile } from '../../runner/target.ts';
+import type { CheckDef, CheckResult } from '../../engine/check.ts';
+import type { RunOptions } from '../../engine/options.ts';
+import type { Profile } from '../../engine/profile.ts';
+import { createExtensionServer } from '../../../mocks/2026-07-28/index.ts';
+import { parseExtensionServerArgs } from '../../../mocks/2026-07-28/cli.ts';
+import { REVISION } from '../../../schema/2026-07-28/protocol.ts';
+
+/** The reference server's run times in the tests: short tool runs, a slow tool that outlives a cancel. */
+export const TEST_TIMINGS = ['--completes-ms', '50', '--slow-ms', '2000', '--poll-interval-ms', '50'];
+
+/** Every role of the reference extension server, by its tool. */
+export const REFERENCE_PROFILE: Profile = loadProfile('fixtures/reference-2026-07-28.profile.json');
+
+/** The 2026-07-28 receiver checks (what a run of the revision runs). */
+export const modernChecks = (): CheckDef[] => checksFor(REVISION);
+
+/** Runs `checks` against the reference extension server started with `args` (mock options: --fault, --latitude, …). */
+export async function runAgainstReference(
+  args: readonly string[],
+  checks: CheckDef[] = modernChecks(),
+  options: Partial<RunOptions> = {},
+): Promise<CheckResult[]> {
+  const { options: serverOptions, access } = parseExtensionServerArgs(['--http', '0', ...TEST_TIMINGS, ...args]);
+  const server = createExtensionServer(serverOptions);
+  const listener = await server.listenHttp(0, '127.0.0.1', access);
+  const [primary, secondary] = access.tokens ?? [];
+  const auth = (t: string | undefined) => (t ? { Authorization: `Bearer ${t}` } : undefined);
+  try {
+    const session = await openTargetSession({
+      target: { kind: 'http', url: listener.url, headers: auth(primary), secondaryHeaders: auth(secondary) },
+      profile: REFERENCE_PROFILE,
+      options: { revision: REVISION, checkTimeoutMs: 20_000, requestTimeoutMs: 10_000, ...options },
+    });
+    try {
+      return await runChecks(checks, session, 12);
+    } finally {
+      await session.close();
+    }
+  } finally {
+    await server.close();
+  }
+}
