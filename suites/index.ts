@@ -28,6 +28,7 @@ import { checks as cancel2026 } from './2026-07-28/receiver/cancel.ts';
 import { checks as notifications2026 } from './2026-07-28/receiver/notifications.ts';
 import { checks as routing2026 } from './2026-07-28/receiver/routing.ts';
 import { checks as ttl2026 } from './2026-07-28/receiver/ttl.ts';
+import { checks as security2026 } from './2026-07-28/receiver/security.ts';
 
 /** Every receiver check of every revision, in report order (a run takes those of its revision: checksFor). */
 export const receiverChecks: CheckDef[] = [
@@ -56,6 +57,7 @@ export const receiverChecks: CheckDef[] = [
   ...cancel2026,
   ...notifications2026,
   ...routing2026,
+  ...security2026,
   ...removed2026,
   ...errors2026,
 ];
