@@ -96,6 +96,10 @@ const PROBES: Record<FaultName, Probe> = {
   'completed-no-result': { seen: async (c) => !('result' in (await pollTask(c, await createTask(c, 'complete'), terminal))) },
   'failed-no-error': { seen: async (c) => !('error' in (await pollTask(c, await createTask(c, 'fail_rpc'), terminal))) },
   'input-required-no-requests': { seen: async (c) => !('inputRequests' in (await inputRequired(c, await createTask(c, 'ask')))) },
+  'input-request-not-mrtr': {
+    seen: async (c) =>
+      Object.values((await inputRequired(c, await createTask(c, 'ask'))).inputRequests ?? {}).some((q) => (q as { method?: string }).method === 'ping'),
+  },
   'input-requests-partial-list': { seen: async (c) => keysOf(await inputRequired(c, await createTask(c, 'ask_two'))).length !== 2 },
   'is-error-as-failed': { seen: async (c) => (await pollTask(c, await createTask(c, 'tool_error'), terminal)).status === 'failed' },
   'completed-result-altered': {

@@ -86,6 +86,11 @@ export const FAULTS = [
   { name: 'failed-no-error', requirement: '2026-get-failed-error', description: 'tasks/get of a failed task has no `error`' },
   { name: 'input-required-no-requests', requirement: '2026-get-input-required', description: 'tasks/get of an input_required task has no `inputRequests`' },
   {
+    name: 'input-request-not-mrtr',
+    requirement: '2026-mrtr-input-request-types',
+    description: 'the inputRequests of an input_required task are `ping` requests, not ElicitRequest, CreateMessageRequest or ListRootsRequest',
+  },
+  {
     name: 'input-requests-partial-list',
     requirement: '2026-get-input-requests-all-outstanding',
     description: 'tasks/get lists only the first of several outstanding input requests',

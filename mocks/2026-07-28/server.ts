@@ -457,6 +457,8 @@ export class ExtensionServer {
     if (t.status === 'input_required' && !this.fault('input-required-no-requests')) {
       const entries = [...t.outstanding.entries()];
       d.inputRequests = Object.fromEntries(this.fault('input-requests-partial-list') ? entries.slice(0, 1) : entries);
+      // fault input-request-not-mrtr: each outstanding request shown as a method MRTR does not carry.
+      if (this.fault('input-request-not-mrtr')) d.inputRequests = Object.fromEntries(entries.map(([k]) => [k, { method: 'ping', params: {} }]));
     }
     return d;
   }

@@ -131,7 +131,7 @@ export const checks: CheckDef[] = [
     section: SECTION,
     requirements: ['2026-get-input-required'],
     level: 'MUST',
-    killedBy: ['input-required-no-requests', 'legacy-field-names'],
+    killedBy: ['input-required-no-requests', 'legacy-field-names', 'input-request-not-mrtr'],
     needs: ['needsInput'],
     notApplicable: extensionNotAdvertised,
     async run(ctx: CheckContext) {

@@ -6,11 +6,13 @@ import type { CheckContext, CheckDef } from '../../engine/check.ts';
 import { isObj, short } from '../../engine/text.ts';
 import { seqText } from '../../arrange/poll.ts';
 import { timeLeft } from '../../arrange/budget.ts';
-import { Field, isTerminal, Method, ResultType, tasksExtensionCapabilities, type TaskStatus } from '../../../schema/2026-07-28/protocol.ts';
+import { Field, isTerminal, Method, ResultType, REVISION, tasksExtensionCapabilities, type TaskStatus } from '../../../schema/2026-07-28/protocol.ts';
+import { validatorFor } from '../../../schema/validate.ts';
 import { extensionNotAdvertised, modernCheck } from '../engine/check.ts';
 import { answersFor, createInputRequired, extraMembers, getTask, inputKeys, reach, reachTerminal, updateTask, watch, type Created } from '../arrange/tasks.ts';
 
 const SECTION = 'Task Update Requests';
+const schema = validatorFor(REVISION);
 /** Members an empty acknowledgement may have (RULINGS.md#ext-empty-ack). */
 export const ACK_MEMBERS = [Field.resultType, '_meta'] as const;
 /** Judges an acknowledgement: nothing but resultType and _meta (RULINGS.md#ext-empty-ack). */
@@ -104,6 +106,28 @@ export const checks: CheckDef[] = [
       for (const k of second) ledger.answered.add(k);
       await watchKeys(ctx, c, ledger, (t) => isTerminal(t[Field.status]), statuses, 'a terminal status');
       return `keys ${first.join(', ')} then ${second.join(', ')}; ${seqText(statuses)}`;
+    },
+  }),
+  modernCheck({
+    id: '2026-input.request-types',
+    title: 'every inputRequests value is an ElicitRequest, a CreateMessageRequest or a ListRootsRequest',
+    section: SECTION,
+    requirements: ['2026-mrtr-input-request-types'],
+    level: 'MUST',
+    killedBy: ['input-request-not-mrtr'],
+    needs: ['needsInput'],
+    notApplicable: extensionNotAdvertised,
+    async run(ctx: CheckContext) {
+      const c = await createInputRequired(ctx, 'needsInput');
+      const entries = Object.entries(c.last[Field.inputRequests] as Record<string, unknown>);
+      for (const [key, req] of entries) {
+        const v = schema.validate('InputRequest', req);
+        ctx.expect(
+          v.valid,
+          `inputRequests.${key} of task ${c.taskId} is not an InputRequest (elicitation/create, sampling/createMessage, roots/list): ${short(req, 200)}`,
+        );
+      }
+      return `${entries.length} inputRequests: ${entries.map(([, r]) => (r as { method?: string }).method).join(', ')}`;
     },
   }),
   modernCheck({
