@@ -120,6 +120,10 @@ describe('argument parsing', () => {
     expect(options).toMatchObject({ ttlMs: null, pollIntervalMs: 50, timings: { slowMs: 900 }, latitudes: ['sync-results'], tasksExtension: false });
     expect(parseExtensionServerArgs(['--stdio']).options).not.toHaveProperty('ttlMs');
   });
+  it('names its task limit --max-concurrent-tasks, as the reference receiver does (the --max-tasks of the server command is another bound)', () => {
+    expect(parseExtensionServerArgs(['--stdio', '--max-concurrent-tasks', '3']).options.maxConcurrentTasks).toBe(3);
+    expect(() => parseExtensionServerArgs(['--stdio', '--max-tasks', '3'])).toThrow(/--max-concurrent-tasks/);
+  });
 });
 
 describe('--no-tasks-extension', () => {

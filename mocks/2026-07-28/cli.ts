@@ -24,7 +24,7 @@ options:
   --poll-interval-ms <ms>    pollIntervalMs of new tasks (default ${DEFAULTS.pollIntervalMs})
   --completes-ms <ms>        run time of complete, fail_rpc, tool_error, task_only, the input tools' tail (default ${DEFAULTS.timings.completesMs})
   --slow-ms <ms>             run time of slow (default ${DEFAULTS.timings.slowMs})
-  --max-tasks <n>            unfinished tasks per requestor (default ${DEFAULTS.maxTasks})
+  --max-concurrent-tasks <n> unfinished tasks per requestor (default ${DEFAULTS.maxConcurrentTasks})
   --max-retained <n>         tasks kept per requestor (default ${DEFAULTS.maxRetained})
   --max-subscriptions <n>    open subscriptions/listen per connection (stdio) or in all (HTTP) (default ${DEFAULTS.maxSubscriptions})
   --latency-ms <ms>          delay of every answer under --latitude high-latency (default ${DEFAULTS.latencyMs})
@@ -42,7 +42,7 @@ const OPTIONS = {
   'poll-interval-ms': { type: 'string' },
   'completes-ms': { type: 'string' },
   'slow-ms': { type: 'string' },
-  'max-tasks': { type: 'string' },
+  'max-concurrent-tasks': { type: 'string' },
   'max-retained': { type: 'string' },
   'max-subscriptions': { type: 'string' },
   'latency-ms': { type: 'string' },
@@ -66,6 +66,9 @@ function int(v: string | undefined, name: string, min = 0, max = Number.MAX_SAFE
 /** Parses the command line (throws ExtensionServerUsageError): the server options, the transport, HTTP access. */
 export function parseExtensionServerArgs(argv: string[]) {
   let values;
+  // The suite's --max-tasks (live tasks of a run) is not this server's limit: say so instead of "unknown option".
+  if (argv.some((a) => a === '--max-tasks' || a.startsWith('--max-tasks=')))
+    throw new ExtensionServerUsageError('the server has no --max-tasks: its limit is --max-concurrent-tasks <n> (unfinished tasks per requestor)');
   try {
     ({ values } = parseArgs({ args: argv, strict: true, allowPositionals: false, options: OPTIONS }));
   } catch (e) {
@@ -87,7 +90,7 @@ export function parseExtensionServerArgs(argv: string[]) {
     ...(ttl !== undefined ? { ttlMs: ttl === 'unlimited' ? null : int(ttl, 'ttl-ms', 1)! } : {}),
     pollIntervalMs: int(values['poll-interval-ms'], 'poll-interval-ms', 1),
     timings: { ...(completesMs !== undefined ? { completesMs } : {}), ...(slowMs !== undefined ? { slowMs } : {}) },
-    maxTasks: int(values['max-tasks'], 'max-tasks', 1),
+    maxConcurrentTasks: int(values['max-concurrent-tasks'], 'max-concurrent-tasks', 1),
     maxRetained: int(values['max-retained'], 'max-retained', 1),
     maxSubscriptions: int(values['max-subscriptions'], 'max-subscriptions', 1),
     latencyMs: int(values['latency-ms'], 'latency-ms', 0, 60_000),

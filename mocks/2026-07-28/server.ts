@@ -37,7 +37,7 @@ export interface ServerOptions {
   pollIntervalMs?: number;
   timings?: Partial<Timings>;
   /** Unfinished tasks per requestor (default 100). */
-  maxTasks?: number;
+  maxConcurrentTasks?: number;
   /** Tasks kept per requestor (default 1000). */
   maxRetained?: number;
   /** Open subscriptions/listen per connection (stdio) or in all (HTTP) (default 32). */
@@ -70,7 +70,7 @@ export const DEFAULTS = {
   ttlMs: 60_000,
   pollIntervalMs: 100,
   timings: { completesMs: 100, slowMs: 3_000 } as Timings,
-  maxTasks: 100,
+  maxConcurrentTasks: 100,
   maxRetained: 1_000,
   maxSubscriptions: 32,
   maxListenTaskIds: 100,
@@ -162,7 +162,7 @@ export class ExtensionServer {
     this.opts = {
       ttlMs: l('ttl-unlimited') ? null : options.ttlMs === undefined ? DEFAULTS.ttlMs : options.ttlMs,
       pollIntervalMs: l('no-poll-interval') ? undefined : (options.pollIntervalMs ?? DEFAULTS.pollIntervalMs),
-      maxTasks: options.maxTasks ?? DEFAULTS.maxTasks,
+      maxConcurrentTasks: options.maxConcurrentTasks ?? DEFAULTS.maxConcurrentTasks,
       maxRetained: options.maxRetained ?? DEFAULTS.maxRetained,
       maxSubscriptions: options.maxSubscriptions ?? DEFAULTS.maxSubscriptions,
       maxListenTaskIds: options.maxListenTaskIds ?? DEFAULTS.maxListenTaskIds,
@@ -173,7 +173,7 @@ export class ExtensionServer {
     this.store = new TaskStore({
       ttlMs: this.opts.ttlMs,
       pollIntervalMs: this.opts.pollIntervalMs,
-      maxTasks: this.opts.maxTasks,
+      maxConcurrentTasks: this.opts.maxConcurrentTasks,
       maxRetained: this.opts.maxRetained,
       sequentialIds: this.fault('sequential-task-ids'),
       expiry: l('expiry-fails-first') ? 'fail-then-delete' : l('retain-expired') || l('lazy-expiry') ? 'keep' : 'delete',

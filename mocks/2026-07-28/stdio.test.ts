@@ -296,17 +296,17 @@ describe('task methods: errors', () => {
 });
 
 describe('documented limits, enforced', () => {
-  it('maxTasks unfinished per requestor, maxRetained kept (oldest terminal one dropped): -32603 with data.limit', async () => {
-    const { c } = start({ maxTasks: 2, maxRetained: 3 });
+  it('maxConcurrentTasks unfinished per requestor, maxRetained kept (oldest terminal one dropped): -32603 with data.limit', async () => {
+    const { c } = start({ maxConcurrentTasks: 2, maxRetained: 3 });
     await createTask(c, 'slow');
     await createTask(c, 'slow');
     const over = await callTool(c, 'slow');
-    expect(over.error).toMatchObject({ code: -32603, data: { limit: 'maxTasks', max: 2 } });
+    expect(over.error).toMatchObject({ code: -32603, data: { limit: 'maxConcurrentTasks', max: 2 } });
     // a second requestor (another connection) has its own budget
     const { client: other, toServer, fromServer } = StreamClient.pair();
     servers[0]!.stdio(toServer, fromServer);
     expect((await callTool(other, 'slow')).result?.resultType).toBe('task');
-    const { c: d } = start({ maxTasks: 5, maxRetained: 2 });
+    const { c: d } = start({ maxConcurrentTasks: 5, maxRetained: 2 });
     const first = await createTask(d, 'complete', { ms: 0 });
     await pollTask(d, first, terminal);
     await createTask(d, 'slow');

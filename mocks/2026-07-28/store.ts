@@ -78,7 +78,7 @@ export interface StoreOptions {
   /** pollIntervalMs of new tasks (undefined: omitted). */
   pollIntervalMs: number | undefined;
   /** Non-terminal tasks per owner. */
-  maxTasks: number;
+  maxConcurrentTasks: number;
   /** Tasks of any status kept per owner; the oldest terminal one is dropped to make room. */
   maxRetained: number;
   /** Task ids: crypto-random (default) or a counter (fault sequential-task-ids). */
@@ -114,8 +114,12 @@ export class TaskStore extends EventEmitter<{ change: [StoredTask] }> {
   create(owner: string, toolName: string, now = Date.now()): StoredTask {
     if (this.closed) throw new RpcError(ErrorCode.InternalError, 'Server is shutting down');
     const mine = this.ownedBy(owner);
-    if (mine.filter((t) => !isTerminal(t.status)).length >= this.opts.maxTasks) {
-      throw limitError('maxTasks', this.opts.maxTasks, `Task limit reached: at most ${this.opts.maxTasks} unfinished tasks per requestor`);
+    if (mine.filter((t) => !isTerminal(t.status)).length >= this.opts.maxConcurrentTasks) {
+      throw limitError(
+        'maxConcurrentTasks',
+        this.opts.maxConcurrentTasks,
+        `Task limit reached: at most ${this.opts.maxConcurrentTasks} unfinished tasks per requestor`,
+      );
     }
     if (mine.length >= this.opts.maxRetained) {
       const victim = mine.find((t) => isTerminal(t.status));
