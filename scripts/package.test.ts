@@ -56,7 +56,10 @@ describe('the packed package, installed into an empty project', () => {
     expect(files).toContain('dist/schema/requirements.json');
     expect(files).toContain('dist/suites/wire/stdio-bridge.mjs');
     expect(files.filter((f) => /\.test\.|^\.ci\/|\.ts$/.test(f) && !f.endsWith('.d.ts'))).toEqual([]);
-    expect(files.filter((f) => f.includes('fixtures/'))).toEqual(['dist/fixtures/reference.profile.json']);
+    expect(files.filter((f) => f.includes('fixtures/')).sort()).toEqual([
+      'dist/fixtures/reference-2026-07-28.profile.json',
+      'dist/fixtures/reference.profile.json',
+    ]);
   });
 
   it('`npx mcp-tasks-conformance server --stdio "npx mcp-tasks-conformance mock --stdio"` exits 0', async () => {

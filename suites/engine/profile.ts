@@ -25,11 +25,13 @@ export const MODERN_PROFILE_ROLES = [
   'needsInputBeforeTask',
   'taskOnly',
 ] as const;
-/** Every role a profile may name (a profile is written for one revision; some names are shared). */
-export const ALL_ROLES = [...new Set([...PROFILE_ROLES, ...REQUESTOR_ROLES, ...MODERN_PROFILE_ROLES])] as (
-  (typeof PROFILE_ROLES)[number] | (typeof REQUESTOR_ROLES)[number] | (typeof MODERN_PROFILE_ROLES)[number]
+/** Every role a 2025-11-25 profile may name. */
+export const ALL_ROLES = [...PROFILE_ROLES, ...REQUESTOR_ROLES] as const;
+/** Every role a profile of either revision may name (a profile is written for one revision; some names are shared). */
+export const ANY_REVISION_ROLES = [...new Set([...ALL_ROLES, ...MODERN_PROFILE_ROLES])] as (
+  (typeof ALL_ROLES)[number] | (typeof MODERN_PROFILE_ROLES)[number]
 )[];
-export type ProfileRole = (typeof ALL_ROLES)[number];
+export type ProfileRole = (typeof ANY_REVISION_ROLES)[number];
 export type ModernProfileRole = (typeof MODERN_PROFILE_ROLES)[number];
 export interface ProfileTool {
   name: string;

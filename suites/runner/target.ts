@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { type Peer } from '../wire/peer.ts';
 import { connectHttp, connectInMemory, connectStdio, connectTransport, splitCommand } from '../wire/connect.ts';
-import { ALL_ROLES, PROFILE_ROLES, REQUESTOR_ROLES, type Profile, type ProfileRole } from '../engine/profile.ts';
+import { ANY_REVISION_ROLES, PROFILE_ROLES, REQUESTOR_ROLES, type Profile, type ProfileRole } from '../engine/profile.ts';
 import type { TargetConnector, TargetInfo, TargetLatency } from '../engine/check.ts';
 import type { DiscoveryResult } from './discovery.ts';
 import { limiter } from './limiter.ts';
@@ -115,7 +115,7 @@ export function loadProfile(path: string): Profile {
   if (!raw || typeof raw !== 'object' || typeof raw.tools !== 'object')
     throw new Error(`${path}: a profile is { "tools": { "<role>": { "name": "…", "arguments": {} } } }`);
   for (const [role, t] of Object.entries(raw.tools as Record<string, any>)) {
-    if (!(ALL_ROLES as readonly string[]).includes(role)) throw new Error(`${path}: unknown role "${role}" (roles: ${ALL_ROLES.join(', ')})`);
+    if (!(ANY_REVISION_ROLES as readonly string[]).includes(role)) throw new Error(`${path}: unknown role "${role}" (roles: ${ANY_REVISION_ROLES.join(', ')})`);
     if (!t || typeof t.name !== 'string') throw new Error(`${path}: role ${role} needs a tool "name"`);
   }
   return raw as Profile;
