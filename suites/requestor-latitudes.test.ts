@@ -77,10 +77,11 @@ describe('the client latitudes are named freedoms', () => {
   });
 });
 
+// Cells run concurrently (vitest's maxConcurrency), four scenarios at a time each: a bounded load on a shared machine.
 describe.concurrent('no false verdict: the reference client under each latitude', () => {
   for (const cell of clientLatitudeCells()) {
     it(`${cell.label} (${cell.transport})`, { timeout: 180_000 }, async () => {
-      const { results, runs } = await gradeClient(referenceClient([], cell.latitudes), { transport: cell.transport, scenarios: [], concurrency: 10 });
+      const { results, runs } = await gradeClient(referenceClient([], cell.latitudes), { transport: cell.transport, scenarios: [], concurrency: 4 });
       expect(runs.every((r) => r.sessions.length > 0)).toBe(true);
       expect(loud(results)).toEqual([]);
       if (cell.latitudes.length === 1 && cell.transport === 'http') acts[cell.latitudes[0] as ClientLatitudeName](results, runs);
