@@ -49,8 +49,10 @@ server options:
   --header "K: V"            HTTP header sent on every request (repeatable), e.g. "Authorization: Bearer X"
   --secondary-header "K: V"  headers of a second identity for the isolation checks (repeatable)
   --profile <file>           which tool plays which role (see README); it wins for the roles it names
-  --discover off|safe|all    find the roles the profile leaves out by calling tools as tasks (default safe: only
-                             tools whose annotations, name and description look safe; the plan is printed first)
+  --discover off|safe|all    find the roles the profile leaves out by calling tools as tasks, and the requestor roles
+                             by calling plainly, as a client declaring tasks.requests.*, the tools that say sampling or
+                             elicitation (default safe: only tools whose annotations, name and description look
+                             safe; the plan is printed first)
   --discover-budget <ms>     bound for discovery (default ${DEFAULT_DISCOVERY.budgetMs})
   --list                     print what would run (checks, roles, revision, the discovery plan, why a check would not be
                              exercised) after initialize, tools/list (and pings) only: no tool is called, nothing task-augmented sent
