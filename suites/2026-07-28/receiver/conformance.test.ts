@@ -27,7 +27,9 @@ async function runOver(transport: 'stdio' | 'http', options: ServerOptions): Pro
     const src = `import('./mocks/2026-07-28/index.ts').then((m) => m.createExtensionServer(${JSON.stringify({ ...FAST, ...options })}).stdio(process.stdin, process.stdout))`;
     target = { kind: 'stdio', command: `node_modules/.bin/tsx -e "${src.replace(/"/g, '\\"')}"` };
   }
-  const session = await openTargetSession({ target, profile, options: { revision: '2026-07-28', requestTimeoutMs: 10_000, checkTimeoutMs: 30_000 } });
+  // Over stdio the first answer waits for tsx to compile the server in the child: on a loaded machine that takes seconds.
+  const requestTimeoutMs = transport === 'stdio' ? 20_000 : 10_000;
+  const session = await openTargetSession({ target, profile, options: { revision: '2026-07-28', requestTimeoutMs, checkTimeoutMs: 30_000 } });
   try {
     return await runChecks(checks, session, 8);
   } finally {
