@@ -23,8 +23,12 @@ const MODERN_ERRORS: readonly number[] = [ErrorCode.UnsupportedProtocolVersion, 
 
 type DiscoverOutcome = { modern: true; speaks: boolean; detail: string } | { modern: false; detail: string };
 
-/** server/discover on a connection of its own (closed after), bounded by the request timeout. */
-export async function probeDiscover(target: TargetSpec, requestTimeoutMs: number): Promise<DiscoverOutcome> {
+/**
+ * server/discover on a connection of its own (closed after), bounded by the request timeout. A spawned process
+ * gets its start-up allowance (STARTUP_MS) for its first answer; `upBy`, the legacy probe's settling, shows it
+ * has started: from then on server/discover gets the request timeout.
+ */
+export async function probeDiscover(target: TargetSpec, requestTimeoutMs: number, upBy?: Promise<unknown>): Promise<DiscoverOutcome> {
   if (target.kind !== 'stdio' && target.kind !== 'http') return { modern: false, detail: 'not asked (an in-process target)' };
   let peer;
   try {
@@ -36,7 +40,23 @@ export async function probeDiscover(target: TargetSpec, requestTimeoutMs: number
     return { modern: false, detail: `could not be sent (${e instanceof Error ? e.message : String(e)})` };
   }
   try {
-    const r = await peer.all().discover({ timeoutMs: requestTimeoutMs });
+    const discover = peer.all().discover({ timeoutMs: requestTimeoutMs });
+    let timer: NodeJS.Timeout | undefined;
+    let done = false;
+    const started = upBy?.then(
+      () =>
+        new Promise<never>((_, reject) => {
+          if (done) return;
+          timer = setTimeout(
+            () => reject(new Error(`no response to server/discover within ${requestTimeoutMs} ms of the legacy probe's answer`)),
+            requestTimeoutMs,
+          );
+        }),
+    );
+    const r = await (started ? Promise.race([discover, started]) : discover).finally(() => {
+      done = true;
+      clearTimeout(timer);
+    });
     const versions = r.result?.[Field.supportedVersions];
     if (Array.isArray(versions))
       return { modern: true, speaks: versions.includes(MODERN), detail: `answered a DiscoverResult (supportedVersions ${JSON.stringify(versions)})` };
@@ -73,13 +93,14 @@ export async function chooseRevisions(
   if (options.revision !== 'auto') return { revisions: [options.revision], why: [`revision ${options.revision}: as asked (--revision)`] };
   if (target.kind !== 'stdio' && target.kind !== 'http')
     return { revisions: [SPEC_REVISION], why: [`revision ${SPEC_REVISION}: an in-process target speaks it`] };
-  const [d, init] = await Promise.all([
-    probeDiscover(target, options.requestTimeoutMs),
-    legacy().then(
-      () => ({ ok: true, detail: 'initialize succeeded' }),
-      (e: unknown) => ({ ok: false, detail: `initialize failed (${e instanceof Error ? e.message : String(e)})` }),
-    ),
-  ]);
+  const initialized = legacy().then(
+    () => ({ ok: true, detail: 'initialize succeeded' }),
+    (e: unknown) => {
+      const why = e instanceof Error ? e.message : String(e);
+      return { ok: false, detail: why.startsWith('initialize failed') ? why : `initialize failed (${why})` };
+    },
+  );
+  const [d, init] = await Promise.all([probeDiscover(target, options.requestTimeoutMs, initialized), initialized]);
   if (!d.modern) return { revisions: [SPEC_REVISION], why: [`server/discover ${d.detail}: a legacy server, revision ${SPEC_REVISION} (initialize)`] };
   const why = [`server/discover ${d.detail}: a modern server${d.speaks ? `, revision ${MODERN}` : ` that does not speak ${MODERN}`}`];
   why.push(`${init.detail}: ${init.ok ? `it speaks ${SPEC_REVISION} too (dual-era)` : `no ${SPEC_REVISION}`}`);

@@ -6,7 +6,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { ChildProcess } from 'node:child_process';
-import { idKey, Peer, WireClosedError, type PeerOptions } from './peer.ts';
+import { idKey, Peer, STARTUP_MS, WireClosedError, type PeerOptions } from './peer.ts';
 
 export interface StdioTarget {
   command: string;
@@ -37,6 +37,7 @@ export async function connectStdio(target: StdioTarget, opts: PeerOptions = {}):
   const child = () => (transport as unknown as { _process?: ChildProcess })._process;
   const peer = new Peer(transport, {
     label: opts.label ?? target.command,
+    startupMs: STARTUP_MS,
     ...opts,
     child,
     rawWriter: (text) =>

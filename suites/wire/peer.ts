@@ -70,6 +70,8 @@ export interface RequestOptions {
 }
 
 export const DEFAULT_TIMEOUT_MS = 10_000;
+/** Until a spawned process writes its first message, a request waits at least this long: its start-up (tsx, a loaded machine) is not its answer time. */
+export const STARTUP_MS = 60_000;
 
 type Waiter = { pred: (m: Message) => boolean; resolve: (m: Message) => void };
 
@@ -88,6 +90,8 @@ export interface PeerOptions {
   dropResponse?: (key: string) => boolean;
   /** The protocol version initialize offers (default the 2025-11-25 revision's, schema/protocol.ts). */
   protocolVersion?: string;
+  /** Until the first message arrives, a request's bound is at least this (set for spawned processes: STARTUP_MS). */
+  startupMs?: number;
 }
 
 /**
@@ -109,6 +113,8 @@ export class Peer implements Recorder {
   /** HTTP content type per request id (Streamable HTTP only). */
   readonly httpContentTypes = new Map<string, string>();
   private stderrText = '';
+  /** Whether any message has arrived (before that, requests get the start-up allowance). */
+  private heard = false;
   closed: string | null = null;
   private closeWaiters: (() => void)[] = [];
 
@@ -149,8 +155,9 @@ export class Peer implements Recorder {
   }
 
   /** Sends any object as a request-shaped message and waits for a response carrying its id. */
-  requestRaw(message: Message, timeoutMs = this.defaultTimeoutMs): Promise<Response> {
+  requestRaw(message: Message, requestedMs = this.defaultTimeoutMs): Promise<Response> {
     if (this.closed) return Promise.reject(new WireClosedError(this.closed));
+    const timeoutMs = this.heard ? requestedMs : Math.max(requestedMs, this.opts.startupMs ?? 0);
     const key = idKey(message.id);
     const sentAt = Date.now();
     const p = new Promise<Response>((resolve, reject) => {
@@ -242,6 +249,7 @@ export class Peer implements Recorder {
 
   // --- receiving ---------------------------------------------------------------------------
   private onMessage(message: Message): void {
+    this.heard = true;
     this.record({ dir: 'in', message });
     const isResponse = !('method' in message) && ('result' in message || 'error' in message);
     if (isResponse) {

@@ -15,6 +15,7 @@
 import { LegacyField, Meta, Method, PROTOCOL_VERSION, tasksExtensionCapabilities } from '../../../schema/2026-07-28/protocol.ts';
 import {
   Peer,
+  STARTUP_MS,
   WireClosedError,
   WireTimeoutError,
   idKey,
@@ -329,6 +330,7 @@ export async function connectModern(target: ModernTarget, opts: ModernConnectOpt
   };
   const peer = new Peer(transport, {
     label: opts.label ?? [target.command, ...(target.args ?? [])].join(' '),
+    startupMs: STARTUP_MS,
     ...opts,
     child: () => transport.process,
     rawWriter: (text) => transport.write(text.endsWith('\n') ? text : text + '\n').catch((e) => Promise.reject(new WireClosedError(String(e?.message ?? e)))),
