@@ -4,8 +4,9 @@ import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseServerArgs, UsageError } from './server.ts';
-import { runConfig } from '../suites/api.ts';
+import { parseServerArgs, SERVER_OPTIONS, UsageError } from './server.ts';
+import { CONFORMANCE_OPTION_NAMES, runConfig, targetSpec } from '../suites/api.ts';
+import { DESCRIBE_OPTION_NAMES } from '../suites/vitest.ts';
 import { buildReport, exitCode, loadBaseline } from '../suites/report/model.ts';
 import { formatConsole } from '../suites/report/console.ts';
 import type { CheckResult } from '../suites/engine/check.ts';
@@ -56,6 +57,30 @@ describe('argument parsing', () => {
     expect(flags(['--timeout', '20000'])).toEqual(flags(['--request-timeout', '20000']));
     expect(() => flags(['--timeout', '1', '--request-timeout', '2'])).toThrow(/not both/);
     expect(() => runConfig('x', { maxTasks: 0 })).toThrow(/maxTasks takes a positive whole number/);
+
+    // Every flag of the command is an option of the library and of the vitest helper, under one name: the
+    // flag's camelCase (with Ms for a bound in milliseconds). The target's flags are the target argument's
+    // fields; the others are the command's own, each with why.
+    const targetFields: Record<string, string> = { stdio: 'command', url: 'url', header: 'headers', 'secondary-header': 'secondaryHeaders' };
+    const commandOnly: Record<string, string> = {
+      help: 'prints the usage',
+      list: 'prints what would run instead of running it',
+      'no-color': 'plain console output: the library and the helper print no console report',
+      timeout: 'the older name of --request-timeout',
+    };
+    const camel = (flag: string) => flag.replace(/-(\w)/g, (_, c: string) => c.toUpperCase());
+    const optionOf = (flag: string, names: readonly string[]) => [camel(flag), `${camel(flag)}Ms`].find((n) => names.includes(n));
+    const flagList = Object.keys(SERVER_OPTIONS);
+    expect(flagList).toContain('require-coverage');
+    for (const flag of flagList.filter((f) => !(f in targetFields) && !(f in commandOnly))) {
+      expect(optionOf(flag, CONFORMANCE_OPTION_NAMES), `--${flag} in runConformance's options`).toBeDefined();
+      expect(optionOf(flag, DESCRIBE_OPTION_NAMES), `--${flag} in describeConformance's options`).toBe(optionOf(flag, CONFORMANCE_OPTION_NAMES));
+    }
+    for (const [flag, field] of Object.entries(targetFields)) {
+      expect(flagList).toContain(flag);
+      expect(targetSpec(field === 'command' ? { command: 'x' } : { url: 'http://h', headers: { a: '1' }, secondaryHeaders: { b: '2' } })).toHaveProperty(field);
+    }
+    for (const flag of Object.keys(commandOnly)) expect(flagList).toContain(flag);
   });
   it('--exclude mirrors --only (ids, prefixes, requirement ids, sections) and wins over it; --max-tasks bounds live tasks', () => {
     const a = parseServerArgs(['--stdio', 'x', '--only', 'cancel', '--exclude', 'cancel.stops-work,errors-invalid-taskid-32602', '--max-tasks', '5']);

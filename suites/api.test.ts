@@ -13,6 +13,7 @@ import type { Reporter, TestCase } from 'vitest/node';
 import { allChecks, runConformance, targetSpec, type Report } from '../index.ts';
 import { createSdkTasksServer } from '../fixtures/sdk-tasks-server.ts';
 import { serverRequestorChecks } from './requestor/server-requestor.ts';
+import { exitCode } from './report/model.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SDK_PROFILE = 'fixtures/sdk-tasks-server.profile.json';
@@ -42,21 +43,44 @@ describe('targetSpec: a target given as a command, a URL or a function', () => {
     await expect(runConformance(sdkServerTransport, { only: ['no.such.check'] })).rejects.toThrow(/no check matches no\.such\.check/);
     await expect(runConformance(sdkServerTransport, { expectedFailures: ['nope'] })).rejects.toThrow(/unknown check ids nope/);
   });
-  it('writes the files the CLI writes, under the names of the flags (json, junit, markdown, writeProfile)', async () => {
+  it('writes the files the CLI writes and gates coverage, under the names of the flags (json, junit, markdown, writeProfile, requireCoverage)', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'conformance-api-'));
     const file = (n: string) => join(dir, n);
     const report = await runConformance(sdkServerTransport, {
-      profile: SDK_PROFILE,
-      only: ['cancel.completed-rejected'],
+      // No fails role: lifecycle.paths-fails is not exercised, so its MUST (lifecycle-valid-paths) is uncovered.
+      profile: { tools: { completes: { name: 'complete', arguments: {} } } },
+      discover: 'off',
+      only: ['cancel.completed-rejected', 'lifecycle.paths-fails'],
       json: file('r.json'),
       junit: file('r.xml'),
       markdown: file('r.md'),
       writeProfile: file('p.json'),
+      requireCoverage: true,
     });
     expect(JSON.parse(readFileSync(file('r.json'), 'utf8')).checks.map((c: { id: string }) => c.id)).toEqual(report.checks.map((c) => c.id));
     expect(readFileSync(file('r.xml'), 'utf8')).toContain('cancel.completed-rejected');
     expect(readFileSync(file('r.md'), 'utf8')).toContain('cancel.completed-rejected');
     expect(Object.keys(JSON.parse(readFileSync(file('p.json'), 'utf8')).tools)).toContain('completes');
+    // requireCoverage: an applicable MUST not exercised fails the run (the CLI's exit code 1); without it the run passes.
+    expect(report.checks.find((c) => c.id === 'cancel.completed-rejected')?.status).toBe('pass');
+    expect(report.requireCoverage).toBe(true);
+    expect(report.coverage!.must.unexercised).toContain('lifecycle-valid-paths');
+    expect(exitCode(report, false)).toBe(1);
+    expect(exitCode({ ...report, requireCoverage: undefined }, false)).toBe(0);
+  });
+  it('runs the property-based tests with properties, runs, seed and propertiesTimeoutMs (the CLI flags)', { timeout: 120_000 }, async () => {
+    await expect(runConformance(sdkServerTransport, { runs: 2 })).rejects.toThrow(/--runs needs --properties/);
+    const report = await runConformance(sdkServerTransport, {
+      profile: SDK_PROFILE,
+      only: ['cancel.completed-rejected'],
+      properties: true,
+      runs: 1,
+      seed: 42,
+      propertiesTimeoutMs: 20_000,
+    });
+    const properties = report.checks.filter((c) => c.id.startsWith('properties.'));
+    expect(properties.map((c) => c.id)).toContain('properties.state-machine');
+    expect(report.checks.map((c) => c.id)).toContain('cancel.completed-rejected');
   });
 
   it('a target that cannot be reached is an error, not a report', async () => {
@@ -127,7 +151,9 @@ describe("describeConformance: one vitest test per check in the user's own run",
     path: string;
   }
   const outcomes = new Map<string, Outcome>();
+  const out = mkdtempSync(join(tmpdir(), 'conformance-vitest-'));
   beforeAll(async () => {
+    process.env.CONFORMANCE_OUT = out;
     const collect: Reporter = {
       onTestCaseResult(t: TestCase) {
         const r = t.result();
@@ -159,6 +185,7 @@ describe("describeConformance: one vitest test per check in the user's own run",
       { logLevel: 'error' },
     );
     await vitest.close();
+    delete process.env.CONFORMANCE_OUT;
   }, 180_000);
 
   it('registers a describe per spec section and a test per selected check', () => {
@@ -168,7 +195,24 @@ describe("describeConformance: one vitest test per check in the user's own run",
     const expected = allChecks
       .filter((c) => c.id.startsWith('capabilities.') || ['creation.create-task-result', 'errors.get-invalid-taskid'].includes(c.id) || c.runsLast)
       .map((c) => c.id);
-    expect([...outcomes.keys()].sort()).toEqual(expected.sort());
+    expect([...outcomes.keys()].sort()).toEqual([...expected, 'applicable MUST requirements exercised'].sort());
+  });
+  it('writes the files the CLI writes and gates coverage, under the names of the flags (json, junit, markdown, writeProfile, requireCoverage)', () => {
+    const report = JSON.parse(readFileSync(join(out, 'r.json'), 'utf8'));
+    expect(report.checks.map((c: { id: string }) => c.id).sort()).toEqual(
+      [...outcomes.entries()]
+        .filter(([, o]) => o.check)
+        .map(([id]) => id)
+        .sort(),
+    );
+    expect(report.requireCoverage).toBe(true);
+    expect(readFileSync(join(out, 'r.xml'), 'utf8')).toContain('creation.create-task-result');
+    expect(readFileSync(join(out, 'r.md'), 'utf8')).toContain('creation.create-task-result');
+    expect(Object.keys(JSON.parse(readFileSync(join(out, 'p.json'), 'utf8')).tools)).toContain('completes');
+    // Every role is in the profile: each applicable MUST of the selected checks is exercised, so the gate passes.
+    expect(report.coverage.must.unexercised).toEqual([]);
+    expect(report.coverage.must.applicable).toBeGreaterThan(0);
+    expect(outcomes.get('applicable MUST requirements exercised')?.state).toBe('passed');
   });
   it('a failed check fails its test with the requirement ids', () => {
     const o = outcomes.get('capabilities.required-without-task')!;

@@ -24,6 +24,7 @@ import { runOptions, type RunOptions } from './engine/options.ts';
 import { buildReport, exitCode, loadBaseline, type Report } from './report/model.ts';
 import { writeReports } from './report/write.ts';
 import { writeFileSync } from 'node:fs';
+import { parsePropertyArgs, runProperties, type PropertyRunOptions } from './properties/run.ts';
 
 /**
  * The receiver under test:
@@ -68,10 +69,6 @@ export interface ConformanceOptions {
   baseline?: string;
   /** How the report names the target (default: its command, URL or "in-process transport"). */
   label?: string;
-}
-
-/** The options of runConformance: the run's, and what the CLI does with the report, under the flags' names. */
-export interface RunConformanceOptions extends ConformanceOptions {
   /** Write the JSON report to this file (--json). */
   json?: string;
   /** Write JUnit XML to this file (--junit). */
@@ -82,6 +79,64 @@ export interface RunConformanceOptions extends ConformanceOptions {
   strict?: boolean;
   /** Save the roles in use, with what discovery observed, as a profile to keep (--write-profile). */
   writeProfile?: string;
+  /** Applicable MUST requirements not exercised fail the run (--require-coverage; the report's `requireCoverage`, exitCode 1). */
+  requireCoverage?: boolean;
+  /** Also run the property-based tests (--properties; suites/properties/README.md); their results join the checks'. */
+  properties?: boolean;
+  /** Property runs (--runs; default 100; hostile inputs: runs × 10 per category). Needs `properties`. */
+  runs?: number;
+  /** fast-check seed of the properties (--seed; default random, in each property's message). Needs `properties`. */
+  seed?: number;
+  /** Replay one printed counterexample, `<property>/<path>[/<replayPath>]` (--path; needs `seed`; the checks do not run). */
+  path?: string;
+  /** Time limit per property (ms; --properties-timeout; default 60000); an interrupted property is a skip. */
+  propertiesTimeoutMs?: number;
+}
+
+/** Every option's name at run time (the CLI's flags are held against it: scripts/cli.test.ts); the type keeps it complete. */
+export const CONFORMANCE_OPTION_NAMES = Object.keys({
+  profile: true,
+  discover: true,
+  discoverBudgetMs: true,
+  only: true,
+  exclude: true,
+  revision: true,
+  requestTimeoutMs: true,
+  checkTimeoutMs: true,
+  maxTasks: true,
+  concurrency: true,
+  expectedFailures: true,
+  baseline: true,
+  label: true,
+  json: true,
+  junit: true,
+  markdown: true,
+  strict: true,
+  writeProfile: true,
+  requireCoverage: true,
+  properties: true,
+  runs: true,
+  seed: true,
+  path: true,
+  propertiesTimeoutMs: true,
+} satisfies Record<keyof ConformanceOptions, true>) as (keyof ConformanceOptions)[];
+
+/** The options of runConformance: the run's, and what the CLI does with the report, under the flags' names. */
+export type RunConformanceOptions = ConformanceOptions;
+
+/** The property runs the options ask for (undefined without `properties`); throws on values the CLI refuses. */
+export function propertyOptions(options: ConformanceOptions, commandLine: string[] = []): PropertyRunOptions | undefined {
+  const str = (v: number | undefined) => (v === undefined ? undefined : String(v));
+  return parsePropertyArgs(
+    {
+      properties: options.properties,
+      runs: str(options.runs),
+      seed: str(options.seed),
+      path: options.path,
+      'properties-timeout': str(options.propertiesTimeoutMs),
+    },
+    commandLine,
+  );
 }
 
 /** The target as the harness takes it. */
@@ -152,7 +207,8 @@ export function runConfig(target: Target, options: ConformanceOptions = {}, how:
  * every other problem of the target is a finding in the report.
  */
 export async function runConformance(target: Target, options: RunConformanceOptions = {}): Promise<Report> {
-  const config = runConfig(target, options);
+  const config = runConfig(target, options, { everyRole: options.properties });
+  const properties = propertyOptions(options);
   const label = describeTarget(config.target);
   const started = new Date();
   const given = runOptions(config.options);
@@ -178,7 +234,8 @@ export async function runConformance(target: Target, options: RunConformanceOpti
       const requestorRuns = requestorChecks.length
         ? runServerAsRequestor(session.connector, session.info, serverRequestorOptions(undefined, config.options?.requestTimeoutMs))
         : undefined;
-      const receiverResults = await runChecks(checksToRun(config.only, config.exclude, revision), session);
+      // With `path` only the one property counterexample is replayed (as the CLI's --path): no checks.
+      const receiverResults = properties?.path ? [] : await runChecks(checksToRun(config.only, config.exclude, revision), session);
       const requestorResults = requestorRuns
         ? await requestorRuns.then((active) =>
             gradeServerAsRequestor({ runs: [...active.runs, receiverChecksRun(session.results, session.info.label)], notRun: active.notRun }).filter((r) =>
@@ -193,9 +250,15 @@ export async function runConformance(target: Target, options: RunConformanceOpti
       await session.close();
     }
   }
+  // The properties judge 2025-11-25's state machine, after the checks (as the CLI runs them); not run for a target not graded in it.
+  if (properties && revisions.includes(SPEC_REVISION))
+    results.push(
+      ...(await runProperties({ ...config, options: { ...given, revision: SPEC_REVISION }, discover: undefined, discovered: discovery }, properties)),
+    );
   const report = buildReport(results, label, started, expectedFailuresOf(options));
   report.coverage = mergeCoverage(coverage);
   if (discovery) report.discovery = discovery;
+  if (options.requireCoverage) report.requireCoverage = true;
   const strict = options.strict ?? false;
   await writeReports(report, { json: options.json, junit: options.junit, markdown: options.markdown }, { strict, exitCode: exitCode(report, strict) });
   return report;

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, test, type TestContext } from 'vitest';
 import type { CheckResult } from './engine/check.ts';
 import { runOptions } from './engine/options.ts';
-import { checkRevisions, checksToRun } from './index.ts';
+import { checkRevisions, checksFor, checksToRun } from './index.ts';
 import { chooseRevisions, type RevisionDecision } from './runner/revision.ts';
 import { REVISIONS, SPEC_REVISION, type Revision } from '../schema/spec.ts';
 import { openTargetSession, runInSession, type RunConfig, type TargetSession } from './runner/session.ts';
@@ -21,7 +21,13 @@ import {
 import { describeTarget } from './runner/target.ts';
 import { limiter } from './runner/limiter.ts';
 import { PROTOCOL_VERSION } from '../schema/protocol.ts';
-import { expectedFailuresOf, runConfig, type ConformanceOptions, type Target } from './api.ts';
+import { CONFORMANCE_OPTION_NAMES, expectedFailuresOf, propertyOptions, runConfig, type ConformanceOptions, type Target } from './api.ts';
+import { computeCoverage, mergeCoverage } from './coverage.ts';
+import { profileToKeep } from './runner/discovery.ts';
+import { PROPERTY_NAMES, parseReplayToken, runProperties, type PropertyRunOptions } from './properties/run.ts';
+import { buildReport, exitCode } from './report/model.ts';
+import { writeReports, type ReportFiles } from './report/write.ts';
+import { writeFileSync } from 'node:fs';
 
 declare module '@vitest/runner' {
   interface TaskMeta {
@@ -36,6 +42,14 @@ export interface RegisterOptions {
   expectedFailures?: string[];
   /** Warnings, observations (`info`) and expected failures as test annotations (shown by vitest's reporters). */
   annotate?: boolean;
+  /** Report files written after the run (the CLI's --json, --junit, --markdown). */
+  reports?: ReportFiles;
+  /** Save the roles in use, with what discovery observed, as a profile to keep (--write-profile). */
+  writeProfile?: string;
+  /** A last test fails when applicable MUST requirements were not exercised (--require-coverage). */
+  requireCoverage?: boolean;
+  /** The property-based tests as tests of their own, after the checks (--properties; with `path` they alone run). */
+  properties?: PropertyRunOptions;
 }
 
 /**
@@ -49,7 +63,11 @@ export function registerChecks(config: RunConfig, opts: RegisterOptions = {}): v
   // speak (a process or an endpoint: both), and the checks of a revision the probe did not choose skip.
   const inProcess = config.target.kind !== 'stdio' && config.target.kind !== 'http';
   const registered: readonly Revision[] = options.revision !== 'auto' ? [options.revision] : inProcess ? [SPEC_REVISION] : REVISIONS;
-  const checks = registered.flatMap((r) => checksToRun(config.only, config.exclude, r));
+  // With a replay path only that property counterexample runs (as the CLI's --path): no checks.
+  const checks = opts.properties?.path ? [] : registered.flatMap((r) => checksToRun(config.only, config.exclude, r));
+  /** Every verdict of the run, for the report files and the coverage gate. */
+  const results: CheckResult[] = [];
+  const started = new Date();
   const expected = new Set(opts.expectedFailures ?? []);
   const sessions = new Map<Revision, TargetSession>();
   let decision: RevisionDecision | undefined;
@@ -69,6 +87,11 @@ export function registerChecks(config: RunConfig, opts: RegisterOptions = {}): v
         for (const revision of decision.revisions) sessions.set(revision, await openTargetSession({ ...config, options: { ...options, revision } }));
         // The target as requestor is a 2025-11-25 flow (task-augmented sampling/elicitation requests).
         session = sessions.get(SPEC_REVISION);
+        if (session && opts.writeProfile)
+          writeFileSync(
+            opts.writeProfile,
+            JSON.stringify(profileToKeep(session.info.profile, session.discovery, describeTarget(config.target)), null, 2) + '\n',
+          );
         if (session && requestorChecks.length) requestorRuns = runServerAsRequestor(session.connector, session.info, requestorOptions);
       } catch (e) {
         openError = e;
@@ -76,8 +99,27 @@ export function registerChecks(config: RunConfig, opts: RegisterOptions = {}): v
     },
     options.requestTimeoutMs * 3 + (config.discover?.mode === 'off' ? 0 : (config.discover?.budgetMs ?? 0)) + 10_000,
   );
+  /** The coverage of the run's verdicts, per revision graded (suites/coverage.ts). */
+  const coverage = () =>
+    mergeCoverage(
+      [...sessions].map(([revision, s]) =>
+        computeCoverage(
+          results.filter((r) => (r.revision ?? SPEC_REVISION) === revision),
+          checksFor(revision),
+          s.info,
+        ),
+      ),
+    );
   afterAll(async () => {
     await Promise.all([...sessions.values()].map((s) => s.close()));
+    const files = opts.reports ?? {};
+    if (!files.json && !files.junit && !files.markdown) return;
+    const report = buildReport(results, describeTarget(config.target), started, opts.expectedFailures ?? []);
+    if (sessions.size) report.coverage = coverage();
+    if (session?.discovery) report.discovery = session.discovery;
+    if (opts.requireCoverage) report.requireCoverage = true;
+    const strict = opts.strict ?? false;
+    await writeReports(report, files, { strict, exitCode: exitCode(report, strict) });
   });
 
   // At most `concurrency` checks at once (vitest's maxConcurrency may allow more; the CLI sets it to the same).
@@ -97,6 +139,7 @@ export function registerChecks(config: RunConfig, opts: RegisterOptions = {}): v
   /** The verdict of a check as the outcome of its test. */
   const settle = async (result: CheckResult, { task, skip, annotate }: TestContext) => {
     task.meta.check = result;
+    results.push(result);
     const what = `[${result.level}: ${result.requirements.join(', ')}] ${result.message}`;
     if (expected.has(result.id)) {
       if (result.status !== 'fail') throw new Error(`listed as an expected failure, but ${result.status}: remove it from the list`);
@@ -158,14 +201,44 @@ export function registerChecks(config: RunConfig, opts: RegisterOptions = {}): v
       });
     }
   }
+
+  // The property-based tests (2025-11-25's state machine), a test per property, after the checks; one run of them all.
+  const properties = opts.properties;
+  if (properties && registered.includes(SPEC_REVISION)) {
+    let run: Promise<CheckResult[]> | undefined;
+    const names = properties.path ? [parseReplayToken(properties.path).name] : (properties.only ?? PROPERTY_NAMES);
+    describe('Properties', () => {
+      for (const name of names)
+        test(`properties.${name}`, { timeout: properties.timeoutMs * names.length + 30_000 }, async (ctx) => {
+          const s = sessionFor(SPEC_REVISION);
+          if (!s) return ctx.skip(`not exercised: the target is not graded in ${SPEC_REVISION} (${decision!.why.join('; ')})`);
+          run ??= runProperties({ ...config, options: { ...options, revision: SPEC_REVISION }, discover: undefined, discovered: s.discovery }, properties);
+          const result = (await run).find((r) => r.id === `properties.${name}`);
+          if (!result) throw new Error(`properties.${name}: the property run gave no result`);
+          await settle(result, ctx);
+        });
+    });
+  }
+
+  // --require-coverage: the last test, over every verdict above.
+  if (opts.requireCoverage)
+    describe('Coverage', () => {
+      test('applicable MUST requirements exercised', () => {
+        reached();
+        const unexercised = coverage().must.unexercised;
+        if (unexercised.length)
+          throw new Error(`requireCoverage: ${unexercised.length} applicable MUST requirement(s) not exercised: ${unexercised.join(', ')}`);
+      });
+    });
 }
 
 export interface DescribeConformanceOptions extends ConformanceOptions {
   /** Name of the enclosing describe (default: "MCP Tasks conformance (2025-11-25): <target>"). */
   name?: string;
-  /** Violated SHOULDs fail their test too. */
-  strict?: boolean;
 }
+
+/** The option names describeConformance takes: the library's (under the CLI's flags' names) and `name`. */
+export const DESCRIBE_OPTION_NAMES = [...CONFORMANCE_OPTION_NAMES, 'name'] as const satisfies readonly (keyof DescribeConformanceOptions)[];
 
 /**
  * Registers the receiver checks against a target as tests of the calling vitest file: a describe per
@@ -174,8 +247,17 @@ export interface DescribeConformanceOptions extends ConformanceOptions {
  * `strict`), an expected failure passes until it stops failing.
  */
 export function describeConformance(target: Target, options: DescribeConformanceOptions = {}): void {
-  const config = runConfig(target, options);
+  const config = runConfig(target, options, { everyRole: options.properties });
+  const properties = propertyOptions(options);
   describe(options.name ?? `MCP Tasks conformance (${PROTOCOL_VERSION}): ${describeTarget(config.target)}`, () => {
-    registerChecks(config, { strict: options.strict, expectedFailures: expectedFailuresOf(options), annotate: true });
+    registerChecks(config, {
+      strict: options.strict,
+      expectedFailures: expectedFailuresOf(options),
+      annotate: true,
+      reports: { json: options.json, junit: options.junit, markdown: options.markdown },
+      ...(options.writeProfile ? { writeProfile: options.writeProfile } : {}),
+      ...(options.requireCoverage ? { requireCoverage: true } : {}),
+      ...(properties ? { properties } : {}),
+    });
   });
 }

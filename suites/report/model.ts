@@ -42,6 +42,8 @@ export interface Report {
   rootCauses: RootCause[];
   /** Deviations from rules outside the Tasks page (base JSON-RPC, non-task schema, transport): reported, never a Tasks verdict. */
   outsideTasks: { id: string; rule: string; check: string; message: string }[];
+  /** --require-coverage (`requireCoverage`): applicable MUST requirements not exercised fail the run (exitCode 1). */
+  requireCoverage?: boolean;
   /** The receiver's resource-limit refusal, seen first in `check`: back-pressure the run waited on, reported once. */
   limitObserved?: { check: string; what: string };
 }
@@ -133,5 +135,6 @@ export function buildReport(
 export function exitCode(report: Report, strict: boolean): 0 | 1 {
   const failing = report.checks.some((c) => c.status === 'fail' && !c.expectedFailure);
   const warning = strict && report.checks.some((c) => c.status === 'warn');
-  return failing || warning || report.summary.staleBaseline.length > 0 || report.errors.length > 0 || report.targetDown.length > 0 ? 1 : 0;
+  const uncovered = report.requireCoverage === true && (report.coverage?.must.unexercised.length ?? 0) > 0;
+  return failing || warning || uncovered || report.summary.staleBaseline.length > 0 || report.errors.length > 0 || report.targetDown.length > 0 ? 1 : 0;
 }
