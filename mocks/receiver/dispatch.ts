@@ -1,4 +1,5 @@
 // The JSON-RPC methods of the reference receiver and how a thrown error becomes the response's error.
+import { setLogLevel } from './result-delivery.ts';
 import { ErrorCode, PROTOCOL_VERSION } from '../../schema/protocol.ts';
 import type { Dispatcher, SessionPort } from './port.ts';
 import { isObject, SERVER_NAME, SERVER_VERSION, UnderlyingRequestError, type Params, type Reply, type RequestCtx } from './core.ts';
@@ -29,6 +30,9 @@ function dispatch(s: SessionPort, method: string, params: Params, ctx: RequestCt
       return { result: initialize(s, params) };
     case 'ping':
       return { result: {} };
+    case 'logging/setLevel':
+      setLogLevel(s, params.level);
+      return { result: {} };
     case 'tools/list':
       return { result: toolsList(s) };
     case 'tools/call':
@@ -51,7 +55,8 @@ function dispatch(s: SessionPort, method: string, params: Params, ctx: RequestCt
 
 function initialize(s: SessionPort, params: Params): Record<string, unknown> {
   if (isObject(params.capabilities)) s.clientCapabilities = params.capabilities;
-  const capabilities: Record<string, unknown> = { tools: {} };
+  // logging: the tool "log" sends notifications/message (logging.md: servers that emit them declare it).
+  const capabilities: Record<string, unknown> = { tools: {}, logging: {} };
   // caps-declare: the tasks capability, with list, cancel and task-augmented tools/call.
   if (s.core.tasksCapability) capabilities.tasks = s.toolsCallTasks ? { list: {}, cancel: {}, requests: { tools: { call: {} } } } : { list: {}, cancel: {} }; // scenario hook
   if (s.core.tasksCapability) capabilities.tasks = s.core.switches.tasksCapability(s.core.latitude.tasksCapability(capabilities.tasks as Params));

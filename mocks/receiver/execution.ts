@@ -4,7 +4,7 @@ import { ErrorCode, isTerminal, MODEL_IMMEDIATE_RESPONSE_META, type TaskStatus }
 import type { SessionPort } from './port.ts';
 import { abortableSleep, isObject, NO_REPLY, raceAbort, type Params, type Reply, type RequestCtx } from './core.ts';
 import { probeClientReceiver } from './client-probe.ts';
-import { sendProgress } from './result-delivery.ts';
+import { logsAt, sendLog, sendProgress } from './result-delivery.ts';
 import { RpcError, type JsonRpcErrorObject, type Outcome, type PendingInput, type StoredTask } from './store.ts';
 import { relatedMeta, wireTask } from './task-view.ts';
 import type { ToolContext, ToolDef } from './tools.ts';
@@ -72,6 +72,10 @@ async function runPlain(s: SessionPort, tool: ToolDef, args: Params, ctx: Reques
         ctx.id,
       );
     },
+    log(level, data) {
+      if (abort.signal.aborted || !logsAt(s, level)) return;
+      void s.notify('notifications/message', { level, logger: LOGGER, data }, ctx.id);
+    },
     requestInput: async (method, p) => {
       const { response } = s.request(method, p, ctx.id);
       return raceAbort(response, abort.signal);
@@ -125,6 +129,9 @@ async function createTask(s: SessionPort, tool: ToolDef, args: Params, taskParam
   };
 }
 
+/** The logger name of the reference receiver's notifications/message. */
+const LOGGER = 'reference';
+
 async function runTask(s: SessionPort, t: StoredTask, tool: ToolDef, args: Params, progressToken: unknown): Promise<void> {
   const sw = s.core.switches;
   const signal = t.abort.signal;
@@ -143,6 +150,10 @@ async function runTask(s: SessionPort, t: StoredTask, tool: ToolDef, args: Param
         ...(total !== undefined ? { total } : {}),
         ...(message ? { message } : {}),
       });
+    },
+    log: (level, data) => {
+      if (t.deleted || isTerminal(t.status)) return;
+      sendLog(s, t, { level, logger: LOGGER, data });
     },
     requestInput: (method, params) => requestTaskInput(s, t, method, params),
     clientCapabilities: s.clientCapabilities,

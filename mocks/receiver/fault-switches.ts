@@ -370,6 +370,11 @@ export class FaultSwitches {
     return this.f.has('progress-no-related-task');
   }
 
+  /** related-task-all-messages (log-no-related-task): notifications/message sent by a task lack related-task _meta. */
+  dropsLogRelatedTask(): boolean {
+    return this.f.has('log-no-related-task');
+  }
+
   /** input-required-related-task (input-no-related-task). */
   dropsInputRelatedTask(): boolean {
     return this.f.has('input-no-related-task');

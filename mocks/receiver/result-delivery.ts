@@ -45,6 +45,26 @@ export function sendProgress(s: SessionPort, t: StoredTask, params: Params): voi
   sendForTask(t, { method: 'notifications/progress', params: { ...params, ...meta } });
 }
 
+/** Severities of logging.md (RFC 5424), lowest first; a session's logging/setLevel sets the least it is sent. */
+const LOG_LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
+const logLevels = new WeakMap<SessionPort, number>();
+export function setLogLevel(s: SessionPort, level: unknown): void {
+  const i = LOG_LEVELS.indexOf(String(level));
+  if (i < 0) throw new RpcError(ErrorCode.InvalidParams, `Invalid params: unknown logging level ${JSON.stringify(level)}`);
+  logLevels.set(s, i);
+}
+/** Whether a message of `level` goes to the session (logging/setLevel). */
+export function logsAt(s: SessionPort, level: string): boolean {
+  return LOG_LEVELS.indexOf(level) >= (logLevels.get(s) ?? 0);
+}
+
+/** notifications/message (logging) sent by a task's work, with related-task _meta (related-task-all-messages). */
+export function sendLog(s: SessionPort, t: StoredTask, params: Params): void {
+  if (!logsAt(s, String(params.level))) return;
+  const meta = s.core.switches.dropsLogRelatedTask() ? {} : { _meta: relatedMeta(s, t) };
+  sendForTask(t, { method: 'notifications/message', params: { ...params, ...meta } });
+}
+
 /** The final result of a terminal task (result-terminal-returns-final, result-exact-success, result-exact-error). */
 function resultOf(s: SessionPort, t: StoredTask): Record<string, unknown> {
   const sw = s.core.switches;

@@ -16,6 +16,8 @@ export interface ToolTimings {
   failMs: number;
   /** `progress`: default total run time (ms), split into `steps` progress notifications. */
   progressMs: number;
+  /** `log`: default total run time (ms), split into `steps` log messages. */
+  logMs?: number;
 }
 
 export const DEFAULT_TIMINGS: ToolTimings = { completesMs: 100, slowMs: 3000, failMs: 50, progressMs: 300 };
@@ -32,6 +34,8 @@ export interface ToolContext {
   sleep(ms: number): Promise<void>;
   /** Sends notifications/progress if the request carried a progressToken and the work is still live. */
   progress(progress: number, total?: number, message?: string): void;
+  /** Sends notifications/message (logging) while the work is still live; for a task with related-task _meta. */
+  log(level: 'debug' | 'info' | 'notice' | 'warning', data: unknown): void;
   /** Sends a request to the requestor (elicitation/create) and waits for its answer. */
   requestInput(method: string, params: Record<string, unknown>): Promise<{ result?: unknown; error?: JsonRpcErrorObject }>;
   /** The capabilities the client declared at initialize (the requestor tools read tasks.requests). */
@@ -153,6 +157,23 @@ export function buildTools(timings: ToolTimings): ToolDef[] {
           ctx.progress(i, steps, `step ${i} of ${steps}`);
         }
         return text('progress done');
+      },
+    },
+    {
+      name: 'log',
+      title: 'log',
+      description: `Sends 3 notifications/message (level "info", logger "reference") over ${timings.logMs ?? timings.progressMs} ms (or "ms"), then completes.`,
+      inputSchema: { type: 'object', properties: { ...msSchema(timings.logMs ?? timings.progressMs) } },
+      annotations: READ_ONLY,
+      taskSupport: 'optional',
+      async run(ctx) {
+        const total = durationArg(ctx.args, timings.logMs ?? timings.progressMs);
+        const steps = 3;
+        for (let i = 1; i <= steps; i++) {
+          await ctx.sleep(total / steps);
+          ctx.log('info', `log step ${i} of ${steps}`);
+        }
+        return text('log done');
       },
     },
     requestorTool('sample_via_client', 'sampling/createMessage', 'Requestor role requestsSampling: sends sampling/createMessage to the calling client'),

@@ -1,6 +1,9 @@
 // Profiles (fixtures/*.profile.json): which tool of a target plays which role in the checks.
-/** Receiver roles (fixtures/*.profile.json): which tool of a target plays which part in the receiver checks. */
-export const PROFILE_ROLES = ['completes', 'slow', 'fails', 'needsInput', 'requiresTask', 'forbidsTask', 'progress'] as const;
+/**
+ * Receiver roles (fixtures/*.profile.json): which tool of a target plays which part in the receiver checks.
+ * logs: as a task, the tool sends notifications/message (logging) after its CreateTaskResult (profile only).
+ */
+export const PROFILE_ROLES = ['completes', 'slow', 'fails', 'needsInput', 'requiresTask', 'forbidsTask', 'progress', 'logs'] as const;
 /**
  * Requestor roles: calling the tool makes the target send sampling/createMessage (resp.
  * elicitation/create) to the client (suites/requestor/server-requestor.ts). A target may list them only

@@ -51,10 +51,11 @@ function expectStatuses(results: Map<string, CheckResult>, want: Record<string, 
 const baseline: Record<string, Status> = Object.fromEntries(mine.map((c) => [c.id, c.level === 'MAY' ? 'info' : 'pass']));
 
 describe.concurrent('checks-c against the in-process reference receiver', () => {
-  it('plain receiver: all pass (MAY checks report); only the HTTP-only check is not exercised', async () => {
+  it('plain receiver: all pass (MAY checks report); only the HTTP-only checks are not exercised', async () => {
     const results = await run(ref());
-    expectStatuses(results, { ...baseline, 'transport.get-no-sse-upgrade': 'skip' });
+    expectStatuses(results, { ...baseline, 'transport.get-no-sse-upgrade': 'skip', 'transport.disconnect-not-cancel': 'skip' });
     expect(results.get('transport.get-no-sse-upgrade')!.message).toMatch(/HTTP only/);
+    expect(results.get('transport.disconnect-not-cancel')!.message).toMatch(/HTTP only/);
     expect(results.get('ttl.override-reported')!.message).toMatch(/CreateTaskResult ttl honoured, tasks\/get ttl honoured/);
     expect(results.get('ttl.expired-deleted')!.message).toMatch(/-32602 .* deleted/);
     expect(results.get('security.foreign-context-rejected')!.message).toMatch(
@@ -185,6 +186,7 @@ describe('checks-c against the reference receiver over Streamable HTTP', () => {
     'security.list-without-identity',
     'errors.malformed-input-survives',
     'transport.get-no-sse-upgrade',
+    'transport.disconnect-not-cancel',
     'progress.same-token',
   ];
 
@@ -196,6 +198,7 @@ describe('checks-c against the reference receiver over Streamable HTTP', () => {
       'security.list-without-identity': 'pass',
       'errors.malformed-input-survives': 'pass',
       'progress.same-token': 'pass',
+      'transport.disconnect-not-cancel': 'pass',
       'schema.messages-valid': 'pass',
     });
     expect(results.get('security.foreign-context-rejected')!.message).toMatch(/second session of the same identity/);

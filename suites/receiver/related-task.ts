@@ -6,6 +6,7 @@
 //  - requests the receiver sends on behalf of the task (elicitation/create …): input-required-related-task;
 //  - notifications/progress for the task sent after the CreateTaskResult (before it, the requestor
 //    cannot know the task id yet, so those are not judged);
+//  - notifications/message (logging) the task's work sends after the CreateTaskResult (role logs);
 //  - NOT tasks/get, tasks/list, tasks/cancel results and notifications/tasks/status: the page's
 //    specific SHOULD NOTs govern those (absence is never a failure; presence warns).
 import { defineCheck, type CheckContext, type CheckDef } from '../engine/check.ts';
@@ -195,6 +196,44 @@ export const checks: CheckDef[] = [
         );
       }
       return `${progress.length} notification(s) judged`;
+    },
+  }),
+  defineCheck({
+    id: 'related-task.log-message',
+    title: 'notifications/message (logging) a task sends after its CreateTaskResult carry related-task _meta with its taskId',
+    section: SECTION,
+    requirements: ['related-task-all-messages'],
+    level: 'MUST',
+    killedBy: ['log-no-related-task'],
+    clientReceiver: 'logging is a server utility (logging.md); a client receiving a task sends no notifications/message for it',
+    needs: ['logs'],
+    async run(ctx: CheckContext) {
+      // Own connection: only this task runs there. A server may log for other reasons too, so a log message
+      // without related-task is not known to be the task's: the check fails when the role's tool logged and
+      // none of its messages names the task, or one names another task.
+      const s = await ctx.openSession();
+      const c = await createTask(ctx, 'logs', { peer: s });
+      await reachTerminal(ctx, c.taskId, { initial: c.task, peer: s, role: 'logs' });
+      const t = s.peer.transcript;
+      const createdAt = t.findIndex((e) => e.dir === 'in' && (e.message as Message | undefined)?.id === c.response.id);
+      const logs = t
+        .slice(createdAt + 1)
+        .filter((e) => e.dir === 'in')
+        .map((e) => e.message as Message)
+        .filter((m) => m?.method === 'notifications/message');
+      if (logs.length === 0) ctx.skip(`the logs task sent no notifications/message on its connection after the CreateTaskResult`);
+      const named = logs.filter((m) => relatedTaskId(m.params) === c.taskId);
+      const foreign = logs.filter((m) => hasRelatedTask(m.params) && relatedTaskId(m.params) !== c.taskId);
+      for (const m of foreign)
+        ctx.expect(
+          false,
+          `notifications/message during task ${c.taskId}, the only task of its connection, names related-task taskId ${JSON.stringify(relatedTaskId(m.params))}`,
+        );
+      ctx.expect(
+        named.length > 0,
+        `${logs.length} notifications/message arrived while task ${c.taskId} of the logs tool ran, none with params._meta["${RELATED_TASK_META}"] naming it (first: ${short(logs[0]?.params)})`,
+      );
+      return `${named.length} of ${logs.length} notifications/message name the task${named.length < logs.length ? "; the others carry no related-task (not known to be the task's: not judged)" : ''}`;
     },
   }),
   defineCheck({

@@ -75,6 +75,8 @@ export interface CallObservation extends PlannedCall {
   inputRequests: string[];
   /** notifications/progress received for this call's progressToken. */
   progressNotifications: number;
+  /** notifications/message (logging) received naming this call's task in related-task _meta. */
+  logNotifications?: number;
   /** Still running `slowAfterMs` after creation, without asking for input. */
   slow: boolean;
   /** tasks/cancel was sent for it (it was still running when observation ended). */
@@ -111,7 +113,7 @@ function taskSupportOf(tool: any): TaskSupport | undefined {
 
 // --- plan ----------------------------------------------------------------------------------------
 
-const OBSERVED_ROLES: readonly ProfileRole[] = ['completes', 'slow', 'fails', 'needsInput', 'progress', 'requiresTask'];
+const OBSERVED_ROLES: readonly ProfileRole[] = ['completes', 'slow', 'fails', 'needsInput', 'progress', 'logs', 'requiresTask'];
 
 /** Which tools discovery will call, with which arguments (printed before the run). No I/O. */
 export function planDiscovery(
@@ -260,6 +262,10 @@ async function observeCall(call: PlannedCall, o: ObserveContext): Promise<CallOb
     }
   } finally {
     obs.progressNotifications = o.peer.messages((m) => m.method === 'notifications/progress' && m.params?.progressToken === o.token).length;
+    // A log message is known to be this task's only by its related-task _meta (servers log for other reasons
+    // too); a server that omits it is judged only with a profile naming the logs tool.
+    if (obs.taskId)
+      obs.logNotifications = o.peer.messages((m) => m.method === 'notifications/message' && m.params?._meta?.[RELATED_TASK_META]?.taskId === obs.taskId).length;
     windows.set(obs, { from: sent, to: Date.now() });
   }
   return obs;
@@ -462,6 +468,17 @@ export function pickRoles(tools: any[], plan: DiscoveryPlan, observations: CallO
       `called as a task with ${argsText(progress)}: sent ${progress.progressNotifications} notifications/progress for its progressToken; ended ${progress.outcome}`,
     );
   else missing.progress = nothing("sent notifications/progress for the request's progressToken");
+
+  const logs = pick(
+    (o) => (o.logNotifications ?? 0) > 0,
+    (a, b) => Number(a.outcome !== 'completed') - Number(b.outcome !== 'completed'),
+  );
+  if (logs)
+    roles.logs = asRole(
+      logs,
+      `called as a task with ${argsText(logs)}: sent ${logs.logNotifications} notifications/message naming its task; ended ${logs.outcome}`,
+    );
+  else missing.logs = nothing('sent notifications/message naming its task in related-task _meta (name a logging tool in --profile to judge one that omits it)');
 
   // requiresTask: a tool listed with taskSupport "required" whose derived arguments created a task.
   // Checks wait for it to end: one that completed on its own first, one that asks for input last.
