@@ -43,6 +43,31 @@ describe('argument parsing', () => {
     expect(() => parseServerArgs(['--stdio', 'x', '--only', 'no.such.check'])).toThrow(/no check matches/);
     expect(() => parseServerArgs(['--stdio', 'x', '--header', 'A: b'])).toThrow(/--url targets only/);
   });
+  it('keeps every option a rerun of one check needs, as given (reproduce with), and leaves out selection, revision and report files', () => {
+    const parsed = parseServerArgs([
+      '--url=http://127.0.0.1:1/mcp',
+      '--header',
+      'Authorization: Bearer x',
+      '--revision',
+      'auto',
+      '--only',
+      'cancel',
+      '--json',
+      'r.json',
+      '--request-timeout',
+      '900',
+      '--strict',
+      '--no-color',
+    ]);
+    if (parsed.help) throw new Error('help');
+    expect(parsed.passed).toEqual([
+      { name: 'url', value: 'http://127.0.0.1:1/mcp' },
+      { name: 'header', value: 'Authorization: Bearer x' },
+      { name: 'request-timeout', value: '900' },
+      { name: 'strict' },
+      { name: 'no-color' },
+    ]);
+  });
   it('builds the run options as the library does: the same names and defaults (--max-tasks is maxTasks)', () => {
     const flags = (argv: string[]) => {
       const a = parseServerArgs(['--stdio', 'x', ...argv]);

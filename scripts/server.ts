@@ -21,6 +21,7 @@ import { CheckCollector } from '../suites/report/collector.ts';
 import { RunProgress, progressWanted } from '../suites/report/progress.ts';
 import { formatConsole } from '../suites/report/console.ts';
 import { writeReports } from '../suites/report/write.ts';
+import { addReproductions } from '../suites/report/reproduce.ts';
 import { REPORT_OPTIONS } from './report-options.ts';
 import { PROPERTY_NAMES, formatPropertyFailure, parsePropertyArgs, propertyCatalog, runProperties } from '../suites/properties/run.ts';
 import { requestorChecks } from '../suites/requestor/checks.ts';
@@ -109,8 +110,32 @@ export const SERVER_OPTIONS = {
   'properties-timeout': { type: 'string' },
 } as const;
 
+/** Options a rerun of one check leaves out: the selection and revision (it names its own), the report files (they would overwrite the run's), commands other than a check run. */
+const NOT_RERUN = new Set([
+  'only',
+  'exclude',
+  'revision',
+  'json',
+  'junit',
+  'markdown',
+  'write-profile',
+  'list',
+  'help',
+  'properties',
+  'runs',
+  'seed',
+  'path',
+  'properties-timeout',
+]);
+
 export function parseServerArgs(argv: string[]) {
-  const { values, positionals } = parseArgs({ args: argv, strict: true, allowPositionals: false, options: SERVER_OPTIONS });
+  const { values, positionals, tokens } = parseArgs({
+    args: argv,
+    strict: true,
+    allowPositionals: false,
+    tokens: true,
+    options: SERVER_OPTIONS,
+  });
   void positionals;
   if (values.help) return { help: true as const };
   if (values.list) {
@@ -236,6 +261,10 @@ export function parseServerArgs(argv: string[]) {
     strict: values.strict!,
     requireCoverage: values['require-coverage']!,
     list: values.list!,
+    // "Reproduce with" (suites/report/reproduce.ts): the options as given, but those a rerun of one check leaves out.
+    passed: tokens.flatMap((t) =>
+      t.kind === 'option' && !NOT_RERUN.has(t.name) ? [{ name: t.name, ...(t.value !== undefined ? { value: t.value } : {}) }] : [],
+    ),
     writeProfile: values['write-profile'],
     color: !values['no-color'] && process.stdout.isTTY === true,
     // A status line on a terminal; in CI, with --json or --no-color only the final report (suites/report/progress.ts).
@@ -376,6 +405,7 @@ export async function runServerCommand(argv: string[]): Promise<number> {
     ),
   );
   if (legacy?.discovery) report.discovery = legacy.discovery;
+  addReproductions(report, args.passed, SPEC_REVISION, (id) => receiverChecks.some((c) => c.id === id) || serverRequestorChecks.some((c) => c.id === id));
   process.stdout.write(formatConsole(report, args.color) + '\n');
   // --require-coverage: a MUST that applies but was not exercised fails the run like a violated one (ids name their revision).
   if (args.requireCoverage) report.requireCoverage = true;

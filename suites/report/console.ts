@@ -26,6 +26,7 @@ export function formatConsole(report: Report, color = false): string {
       const tag = c.expectedFailure ? `${MARK[c.status]}*` : MARK[c.status];
       const msg = c.message ? ` — ${oneLine(c.message)}` : '';
       lines.push(`  ${paint(c.status, tag.padEnd(5))} ${c.id} [${c.level}: ${c.requirements.join(', ')}]${msg}`);
+      if (c.reproduce) lines.push(`        reproduce with: ${c.reproduce}`);
     }
     lines.push('');
   }

@@ -6,6 +6,9 @@ import { readFileSync } from 'node:fs';
 import { buildReport, type Report } from './model.ts';
 import { formatJunit } from './junit.ts';
 import { formatMarkdown, mermaidText, sequenceDiagram } from './markdown.ts';
+import { formatConsole } from './console.ts';
+import { addReproductions, reproduceCommand } from './reproduce.ts';
+import { execFileSync } from 'node:child_process';
 import { junitSchemaErrors } from '../../fixtures/junit/validate.ts';
 import type { CheckResult } from '../engine/check.ts';
 import type { TranscriptEntry } from '../wire/peer.ts';
@@ -289,5 +292,68 @@ describe('Markdown report', () => {
   it('mermaidText leaves no character Mermaid treats as syntax', () => {
     expect(mermaidText('a;b#c<d>e"f`g|h%i{j}k\\l')).toBe('a#59;b#35;c#60;d#62;e#34;f#96;g#124;h#37;i#123;j#125;k#92;l');
     expect(mermaidText('x'.repeat(200))).toHaveLength(79 + '#8230;'.length);
+  });
+});
+
+describe('Reproduce with', () => {
+  const passed = [
+    { name: 'stdio', value: `node mock.mjs --fault "x" it's` },
+    { name: 'profile', value: 'my profile.json' },
+    { name: 'request-timeout', value: '5000' },
+    { name: 'strict' },
+  ];
+  const flaggedReport = () => {
+    const report = sampleReport();
+    addReproductions(report, passed, '2025-11-25', (id) => !id.startsWith('properties.'));
+    return report;
+  };
+
+  it('the command reruns one check: the options as given, the check revision, --only <id>; a shell reads back every word', () => {
+    const cmd = reproduceCommand(passed, { id: 'cancel.completed-rejected', revision: '2026-07-28' }, '2025-11-25');
+    expect(cmd).toBe(
+      `mcp-tasks-conformance server --stdio 'node mock.mjs --fault "x" it'\\''s' --profile 'my profile.json' --request-timeout 5000 --strict --revision 2026-07-28 --only cancel.completed-rejected`,
+    );
+    // The shell splits it back into exactly the words (node prints its argv after the script name).
+    const words = JSON.parse(
+      execFileSync('sh', ['-c', `node -e 'console.log(JSON.stringify(process.argv.slice(1)))' -- ${cmd.replace(/^mcp-tasks-conformance /, '')}`], {
+        encoding: 'utf8',
+      }),
+    );
+    expect(words).toEqual([
+      'server',
+      '--stdio',
+      passed[0]!.value,
+      '--profile',
+      'my profile.json',
+      '--request-timeout',
+      '5000',
+      '--strict',
+      '--revision',
+      '2026-07-28',
+      '--only',
+      'cancel.completed-rejected',
+    ]);
+  });
+
+  it('every fail and warn carries it (not pass, info, skip; not what --only cannot select); console, JSON, Markdown and JUnit show it', () => {
+    const report = flaggedReport();
+    const byId = new Map(report.checks.map((c) => [c.id, c]));
+    for (const id of ['cancel.completed-rejected', 'cancel.failed-rejected', 'ttl.max-enforced'])
+      expect(byId.get(id)!.reproduce).toBe(reproduceCommand(passed, byId.get(id)!, '2025-11-25'));
+    for (const id of ['cancel.cancelled-rejected', 'ttl.override-reported', 'transport.get-no-sse-upgrade', 'properties.races'])
+      expect(byId.get(id)!.reproduce).toBeUndefined();
+    const cmd = byId.get('cancel.completed-rejected')!.reproduce!;
+    const consoleText = formatConsole(report);
+    const consoleLines = consoleText.split('\n');
+    const at = consoleLines.findIndex((l) => l.includes(' cancel.completed-rejected ['));
+    expect(consoleLines[at + 1]).toBe(`        reproduce with: ${cmd}`);
+    expect(JSON.parse(JSON.stringify(report)).checks.find((c: { id: string }) => c.id === 'ttl.max-enforced').reproduce).toContain('--only ttl.max-enforced');
+    const md = formatMarkdown(report);
+    expect(md).toContain(`Reproduce with:\n\n\`\`\`sh\n${cmd}\n\`\`\``);
+    const xml = formatJunit(report);
+    const escaped = cmd.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+    expect(xml).toContain(`Reproduce with: ${escaped}`);
+    // The failure in <failure> and <system-out>; the expected failure and the warning in <system-out>.
+    expect(xml.split('Reproduce with: ').length - 1).toBe(4);
   });
 });

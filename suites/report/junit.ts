@@ -54,6 +54,7 @@ function systemOut(c: ReportCheck, o: Required<JunitOptions>): string {
   lines.push(`${label}${what}: ${c.title}`);
   if (c.message) lines.push(c.message);
   lines.push('', 'Requirements:', ...requirementLines(c.requirements).map((l) => `  ${l}`));
+  if (c.reproduce) lines.push('', `Reproduce with: ${c.reproduce}`);
   const property = (c as Partial<PropertyCheckResult>).property;
   if (property) {
     lines.push('', `Property ${property.name}: seed ${property.seed}, ${property.runs} runs${property.interrupted ? ' (interrupted)' : ''}`);
@@ -81,7 +82,9 @@ function testcase(c: ReportCheck, o: Required<JunitOptions>): string {
   else if (c.expectedFailure) body.push(`      <skipped${attrs({ type: 'expected-failure', message: `expected failure (baseline): ${summary}` })}/>`);
   else if (isFailure(c, o.strict)) {
     const type = c.status === 'warn' ? 'warning' : 'fail';
-    body.push(`      <failure${attrs({ type, message: summary })}>${text([c.message, '', ...requirementLines(c.requirements)].join('\n'))}</failure>`);
+    body.push(
+      `      <failure${attrs({ type, message: summary })}>${text([c.message, '', ...requirementLines(c.requirements), ...(c.reproduce ? ['', `Reproduce with: ${c.reproduce}`] : [])].join('\n'))}</failure>`,
+    );
   }
   body.push(`      <system-out>${text(systemOut(c, o))}</system-out>`);
   return [open, ...body, '    </testcase>'].join('\n');

@@ -123,6 +123,7 @@ function checkDetails(c: ReportCheck, report: Report, o: Required<Omit<MarkdownO
   if (out[out.length - 1] === '>') out.pop();
   out.push('');
   if (c.message) out.push(fenced(c.message, 'text'), '');
+  if (c.reproduce) out.push('Reproduce with:', '', fenced(c.reproduce, 'sh'), '');
   const property = (c as Partial<PropertyCheckResult>).property;
   if (property?.replay) out.push(`Replay: ${fenced(property.replay, 'sh')}`, '');
   if (withTranscript && c.transcript.length) {

@@ -16,6 +16,8 @@ export const MARK: Record<Status, string> = { pass: 'PASS', fail: 'FAIL', warn: 
 export interface ReportCheck extends CheckResult {
   /** Listed in the baseline as expected to fail. */
   expectedFailure?: boolean;
+  /** Fail and warn: the command line that reruns just this check against the same target (reproduce.ts). */
+  reproduce?: string;
 }
 
 export interface Report {
