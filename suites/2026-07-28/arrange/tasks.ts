@@ -319,6 +319,24 @@ export async function cancelQuietly(scope: ModernScope, taskId: string): Promise
   }
 }
 
+/**
+ * True once the task's createdAt + ttlMs (as last seen) has passed, less a margin for transit: from then on the
+ * server may fail or delete it, and nothing it shows is judged (RULINGS.md#ext-ttl-before-expiry).
+ */
+export function pastTtl(task: unknown, marginMs = 500): boolean {
+  if (!isObj(task) || typeof task[Field.ttlMs] !== 'number') return false;
+  const created = Date.parse(task[Field.createdAt]);
+  return !Number.isNaN(created) && Date.now() > created + (task[Field.ttlMs] as number) - marginMs;
+}
+
+/** Ends the check as not exercised when the task's ttl has passed (what follows is not judged). */
+export function skipPastTtl(ctx: CheckContext, taskId: string, task: unknown): void {
+  if (pastTtl(task))
+    ctx.skip(
+      `task ${taskId} outlived its ttlMs (${short(isObj(task) ? task[Field.ttlMs] : undefined)}): after that the server may fail or delete it (RULINGS.md#ext-ttl-before-expiry)`,
+    );
+}
+
 /** The keys of a task's inputRequests (none when absent). */
 export function inputKeys(task: unknown): string[] {
   return isObj(task) && isObj(task[Field.inputRequests]) ? Object.keys(task[Field.inputRequests]) : [];

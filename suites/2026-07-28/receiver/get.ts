@@ -18,6 +18,7 @@ import {
   NON_DECLARING,
   reach,
   reachTerminal,
+  skipPastTtl,
   watch,
   type Created,
 } from '../arrange/tasks.ts';
@@ -82,6 +83,7 @@ async function staysTerminal(ctx: CheckContext, c: Created, terminal: TaskStatus
 /** A task of `role` settled in `status` (both preconditions: another end is not exercised). */
 async function settledAs(ctx: CheckContext, role: ModernProfileRole, status: TaskStatus) {
   const c = await createSettled(ctx, role);
+  skipPastTtl(ctx, c.taskId, c.last);
   if (c.last[Field.status] !== status) ctx.skip(`task ${c.taskId} of role ${role} ended ${c.last[Field.status]} (seen ${seqText(c.statuses)})`);
   return c;
 }
@@ -295,6 +297,7 @@ export const checks: CheckDef[] = [
     notApplicable: extensionNotAdvertised,
     async run(ctx: CheckContext) {
       const c = await createSettled(ctx, 'returnsIsError');
+      skipPastTtl(ctx, c.taskId, c.last);
       const st = c.last[Field.status];
       ctx.expect(
         st !== 'failed',

@@ -9,7 +9,19 @@ import { timeLeft } from '../../arrange/budget.ts';
 import { Field, isTerminal, Method, ResultType, REVISION, tasksExtensionCapabilities, type TaskStatus } from '../../../schema/2026-07-28/protocol.ts';
 import { validatorFor } from '../../../schema/validate.ts';
 import { extensionNotAdvertised, modernCheck } from '../engine/check.ts';
-import { answersFor, createInputRequired, extraMembers, getTask, inputKeys, reach, reachTerminal, updateTask, watch, type Created } from '../arrange/tasks.ts';
+import {
+  answersFor,
+  createInputRequired,
+  extraMembers,
+  getTask,
+  inputKeys,
+  reach,
+  reachTerminal,
+  skipPastTtl,
+  updateTask,
+  watch,
+  type Created,
+} from '../arrange/tasks.ts';
 
 const SECTION = 'Task Update Requests';
 const schema = validatorFor(REVISION);
@@ -209,6 +221,7 @@ export const checks: CheckDef[] = [
         `tasks/update answering a key never issued (${stray}) answered error ${r.error?.code} ${r.error?.message}: stray responses are ignored`,
       );
       const g = await reach(ctx, c.taskId, () => true, 'a tasks/get after the stray answer', { scope: c.scope });
+      skipPastTtl(ctx, c.taskId, g.last);
       ctx.expect(
         g.last[Field.status] === 'input_required' && keys.every((k) => inputKeys(g.last).includes(k)),
         `after a stray answer the task shows ${g.last[Field.status]} with inputRequests ${inputKeys(g.last).join(', ') || 'none'} (was input_required with ${keys.join(', ')})`,

@@ -15,7 +15,12 @@ import { REVISION } from '../../../schema/2026-07-28/protocol.ts';
 export const TEST_TIMINGS = ['--completes-ms', '50', '--slow-ms', '2000', '--poll-interval-ms', '50'];
 
 /** Every role of the reference extension server, by its tool. */
-export const REFERENCE_PROFILE: Profile = loadProfile('fixtures/reference-2026-07-28.profile.json');
+export const REFERENCE_PROFILE: Profile = withSlow(loadProfile('fixtures/reference-2026-07-28.profile.json'));
+
+/** The slow tool with an explicit run time: long enough that a cancel lands before it ends on a loaded machine, and checks that watch past its end know when that is. */
+function withSlow(p: Profile): Profile {
+  return { ...p, tools: { ...p.tools, slow: { name: p.tools.slow?.name ?? 'slow', arguments: { ms: 3_000 } } } };
+}
 
 /** The 2026-07-28 receiver checks (what a run of the revision runs). */
 export const modernChecks = (): CheckDef[] => checksFor(REVISION);
