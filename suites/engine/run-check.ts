@@ -79,96 +79,21 @@ export async function runCheck(
   };
 
   if (run.health.down) return notRunning();
-  const notApplicable = def.notApplicable?.(info);
-  if (notApplicable) return finish('skip', `not exercised: ${notApplicable}`);
-  const missing = (def.needs ?? []).filter((r) => !info.profile.tools[r]);
-  if (missing.length) {
-    const why = missing.map((r) => info.missingRoles[r] ?? `target has no tool for role ${r}`).join('; ');
-    return finish('skip', `not exercised: ${why}`);
-  }
-  for (const cap of def.needsCapabilities ?? []) {
-    if (!hasPath(info.serverCapabilities, cap)) return finish('skip', `not exercised: target does not declare capability ${cap}`);
-  }
+  const unmet = unmetPrecondition(def, info);
+  if (unmet) return finish('skip', `not exercised: ${unmet}`);
 
   const limit = checkBudgetMs(def, options, info);
   const bound = (ms: number, roundTrips = 2) => scaledBound(ms, options, info, roundTrips);
-  const ctx: CheckContext = {
-    def,
-    info,
-    options,
-    deadline: started + limit,
-    bound,
-    taskSlots: def.loadsTarget ? undefined : run.slots,
-    created,
-    finished(taskId) {
-      for (const c of created) if (c.taskId === taskId) freeSlot(c);
-    },
-    hold(ref) {
-      created.push(ref);
-      if (!ref.slot || !run.slots) return;
-      // Asked while another check waits for a slot: one tasks/get outside the check's transcript.
-      const stillLive = async () => {
-        if (ref.peer.peer.closed) return false;
-        const g = await requestOn(ref.peer.peer, 'tasks/get', { taskId: ref.taskId }, { timeoutMs: bound(2_000) });
-        return !g.error && !isTerminal(g.result?.status);
-      };
-      ref.unhold = run.slots.hold(stillLive, () => freeSlot(ref));
-    },
-    limitSeen(what) {
-      if (run.limit) return;
-      run.limit = { check: def.id, what };
-    },
-    peer: scope,
-    connector,
-    async openSession(opts) {
-      let peer: Peer;
-      opening++;
-      try {
-        peer = await connector.open(opts);
-      } catch (e) {
-        // A connection of the check's own is a precondition; a target that is gone is the run's finding (judgeError).
-        if (await detectDown(shared, e)) throw e;
-        throw new NotExercised(`could not open a connection of its own: ${errorText(e)}`, { cause: 'opening a new connection to the target failed' });
-      } finally {
-        opening--;
-      }
-      // Opened after the check had ended: nobody will use it.
-      if (ended) {
-        await peer.close();
-        throw new NotExercised('the check ended while its connection was opening');
-      }
-      const s = peer.scope(`${def.id}#${extra.length + 2}`);
-      extra.push({ peer, scope: s });
-      return s;
-    },
-    tool(role) {
-      const t = info.profile.tools[role];
-      if (!t) throw new NotExercised(info.missingRoles[role] ?? `target has no tool for role ${role}`);
-      return t;
-    },
-    taskSupport(name) {
-      const t = info.tools.find((x) => x?.name === name);
-      return t?.execution?.taskSupport;
-    },
-    ...verdicts(notes, outside),
-    history,
-  };
+  // Connections being opened for the check (a budget spent waiting for one is not the target's verdict), and whether it ended.
+  const state = { opening: 0, ended: false };
+  const ctx = checkContext();
 
-  let timer: NodeJS.Timeout | undefined;
   let result: CheckResult;
-  // Connections being opened for the check (a budget spent waiting for one is not the target's verdict).
-  let opening = 0;
-  let ended = false;
   try {
-    const observed = await Promise.race([
-      def.run(ctx),
-      new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new BudgetSpent(limit)), limit);
-      }),
-    ]);
+    const observed = await withinBudget(def.run(ctx), limit);
     result = finish(def.level === 'MAY' ? 'info' : 'pass', observed ?? '');
   } catch (e) {
-    const waitingForConnection = e instanceof BudgetSpent && opening > 0;
+    const waitingForConnection = e instanceof BudgetSpent && state.opening > 0;
     result = waitingForConnection
       ? finish('skip', notExercisedText(`a connection of the check's own was still opening when its budget (${limit} ms) ran out`, true), {
           cause: 'opening a new connection to the target took longer than a check',
@@ -176,16 +101,83 @@ export async function runCheck(
         })
       : await judgeError(e);
   } finally {
-    ended = true;
-    clearTimeout(timer);
+    state.ended = true;
   }
-  // A target that stopped running while (or right after) the check ran: say so once, on this check.
-  if (!result.targetDown && !run.health.down) {
-    const down = await detectDown(shared, undefined);
-    if (down && !run.health.down) result = { ...result, targetDown: (run.health.down = describeDown(def.id, down, shared)) };
-  }
+  result = await withTargetDown(result);
   await cleanUp();
   return result;
+
+  /** What the check sees (CheckContext): the target, its budget, its connections, the run's task slots, its verdicts. */
+  function checkContext(): CheckContext {
+    return {
+      def,
+      info,
+      options,
+      deadline: started + limit,
+      bound,
+      taskSlots: def.loadsTarget ? undefined : run.slots,
+      created,
+      finished(taskId) {
+        for (const c of created) if (c.taskId === taskId) freeSlot(c);
+      },
+      hold(ref) {
+        created.push(ref);
+        if (!ref.slot || !run.slots) return;
+        // Asked while another check waits for a slot: one tasks/get outside the check's transcript.
+        const stillLive = async () => {
+          if (ref.peer.peer.closed) return false;
+          const g = await requestOn(ref.peer.peer, 'tasks/get', { taskId: ref.taskId }, { timeoutMs: bound(2_000) });
+          return !g.error && !isTerminal(g.result?.status);
+        };
+        ref.unhold = run.slots.hold(stillLive, () => freeSlot(ref));
+      },
+      limitSeen(what) {
+        if (run.limit) return;
+        run.limit = { check: def.id, what };
+      },
+      peer: scope,
+      connector,
+      async openSession(opts) {
+        let peer: Peer;
+        state.opening++;
+        try {
+          peer = await connector.open(opts);
+        } catch (e) {
+          // A connection of the check's own is a precondition; a target that is gone is the run's finding (judgeError).
+          if (await detectDown(shared, e)) throw e;
+          throw new NotExercised(`could not open a connection of its own: ${errorText(e)}`, { cause: 'opening a new connection to the target failed' });
+        } finally {
+          state.opening--;
+        }
+        // Opened after the check had ended: nobody will use it.
+        if (state.ended) {
+          await peer.close();
+          throw new NotExercised('the check ended while its connection was opening');
+        }
+        const s = peer.scope(`${def.id}#${extra.length + 2}`);
+        extra.push({ peer, scope: s });
+        return s;
+      },
+      tool(role) {
+        const t = info.profile.tools[role];
+        if (!t) throw new NotExercised(info.missingRoles[role] ?? `target has no tool for role ${role}`);
+        return t;
+      },
+      taskSupport(name) {
+        const t = info.tools.find((x) => x?.name === name);
+        return t?.execution?.taskSupport;
+      },
+      ...verdicts(notes, outside),
+      history,
+    };
+  }
+
+  /** A target that stopped running while (or right after) the check ran: said once, on this check. */
+  async function withTargetDown(r: CheckResult): Promise<CheckResult> {
+    if (r.targetDown || run.health.down) return r;
+    const down = await detectDown(shared, undefined);
+    return down && !run.health.down ? { ...r, targetDown: (run.health.down = describeDown(def.id, down, shared)) } : r;
+  }
 
   async function judgeError(e: unknown): Promise<CheckResult> {
     if (e instanceof NotExercised)
@@ -278,6 +270,31 @@ export async function runCheck(
     for (const c of created) freeSlot(c);
     scope.close();
     await Promise.all(extra.map((x) => x.peer.close()));
+  }
+}
+
+/** Why a check does not apply to the target or cannot run on it (a role or a capability missing), or undefined. */
+function unmetPrecondition(def: CheckDef, info: TargetInfo): string | undefined {
+  const notApplicable = def.notApplicable?.(info);
+  if (notApplicable) return notApplicable;
+  const missing = (def.needs ?? []).filter((r) => !info.profile.tools[r]);
+  if (missing.length) return missing.map((r) => info.missingRoles[r] ?? `target has no tool for role ${r}`).join('; ');
+  for (const cap of def.needsCapabilities ?? []) if (!hasPath(info.serverCapabilities, cap)) return `target does not declare capability ${cap}`;
+  return undefined;
+}
+
+/** The check's own run, or BudgetSpent once `limitMs` have passed. */
+async function withinBudget<T>(running: Promise<T>, limitMs: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([
+      running,
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new BudgetSpent(limitMs)), limitMs);
+      }),
+    ]);
+  } finally {
+    clearTimeout(timer);
   }
 }
 
