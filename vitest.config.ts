@@ -1,7 +1,7 @@
 import { defineConfig } from 'vitest/config';
 
-// `npm test`: the suite's own tests (*.test.ts). The conformance checks themselves
-// (suites/receiver.suite.ts) run only through the CLI, which points them at a target.
+// `npm test`: the suite's own tests (*.test.ts). The client suite's entry (suites/requestor/client.suite.ts)
+// runs only through the CLI, which points it at a client.
 export default defineConfig({
   test: {
     include: ['{suites,mocks,fixtures,schema,scripts}/**/*.test.ts'],

@@ -1,5 +1,5 @@
-// Runs one of the suite's vitest entries (suites/receiver.suite, suites/requestor/client.suite) through
-// vitest's Node API, for the `server` and `client` commands. From the sources (tsx) the .ts entry runs;
+// Runs the suite's vitest entry for clients (suites/requestor/client.suite) through vitest's Node API, for
+// the `client` command (the `server` command runs its checks without vitest: scripts/server.ts). From the sources (tsx) the .ts entry runs;
 // from the package, the compiled .js entry beside this compiled file.
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,7 +11,7 @@ const EXT = HERE.endsWith('.ts') ? '.ts' : '.js';
 
 export interface SuiteRun {
   /** Entry without extension, relative to ROOT. */
-  entry: 'suites/receiver.suite' | 'suites/requestor/client.suite' | 'suites/2026-07-28/requestor/client.suite';
+  entry: 'suites/requestor/client.suite' | 'suites/2026-07-28/requestor/client.suite';
   reporters: unknown[];
   provide: Record<string, unknown>;
   /** Further vitest options (maxConcurrency, hookTimeout, testTimeout). */

@@ -1,5 +1,6 @@
 // `mcp-tasks-conformance server …` (dispatched by scripts/cli.ts): grade a task receiver (stdio command
-// or Streamable HTTP URL); the checks run through vitest's Node API (suites/receiver.suite.ts).
+// or Streamable HTTP URL); the checks run concurrently in this process, on the pre-flight's session per revision
+// (runSession, suites/api.ts: the engine of the library's runConformance; vitest is not loaded).
 // Exit codes: 0 no check failed; 1 a check failed (or with --strict a warning, or the baseline is stale); 2 usage or connection error.
 import { parseArgs } from 'node:util';
 import { writeFileSync } from 'node:fs';
@@ -12,12 +13,12 @@ import type { TargetInfo } from '../suites/engine/check.ts';
 import { Meta } from '../schema/2026-07-28/protocol.ts';
 import { DEFAULT_DISCOVERY, DISCOVER_MODES, formatPlan, profileToKeep, type DiscoverMode, type DiscoveryResult } from '../suites/runner/discovery.ts';
 import { computeCoverage, mergeCoverage } from '../suites/coverage.ts';
-import { DEFAULT_RUN_OPTIONS, REVISION_CHOICES, type RevisionChoice, type RunOptions } from '../suites/engine/options.ts';
+import { DEFAULT_RUN_OPTIONS, REVISION_CHOICES, type RevisionChoice, type RunEvents, type RunOptions } from '../suites/engine/options.ts';
 import { chooseRevisions } from '../suites/runner/revision.ts';
 import { runConfig, type Target } from '../suites/api.ts';
-import { preloadVitest, runSuite } from './run-suite.ts';
 import { buildReport, exitCode, loadBaseline } from '../suites/report/model.ts';
-import { CheckCollector } from '../suites/report/collector.ts';
+import { runSession } from '../suites/api.ts';
+import type { CheckResult } from '../suites/engine/check.ts';
 import { RunProgress, progressWanted } from '../suites/report/progress.ts';
 import { formatConsole } from '../suites/report/console.ts';
 import { writeReports } from '../suites/report/write.ts';
@@ -307,11 +308,16 @@ export async function runServerCommand(argv: string[]): Promise<number> {
     status?.clear();
     process.stderr.write(text);
   };
-  if (!args.properties?.path) preloadVitest(); // overlaps the pre-flight
   // Pre-flight: a target we cannot reach is a connection error (exit 2), not a list of failed checks.
   // The revision(s) first (--revision; auto probes and says why), then per revision a session of its own:
-  // discovery runs there, once; the checks get its roles through the config.
-  const preflights: { revision: Revision; config: RunConfig & { options: RunOptions }; info: TargetInfo; discovery?: DiscoveryResult }[] = [];
+  // discovery runs there, once; the checks then run on that session (its shared connection), in this process.
+  const preflights: {
+    revision: Revision;
+    config: RunConfig & { options: RunOptions };
+    info: TargetInfo;
+    discovery?: DiscoveryResult;
+    session: TargetSession;
+  }[] = [];
   let revisions: Revision[];
   try {
     say(`target: ${target}\n`);
@@ -335,7 +341,13 @@ export async function runServerCommand(argv: string[]): Promise<number> {
         status?.setPhase(`discovery of the requestor roles: ${plan.calls.length} plain call(s)`);
       },
     };
-    const configOf = (revision: Revision) => ({ ...args.config, options: { ...args.config.options, revision } });
+    // The run's events drive the status line (on a terminal).
+    const events: RunEvents = {
+      onRunStart: (checks) => status?.addChecks(checks.map((c) => c.section)),
+      onCheckStart: (c) => status?.start(c.id, c.section),
+      onCheckDone: (r) => status?.finish(r.id, r.section),
+    };
+    const configOf = (revision: Revision) => ({ ...args.config, options: { ...args.config.options, ...events, revision } });
     // With auto, the 2025-11-25 pre-flight session is the legacy probe itself (kept when the choice includes it).
     let legacySession: Promise<TargetSession> | undefined;
     const decision = await chooseRevisions(args.config.target, args.config.options, () => (legacySession = openTargetSession(configOf(SPEC_REVISION), hooks)));
@@ -345,8 +357,7 @@ export async function runServerCommand(argv: string[]): Promise<number> {
     for (const revision of revisions) {
       const config = configOf(revision);
       const probe = revision === SPEC_REVISION && legacySession ? await legacySession : await openTargetSession(config, hooks);
-      const pre = { revision, config, info: probe.info, discovery: probe.discovery };
-      await probe.close();
+      const pre = { revision, config, info: probe.info, discovery: probe.discovery, session: probe };
       preflights.push(pre);
       const serverInfo = revision === SPEC_REVISION ? pre.info.initializeResult.serverInfo : pre.info.discoverResult?._meta?.[Meta.ServerInfo];
       const of = revisions.length > 1 ? ` (${revision})` : '';
@@ -363,23 +374,19 @@ export async function runServerCommand(argv: string[]): Promise<number> {
     }
   } catch (e) {
     status?.stop();
+    for (const p of preflights) await p.session.close();
     say(`mcp-tasks-conformance: cannot connect to ${target}: ${e instanceof Error ? e.message : String(e)}\n`);
     return 2;
   }
 
   // A line per check is not printed: on a terminal the status line shows the run, elsewhere only the final report.
-  const collector = new CheckCollector(() => {}, status);
-  const reporters: unknown[] = [collector];
   status?.setPhase('starting the checks');
-  if (!args.properties?.path) {
-    // --path replays one property counterexample only: no checks. One vitest run per revision.
-    for (const pre of preflights)
-      await runSuite({
-        entry: 'suites/receiver.suite',
-        reporters,
-        provide: { conformance: { ...pre.config, discover: undefined, discovered: pre.discovery } },
-        options: { maxConcurrency: args.config.options.concurrency },
-      });
+  const checked: CheckResult[] = [];
+  try {
+    // --path replays one property counterexample only: no checks. One run per revision, on its pre-flight's session.
+    if (!args.properties?.path) for (const pre of preflights) checked.push(...(await runSession(pre.session, args.config.only, args.config.exclude)));
+  } finally {
+    for (const pre of preflights) await pre.session.close();
   }
   // --properties: the property-based tests (2025-11-25's state machine) run after the checks; their results join the report.
   const legacy = preflights.find((p) => p.revision === SPEC_REVISION);
@@ -389,11 +396,11 @@ export async function runServerCommand(argv: string[]): Promise<number> {
       { ...args.properties, log: (l) => say(`  ${l}\n`) },
     );
     for (const r of results) if (r.status === 'fail' || r.status === 'warn') process.stderr.write(`\n${formatPropertyFailure(r)}`);
-    collector.results.push(...results);
+    checked.push(...results);
   } else if (args.properties) say(`--properties: not run (the property runs judge ${SPEC_REVISION}, which the target is not graded in)\n`);
   status?.stop();
-  const results = inCheckOrder(collector.results);
-  const report = buildReport(results, target, started, args.baseline, collector.errors);
+  const results = inCheckOrder(checked);
+  const report = buildReport(results, target, started, args.baseline);
   const revisionOf = (r: { revision?: Revision }) => r.revision ?? SPEC_REVISION;
   report.coverage = mergeCoverage(
     preflights.map((p) =>

@@ -4,7 +4,7 @@
 // as tests of the caller's own vitest run instead.
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { allChecks, checksFor, checksToRun, inCheckOrder, receiverChecks, unmatchedSelectors } from './index.ts';
-import { openTargetSession, runChecks, type RunConfig } from './runner/session.ts';
+import { openTargetSession, runChecks, scheduled, type RunConfig, type TargetSession } from './runner/session.ts';
 import { matches, selected } from './engine/select.ts';
 import {
   gradeServerAsRequestor,
@@ -12,6 +12,7 @@ import {
   runServerAsRequestor,
   serverRequestorChecks,
   serverRequestorOptions,
+  SERVER_REQUESTOR_SECTION_PREFIX,
 } from './requestor/server-requestor.ts';
 import { describeTarget, loadProfile, type TargetSpec } from './runner/target.ts';
 import { REQUESTOR_ROLES, type Profile } from './engine/profile.ts';
@@ -20,7 +21,7 @@ import { chooseRevisions } from './runner/revision.ts';
 import type { CheckResult } from './engine/check.ts';
 import { SPEC_REVISION } from '../schema/spec.ts';
 import { computeCoverage, mergeCoverage, type RunCoverage } from './coverage.ts';
-import { runOptions, type RunOptions } from './engine/options.ts';
+import { runOptions, type RunEvents, type RunOptions } from './engine/options.ts';
 import { buildReport, exitCode, loadBaseline, type Report } from './report/model.ts';
 import { writeReports } from './report/write.ts';
 import { writeFileSync } from 'node:fs';
@@ -69,6 +70,12 @@ export interface ConformanceOptions {
   baseline?: string;
   /** How the report names the target (default: its command, URL or "in-process transport"). */
   label?: string;
+  /** Called before any check starts, with every check the run will grade (the CLI's progress hangs on these). */
+  onRunStart?: RunEvents['onRunStart'];
+  /** Called as each check starts. */
+  onCheckStart?: RunEvents['onCheckStart'];
+  /** Called with each check's result as it has one. */
+  onCheckDone?: RunEvents['onCheckDone'];
   /** Write the JSON report to this file (--json). */
   json?: string;
   /** Write JUnit XML to this file (--junit). */
@@ -119,6 +126,9 @@ export const CONFORMANCE_OPTION_NAMES = Object.keys({
   seed: true,
   path: true,
   propertiesTimeoutMs: true,
+  onRunStart: true,
+  onCheckStart: true,
+  onCheckDone: true,
 } satisfies Record<keyof ConformanceOptions, true>) as (keyof ConformanceOptions)[];
 
 /** The options of runConformance: the run's, and what the CLI does with the report, under the flags' names. */
@@ -197,8 +207,40 @@ export function runConfig(target: Target, options: ConformanceOptions = {}, how:
       checkTimeoutMs: options.checkTimeoutMs,
       maxTasks: options.maxTasks,
       concurrency: options.concurrency,
+      onRunStart: options.onRunStart,
+      onCheckStart: options.onCheckStart,
+      onCheckDone: options.onCheckDone,
     }),
   };
+}
+
+/**
+ * Runs the selected receiver checks on an open session, concurrently in this process; with requestor roles in
+ * the profile the target is graded as requestor too, on connections of its own that overlap the receiver
+ * checks (suites/requestor/server-requestor.ts). The CLI and runConformance run this; results in check order.
+ */
+export async function runSession(session: TargetSession, only: string[] = [], exclude: string[] = []): Promise<CheckResult[]> {
+  const events = session.options;
+  const checks = checksToRun(only, exclude, session.revision);
+  // The target as requestor is a 2025-11-25 flow (task-augmented sampling/elicitation requests).
+  const requestorChecks = session.revision === SPEC_REVISION ? serverRequestorChecks.filter((c) => selected(c, only, exclude)) : [];
+  const requestorRefs = requestorChecks.map((c) => ({ id: c.id, section: SERVER_REQUESTOR_SECTION_PREFIX + c.section.replace(/^Requestor: /, '') }));
+  const { first, last } = scheduled(checks);
+  events.onRunStart?.([...[...first, ...last].map((c) => ({ id: c.id, section: c.section })), ...requestorRefs]);
+  const requestorRuns = requestorChecks.length
+    ? runServerAsRequestor(session.connector, session.info, serverRequestorOptions(undefined, session.options.requestTimeoutMs))
+    : undefined;
+  const receiverResults = await runChecks(checks, session);
+  let requestorResults: CheckResult[] = [];
+  if (requestorRuns) {
+    for (const ref of requestorRefs) events.onCheckStart?.(ref);
+    const active = await requestorRuns;
+    requestorResults = gradeServerAsRequestor({ runs: [...active.runs, receiverChecksRun(session.results, session.info.label)], notRun: active.notRun }).filter(
+      (r) => requestorChecks.some((c) => c.id === r.id),
+    );
+    for (const r of requestorResults) events.onCheckDone?.(r);
+  }
+  return [...inCheckOrder(receiverResults), ...requestorResults];
 }
 
 /**
@@ -228,23 +270,10 @@ export async function runConformance(target: Target, options: RunConformanceOpti
     if (options.writeProfile && revision === SPEC_REVISION)
       writeFileSync(options.writeProfile, JSON.stringify(profileToKeep(session.info.profile, session.discovery, label), null, 2) + '\n');
     try {
-      // With requestor roles in the profile, the target is graded as requestor too (a 2025-11-25 flow), on
-      // connections of its own that overlap the receiver checks (suites/requestor/server-requestor.ts).
-      const requestorChecks = revision === SPEC_REVISION ? serverRequestorChecks.filter((c) => selected(c, config.only, config.exclude)) : [];
-      const requestorRuns = requestorChecks.length
-        ? runServerAsRequestor(session.connector, session.info, serverRequestorOptions(undefined, config.options?.requestTimeoutMs))
-        : undefined;
       // With `path` only the one property counterexample is replayed (as the CLI's --path): no checks.
-      const receiverResults = properties?.path ? [] : await runChecks(checksToRun(config.only, config.exclude, revision), session);
-      const requestorResults = requestorRuns
-        ? await requestorRuns.then((active) =>
-            gradeServerAsRequestor({ runs: [...active.runs, receiverChecksRun(session.results, session.info.label)], notRun: active.notRun }).filter((r) =>
-              requestorChecks.some((c) => c.id === r.id),
-            ),
-          )
-        : [];
-      results.push(...inCheckOrder(receiverResults), ...requestorResults);
-      coverage.push(computeCoverage([...receiverResults, ...requestorResults], checksFor(revision), session.info));
+      const runResults = properties?.path ? [] : await runSession(session, config.only, config.exclude);
+      results.push(...runResults);
+      coverage.push(computeCoverage(runResults, checksFor(revision), session.info));
       discovery ??= session.discovery;
     } finally {
       await session.close();

@@ -1,6 +1,5 @@
-// The checks as vitest tests: one describe per spec section, one test per check. The CLI's entry
-// (suites/receiver.suite.ts) registers them with registerChecks; a user's own vitest run with
-// describeConformance (`import { describeConformance } from 'mcp-tasks-conformance/vitest'`).
+// The checks as vitest tests: one describe per spec section, one test per check, registered by registerChecks
+// in a user's own vitest run with describeConformance (`import { describeConformance } from 'mcp-tasks-conformance/vitest'`).
 import { afterAll, beforeAll, describe, test, type TestContext } from 'vitest';
 import type { CheckResult } from './engine/check.ts';
 import { runOptions } from './engine/options.ts';

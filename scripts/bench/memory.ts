@@ -4,7 +4,9 @@
 //
 //   memory: the reference receiver in process; requestors create tasks (`complete`, { ms: 0 }) with a
 //           short ttl and fetch each result; at each sample point creation pauses until every task has
-//           expired (the store is empty), then gc runs and RSS / heap are read.
+//           expired (the store is empty), then gc runs and RSS / heap are read. The ttl derives from the
+//           create → result latency measured in the warm-up (a loaded machine gets a longer one); a task
+//           that expired before its result was fetched is counted, not an error.
 //   list:   for each size N, a fresh receiver and one requestor with N live tasks (long ttl; limits
 //           raised to N); times the walk over every tasks/list page. Also reports how long creating the
 //           N tasks took (the receiver's per-create cost grows with the requestor's retained tasks).
@@ -15,8 +17,8 @@ import { median, round } from './stats.ts';
 export interface MemoryOptions {
   /** Expired-task counts at which to sample (ascending); the last is the total. */
   samples: number[];
-  /** ttl of every task (ms). */
-  ttl: number;
+  /** Shortest ttl of the tasks (ms); the ttl used is the larger of this and TTL_PER_LATENCY × the warm-up's p99 create → result latency. */
+  minTtl: number;
   /** Requestors (connections) creating tasks at once. */
   k: number;
   /** Bound for the whole run (ms). */
@@ -32,10 +34,25 @@ export interface MemorySample {
   storeSize: number;
 }
 
+/** ttl per p99 create → result latency: the result of a task is fetched long before it expires, even on a loaded machine. */
+export const TTL_PER_LATENCY = 20;
+/** Longest derived ttl (ms): each sample point waits a ttl for the store to empty. */
+const MAX_TTL_MS = 10_000;
+/** ttl of the warm-up's tasks (ms), before any latency is known. */
+const WARMUP_TTL_MS = 5_000;
+
 export interface MemoryResult {
   gcAvailable: boolean;
+  /** The ttl used (ms), derived from `latencyP99Ms`. */
   ttl: number;
+  /** p99 of create → result of the warm-up's tasks (ms). */
+  latencyP99Ms: number;
   k: number;
+  /** Tasks whose result was fetched after they had expired (tasks/result: "Task has expired"): counted, not an error. */
+  expiredBeforeResult: number;
+  /** Other failed requests, and the first of them. */
+  failedRequests: number;
+  firstFailure?: string;
   baseline: MemorySample;
   samples: MemorySample[];
   elapsedMs: number;
@@ -103,7 +120,12 @@ export async function measureMemory(o: MemoryOptions): Promise<MemoryResult> {
   }
   let created = 0;
   let error: string | undefined;
-  const createUpTo = async (target: number) => {
+  let expiredBeforeResult = 0;
+  let failedRequests = 0;
+  let firstFailure: string | undefined;
+  let ttl = WARMUP_TTL_MS;
+  const latencies: number[] = [];
+  const createUpTo = async (target: number, record = false) => {
     const worker = async (c: BenchClient) => {
       while (created < target && !error) {
         if (performance.now() > deadline) {
@@ -111,36 +133,57 @@ export async function measureMemory(o: MemoryOptions): Promise<MemoryResult> {
           return;
         }
         created++;
+        const s0 = performance.now();
         try {
-          const r = await c.request('tools/call', { name: 'complete', arguments: { ms: 0 }, task: { ttl: o.ttl } });
+          const r = await c.request('tools/call', { name: 'complete', arguments: { ms: 0 }, task: { ttl } });
           await c.request('tasks/result', { taskId: r.task.taskId });
+          if (record) latencies.push(performance.now() - s0);
         } catch (e) {
-          error ??= e instanceof Error ? e.message : String(e);
+          const why = e instanceof Error ? e.message : String(e);
+          if (/expired/i.test(why)) expiredBeforeResult++;
+          else {
+            failedRequests++;
+            firstFailure ??= why;
+          }
         }
       }
     };
     await Promise.all(clients.map(worker));
   };
   const waitExpired = async () => {
-    const until = Math.min(deadline, performance.now() + o.ttl + 10_000);
-    while (receiver.store.size > 0 && performance.now() < until) await sleep(Math.min(50, o.ttl));
+    const until = Math.min(deadline, performance.now() + ttl + 10_000);
+    while (receiver.store.size > 0 && performance.now() < until) await sleep(Math.min(50, ttl));
   };
-  // Warm-up (JIT, lazily created structures), then the baseline.
-  await createUpTo(Math.min(1000, o.samples[0]!));
+  // Warm-up (JIT, lazily created structures; the latency the ttl derives from), then the baseline.
+  await createUpTo(Math.min(1000, o.samples[0]!), true);
+  const latencyP99Ms = latencies.length ? [...latencies].sort((a, b) => a - b)[Math.floor(latencies.length * 0.99)]! : WARMUP_TTL_MS;
   await waitExpired();
+  ttl = Math.round(Math.min(MAX_TTL_MS, Math.max(o.minTtl, TTL_PER_LATENCY * latencyP99Ms)));
   await settleHeap();
   const baseline = sample(created, receiver.store.size);
   const samples: MemorySample[] = [];
+  // Every sample point is taken: past the budget, with the tasks created so far (the result says so).
   for (const point of o.samples) {
     await createUpTo(point);
     await waitExpired();
     await settleHeap();
     samples.push(sample(created, receiver.store.size));
-    if (error) break;
   }
   for (const c of clients) await c.close();
   await receiver.close();
-  return { gcAvailable: gc !== undefined, ttl: o.ttl, k: o.k, baseline, samples, elapsedMs: round(performance.now() - t0, 0), ...(error ? { error } : {}) };
+  return {
+    gcAvailable: gc !== undefined,
+    ttl,
+    latencyP99Ms: round(latencyP99Ms, 1),
+    k: o.k,
+    expiredBeforeResult,
+    failedRequests,
+    ...(firstFailure ? { firstFailure } : {}),
+    baseline,
+    samples,
+    elapsedMs: round(performance.now() - t0, 0),
+    ...(error ? { error } : {}),
+  };
 }
 
 export async function measureList(o: ListOptions): Promise<ListResult> {

@@ -64,10 +64,11 @@ export function startServer(
   command: string,
   args: string[],
   ready: RegExp,
-  opts: { cwd: string; timeoutMs: number },
+  opts: { cwd: string; timeoutMs: number; env?: NodeJS.ProcessEnv },
 ): Promise<{ match: RegExpExecArray; stop(): Promise<void> }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: opts.cwd, stdio: ['ignore', 'ignore', 'pipe'] });
+    // `ready` is looked for on stderr and stdout (servers differ in where they say so).
+    const child = spawn(command, args, { cwd: opts.cwd, stdio: ['ignore', 'pipe', 'pipe'], env: opts.env ?? process.env });
     let err = '';
     let done = false;
     const stop = () =>
@@ -88,7 +89,7 @@ export function startServer(
       void stop();
       reject(new Error(`${command} ${args.join(' ')}: not ready within ${opts.timeoutMs} ms; stderr: ${err.slice(-500)}`));
     }, opts.timeoutMs);
-    child.stderr!.on('data', (d: Buffer) => {
+    const onOutput = (d: Buffer) => {
       err = (err + d.toString('utf8')).slice(-8192);
       const m = ready.exec(err);
       if (m && !done) {
@@ -96,7 +97,9 @@ export function startServer(
         clearTimeout(timer);
         resolve({ match: m, stop });
       }
-    });
+    };
+    child.stderr!.on('data', onOutput);
+    child.stdout!.on('data', onOutput);
     child.once('exit', (code, signal) => {
       if (done) return;
       done = true;

@@ -8,6 +8,7 @@
 // once against the reference receiver in this process: no spawning, no vitest, no sockets) measures
 // the same thing empirically, polling granularity included.
 import { readFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -19,6 +20,15 @@ import { SHORT_TTL_MS } from '../../suites/receiver/ttl.ts';
 import { DEFAULT_TIMINGS } from '../../mocks/receiver/index.ts';
 import { BenchClient } from './client.ts';
 import { round, run, series, startServer, type Series } from './stats.ts';
+import { sparesFor } from '../../suites/runner/target.ts';
+import { DEFAULT_RUN_OPTIONS } from '../../suites/engine/options.ts';
+
+/** server-everything (a devDependency), the third-party server users try first. */
+export const EVERYTHING = 'node_modules/@modelcontextprotocol/server-everything/dist/index.js';
+/** The section of the `--only` rows against server-everything. */
+export const ONE_SECTION = 'lifecycle';
+/** Start-up of the slow-starting target (ms): a stand-in for a Python or `npx`-launched server. */
+export const SLOW_START_MS = 1_000;
 
 export const PROFILE_PATH = 'fixtures/reference.profile.json';
 /** The compiled package (npm run build, run first): the CLI and the reference receiver on plain Node. */
@@ -76,7 +86,7 @@ export interface CliRun {
   /** From the JSON report. */
   checks: number;
   failed: number;
-  /** Target connections opened by the run (initialize requests in the report; over stdio each is a process), plus the pre-flight probe. */
+  /** Target connections used by the run (initialize requests in the report; over stdio each is a process), plus the shared one the pre-flight opens; stdio connections started ahead and not used are not counted. */
   connections: number;
   error?: string;
 }
@@ -100,6 +110,17 @@ export interface SuiteSection {
     spawnInitMs: Series;
   };
   ratios: { stdio: number; http: number };
+  /** The runs users wait for: zero config against server-everything (discovery included), with and without `--only` one section; the reference starting slowly. Not in quick mode. */
+  users: UserRow[];
+  /** stdio connections the CLI starts ahead (runner/spares.ts), at the default concurrency. */
+  sparesAhead: number;
+}
+
+export interface UserRow {
+  id: string;
+  what: string;
+  runs: CliRun[];
+  wallMs: Series;
 }
 
 export interface SuiteOptions {
@@ -125,9 +146,9 @@ export async function benchSuite(o: SuiteOptions): Promise<SuiteSection> {
   await ensureBuilt(o.root);
   const tmp = mkdtempSync(join(tmpdir(), 'mtc-bench-'));
 
-  const cli = async (target: string[], only: string[]): Promise<CliRun> => {
+  const cli = async (target: string[], only: string[], selection = ['--profile', PROFILE_PATH, ...RECEIVER_ONLY]): Promise<CliRun> => {
     const json = join(tmp, `report-${Date.now()}-${Math.random().toString(36).slice(2)}.json`);
-    const r = await run(process.execPath, [CLI, 'server', ...target, '--profile', PROFILE_PATH, ...RECEIVER_ONLY, '--json', json, '--no-color', ...only], {
+    const r = await run(process.execPath, [CLI, 'server', ...target, ...selection, '--json', json, '--no-color', ...only], {
       cwd: o.root,
       timeoutMs: o.cliTimeoutMs,
     });
@@ -138,14 +159,33 @@ export async function benchSuite(o: SuiteOptions): Promise<SuiteSection> {
       out.failed = report.summary.fail;
       let inits = 0;
       for (const c of report.checks) for (const e of c.transcript ?? []) if (e.dir === 'out' && e.message?.method === 'initialize') inits++;
-      // + the pre-flight probe and the shared connection (their initialize is in no check's transcript)
-      out.connections = inits + 2;
+      // + the shared connection, opened by the pre-flight (its initialize is in no check's transcript)
+      out.connections = inits + 1;
     } catch (e) {
       const why = e instanceof Error ? e.message : String(e);
       out.error = `no JSON report (${r.timedOut ? `killed after ${o.cliTimeoutMs} ms` : `exit ${r.code ?? r.signal}`}; ${why}): ${r.stderr.slice(-400)}`;
     }
     if (r.code !== 0 && !out.error) out.error = `exit ${r.code}: ${out.failed} check(s) failed`;
     return out;
+  };
+  const users: UserRow[] = [];
+  /** A run users wait for; a failed check is the target's finding, not the bench's: only a missing report is noted. */
+  const userRow = async (id: string, what: string, once: () => Promise<CliRun>) => {
+    const runs: CliRun[] = [];
+    for (let i = 0; i < o.repeats; i++) {
+      const r = await once();
+      runs.push(r);
+      o.log(`  ${what}: ${r.wallMs} ms, ${r.checks} checks, ${r.connections} connections${r.error ? ` (${r.error})` : ''}`);
+    }
+    users.push({
+      id,
+      what,
+      runs,
+      wallMs: series(
+        runs.filter((r) => r.checks > 0).map((r) => r.wallMs),
+        0,
+      ),
+    });
   };
 
   const stdioRuns: CliRun[] = [];
@@ -185,6 +225,24 @@ export async function benchSuite(o: SuiteOptions): Promise<SuiteSection> {
         o.log(`  CLI fixed cost (--only ${TRIVIAL_CHECK}, stdio): ${f.wallMs} ms`);
       }
     }
+    if (o.only === undefined) {
+      // The runs users wait for. server-everything with no profile: discovery (safe) finds its roles first.
+      const everythingStdio = `${quote(process.execPath)} ${EVERYTHING} stdio`;
+      const zeroConfig = ['--discover', 'safe'];
+      await userRow('everything.stdio', 'server-everything, stdio, zero config', () => cli(['--stdio', everythingStdio], [], zeroConfig));
+      await userRow('everything.http', 'server-everything, HTTP, zero config', () => withEverythingHttp(o.root, (url) => cli(['--url', url], [], zeroConfig)));
+      await userRow('everything.stdio.only', `server-everything, stdio, zero config, --only ${ONE_SECTION}`, () =>
+        cli(['--stdio', everythingStdio], ['--only', ONE_SECTION], zeroConfig),
+      );
+      await userRow('everything.http.only', `server-everything, HTTP, zero config, --only ${ONE_SECTION}`, () =>
+        withEverythingHttp(o.root, (url) => cli(['--url', url], ['--only', ONE_SECTION], zeroConfig)),
+      );
+      // The reference receiver behind a start-up of SLOW_START_MS: what connections started ahead hide.
+      const slowStdio = `sh -c ${quote(`sleep ${SLOW_START_MS / 1000}; exec ${quote(process.execPath)} ${MOCK} --stdio`)}`;
+      await userRow('slow-start.stdio', `reference receiver starting in ${SLOW_START_MS / 1000} s, stdio (${checks.length} checks)`, () =>
+        cli(['--stdio', slowStdio], onlyArgs),
+      );
+    }
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }
@@ -214,7 +272,35 @@ export async function benchSuite(o: SuiteOptions): Promise<SuiteSection> {
       stdio: knownMs > 0 ? round(stdioWall.median / knownMs, 2) : NaN,
       http: knownMs > 0 ? round(httpWall.median / knownMs, 2) : NaN,
     },
+    users,
+    sparesAhead: sparesFor(DEFAULT_RUN_OPTIONS.concurrency),
   };
+}
+
+/** server-everything over Streamable HTTP on a port of its own for one run (its start-up not counted). */
+async function withEverythingHttp<T>(root: string, f: (url: string) => Promise<T>): Promise<T> {
+  const port = await freePort();
+  const server = await startServer(process.execPath, [EVERYTHING, 'streamableHttp'], /listening on port/i, {
+    cwd: root,
+    timeoutMs: 30_000,
+    env: { ...process.env, PORT: String(port) },
+  });
+  try {
+    return await f(`http://127.0.0.1:${port}/mcp`);
+  } finally {
+    await server.stop();
+  }
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.listen(0, '127.0.0.1', () => {
+      const port = (srv.address() as { port: number }).port;
+      srv.close(() => resolve(port));
+    });
+    srv.on('error', reject);
+  });
 }
 
 /** ms from spawning the reference receiver over stdio to its initialize response. */

@@ -217,6 +217,8 @@ export interface TargetConnector {
   open(opts?: { identity?: 'primary' | 'secondary'; capabilities?: Record<string, unknown> }): Promise<Peer>;
   /** Whether a distinct second identity (e.g. another bearer token) was configured. */
   readonly hasSecondIdentity: boolean;
+  /** Ends what the connector keeps beside the connections it handed out (stdio: processes started ahead). */
+  close?(): Promise<void>;
 }
 
 /** What a verdict may say beyond its message: the shared observed behaviour, for root-cause groups. */

@@ -2,14 +2,34 @@
 // the library's options (suites/api.ts) under the same names, and handed to the engine as they are. Each
 // option is one name from the flag to the place it acts: --max-tasks is `maxTasks` in the flag parser, the
 // library, the vitest helper, the run's live-task slots (suites/runner/task-slots.ts) and the skip message
-// of a check that found no free slot.
+// of a check that found no free slot. The events (onRunStart, onCheckStart, onCheckDone) are how a caller
+// follows a run as it goes (the CLI's progress); they are called the same by the CLI, runConformance and the
+// vitest helper.
 import { isRevision, type Revision } from '../../schema/spec.ts';
+import type { CheckResult } from './check.ts';
 
 /** What --revision takes: a revision, or `auto` (probe the target: suites/runner/revision.ts). */
 export type RevisionChoice = Revision | 'auto';
 export const REVISION_CHOICES: readonly RevisionChoice[] = ['2025-11-25', '2026-07-28', 'auto'];
 
-export interface RunOptions {
+/** A check as the events name it before it has a result. */
+export interface CheckRef {
+  id: string;
+  section: string;
+}
+
+/** What a run tells its caller as it goes; a callback that throws is the caller's error and is not caught. */
+export interface RunEvents {
+  /** Once, before any check starts: every check the run will grade, in the order they are scheduled. */
+  onRunStart?: (checks: readonly CheckRef[]) => void;
+  /** A check starts (it may still wait for a live-task slot). */
+  onCheckStart?: (check: CheckRef) => void;
+  /** A check has its verdict. */
+  onCheckDone?: (result: CheckResult) => void;
+}
+
+/** The options that are values (the revision, bounds and counts), each with its flag. */
+export interface RunSettings {
   /**
    * The revision the run speaks and judges: --revision. `auto` (the default) probes the target with
    * server/discover and falls back to initialize (suites/runner/revision.ts); the CLI and the library grade
@@ -28,7 +48,11 @@ export interface RunOptions {
   concurrency: number;
 }
 
-export const DEFAULT_RUN_OPTIONS: RunOptions = {
+export interface RunOptions extends RunSettings, RunEvents {}
+
+const EVENTS: readonly (keyof RunEvents)[] = ['onRunStart', 'onCheckStart', 'onCheckDone'];
+
+export const DEFAULT_RUN_OPTIONS: RunSettings = {
   revision: 'auto',
   requestTimeoutMs: 10_000,
   checkTimeoutMs: 30_000,
@@ -38,7 +62,7 @@ export const DEFAULT_RUN_OPTIONS: RunOptions = {
 };
 
 /** The flag of each option (messages name the option the way the user gave it: flag or library name). */
-export const RUN_OPTION_FLAGS: Record<keyof RunOptions, string | undefined> = {
+export const RUN_OPTION_FLAGS: Record<keyof RunSettings, string | undefined> = {
   revision: 'revision',
   requestTimeoutMs: 'request-timeout',
   checkTimeoutMs: 'check-timeout',
@@ -47,10 +71,14 @@ export const RUN_OPTION_FLAGS: Record<keyof RunOptions, string | undefined> = {
   concurrency: 'concurrency',
 };
 
-/** The run's options from the given ones and the defaults; throws on a revision it does not know, or a bound that is not a positive whole number. */
+/** The run's options from the given ones and the defaults; throws on a revision it does not know, a bound that is not a positive whole number or an event that is not a function. */
 export function runOptions(given: Partial<RunOptions> = {}): RunOptions {
   for (const [k, v] of Object.entries(given) as [keyof RunOptions, unknown][]) {
     if (v === undefined) continue;
+    if ((EVENTS as readonly string[]).includes(k)) {
+      if (typeof v !== 'function') throw new Error(`${k} takes a function, got ${typeof v}`);
+      continue;
+    }
     if (!(k in DEFAULT_RUN_OPTIONS)) throw new Error(`unknown run option ${k}`);
     if (k === 'revision') {
       if (v !== 'auto' && !isRevision(v)) throw new Error(`revision takes ${REVISION_CHOICES.join(', ')}, got ${JSON.stringify(v)}`);

@@ -1,6 +1,6 @@
 // The vitest entry of `mcp-tasks-conformance client …`: runs every selected scenario against the client
 // once (beforeAll), then one test per requestor check, grading the recorded transcripts. The
-// configuration comes from the CLI through vitest's `provide`/`inject`, like suites/receiver.suite.ts.
+// configuration comes from the CLI through vitest's `provide`/`inject`, as `client` runs it (scripts/client.ts).
 import { afterAll, beforeAll, describe, inject, test } from 'vitest';
 import type { CheckResult } from '../engine/check.ts';
 import type { Analysis } from './analysis.ts';

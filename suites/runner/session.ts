@@ -91,7 +91,7 @@ export async function openTargetSession(config: RunConfig, hooks: SessionHooks =
       throw e;
     }
   }
-  const connector = connectorFor(config.target, options.requestTimeoutMs);
+  const connector = connectorFor(config.target, options.requestTimeoutMs, options.concurrency);
   const shared = await connector.open();
   try {
     const tools = await listTools(shared);
@@ -136,30 +136,43 @@ export async function openTargetSession(config: RunConfig, hooks: SessionHooks =
       options,
       results: [],
       run: { health: {}, slots: taskSlots(options.maxTasks) },
-      close: () => shared.close(),
+      close: async () => {
+        await shared.close();
+        await connector.close?.();
+      },
     };
   } catch (e) {
     await shared.close();
+    await connector.close?.();
     throw e;
   }
 }
 
-/** Runs one check in a session and keeps its result in the session's history. */
+/** Runs one check in a session and keeps its result in the session's history (onCheckStart, onCheckDone: the run's events). */
 export async function runInSession(check: CheckDef, session: TargetSession): Promise<CheckResult> {
+  session.options.onCheckStart?.({ id: check.id, section: check.section });
   const r = await runCheck(check, session.shared, session.info, session.connector, session.options, () => session.results, session.run);
   r.revision = session.revision;
   session.results.push(r);
+  session.options.onCheckDone?.(r);
   return r;
 }
 
+/** The order a run schedules checks in: the others concurrently, then the checks that load the target one at a time, then those marked `runsLast`. */
+export function scheduled(checks: readonly CheckDef[]): { first: CheckDef[]; last: CheckDef[] } {
+  return {
+    first: checks.filter((c) => !c.runsLast && !c.loadsTarget),
+    last: [...checks.filter((c) => c.loadsTarget && !c.runsLast), ...checks.filter((c) => c.runsLast)],
+  };
+}
+
 /**
- * Runs checks in this process with bounded concurrency (tests and benchmarks; the CLI runs the same
- * checks through vitest). Checks that load the target run after the others, one at a time; checks
- * marked `runsLast` after those.
+ * Runs checks in this process with bounded concurrency (the CLI, runConformance, tests and benchmarks;
+ * the vitest helper runs the same checks as tests). Checks that load the target run after the others, one
+ * at a time; checks marked `runsLast` after those. Results in the order of `checks`.
  */
 export async function runChecks(checks: CheckDef[], session: TargetSession, concurrency = session.options.concurrency): Promise<CheckResult[]> {
-  const first = checks.filter((c) => !c.runsLast && !c.loadsTarget);
-  const last = [...checks.filter((c) => c.loadsTarget && !c.runsLast), ...checks.filter((c) => c.runsLast)];
+  const { first, last } = scheduled(checks);
   const results = new Map<CheckDef, CheckResult>();
   let next = 0;
   const worker = async () => {

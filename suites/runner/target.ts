@@ -9,6 +9,12 @@ import { ANY_REVISION_ROLES, PROFILE_ROLES, REQUESTOR_ROLES, type Profile, type 
 import type { TargetConnector, TargetInfo, TargetLatency } from '../engine/check.ts';
 import type { DiscoveryResult } from './discovery.ts';
 import { limiter } from './limiter.ts';
+import { Spares } from './spares.ts';
+
+/** How many stdio connections are kept started ahead for a run with this concurrency (runner/spares.ts). */
+export function sparesFor(concurrency: number): number {
+  return Math.min(2, Math.ceil(concurrency / 4));
+}
 
 export type TargetSpec =
   | { kind: 'stdio'; command: string; cwd?: string; env?: Record<string, string> }
@@ -25,7 +31,7 @@ export type TargetSpec =
 /** Requestor capabilities the suite declares: it can answer elicitation (needsInput role). */
 export const SUITE_CLIENT_CAPABILITIES = { elicitation: { form: {} } };
 
-export function connectorFor(spec: TargetSpec, requestTimeoutMs: number): TargetConnector {
+export function connectorFor(spec: TargetSpec, requestTimeoutMs: number, concurrency = 1): TargetConnector {
   const init = async (peer: Peer, capabilities?: Record<string, unknown>) => {
     const r = await peer.initialize(capabilities ?? SUITE_CLIENT_CAPABILITIES, undefined, requestTimeoutMs);
     if (r.error) throw new Error(`initialize failed: ${r.error.code} ${r.error.message}`);
@@ -37,21 +43,41 @@ export function connectorFor(spec: TargetSpec, requestTimeoutMs: number): Target
       // Each connection is a process: start them two at a time, so that a burst of checks opening
       // connections does not turn process start-up on a busy machine into initialize timeouts.
       const starting = limiter(2);
+      const start = (capabilities?: Record<string, unknown>, ahead = false) =>
+        starting(
+          async () => {
+            const peer = await connectStdio({ command, args, cwd: spec.cwd, env: spec.env }, { defaultTimeoutMs: requestTimeoutMs });
+            try {
+              return await init(peer, capabilities);
+            } catch (e) {
+              await peer.close();
+              throw e;
+            }
+          },
+          { ahead },
+        );
+      // Connections with the suite's own capabilities are started ahead (after the first, the shared one),
+      // so that the start-up of the target is paid while earlier checks run; a start someone waits for goes
+      // first. A target that failed to start once gets no more starts ahead (runner/spares.ts).
+      const spares = new Spares(
+        sparesFor(concurrency),
+        () => start(undefined, true),
+        (p) => p.close(),
+      );
+      let opened = 0;
       return {
         transport: 'stdio',
         label: spec.command,
         hasSecondIdentity: false,
         open(opts) {
-          return starting(async () => {
-            const peer = await connectStdio({ command, args, cwd: spec.cwd, env: spec.env }, { defaultTimeoutMs: requestTimeoutMs });
-            try {
-              return await init(peer, opts?.capabilities);
-            } catch (e) {
-              await peer.close();
-              throw e;
-            }
-          });
+          if (opened++ === 0) {
+            const first = start(opts?.capabilities);
+            spares.fill();
+            return first;
+          }
+          return (!opts?.capabilities && spares.take()) || start(opts?.capabilities);
         },
+        close: () => spares.close(),
       };
     }
     case 'http':
