@@ -71,8 +71,12 @@ export function connectorFor(spec: TargetSpec, requestTimeoutMs: number, concurr
         hasSecondIdentity: false,
         open(opts) {
           if (opened++ === 0) {
+            // The first connection (the shared one) starts alone; the spares once it has started.
             const first = start(opts?.capabilities);
-            spares.fill();
+            first.then(
+              () => spares.fill(),
+              () => undefined,
+            );
             return first;
           }
           return (!opts?.capabilities && spares.take()) || start(opts?.capabilities);
