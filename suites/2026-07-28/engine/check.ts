@@ -21,6 +21,8 @@
 //    note. An HTTP answer that holds no JSON-RPC response rejects with HttpNoAnswerError (status and body in
 //    its message): catch it where the requirement is about that answer, else the engine judges it.
 // 5. Names from schema/2026-07-28/protocol.ts (Method, ErrorCode, ResultType, Meta, Header, Field), never literals.
+// 6. `npm run docs:coverage` regenerates docs/COVERAGE.md (its 2026-07-28 section and kill matrix list the check;
+//    scripts/docs-coverage.test.ts fails while the file is stale).
 import type { CheckContext, CheckDef, TargetInfo } from '../../engine/check.ts';
 import type { ModernProfileRole } from '../../engine/profile.ts';
 import { REVISION, TASKS_EXTENSION } from '../../../schema/2026-07-28/protocol.ts';
