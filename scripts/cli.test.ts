@@ -92,6 +92,7 @@ describe('argument parsing', () => {
       list: 'prints what would run instead of running it',
       'no-color': 'plain console output: the library and the helper print no console report',
       timeout: 'the older name of --request-timeout',
+      'replay-dir': 'files of the command: the library report carries each replay (check.replay)',
     };
     const camel = (flag: string) => flag.replace(/-(\w)/g, (_, c: string) => c.toUpperCase());
     const optionOf = (flag: string, names: readonly string[]) => [camel(flag), `${camel(flag)}Ms`].find((n) => names.includes(n));

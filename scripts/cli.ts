@@ -4,6 +4,7 @@
 //   server  — grade a task receiver (scripts/server.ts)
 //   client  — grade an MCP client as a task requestor (scripts/client.ts)
 //   mock    — run the reference receiver (scripts/mock.ts); --revision 2026-07-28: the reference extension server
+//   replay  — send a flagged check's recorded messages again (scripts/replay.ts)
 //   checks  — list every check of every role and the property runs, with level, requirement ids, the faults that kill it and rulings (scripts/server.ts)
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -24,6 +25,10 @@ export async function main(argv: string[]): Promise<number> {
         const { runMock } = await import('./mock.ts');
         const code = await runMock(rest);
         return typeof code === 'number' ? code : -1;
+      }
+      case 'replay': {
+        const { runReplayCommand } = await import('./replay.ts');
+        return await runReplayCommand(rest);
       }
       case 'checks': {
         const { listChecks } = await import('./server.ts');

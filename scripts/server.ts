@@ -3,7 +3,7 @@
 // (runSession, suites/api.ts: the engine of the library's runConformance; vitest is not loaded).
 // Exit codes: 0 no check failed; 1 a check failed (or with --strict a warning, or the baseline is stale); 2 usage or connection error.
 import { parseArgs } from 'node:util';
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { checkRevisions, checksFor, inCheckOrder, receiverChecks, unmatchedSelectors } from '../suites/index.ts';
 import { openTargetSession, type RunConfig, type SessionHooks, type TargetSession } from '../suites/runner/session.ts';
 import { matches } from '../suites/engine/select.ts';
@@ -23,6 +23,8 @@ import { RunProgress, progressWanted } from '../suites/report/progress.ts';
 import { formatConsole } from '../suites/report/console.ts';
 import { writeReports } from '../suites/report/write.ts';
 import { addReproductions } from '../suites/report/reproduce.ts';
+import { addReplays, replayFileName } from '../suites/report/replay.ts';
+import { join } from 'node:path';
 import { REPORT_OPTIONS } from './report-options.ts';
 import { PROPERTY_NAMES, formatPropertyFailure, parsePropertyArgs, propertyCatalog, runProperties } from '../suites/properties/run.ts';
 import { requestorChecks } from '../suites/requestor/checks.ts';
@@ -77,6 +79,10 @@ server options:
   --seed <n>                 fast-check seed for the properties (default random; printed)
   --path <token>             replay one printed counterexample (<property>/<path>[/<replayPath>]; needs --seed; skips the checks)
   --properties-timeout <ms>  time limit per property (default 60000); an interrupted property is reported as skip, not pass
+  --replay-dir <dir>         write the replay of every fail and warn there, one file per check (mcp-tasks-conformance replay <file>)
+
+replay: mcp-tasks-conformance replay <file.json> (--stdio "<command>" | --url <url> [--header "K: V"]…) [--check <id>]
+                             send a flagged check's recorded messages again, the ids the target chose filled in; prints the answers
 `;
 
 export class UsageError extends Error {}
@@ -109,6 +115,7 @@ export const SERVER_OPTIONS = {
   seed: { type: 'string' },
   path: { type: 'string' },
   'properties-timeout': { type: 'string' },
+  'replay-dir': { type: 'string' },
 } as const;
 
 /** Options a rerun of one check leaves out: the selection and revision (it names its own), the report files (they would overwrite the run's), commands other than a check run. */
@@ -127,6 +134,7 @@ const NOT_RERUN = new Set([
   'seed',
   'path',
   'properties-timeout',
+  'replay-dir',
 ]);
 
 export function parseServerArgs(argv: string[]) {
@@ -258,6 +266,7 @@ export function parseServerArgs(argv: string[]) {
     json: values.json,
     junit: values.junit,
     markdown: values.markdown,
+    replayDir: values['replay-dir'],
     baseline,
     strict: values.strict!,
     requireCoverage: values['require-coverage']!,
@@ -413,6 +422,11 @@ export async function runServerCommand(argv: string[]): Promise<number> {
   );
   if (legacy?.discovery) report.discovery = legacy.discovery;
   addReproductions(report, args.passed, SPEC_REVISION, (id) => receiverChecks.some((c) => c.id === id) || serverRequestorChecks.some((c) => c.id === id));
+  addReplays(report, args.config.target.kind === 'http' ? 'http' : 'stdio');
+  if (args.replayDir) {
+    mkdirSync(args.replayDir, { recursive: true });
+    for (const c of report.checks) if (c.replay) writeFileSync(join(args.replayDir, replayFileName(c.id)), JSON.stringify(c.replay, null, 2) + '\n');
+  }
   process.stdout.write(formatConsole(report, args.color) + '\n');
   // --require-coverage: a MUST that applies but was not exercised fails the run like a violated one (ids name their revision).
   if (args.requireCoverage) report.requireCoverage = true;

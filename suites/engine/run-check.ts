@@ -59,7 +59,10 @@ export async function runCheck(
   const base = { id: def.id, title: def.title, section: def.section, requirements: def.requirements, level: def.level };
 
   const finish = (status: Status, message: string, more: Partial<CheckResult> = {}): CheckResult => {
-    const transcript = [...scope.transcript, ...extra.flatMap((e) => e.peer.transcript.map((t) => ({ ...t, note: t.note ?? `session ${e.scope.label}` })))];
+    const transcript = [
+      ...scope.transcript,
+      ...extra.flatMap((e) => e.peer.transcript.map((t) => ({ ...t, connection: e.scope.label, note: t.note ?? `session ${e.scope.label}` }))),
+    ];
     transcript.sort((a, b) => a.time.localeCompare(b.time) || a.seq - b.seq);
     const r: CheckResult = { ...base, status, message: [message, ...notes].filter(Boolean).join('; '), durationMs: Date.now() - started, transcript };
     for (const [k, v] of Object.entries(more)) if (v !== undefined) (r as any)[k] = v;

@@ -7,6 +7,7 @@ import { REVISIONS, SPEC_REVISION, type Revision } from '../../schema/spec.ts';
 import { OUTSIDE_TASKS } from '../../schema/outside-tasks.ts';
 import type { RunCoverage } from '../coverage.ts';
 import type { DiscoveryResult } from '../runner/discovery.ts';
+import type { Replay } from './replay.ts';
 
 export const STATUSES: Status[] = ['pass', 'fail', 'warn', 'info', 'skip'];
 
@@ -18,6 +19,8 @@ export interface ReportCheck extends CheckResult {
   expectedFailure?: boolean;
   /** Fail and warn: the command line that reruns just this check against the same target (reproduce.ts). */
   reproduce?: string;
+  /** Fail and warn: the messages the suite sent, to replay against a fixed build (replay.ts; `mcp-tasks-conformance replay`). */
+  replay?: Replay;
 }
 
 export interface Report {

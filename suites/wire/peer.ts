@@ -22,6 +22,8 @@ export interface TranscriptEntry {
   /** Raw text sent or seen where it was not a JSON-RPC message. */
   raw?: string;
   note?: string;
+  /** A connection of the check's own (its scope label, e.g. "<check id>#2"); unset: the run's shared connection. */
+  connection?: string;
 }
 
 export interface JsonRpcError {
