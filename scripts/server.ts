@@ -422,7 +422,8 @@ export async function runServerCommand(argv: string[]): Promise<number> {
   );
   if (legacy?.discovery) report.discovery = legacy.discovery;
   addReproductions(report, args.passed, SPEC_REVISION, (id) => receiverChecks.some((c) => c.id === id) || serverRequestorChecks.some((c) => c.id === id));
-  addReplays(report, args.config.target.kind === 'http' ? 'http' : 'stdio');
+  const spec = args.config.target;
+  if (spec.kind === 'http' || spec.kind === 'stdio') addReplays(report, spec);
   if (args.replayDir) {
     mkdirSync(args.replayDir, { recursive: true });
     for (const c of report.checks) if (c.replay) writeFileSync(join(args.replayDir, replayFileName(c.id)), JSON.stringify(c.replay, null, 2) + '\n');

@@ -8,6 +8,7 @@ import { formatJunit } from './junit.ts';
 import { formatMarkdown, mermaidText, sequenceDiagram } from './markdown.ts';
 import { formatConsole } from './console.ts';
 import { addReproductions, reproduceCommand } from './reproduce.ts';
+import { addReplays, replayCommands } from './replay.ts';
 import { execFileSync } from 'node:child_process';
 import { junitSchemaErrors } from '../../fixtures/junit/validate.ts';
 import type { CheckResult } from '../engine/check.ts';
@@ -355,5 +356,37 @@ describe('Reproduce with', () => {
     expect(xml).toContain(`Reproduce with: ${escaped}`);
     // The failure in <failure> and <system-out>; the expected failure and the warning in <system-out>.
     expect(xml.split('Reproduce with: ').length - 1).toBe(4);
+  });
+
+  it('the replay: what the suite sent, placeholders for the task id the target chose; curl with the Streamable HTTP headers in Markdown', () => {
+    const report = flaggedReport();
+    addReplays(report, { url: 'http://127.0.0.1:9/mcp' });
+    const flagged = report.checks.find((c) => c.id === 'cancel.completed-rejected')!;
+    const replay = flagged.replay!;
+    // The handshake first (the shared connection's happened before the check), then the three requests sent.
+    expect(replay.steps.map((s) => (s.message as { method?: string }).method)).toEqual([
+      'initialize',
+      'notifications/initialized',
+      'tools/call',
+      'tasks/cancel',
+      'tasks/get',
+    ]);
+    expect((replay.steps[3]!.message as { params: unknown }).params).toEqual({ taskId: '{{taskId:2}}' });
+    expect(replay.steps[3]!.after).toEqual([1, 2]);
+    // A literal the target did not choose stays as it was.
+    expect((replay.steps[4]!.message as { params: unknown }).params).toEqual({ taskId: 7 });
+    expect(JSON.parse(JSON.stringify(report)).checks.find((c: { id: string }) => c.id === flagged.id).replay).toEqual(replay);
+    const lines = replayCommands(replay, replay.url);
+    const cancel = lines.find((l) => l.includes('tasks/cancel'))!;
+    for (const h of [
+      "-H 'Content-Type: application/json'",
+      "-H 'Accept: application/json, text/event-stream'",
+      "-H 'Mcp-Session-Id: {{Mcp-Session-Id:1}}'",
+      "-H 'MCP-Protocol-Version: 2025-11-25'",
+    ])
+      expect(cancel).toContain(h);
+    expect(cancel).toMatch(/^curl -sS -i -X POST 'http:\/\/127\.0\.0\.1:9\/mcp' /);
+    expect(lines.find((l) => l.includes('"initialize"'))).not.toContain('Mcp-Session-Id');
+    expect(formatMarkdown(report)).toContain(cancel);
   });
 });

@@ -9,6 +9,7 @@ import type { TranscriptEntry } from '../wire/peer.ts';
 import { formatTranscript } from '../wire/transcript.ts';
 import { formatCoverage } from '../coverage.ts';
 import type { PropertyCheckResult } from '../properties/run.ts';
+import { replayCommands } from './replay.ts';
 
 export interface MarkdownOptions {
   strict?: boolean;
@@ -124,6 +125,15 @@ function checkDetails(c: ReportCheck, report: Report, o: Required<Omit<MarkdownO
   out.push('');
   if (c.message) out.push(fenced(c.message, 'text'), '');
   if (c.reproduce) out.push('Reproduce with:', '', fenced(c.reproduce, 'sh'), '');
+  if (c.replay)
+    out.push(
+      `<details><summary>Replay of the exchange (${c.replay.transport === 'http' ? 'curl' : 'lines to pipe'}; or \`mcp-tasks-conformance replay\` with --replay-dir's file, which fills the placeholders)</summary>`,
+      '',
+      fenced(replayCommands(c.replay, c.replay.url).join('\n'), 'sh'),
+      '',
+      '</details>',
+      '',
+    );
   const property = (c as Partial<PropertyCheckResult>).property;
   if (property?.replay) out.push(`Replay: ${fenced(property.replay, 'sh')}`, '');
   if (withTranscript && c.transcript.length) {

@@ -27,6 +27,8 @@ export interface ReplayStep {
 
 export interface Replay {
   check: string;
+  /** The Streamable HTTP endpoint the run talked to (headers are not kept: they may hold credentials). */
+  url?: string;
   revision: string;
   transport: 'stdio' | 'http';
   /** Connections in the order they appear; the first is the run's shared one when the check used it. */
@@ -142,12 +144,38 @@ export function replayOf(check: { id: string; revision?: string; transcript: rea
 }
 
 /** Sets `replay` on every fail and warn that carries a reproduction. */
-export function addReplays(report: Report, transport: 'stdio' | 'http'): void {
+export function addReplays(report: Report, target: { url: string } | { command: string }): void {
   for (const c of report.checks)
     if (c.reproduce) {
-      const r = replayOf(c, transport);
-      if (r) c.replay = r;
+      const r = replayOf(c, 'url' in target ? 'http' : 'stdio');
+      if (r) c.replay = 'url' in target ? { ...r, url: target.url } : r;
     }
+}
+
+/** The replay as shell commands: for HTTP `curl` POSTs with the headers of Streamable HTTP (the session id a placeholder, from the initialize answer's Mcp-Session-Id header); for stdio the lines to pipe in. Placeholders stay for the reader (or `mcp-tasks-conformance replay`) to fill. */
+export function replayCommands(replay: Replay, url = '$MCP_URL'): string[] {
+  const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+  const sent = replay.steps.map((s) => (s.raw !== undefined ? s.raw : JSON.stringify(s.message)));
+  if (replay.transport === 'stdio') {
+    const lines = ['# JSON-RPC lines, one per connection (a process each), in order; fill {{…}} from the answers'];
+    replay.connections.forEach((label, i) => {
+      lines.push(`# connection ${i + 1} (${label})`);
+      replay.steps.forEach((s, j) => s.connection === i && lines.push(sent[j]!));
+    });
+    return lines;
+  }
+  const lines = [
+    `# Streamable HTTP: one session per connection; {{Mcp-Session-Id:N}} is the Mcp-Session-Id header of connection N's initialize answer (curl -i shows it), other {{…}} come from the answers`,
+  ];
+  replay.steps.forEach((s, j) => {
+    const message = s.message as { method?: string } | undefined;
+    const init = message?.method === 'initialize';
+    const headers = ['Content-Type: application/json', 'Accept: application/json, text/event-stream'];
+    if (!init && replay.revision === SPEC_REVISION) headers.push(`Mcp-Session-Id: {{Mcp-Session-Id:${s.connection + 1}}}`);
+    if (!init) headers.push(`MCP-Protocol-Version: ${replay.revision}`);
+    lines.push(`curl -sS -i -X POST ${q(url)} ${headers.map((h) => `-H ${q(h)}`).join(' ')} --data-raw ${q(sent[j]!)}`);
+  });
+  return lines;
 }
 
 /** A file name for a check's replay (check ids are dotted words). */
