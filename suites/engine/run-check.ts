@@ -210,6 +210,13 @@ export async function runCheck(
         cause: `the target crashed during ${def.id}`,
       });
     }
+    // One exchange broken in transport (a connection reset, "fetch failed: other side closed") while the target
+    // still answers ping (detectDown above): a precondition that failed, like a timeout, not a violation of this
+    // check's requirement. A check whose requirement is about that very answer catches the error itself.
+    if (!(e instanceof WireClosedError) && DEAD.test(errorText(e)))
+      return finish('skip', `not exercised: a request failed in transport while the target still answered (${errorText(e)})`, {
+        cause: 'a request failed in transport (the target still answered ping)',
+      });
     const stderr = shared.stderr ? ` — target stderr (tail): ${shared.stderr.slice(-500).trim()}` : '';
     // What the transport saw meanwhile (e.g. output that is not JSON-RPC) explains many a missing answer.
     const transportErrors = [...new Set(scope.transcript.filter((t) => t.note?.startsWith('transport error')).map((t) => t.note))].slice(-3);

@@ -7,7 +7,7 @@ import { loadProfile, type TargetSpec } from './target.ts';
 import { buildReport } from '../report/model.ts';
 import { formatConsole } from '../report/console.ts';
 import { createReferenceReceiverFromArgs } from '../../mocks/receiver/args.ts';
-import type { CheckResult } from '../engine/check.ts';
+import { defineCheck, type CheckResult } from '../engine/check.ts';
 import type { Profile } from '../engine/profile.ts';
 
 const reference = loadProfile('fixtures/reference.profile.json');
@@ -105,6 +105,67 @@ describe('verdicts on messy targets', () => {
       } finally {
         await h.close().catch(() => undefined);
         await receiver.close().catch(() => undefined);
+      }
+    },
+  );
+});
+
+describe('one exchange broken in transport', () => {
+  it(
+    'a response connection reset while the target still answers ping: the check is not exercised with the reason, not a violation',
+    { timeout: 60_000 },
+    async () => {
+      const { createServer, request } = await import('node:http');
+      const receiver = createReferenceReceiverFromArgs([]);
+      const h = await receiver.listenHttp(0);
+      const upstream = new URL(h.url);
+      // A proxy in front of the reference receiver that resets the connection of the one POST carrying MARKER.
+      const MARKER = 'reset-this-exchange';
+      let resets = 0;
+      const proxy = createServer((req, res) => {
+        const chunks: Buffer[] = [];
+        req.on('data', (c: Buffer) => chunks.push(c));
+        req.on('end', () => {
+          const body = Buffer.concat(chunks);
+          if (body.includes(MARKER) && resets++ === 0) return req.socket.destroy();
+          const up = request({ host: upstream.hostname, port: upstream.port, path: req.url, method: req.method, headers: req.headers }, (r) => {
+            res.writeHead(r.statusCode ?? 502, r.headers);
+            r.pipe(res);
+          });
+          up.on('error', () => res.destroy());
+          up.end(body);
+        });
+      });
+      await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
+      const port = (proxy.address() as { port: number }).port;
+      const check = defineCheck({
+        id: 'creation.create-task-result',
+        title: 'a check whose one request is reset',
+        section: 'test',
+        requirements: ['lifecycle-begin-working'],
+        level: 'MUST',
+        killedBy: [],
+        async run(ctx) {
+          const r = await ctx.peer.request('tools/call', { name: 'echo', arguments: { note: MARKER } });
+          return `answered ${JSON.stringify(r.result)}`;
+        },
+      });
+      const session = await openTargetSession({
+        target: { kind: 'http', url: `http://127.0.0.1:${port}${upstream.pathname}` },
+        profile: reference,
+        options: OPTIONS,
+      });
+      try {
+        const [r] = await runChecks([check], session, 1);
+        expect(resets).toBe(1);
+        expect(r?.status, r?.message).toBe('skip');
+        expect(r?.message).toMatch(/not exercised: a request failed in transport while the target still answered \(.*(fetch failed|other side closed|socket)/i);
+        expect(r?.targetDown).toBeUndefined();
+      } finally {
+        await session.close();
+        await new Promise((r) => proxy.close(r));
+        await h.close();
+        await receiver.close();
       }
     },
   );
