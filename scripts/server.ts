@@ -331,7 +331,7 @@ export async function runServerCommand(argv: string[]): Promise<number> {
   try {
     say(`target: ${target}\n`);
     status?.startTicking();
-    status?.setPhase('connecting: server/discover beside initialize, tools/list');
+    status?.setPhase('connecting: server/discover, initialize, tools/list');
     const hooks: SessionHooks = {
       onDiscoveryPlan: (plan, budgetMs) => {
         say(
@@ -357,7 +357,7 @@ export async function runServerCommand(argv: string[]): Promise<number> {
       onCheckDone: (r) => status?.finish(r.id, r.section),
     };
     const configOf = (revision: Revision) => ({ ...args.config, options: { ...args.config.options, ...events, revision } });
-    // With auto, the 2025-11-25 pre-flight session is the legacy probe itself (kept when the choice includes it).
+    // With auto, the 2025-11-25 pre-flight session is the legacy probe of a modern server (kept when the choice includes it).
     let legacySession: Promise<TargetSession> | undefined;
     const decision = await chooseRevisions(args.config.target, args.config.options, () => (legacySession = openTargetSession(configOf(SPEC_REVISION), hooks)));
     revisions = decision.revisions;
