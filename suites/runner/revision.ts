@@ -81,9 +81,9 @@ async function probeInitialize(target: TargetSpec, requestTimeoutMs: number): Pr
 
 /**
  * The revisions to grade `target` in under `options.revision`. Never throws: a target that cannot be reached
- * is the session's connection error. With `auto`, server/discover first; a modern server is then asked the
- * legacy probe, `legacy`: what the caller keeps when it succeeds (the CLI: its 2025-11-25 pre-flight session),
- * by default a bare initialize. A legacy server needs no second probe (its own session's initialize follows).
+ * is the session's connection error. With `auto`, server/discover and the legacy probe run side by side (the
+ * outcome is the probe-then-fall-back of the texts, in the time of one): `legacy` opens what the caller keeps
+ * when it succeeds (the CLI: its 2025-11-25 pre-flight session), by default a bare initialize.
  */
 export async function chooseRevisions(
   target: TargetSpec,
@@ -93,7 +93,6 @@ export async function chooseRevisions(
   if (options.revision !== 'auto') return { revisions: [options.revision], why: [`revision ${options.revision}: as asked (--revision)`] };
   if (target.kind !== 'stdio' && target.kind !== 'http')
     return { revisions: [SPEC_REVISION], why: [`revision ${SPEC_REVISION}: an in-process target speaks it`] };
-<<<<<<< HEAD
   const initialized = legacy().then(
     () => ({ ok: true, detail: 'initialize succeeded' }),
     (e: unknown) => {
@@ -102,17 +101,8 @@ export async function chooseRevisions(
     },
   );
   const [d, init] = await Promise.all([probeDiscover(target, options.requestTimeoutMs, initialized), initialized]);
-=======
-  // One after the other (the texts' probe, then the fall-back): two processes starting at once on a busy
-  // machine would slow both past a tight request bound.
-  const d = await probeDiscover(target, options.requestTimeoutMs);
->>>>>>> 5983950 (--revision auto: server/discover first, then (for a modern server) the legacy probe, one after the other as the texts have it: two target processes starting at once slowed both past a tight request bound on a busy machine)
   if (!d.modern) return { revisions: [SPEC_REVISION], why: [`server/discover ${d.detail}: a legacy server, revision ${SPEC_REVISION} (initialize)`] };
   const why = [`server/discover ${d.detail}: a modern server${d.speaks ? `, revision ${MODERN}` : ` that does not speak ${MODERN}`}`];
-  const init = await legacy().then(
-    () => ({ ok: true, detail: 'initialize succeeded' }),
-    (e: unknown) => ({ ok: false, detail: `initialize failed (${e instanceof Error ? e.message : String(e)})` }),
-  );
   why.push(`${init.detail}: ${init.ok ? `it speaks ${SPEC_REVISION} too (dual-era)` : `no ${SPEC_REVISION}`}`);
   const revisions: Revision[] = [];
   if (init.ok) revisions.push(SPEC_REVISION);
