@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { harness, type Harness } from '../mocks/receiver/test-helpers.ts';
 import { replayFileName, type Replay } from '../suites/report/replay.ts';
-import { runReplay, type ReplayRun, type ReplayTarget } from './replay.ts';
+import { fill, runReplay, runReplayCommand, type ReplayRun, type ReplayTarget } from './replay.ts';
 
 const CHECK = 'cancel.completed-rejected';
 const FAULT = 'cancel-terminal-ok';
@@ -79,4 +79,19 @@ describe('a reproduction replays the deviation', () => {
     const correct = await judge(replay, { url: correctMock.url! });
     expect(correct?.error?.code).toBe(-32602);
   }, 240_000);
+});
+
+describe('replay command', () => {
+  it('usage errors exit 2: no file, no target, two targets', async () => {
+    expect(await runReplayCommand([])).toBe(2);
+    expect(await runReplayCommand(['x.json'])).toBe(2);
+    expect(await runReplayCommand(['x.json', '--stdio', 'a', '--url', 'http://b'])).toBe(2);
+  });
+  it('placeholders: a name finds the first such field of the answer, a dotted path one field; a missing one is an error', () => {
+    const answers = new Map([[3, { id: 3, result: { tasks: [{ taskId: 'a' }, { taskId: 'b' }], nextCursor: 'c' }, message: {} }]]);
+    expect(fill({ p: ['{{taskId:3}}', '{{tasks.1.taskId:3}}', '{{nextCursor:3}}', 'x {{taskId:3}}'] }, answers as never)).toEqual({
+      p: ['a', 'b', 'c', 'x {{taskId:3}}'],
+    });
+    expect(() => fill('{{taskId:4}}', answers as never)).toThrow(/request 4/);
+  });
 });

@@ -69,6 +69,24 @@ export async function runReplay(replay: Replay, target: ReplayTarget, requestTim
   const problems: string[] = [];
   // Answers the suite gave to the target's requests, by method: the handler waits for the step.
   const incomingQueue = replay.connections.map(() => new Map<string, ((m: Message) => void)[]>());
+  // Steps that answer a request the target has not sent yet: woken when it arrives.
+  const arrived = replay.connections.map(() => new Set<() => void>());
+  const nextIncoming = async (c: number, method: string) => {
+    const deadline = Date.now() + requestTimeoutMs;
+    for (;;) {
+      const reply = incomingQueue[c]!.get(method)?.shift();
+      if (reply || Date.now() >= deadline) return reply;
+      await new Promise<void>((wake) => {
+        const t = setTimeout(done, deadline - Date.now());
+        function done() {
+          clearTimeout(t);
+          arrived[c]!.delete(done);
+          wake();
+        }
+        arrived[c]!.add(done);
+      });
+    }
+  };
   try {
     for (let i = 0; i < replay.connections.length; i++) {
       const peer =
@@ -82,6 +100,7 @@ export async function runReplay(replay: Replay, target: ReplayTarget, requestTim
             const method = String(request.method);
             const reply = (m: Message) => resolve('error' in m ? { error: m.error as never } : { result: m.result });
             (incomingQueue[i]!.get(method) ?? incomingQueue[i]!.set(method, []).get(method)!).push(reply);
+            for (const wake of [...arrived[i]!]) wake();
             // Unanswered by the replay: no answer at all within the bound (the peer sends none).
             setTimeout(() => resolve(undefined), requestTimeoutMs * 3).unref?.();
           }),
@@ -103,7 +122,7 @@ export async function runReplay(replay: Replay, target: ReplayTarget, requestTim
         continue;
       }
       if (step.answers) {
-        const reply = incomingQueue[step.connection]!.get(step.answers)?.shift();
+        const reply = await nextIncoming(step.connection, step.answers);
         if (reply) reply(message);
         else problems.push(`the target did not send ${step.answers} (the suite answered one)`);
         continue;
