@@ -30,6 +30,17 @@ const observations: Record<LatitudeName, (p: Peer, h: Harness) => Promise<void>>
     const b = await p.request('tools/call', { name: 'complete', arguments: { ms: 0 } });
     expect(text(a)).not.toBe(text(b));
   },
+  'fail-asks-first': async (p) => {
+    const t = await createTask(p, 'fail', { ms: 200 });
+    expect(t.status).toBe('input_required');
+    p.onRequest((m) => (m.method === 'elicitation/create' ? { result: { action: 'decline' } } : undefined));
+    const r = await p.request('tasks/result', { taskId: t.taskId });
+    expect(p.messages((m) => m.method === 'elicitation/create' && m.params?._meta?.['io.modelcontextprotocol/related-task']?.taskId === t.taskId)).toHaveLength(
+      1,
+    );
+    expect(r.result?.isError).toBe(true);
+    expect(ok(await p.request('tasks/get', { taskId: t.taskId })).status).toBe('failed');
+  },
   'slow-runs-minutes': async (p) => {
     const t = await createTask(p, 'slow', { ms: 10 });
     await new Promise((r) => setTimeout(r, 200));

@@ -41,6 +41,7 @@ export class LatitudeSwitches {
    */
   tool(t: ToolDef): ToolDef {
     const l = this.l;
+    if (l.has('fail-asks-first') && t.name === 'fail') t = asksFirst(t);
     if (!l.has('custom-error-codes') && !l.has('nondeterministic-output') && !(l.has('slow-runs-minutes') && t.name === 'slow')) return t;
     return {
       ...t,
@@ -156,4 +157,24 @@ export class LatitudeSwitches {
   deletesCancelled(): boolean {
     return this.l.has('delete-cancelled');
   }
+}
+
+/**
+ * RULINGS.md#new-task-working (fail-asks-first): the tool asks for input before its first await, so the task
+ * is input_required when its CreateTaskResult is written; the work goes on as before, answered or not.
+ */
+function asksFirst(t: ToolDef): ToolDef {
+  return {
+    ...t,
+    run: async (ctx) => {
+      void ctx
+        .requestInput('elicitation/create', {
+          mode: 'form',
+          message: `${t.name}: add a note to the failure?`,
+          requestedSchema: { type: 'object', properties: { answer: { type: 'string', title: 'Note' } } },
+        })
+        .catch(() => undefined);
+      return t.run(ctx);
+    },
+  };
 }

@@ -23,6 +23,12 @@ export const LATITUDES = [
     description: 'every tool result carries the time and a random request id, so no two calls of a tool return the same text',
   },
   {
+    name: 'fail-asks-first',
+    allows: 'RULINGS.md#new-task-working',
+    description:
+      'the fail tool asks its requestor for input (elicitation/create) before its CreateTaskResult is written, so that shows input_required; it fails after its run time whether answered or not (as an SDK example server does)',
+  },
+  {
     name: 'slow-runs-minutes',
     allows: 'result-blocks-nonterminal',
     description: 'the slow tool runs 20 minutes whatever its arguments say (it still stops when cancelled)',

@@ -14,7 +14,7 @@ import {
   sendTaskRequest,
   TTL_MS,
 } from '../arrange/arrange.ts';
-import { targetTranscripts } from '../arrange/tasks.ts';
+import { targetTranscripts, type Source } from '../arrange/tasks.ts';
 import { isObj, short } from '../engine/text.ts';
 import { validate } from '../../schema/validate.ts';
 import { WireTimeoutError, type Message, type Scope } from '../wire/peer.ts';
@@ -281,7 +281,8 @@ export const checks: CheckDef[] = [
       const notes = new Map<string, number>();
       const problems: string[] = [];
       const seen = new Set<unknown>();
-      for (const src of targetTranscripts(ctx)) {
+      const sources = targetTranscripts(ctx);
+      for (const src of sources) {
         const requests = new Map<string, Message>();
         for (const e of src.entries) {
           const m = e.message as Message | undefined;
@@ -295,7 +296,9 @@ export const checks: CheckDef[] = [
           if (!req || req.params?.task === undefined) continue;
           judged++;
           const roles = req.method === 'tools/call' ? rolesOf(ctx.info.profile, req.params?.name) : [];
-          const v = judgeFirstStatus(m.result.task.status, roles);
+          let v = judgeFirstStatus(m.result.task.status, roles);
+          // A first input_required of a tool not known to ask: judged by what follows (RULINGS.md#new-task-working).
+          if (v.violation && m.result.task.status === 'input_required') v = judgeInputRequiredByWhatFollows(sources, m.result.task.taskId, v.violation);
           const what = `${req.method}${req.method === 'tools/call' ? ` "${req.params?.name}"` : ''}`;
           if (v.violation) problems.push(`${src.label}: ${what} → task ${short(m.result.task.taskId)}: ${v.violation}`);
           else if (v.note) notes.set(`${what} ${m.result.task.status}`, (notes.get(`${what} ${m.result.task.status}`) ?? 0) + 1);
@@ -307,7 +310,7 @@ export const checks: CheckDef[] = [
         `${problems.length} of ${judged} CreateTaskResults: ${problems.slice(0, 4).join('; ')}${problems.length > 4 ? '; …' : ''}`,
       );
       const ended = [...notes].map(([k, n]) => `${k} ×${n}`).join(', ');
-      return `${judged} CreateTaskResults judged${ended ? `; already ended (allowed for tools that may end instantly, RULINGS.md#new-task-working): ${ended}` : ''}`;
+      return `${judged} CreateTaskResults judged${ended ? `; already moved on (allowed where the task's own work may get there at once, RULINGS.md#new-task-working): ${ended}` : ''}`;
     },
   }),
   defineCheck({
@@ -470,3 +473,46 @@ export const checks: CheckDef[] = [
     },
   }),
 ];
+
+const INPUT_METHODS: readonly string[] = ['elicitation/create', 'sampling/createMessage'];
+
+/**
+ * RULINGS.md#new-task-working for a first `input_required` of a tool the profile does not know to ask for input
+ * (a profile names one role per tool): the status is the task's own work moving it on when the receiver asks
+ * for input, so what follows decides. An input request for the task (related-task `_meta` naming it, or an
+ * elicitation/sampling request arriving while a tasks/result for it is open) or the task staying
+ * `input_required`: only noted. The task seen `working` again before any input request: it never needed input,
+ * the violation stands. Nothing seen after it (ended, cancelled, never asked about): only noted.
+ */
+export function judgeInputRequiredByWhatFollows(sources: readonly Source[], taskId: unknown, violation: string): { violation?: string; note?: string } {
+  const observed: { time: string; ms: number; status: unknown }[] = [];
+  let asked: string | undefined;
+  for (const src of sources) {
+    const gets = new Set<string>();
+    const results = new Set<string>();
+    for (const e of src.entries) {
+      const m = e.message as Message | undefined;
+      if (!m || typeof m !== 'object') continue;
+      const key = JSON.stringify(m.id);
+      if (e.dir === 'out' && 'method' in m && m.params?.taskId === taskId) {
+        if (m.method === 'tasks/get') gets.add(key);
+        if (m.method === 'tasks/result') results.add(key);
+        continue;
+      }
+      if (e.dir !== 'in') continue;
+      if ('method' in m && 'id' in m && m.method !== 'ping') {
+        const related = m.params?._meta?.[RELATED_TASK_META]?.taskId;
+        if (related === taskId || (related === undefined && results.size > 0 && INPUT_METHODS.includes(String(m.method)))) asked ??= String(m.method);
+      } else if (m.method === 'notifications/tasks/status' && m.params?.taskId === taskId) observed.push({ time: e.time, ms: e.ms, status: m.params?.status });
+      else if (!('method' in m) && gets.delete(key) && m.result) observed.push({ time: e.time, ms: e.ms, status: m.result.status });
+      else if (!('method' in m)) results.delete(key);
+    }
+  }
+  if (asked) return { note: `a new task shows "input_required" in its CreateTaskResult and asked for input (${asked}; RULINGS.md#new-task-working)` };
+  observed.sort((a, b) => (a.time < b.time ? -1 : a.time > b.time ? 1 : 0));
+  const next = observed.find((o) => o.status !== 'input_required');
+  if (next?.status === 'working') return { violation: `${violation}; it was "working" again with no input request sent for it (it never needed input)` };
+  return {
+    note: `a new task shows "input_required" in its CreateTaskResult (${observed.length && !next ? 'and stayed so' : 'nothing after it says it did not ask'}; RULINGS.md#new-task-working)`,
+  };
+}
