@@ -3,7 +3,7 @@
 // run-level finding (exit 1), and later checks are not exercised. The run always finishes.
 import { describe, expect, it } from 'vitest';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -11,7 +11,8 @@ const tmp = mkdtempSync(join(tmpdir(), 'mtc-bad-'));
 const profile = join(tmp, 'profile.json');
 writeFileSync(profile, JSON.stringify({ tools: { completes: { name: 'work' }, slow: { name: 'work' } } }));
 
-function run(mode: string): Promise<{ code: number | null; stdout: string; report: any }> {
+/** Runs the CLI against the bad target; `report` is null when the run wrote none (then the test fails on its exit code, with its output). */
+function run(mode: string): Promise<{ code: number | null; stdout: string; stderr: string; report: any }> {
   const json = join(tmp, `${mode}.json`);
   return new Promise((resolve) => {
     execFile(
@@ -33,7 +34,13 @@ function run(mode: string): Promise<{ code: number | null; stdout: string; repor
         json,
       ],
       { timeout: 170_000, maxBuffer: 32 << 20 },
-      (err, stdout) => resolve({ code: err ? ((err as { code?: number }).code ?? null) : 0, stdout, report: JSON.parse(readFileSync(json, 'utf8')) }),
+      (err, stdout, stderr) =>
+        resolve({
+          code: err ? ((err as { code?: number }).code ?? null) : 0,
+          stdout,
+          stderr,
+          report: existsSync(json) ? JSON.parse(readFileSync(json, 'utf8')) : null,
+        }),
     );
   });
 }
@@ -41,7 +48,7 @@ function run(mode: string): Promise<{ code: number | null; stdout: string; repor
 describe('a target that writes garbage', () => {
   it('fails checks with the reason, and the run finishes with exit 1', { timeout: 180_000 }, async () => {
     const r = await run('garbage');
-    expect(r.code).toBe(1);
+    expect(r.code, `${r.stderr.slice(-2000)}\n${r.stdout.slice(-2000)}`).toBe(1);
     const failed = r.report.checks.filter((c: any) => c.status === 'fail');
     expect(failed.length).toBeGreaterThan(0);
     expect(failed.map((c: any) => c.message).join('\n')).toMatch(/transport error: .*(JSON|Unexpected token)/);
@@ -52,7 +59,7 @@ describe('a target that writes garbage', () => {
 describe('a target that hangs', () => {
   it('is one run-level finding (it answers not even a ping), no Tasks verdict: time alone is none; exit 1', { timeout: 180_000 }, async () => {
     const r = await run('hang');
-    expect(r.code).toBe(1);
+    expect(r.code, `${r.stderr.slice(-2000)}\n${r.stdout.slice(-2000)}`).toBe(1);
     expect(r.report.checks.filter((c: any) => c.status === 'fail' || c.status === 'warn').map((c: any) => `${c.id}: ${c.message}`)).toEqual([]);
     expect(r.report.targetDown).toHaveLength(1);
     expect(r.report.targetDown[0].reason).toMatch(/stopped answering: no response to .* and a ping on the shared connection got no answer/);
@@ -65,7 +72,7 @@ describe('a target that hangs', () => {
 describe('a target that crashes on a valid request', () => {
   it('is one run-level finding (where, last messages, stderr), later checks not exercised, no Tasks verdict, exit 1', { timeout: 180_000 }, async () => {
     const r = await run('crash');
-    expect(r.code).toBe(1);
+    expect(r.code, `${r.stderr.slice(-2000)}\n${r.stdout.slice(-2000)}`).toBe(1);
     expect(r.report.targetDown).toHaveLength(1);
     const down = r.report.targetDown[0];
     expect(r.report.checks.map((c: any) => c.id)).toContain(down.check);
