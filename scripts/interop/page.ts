@@ -3,7 +3,8 @@
 // goldens cannot disagree (scripts/interop.test.ts); the others from the JSON report of a live run.
 import { readFileSync } from 'node:fs';
 import type { CheckResult, Status, TargetInfo } from '../../suites/engine/check.ts';
-import { allChecks } from '../../suites/index.ts';
+import type { Revision } from '../../schema/spec.ts';
+import { checksFor, receiverChecks } from '../../suites/index.ts';
 import { requestorChecks } from '../../suites/requestor/checks.ts';
 import { computeCoverage } from '../../suites/coverage.ts';
 import type { Golden } from '../../fixtures/targets.ts';
@@ -40,7 +41,7 @@ export interface Row {
   note?: string;
 }
 
-const defs = new Map<string, { requirements: readonly string[] }>([...allChecks, ...requestorChecks].map((c) => [c.id, c]));
+const defs = new Map<string, { requirements: readonly string[] }>([...receiverChecks, ...requestorChecks].map((c) => [c.id, c]));
 /** The ids a check cites (a client receiver check is named `<check>@<request type>`). */
 export function requirementsOf(check: string): string[] {
   return [...(defs.get(check.replace(/@.*$/, ''))?.requirements ?? [])];
@@ -109,7 +110,7 @@ export function goldenRows(impl: Implementation, readGolden: (name: string) => u
           } as CheckResult;
         });
         const info = { transport, serverCapabilities: impl.declares ?? {}, missingRoles: {} } as unknown as TargetInfo;
-        return computeCoverage(results, allChecks, info);
+        return computeCoverage(results, checksFor(impl.revision as Revision), info);
       };
       const coverage = formatCoverageRange(cov('skip'), cov('ran'));
       rows.push({

@@ -31,7 +31,8 @@ afterAll(() => {
 
 // What each transport legitimately leaves unexercised (covered elsewhere: the capability case below, HTTP).
 const UNDECLARED = 'capabilities.undeclared-processed-normally';
-const NOT_HTTP = 'transport.get-no-sse-upgrade';
+const HTTP_ONLY = ['transport.get-no-sse-upgrade', 'transport.disconnect-not-cancel'];
+const NOT_HTTP = (id: string) => HTTP_ONLY.includes(id);
 // The reference keeps cancelled tasks (deleting them is a MAY): the answers for a deleted one are not observed.
 const KEEPS_CANCELLED = 'cancel.deleted-answers-32602';
 const targets: [string, () => TargetSpec, (id: string) => boolean][] = [
@@ -39,10 +40,10 @@ const targets: [string, () => TargetSpec, (id: string) => boolean][] = [
   [
     'stdio',
     () => ({ kind: 'stdio', command: `${process.execPath} --import tsx scripts/mock.ts --stdio --status-notifications` }),
-    (id) => id === UNDECLARED || id === NOT_HTTP || id === KEEPS_CANCELLED || id.startsWith('security.'),
+    (id) => id === UNDECLARED || NOT_HTTP(id) || id === KEEPS_CANCELLED || id.startsWith('security.'),
   ],
   ['http', () => ({ kind: 'http', url: httpUrl }), (id) => id === UNDECLARED || id === KEEPS_CANCELLED],
-  ['in-process', () => ({ kind: 'reference', args: ['--status-notifications'] }), (id) => id === UNDECLARED || id === NOT_HTTP || id === KEEPS_CANCELLED],
+  ['in-process', () => ({ kind: 'reference', args: ['--status-notifications'] }), (id) => id === UNDECLARED || NOT_HTTP(id) || id === KEEPS_CANCELLED],
 ];
 
 describe.each(targets)('reference receiver over %s', (_name, target, maySkip) => {

@@ -142,14 +142,23 @@ export const checks: CheckDef[] = [
       const c = await createTask(ctx, 'completes');
       const seq: TaskStatus[] = [];
       await toTerminalAndBeyond(ctx, c.taskId, seq, 2);
-      const objs = [
-        c.task,
-        ...ctx.peer.transcript.filter((e) => e.dir === 'in' && (e.message as any)?.result?.taskId === c.taskId).map((e) => (e.message as any).result),
-      ];
+      // Each answer with when its request went out and when it came in (transcript order). An answer is
+      // compared only with those that came in before its request went out: a poll answered late (after its
+      // bound, the next poll already sent) may show an older state, and two requests in flight may be
+      // served in either order.
+      const sentAt = new Map<string, number>();
+      const answers: { t: any; sent: number; got: number }[] = [{ t: c.task, sent: -1, got: -1 }];
+      for (const e of ctx.peer.transcript) {
+        const m = e.message as any;
+        if (!m || typeof m !== 'object') continue;
+        if (e.dir === 'out' && 'method' in m && 'id' in m) sentAt.set(JSON.stringify(m.id), e.seq);
+        else if (e.dir === 'in' && !('method' in m) && m.result?.taskId === c.taskId)
+          answers.push({ t: m.result, sent: sentAt.get(JSON.stringify(m.id)) ?? e.seq, got: e.seq });
+      }
+      const objs = answers.map((a) => a.t);
       const problems: string[] = [];
-      let prev: number | undefined;
-      let prevText = '';
-      for (const [i, t] of objs.entries()) {
+      for (const [i, a] of answers.entries()) {
+        const t = a.t;
         const cr = typeof t.createdAt === 'string' && isIso8601DateTime(t.createdAt) ? Date.parse(t.createdAt) : undefined;
         const lu = typeof t.lastUpdatedAt === 'string' && isIso8601DateTime(t.lastUpdatedAt) ? Date.parse(t.lastUpdatedAt) : undefined;
         if (lu === undefined) continue; // presence/format: get.last-updated-at
@@ -158,10 +167,14 @@ export const checks: CheckDef[] = [
         // lastUpdatedAt in whole seconds is not "before" a createdAt of the same second with milliseconds).
         if (cr !== undefined && earlier(t.lastUpdatedAt, lu, t.createdAt, cr))
           problems.push(`${where}: lastUpdatedAt ${t.lastUpdatedAt} is before createdAt ${t.createdAt}`);
-        if (prev !== undefined && earlier(t.lastUpdatedAt, lu, prevText, prev))
-          problems.push(`${where}: lastUpdatedAt ${t.lastUpdatedAt} is earlier than the previous ${prevText}`);
-        prev = lu;
-        prevText = t.lastUpdatedAt;
+        let prev: { text: string; ms: number; where: string } | undefined;
+        for (const [j, b] of answers.entries()) {
+          if (j === i || b.got >= a.sent || typeof b.t.lastUpdatedAt !== 'string' || !isIso8601DateTime(b.t.lastUpdatedAt)) continue;
+          const ms = Date.parse(b.t.lastUpdatedAt);
+          if (!prev || ms > prev.ms) prev = { text: b.t.lastUpdatedAt, ms, where: j === 0 ? 'CreateTaskResult' : `tasks/get #${j}` };
+        }
+        if (prev && earlier(t.lastUpdatedAt, lu, prev.text, prev.ms))
+          problems.push(`${where}: lastUpdatedAt ${t.lastUpdatedAt} is earlier than ${prev.text} of the ${prev.where} answered before it was sent`);
       }
       if (objs.length < 2) ctx.skip('no tasks/get results to compare');
       ctx.expect(problems.length === 0, problems.join('; '));
