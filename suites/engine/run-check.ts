@@ -87,13 +87,16 @@ export async function runCheck(
 
   const limit = checkBudgetMs(def, options, info);
   const bound = (ms: number, roundTrips = 2) => scaledBound(ms, options, info, roundTrips);
-  // Connections being opened for the check (a budget spent waiting for one is not the target's verdict), and whether it ended.
-  const state = { opening: 0, ended: false };
+  // Connections being opened for the check, and whether it ended. The time spent opening them (a new process
+  // starting on a loaded machine) is added to the budget: it is the machine's, not the check's, and each
+  // opening is bounded by the connector's own start-up bound.
+  const state = { opening: 0, ended: false, openingSince: 0, extendedMs: 0, opened: () => {} };
+  const deadline = () => started + limit + state.extendedMs;
   const ctx = checkContext();
 
   let result: CheckResult;
   try {
-    const observed = await withinBudget(def.run(ctx), limit);
+    const observed = await withinBudget(def.run(ctx), deadline, state);
     result = finish(def.level === 'MAY' ? 'info' : 'pass', observed ?? '');
   } catch (e) {
     const waitingForConnection = e instanceof BudgetSpent && state.opening > 0;
@@ -116,7 +119,9 @@ export async function runCheck(
       def,
       info,
       options,
-      deadline: started + limit,
+      get deadline() {
+        return deadline();
+      },
       bound,
       taskSlots: def.loadsTarget ? undefined : run.slots,
       created,
@@ -142,7 +147,7 @@ export async function runCheck(
       connector,
       async openSession(opts) {
         let peer: Peer;
-        state.opening++;
+        if (state.opening++ === 0) state.openingSince = Date.now();
         try {
           peer = await connector.open(opts);
         } catch (e) {
@@ -150,7 +155,10 @@ export async function runCheck(
           if (await detectDown(shared, e)) throw e;
           throw new NotExercised(`could not open a connection of its own: ${errorText(e)}`, { cause: 'opening a new connection to the target failed' });
         } finally {
-          state.opening--;
+          if (--state.opening === 0) {
+            state.extendedMs += Date.now() - state.openingSince;
+            state.opened();
+          }
         }
         // Opened after the check had ended: nobody will use it.
         if (state.ended) {
@@ -294,17 +302,26 @@ function unmetPrecondition(def: CheckDef, info: TargetInfo): string | undefined 
 }
 
 /** The check's own run, or BudgetSpent once `limitMs` have passed. */
-async function withinBudget<T>(running: Promise<T>, limitMs: number): Promise<T> {
+/** The check's run, or BudgetSpent once `deadline()` passes with no connection of its own opening (one that is waits for it). */
+async function withinBudget<T>(running: Promise<T>, deadline: () => number, state: { opening: number; opened: () => void }): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
+  const started = Date.now();
   try {
     return await Promise.race([
       running,
       new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new BudgetSpent(limitMs)), limitMs);
+        const arm = () => {
+          const left = deadline() - Date.now();
+          if (left > 0) timer = setTimeout(arm, left);
+          else if (state.opening > 0) state.opened = arm;
+          else reject(new BudgetSpent(Date.now() - started));
+        };
+        arm();
       }),
     ]);
   } finally {
     clearTimeout(timer);
+    state.opened = () => {};
   }
 }
 
