@@ -127,7 +127,11 @@ export class Peer implements Recorder {
     this.label = opts.label ?? 'peer';
     this.defaultTimeoutMs = opts.defaultTimeoutMs ?? DEFAULT_TIMEOUT_MS;
     transport.onmessage = (m) => this.onMessage(m as Message);
-    transport.onerror = (e) => this.record({ dir: 'event', note: `transport error: ${e?.message ?? String(e)}` });
+    transport.onerror = (e) => {
+      // Output the transport could not read still shows the process is up: its start-up allowance ends.
+      this.heard = true;
+      this.record({ dir: 'event', note: `transport error: ${e?.message ?? String(e)}` });
+    };
     transport.onclose = () => this.markClosed('transport closed');
   }
 

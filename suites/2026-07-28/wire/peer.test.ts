@@ -90,7 +90,8 @@ describe('2026-07-28 driver over stdio', () => {
   });
 
   it('a silent target: the request ends with WireTimeoutError at its bound', async () => {
-    const p = await open(node(STDIO_SILENT_SOURCE));
+    // The request's own bound, without the start-up allowance a silent new process gets (revision.test.ts judges that).
+    const p = await open(node(STDIO_SILENT_SOURCE), { startupMs: 0 });
     const t0 = Date.now();
     await expect(p.all().request('tools/list', {}, { timeoutMs: 300 })).rejects.toBeInstanceOf(WireTimeoutError);
     expect(Date.now() - t0).toBeLessThan(5_000);
