@@ -75,8 +75,14 @@ export async function probeDiscover(target: TargetSpec, requestTimeoutMs: number
 
 /** initialize on a connection of its own (closed after): does the target speak 2025-11-25 too? */
 async function probeInitialize(target: TargetSpec, requestTimeoutMs: number): Promise<void> {
-  const peer = await connectorFor(target, requestTimeoutMs).open();
-  await peer.close();
+  // Closing the connector discards the connections it started ahead (left open, they kept a library caller's process alive).
+  const connector = connectorFor(target, requestTimeoutMs);
+  try {
+    const peer = await connector.open();
+    await peer.close();
+  } finally {
+    await connector.close?.();
+  }
 }
 
 /**
