@@ -76,10 +76,10 @@ export const checks: CheckDef[] = [
     needs: ['slow'],
     needsCapabilities: ['tasks.cancel'],
     async run(ctx: CheckContext) {
-      // A (cancelled) and B (left running, created right after A) run the same tool: once B ends,
-      // A's work would have ended too. A must show "cancelled" (or be gone) all along.
+      // A (cancelled) and B (left running, created after A's cancel) run the same tool: once B ends,
+      // A's work would have ended too. A must show "cancelled" (or be gone) all along. A is cancelled
+      // first, so nothing but one round trip lies between its creation and its cancel.
       const a = await runningTask(ctx, 'slow');
-      const b = await createTask(ctx, 'slow');
       const k = await cancelAndSettle(ctx, a.taskId);
       if (k.cancel.error) {
         await cancelRunning(ctx, a.taskId); // skips if A had ended first, else reports the rejected cancel
@@ -92,6 +92,7 @@ export const checks: CheckDef[] = [
           `after tasks/cancel the task shows "${k.settled}" and the cancel answer showed ${short(k.cancel.result?.status)} (judged by cancel.cancelled-before-response)`,
         );
       }
+      const b = await createTask(ctx, 'slow');
       const bound = timeLeft(ctx, { marginMs: 3_000, floorMs: 2_000 });
       const deadline = Date.now() + bound;
       const seen: string[] = [];
