@@ -109,6 +109,13 @@ describe.concurrent('the properties hold for the reference receiver', () => {
     expect(r!.property.runs).toBe(150);
   });
 
+  it.concurrent('state machine under the latitude fail-asks-first: a first input_required that asks is no violation', { timeout: 60_000 }, async () => {
+    // RULINGS.md#new-task-working: the fail tool asks before its CreateTaskResult is written, so it shows input_required first.
+    const [r] = await run(['--latitude', 'fail-asks-first'], ['state-machine'], { runs: 60 });
+    expect(r!.status, explain([r!])).toBe('pass');
+    expect(r!.property.runs).toBe(60);
+  });
+
   it.concurrent('races: scheduler-chosen orders of cancel/completion/expiry/result/input fit the spec', { timeout: 60_000 }, async () => {
     const [r] = await run([], ['races'], { runs: 100 });
     expect(r!.status, explain([r!])).toBe('pass');
@@ -157,6 +164,7 @@ describe.concurrent('the properties hold for the reference receiver', () => {
 const STATE_MACHINE_FAULTS: [string, string[]][] = [
   ['cancelled-resurrects', []],
   ['starts-completed', []],
+  ['created-input-required', []], // judged by what follows: "working" next with no input request (RULINGS.md#new-task-working)
   ['illegal-transition', []],
   ['cancel-after-response', []],
   ['cancel-terminal-ok', []],

@@ -61,6 +61,7 @@ export class Real {
           ),
         );
       }
+      if (typeof rel === 'string') model.onInputRequest(rel);
       const t = model.byId(rel);
       this.log.push(`  ← elicitation/create for ${t ? `task ${t.label}` : short(rel)}; answered accept {"answer":"property"}`);
       return { result: { action: 'accept', content: { answer: 'property' } } };

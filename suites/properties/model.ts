@@ -155,6 +155,12 @@ export class ModelTask {
   cancelled = false;
   /** A -32602 for it was accepted as a (permitted) deletion. */
   gone = false;
+  /**
+   * A first `input_required` of a role not known to ask (RULINGS.md#new-task-working): judged by what follows,
+   * as judgeInputRequiredByWhatFollows does for the fixed checks. Set at creation, cleared by an input request
+   * for the task; "working" next with no input request asked is the violation.
+   */
+  unaskedInputRequired?: string;
   /** The first final answer of tasks/result (result or error), for the "same every time" rule. */
   finalAnswer?: { answer: { result?: unknown; error?: unknown }; via: string };
 
@@ -222,6 +228,15 @@ export class ModelTask {
         `${via} reports task ${this.label} "${status}"${illegal}, but ${broken.map((n) => n.because).join('; and ')}. Observed so far: ${this.history()}`,
       );
     }
+    if (this.unaskedInputRequired && status !== 'input_required') {
+      const v = this.unaskedInputRequired;
+      this.unaskedInputRequired = undefined;
+      if (status === 'working')
+        throw new PropertyViolation(
+          ['lifecycle-begin-working'],
+          `${v}; ${via} then shows it "working" with no input request sent for it (it never needed input). Observed so far: ${this.history()}`,
+        );
+    }
     this.seen.push({ status, via });
     const a = afterSeeing(status);
     this.narrowings = this.narrowings.filter((n) => n.kind !== 'seen');
@@ -262,6 +277,8 @@ export class ReceiverModel {
   readonly tasks: ModelTask[] = [];
   /** Cursors the receiver issued (tasks/list nextCursor), for tampering. */
   readonly issuedCursors: string[] = [];
+  /** Task ids an input request named (related-task _meta), possibly before their CreateTaskResult arrived. */
+  readonly inputAskedFor = new Set<string>();
   /** Violations found outside a command (e.g. in an elicitation handler), thrown at the next step. */
   readonly deferred: PropertyViolation[] = [];
 
@@ -271,6 +288,13 @@ export class ReceiverModel {
     /** Clock slack when judging deletions against the ttl (ms). */
     readonly slackMs = 10,
   ) {}
+
+  /** An input request named task `id`: a first input_required of it is explained (RULINGS.md#new-task-working). */
+  onInputRequest(id: string): void {
+    this.inputAskedFor.add(id);
+    const t = this.byId(id);
+    if (t) t.unaskedInputRequired = undefined;
+  }
 
   taskAt(i: number): ModelTask {
     return this.tasks[i % this.tasks.length]!;
@@ -305,12 +329,15 @@ export class ReceiverModel {
     if (dup) throw new PropertyViolation(['id-unique'], `a new task got taskId ${short(task.taskId)}, the id of task ${dup.label}`);
     // RULINGS.md#new-task-working, as the fixed checks judge it (judgeFirstStatus).
     const first = judgeFirstStatus(task.status, [role]);
-    if (first.violation)
+    const byWhatFollows = first.violation !== undefined && task.status === 'input_required';
+    if (first.violation && !byWhatFollows)
       throw new PropertyViolation(['lifecycle-begin-working'], `the CreateTaskResult of a new "${toolName}" task (role ${role}): ${first.violation}`);
     checkTaskFields(task, `the CreateTaskResult of a new "${toolName}" task`, false);
     const ttl = typeof task.ttl === 'number' ? task.ttl : task.ttl === null ? null : undefined;
     const t = new ModelTask(this.tasks.length, task.taskId, role, sentAt, ttl);
     t.observe(task.status, 'CreateTaskResult');
+    if (byWhatFollows && !this.inputAskedFor.has(task.taskId))
+      t.unaskedInputRequired = `the CreateTaskResult of a new "${toolName}" task (role ${role}): ${first.violation}`;
     this.tasks.push(t);
     return t;
   }
