@@ -160,6 +160,14 @@ describe.concurrent('checks-c against the in-process reference receiver', () => 
     expectStatuses(results, { 'progress.every-notification': 'fail' });
     expect(results.get('progress.every-notification')!.message).toMatch(pattern);
   });
+  it('progress-decreasing with progress-no-related-task: the count is of notifications, each problem listed', async () => {
+    const results = await run(ref('--fault', 'progress-decreasing', '--fault', 'progress-no-related-task'), ['progress.every-notification']);
+    expectStatuses(results, { 'progress.every-notification': 'fail' });
+    const m = /^(\d+) of (\d+) progress notifications \((\d+) problems\)/.exec(results.get('progress.every-notification')!.message);
+    expect(m, results.get('progress.every-notification')!.message).not.toBeNull();
+    expect(Number(m![1])).toBeLessThanOrEqual(Number(m![2]));
+    expect(Number(m![3])).toBeGreaterThan(Number(m![1]));
+  });
   it('generic-error-messages: errors.informative-message warns', async () => {
     const results = await run(ref('--fault', 'generic-error-messages'), ['errors.informative-message', 'errors.get-invalid-taskid']);
     expectStatuses(results, { 'errors.informative-message': 'warn', 'errors.get-invalid-taskid': 'pass' });

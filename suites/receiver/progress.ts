@@ -207,6 +207,7 @@ export const checks: CheckDef[] = [
       const problems: string[] = [];
       const notes: string[] = [];
       let judged = 0;
+      let badNotifications = 0;
       let early = 0;
       let missingMeta = 0;
       // The requirements the problems break: the message names them, and those that hold (the check cites all three).
@@ -224,6 +225,7 @@ export const checks: CheckDef[] = [
           if (mine === undefined) continue; // not the token of a task-augmented request of ours
           const taskId = mine.taskId;
           judged++;
+          const before = problems.length;
           const where = `${src.label}: notifications/progress with token ${key} (task ${taskId})`;
           const rel = m!.params?._meta?.[RELATED_TASK_META];
           // Before the CreateTaskResult the requestor knows no task id: the metadata is not required (RULINGS.md#progress-before-create).
@@ -237,9 +239,9 @@ export const checks: CheckDef[] = [
             broken.add('progress-same-token');
           }
           const p = m!.params?.progress;
-          const before = last.get(key);
-          if (typeof p === 'number' && before !== undefined && !(p > before)) {
-            const what = `${where}: progress ${p} after ${before} (must increase)`;
+          const previous = last.get(key);
+          if (typeof p === 'number' && previous !== undefined && !(p > previous)) {
+            const what = `${where}: progress ${p} after ${previous} (must increase)`;
             // Over Streamable HTTP two streams may interleave on the way: reported, not failed (RULINGS.md#http-stream-order).
             if (ctx.info.transport === 'http') notes.push(what);
             else {
@@ -248,13 +250,14 @@ export const checks: CheckDef[] = [
             }
           }
           if (typeof p === 'number') last.set(key, p);
+          if (problems.length > before) badNotifications++; // one notification may break two rules
         }
       }
       if (notes.length) ctx.note(`progress values not increasing in arrival order over HTTP (streams may interleave): ${notes.slice(0, 3).join('; ')}`);
       if (early) ctx.note(`${early} progress notification(s) before their CreateTaskResult without related-task (allowed: RULINGS.md#progress-before-create)`);
       ctx.expect(
         problems.length === 0,
-        `${problems.length} of ${judged} progress notifications (broken: ${[...broken].join(', ')}; held: ${ctx.def.requirements.filter((r) => !broken.has(r)).join(', ') || 'none'}): ${problems.slice(0, 4).join('; ')}${problems.length > 4 ? '; …' : ''}`,
+        `${badNotifications} of ${judged} progress notifications${problems.length > badNotifications ? ` (${problems.length} problems)` : ''} (broken: ${[...broken].join(', ')}; held: ${ctx.def.requirements.filter((r) => !broken.has(r)).join(', ') || 'none'}): ${problems.slice(0, 4).join('; ')}${problems.length > 4 ? '; …' : ''}`,
         // One root cause with related-task.progress-notification when missing metadata is all it saw.
         missingMeta === problems.length ? { cause: PROGRESS_WITHOUT_RELATED_TASK } : {},
       );
