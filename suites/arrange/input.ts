@@ -50,10 +50,10 @@ export async function withInputTask(ctx: CheckContext, body: (run: InputRun) => 
   }
 }
 
-/** Polls until the task leaves `working` (or an input request arrives), bounded. */
+/** Polls until the task leaves `working` (or an input request arrives), bounded (`boundMs` scaled to the run: ctx.bound). */
 export async function awaitInputRequired(ctx: CheckContext, run: InputRun, boundMs: number, onFailure?: ObserveOptions['onFailure']): Promise<Observation> {
   return observe(ctx, run.taskId, (t) => t.status !== 'working' || run.requests.length > 0, {
-    boundMs,
+    boundMs: ctx.bound(boundMs),
     peer: run.session,
     into: run.statuses,
     onFailure,
@@ -61,9 +61,10 @@ export async function awaitInputRequired(ctx: CheckContext, run: InputRun, bound
   });
 }
 
-/** Opens tasks/result (the way input requests are delivered) and waits for the first input request, bounded. */
-export async function awaitInputRequest(ctx: CheckContext, run: InputRun, boundMs: number): Promise<Message | undefined> {
+/** Opens tasks/result (the way input requests are delivered) and waits for the first input request, bounded (`boundMs` scaled to the run: ctx.bound). */
+export async function awaitInputRequest(ctx: CheckContext, run: InputRun, waitMs: number): Promise<Message | undefined> {
   if (run.requests.length) return run.requests[0];
+  const boundMs = ctx.bound(waitMs);
   if (!run.result) {
     run.result = run.session
       .request('tasks/result', { taskId: run.taskId }, { timeoutMs: Math.max(boundMs, timeLeft(ctx, { marginMs: 4_000, floorMs: 2_000 })) })

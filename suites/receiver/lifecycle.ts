@@ -356,7 +356,7 @@ export const checks: CheckDef[] = [
         run.release();
         const answered = Date.now();
         const left = await observe(ctx, run.taskId, (t) => t.status !== 'input_required', {
-          boundMs: 10_000,
+          boundMs: ctx.bound(10_000), // RULINGS.md#response-time: scaled to the run's observed latency
           peer: run.session,
           into: run.statuses,
           allowGone: true,
