@@ -191,17 +191,18 @@ function waitingResultCheck(end: 'cancel' | 'fail' | 'expire', title: string): C
         await delay(pollDelay(ctx, g.result));
       }
       if (!ended && !pending.answered()) ctx.skip(`the task neither ended nor was answered within ${bound} ms`);
-      const r = await Promise.race([pending.done, delay(ANSWER_GRACE_MS).then(() => 'late' as const)]);
+      const grace = ctx.bound(ANSWER_GRACE_MS); // RULINGS.md#response-time
+      const r = await Promise.race([pending.done, delay(grace).then(() => 'late' as const)]);
       if ((r === 'late' || r === undefined) && end === 'expire' && ended?.startsWith('gone')) {
         ctx.outside(
           'jsonrpc-response-to-every-request',
-          `a tasks/result waiting on task ${c.taskId} was never answered after the task was deleted at its ttl (${ANSWER_GRACE_MS} ms after tasks/get said ${ended})`,
+          `a tasks/result waiting on task ${c.taskId} was never answered after the task was deleted at its ttl (${grace} ms after tasks/get said ${ended})`,
         );
         return `the task was deleted at its ttl before reaching a terminal status (${ended}); its waiting tasks/result was not answered (reported outside Tasks)`;
       }
       if (r === 'late' || r === undefined) {
         ctx.violation(
-          `a tasks/result sent while task ${c.taskId} was working was never answered: the task ended (${ended}${end === 'cancel' ? ' after tasks/cancel' : ''}) and ${ANSWER_GRACE_MS} ms later the request was still waiting`,
+          `a tasks/result sent while task ${c.taskId} was working was never answered: the task ended (${ended}${end === 'cancel' ? ' after tasks/cancel' : ''}) and ${grace} ms later the request was still waiting`,
         );
       }
       return `the waiting tasks/result answered ${r.error ? `error ${r.error.code} ${short(r.error.message, 80)}` : short(withoutMeta(r.result), 120)} once the task was ${ended ?? 'terminal'}`;
