@@ -5,13 +5,13 @@
 import { parseArgs } from 'node:util';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { checkRevisions, checksFor, inCheckOrder, receiverChecks, unmatchedSelectors } from '../suites/index.ts';
-import { openTargetSession, type RunConfig, type SessionHooks, type TargetSession } from '../suites/runner/session.ts';
+import { openTargetSession, type AnyDiscovery, type RunConfig, type SessionHooks, type TargetSession } from '../suites/runner/session.ts';
 import { matches } from '../suites/engine/select.ts';
 import { serverRequestorChecks } from '../suites/requestor/server-requestor.ts';
 import { describeTarget, loadProfile } from '../suites/runner/target.ts';
 import type { TargetInfo } from '../suites/engine/check.ts';
 import { Meta } from '../schema/2026-07-28/protocol.ts';
-import { DEFAULT_DISCOVERY, DISCOVER_MODES, formatPlan, profileToKeep, type DiscoverMode, type DiscoveryResult } from '../suites/runner/discovery.ts';
+import { DEFAULT_DISCOVERY, DISCOVER_MODES, formatPlan, profileToKeep, type DiscoverMode } from '../suites/runner/discovery.ts';
 import { computeCoverage, mergeCoverage } from '../suites/coverage.ts';
 import { DEFAULT_RUN_OPTIONS, REVISION_CHOICES, type RevisionChoice, type RunEvents, type RunOptions } from '../suites/engine/options.ts';
 import { chooseRevisions } from '../suites/runner/revision.ts';
@@ -55,8 +55,9 @@ server options:
   --profile <file>           which tool plays which role (see README); it wins for the roles it names
   --discover off|safe|all    find the roles the profile leaves out by calling tools as tasks, and the requestor roles
                              by calling plainly, as a client declaring tasks.requests.*, the tools that say sampling or
-                             elicitation (default safe: only tools whose annotations, name and description look
-                             safe; the plan is printed first)
+                             elicitation; in 2026-07-28 by calling tools as a client declaring the Tasks extension,
+                             answering their input (default safe: only tools whose annotations, name and description
+                             look safe; the plan is printed first)
   --discover-budget <ms>     bound for discovery (default ${DEFAULT_DISCOVERY.budgetMs})
   --list                     print what would run (checks, roles, revision, the discovery plan, why a check would not be
                              exercised) after initialize, tools/list (and pings) only: no tool is called, nothing task-augmented sent
@@ -324,7 +325,7 @@ export async function runServerCommand(argv: string[]): Promise<number> {
     revision: Revision;
     config: RunConfig & { options: RunOptions };
     info: TargetInfo;
-    discovery?: DiscoveryResult;
+    discovery?: AnyDiscovery;
     session: TargetSession;
   }[] = [];
   let revisions: Revision[];
@@ -376,10 +377,11 @@ export async function runServerCommand(argv: string[]): Promise<number> {
       const missing = Object.entries(pre.info.missingRoles).map(([r, why]) => `  ${r}: ${why}`);
       if (missing.length) say(`roles not available${of} (their checks are not exercised):\n${missing.join('\n')}\n`);
     }
-    const legacy = preflights.find((p) => p.revision === SPEC_REVISION);
-    if (args.writeProfile && legacy) {
-      writeFileSync(args.writeProfile, JSON.stringify(profileToKeep(legacy.info.profile, legacy.discovery, target), null, 2) + '\n');
-      say(`profile written to ${args.writeProfile}\n`);
+    // The profile to keep: 2025-11-25's for a target graded in it (a profile is written for one revision), else 2026-07-28's.
+    const kept = preflights.find((p) => p.revision === SPEC_REVISION) ?? preflights[0];
+    if (args.writeProfile && kept) {
+      writeFileSync(args.writeProfile, JSON.stringify(profileToKeep(kept.info.profile, kept.discovery, target), null, 2) + '\n');
+      say(`profile written to ${args.writeProfile}${preflights.length > 1 ? ` (the roles of ${kept.revision})` : ''}\n`);
     }
   } catch (e) {
     status?.stop();
@@ -420,7 +422,9 @@ export async function runServerCommand(argv: string[]): Promise<number> {
       ),
     ),
   );
-  if (legacy?.discovery) report.discovery = legacy.discovery;
+  // One discovery in the report: 2025-11-25's for a target graded in both.
+  const discovered = legacy?.discovery ?? preflights.find((p) => p.discovery)?.discovery;
+  if (discovered) report.discovery = discovered;
   addReproductions(report, args.passed, SPEC_REVISION, (id) => receiverChecks.some((c) => c.id === id) || serverRequestorChecks.some((c) => c.id === id));
   const spec = args.config.target;
   if (spec.kind === 'http' || spec.kind === 'stdio') addReplays(report, spec);

@@ -3,8 +3,8 @@
 // Checks run in this process (no vitest); `mcp-tasks-conformance/vitest` (suites/vitest.ts) runs them
 // as tests of the caller's own vitest run instead.
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { allChecks, checksFor, checksToRun, inCheckOrder, receiverChecks, unmatchedSelectors } from './index.ts';
-import { openTargetSession, runChecks, scheduled, type RunConfig, type TargetSession } from './runner/session.ts';
+import { checksFor, checksToRun, inCheckOrder, receiverChecks, unmatchedSelectors } from './index.ts';
+import { openTargetSession, runChecks, scheduled, type AnyDiscovery, type RunConfig, type TargetSession } from './runner/session.ts';
 import { matches, selected } from './engine/select.ts';
 import {
   gradeServerAsRequestor,
@@ -16,7 +16,7 @@ import {
 } from './requestor/server-requestor.ts';
 import { describeTarget, loadProfile, type TargetSpec } from './runner/target.ts';
 import { REQUESTOR_ROLES, type Profile } from './engine/profile.ts';
-import { DEFAULT_DISCOVERY, DISCOVER_MODES, profileToKeep, type DiscoverMode, type DiscoveryResult } from './runner/discovery.ts';
+import { DEFAULT_DISCOVERY, DISCOVER_MODES, profileToKeep, type DiscoverMode } from './runner/discovery.ts';
 import { chooseRevisions } from './runner/revision.ts';
 import type { CheckResult } from './engine/check.ts';
 import { SPEC_REVISION } from '../schema/spec.ts';
@@ -189,7 +189,8 @@ export function runConfig(target: Target, options: ConformanceOptions = {}, how:
     (only.length || exclude.length) && !how.everyRole
       ? [
           ...new Set([
-            ...allChecks.filter((c) => c.runsLast || selected(c, only, exclude)).flatMap((c) => c.needs ?? []),
+            // Either revision's checks: a run may grade both (each revision's discovery looks for its own roles among these).
+            ...receiverChecks.filter((c) => c.runsLast || selected(c, only, exclude)).flatMap((c) => c.needs ?? []),
             // The server-as-requestor checks need the requestor roles.
             ...(serverRequestorChecks.some((c) => selected(c, only, exclude)) ? REQUESTOR_ROLES : []),
           ]),
@@ -257,7 +258,7 @@ export async function runConformance(target: Target, options: RunConformanceOpti
   const { revisions } = await chooseRevisions(config.target, given);
   const results: CheckResult[] = [];
   const coverage: RunCoverage[] = [];
-  let discovery: DiscoveryResult | undefined;
+  let discovery: AnyDiscovery | undefined;
   // One session per revision (a dual-era target is graded in both), as the CLI does.
   for (const revision of revisions) {
     let session;
@@ -266,8 +267,8 @@ export async function runConformance(target: Target, options: RunConformanceOpti
     } catch (e) {
       throw new Error(`cannot connect to ${label}: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
     }
-    // The profile to keep is 2025-11-25's (its roles are the ones discovery finds).
-    if (options.writeProfile && revision === SPEC_REVISION)
+    // The profile to keep: 2025-11-25's for a target graded in it (a profile is written for one revision), else 2026-07-28's.
+    if (options.writeProfile && (revision === SPEC_REVISION || !revisions.includes(SPEC_REVISION)))
       writeFileSync(options.writeProfile, JSON.stringify(profileToKeep(session.info.profile, session.discovery, label), null, 2) + '\n');
     try {
       // With `path` only the one property counterexample is replayed (as the CLI's --path): no checks.

@@ -6,7 +6,7 @@ import type { CheckResult, Status, TargetDown } from '../engine/check.ts';
 import { REVISIONS, SPEC_REVISION, type Revision } from '../../schema/spec.ts';
 import { OUTSIDE_TASKS } from '../../schema/outside-tasks.ts';
 import type { RunCoverage } from '../coverage.ts';
-import type { DiscoveryResult } from '../runner/discovery.ts';
+import type { AnyDiscovery } from '../runner/session.ts';
 import type { Replay } from './replay.ts';
 
 export const STATUSES: Status[] = ['pass', 'fail', 'warn', 'info', 'skip'];
@@ -40,7 +40,7 @@ export interface Report {
   /** Requirements exercised out of those applicable, and the missing roles (suites/coverage.ts). */
   coverage?: RunCoverage;
   /** What discovery called, observed and chose (suites/runner/discovery.ts), when it ran. */
-  discovery?: DiscoveryResult;
+  discovery?: AnyDiscovery;
   /** The target stopped running (a run-level finding, exit code 1): where, why, its last messages and stderr. */
   targetDown: TargetDown[];
   /** Several checks failed, warned or were not exercised because of one observed behaviour. */

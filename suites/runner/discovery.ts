@@ -5,11 +5,13 @@
 // and description. requiresTask / forbidsTask come from execution.taskSupport. Bounded by a budget.
 import type { RequestorObservation, RequestorPlan } from './requestor-discovery.ts';
 import { RELATED_TASK_META, isTaskStatus, isTerminal, type TaskStatus, type TaskSupport } from '../../schema/protocol.ts';
-import { ALL_ROLES, PROFILE_ROLES, type Profile, type ProfileRole } from '../engine/profile.ts';
+import { ANY_REVISION_ROLES, PROFILE_ROLES, type Profile, type ProfileRole } from '../engine/profile.ts';
 import { deriveArguments } from '../arrange/arguments.ts';
 import { toolSafety } from '../arrange/tool-safety.ts';
 import { WireClosedError, type Message, type Peer, type Scope } from '../wire/peer.ts';
 import { delay } from '../arrange/poll.ts';
+import type { Revision } from '../../schema/spec.ts';
+import { REVISION as MODERN } from '../../schema/2026-07-28/protocol.ts';
 
 export type DiscoverMode = 'off' | 'safe' | 'all';
 export const DISCOVER_MODES: readonly DiscoverMode[] = ['off', 'safe', 'all'];
@@ -44,13 +46,16 @@ export interface PlannedCall {
   arguments: Record<string, unknown>;
   /** How the arguments were chosen (arrange/arguments.ts). */
   label: string;
-  taskSupport: TaskSupport;
+  /** execution.taskSupport as listed (2025-11-25; a 2026-07-28 tool has none: the server decides per call). */
+  taskSupport?: TaskSupport;
   /** --discover all: why safe mode would not call it. */
   unsafe?: string;
 }
 
 export interface DiscoveryPlan {
   mode: DiscoverMode;
+  /** The revision the calls are made in (absent: 2025-11-25, calls as tasks; 2026-07-28: calls of a client declaring the Tasks extension). */
+  revision?: Revision;
   /** The roles to find (those the profile leaves out). */
   roles: ProfileRole[];
   calls: PlannedCall[];
@@ -91,14 +96,16 @@ export interface DiscoveredRole {
   observed: string;
 }
 
-export interface DiscoveryResult {
+export interface DiscoveryResult<O = CallObservation> {
   mode: DiscoverMode;
+  /** The revision discovery ran in (absent: 2025-11-25). */
+  revision?: Revision;
   budgetMs: number;
   elapsedMs: number;
   /** The budget ran out before every planned call was observed to its end. */
   budgetExhausted: boolean;
   plan: DiscoveryPlan;
-  observations: CallObservation[];
+  observations: O[];
   roles: Partial<Record<ProfileRole, DiscoveredRole>>;
   /** Why each role that was looked for was not found. */
   missing: Partial<Record<ProfileRole, string>>;
@@ -152,18 +159,20 @@ export function formatPlan(plan: DiscoveryPlan, budgetMs: number): string[] {
   if (plan.mode === 'off') return [];
   const lines = [`discovery (${plan.mode}, budget ${budgetMs} ms) looks for roles: ${plan.roles.join(', ') || '(none)'}`];
   if (plan.noCalls) lines.push(`  calls no tool: ${plan.noCalls}`);
+  const how = plan.revision === MODERN ? 'as a client declaring the Tasks extension (the server decides whether to answer with a task)' : 'as a task';
   for (const c of plan.calls)
-    lines.push(`  will call ${c.tool} ${JSON.stringify(c.arguments)} as a task (${c.label})${c.unsafe ? ` although ${c.unsafe} (--discover all)` : ''}`);
+    lines.push(`  will call ${c.tool} ${JSON.stringify(c.arguments)} ${how} (${c.label})${c.unsafe ? ` although ${c.unsafe} (--discover all)` : ''}`);
   for (const n of plan.notCalled) lines.push(`  will not call ${n.tool}: ${n.reason}`);
   return lines;
 }
 
 // --- observation ---------------------------------------------------------------------------------
 
-class LimitReached extends Error {}
+/** The target refused a call for capacity (observeWithin backs off and retries it). */
+export class LimitReached extends Error {}
 
 /** A refusal that says the target is at capacity (back off and retry), not that the call is wrong. */
-function isLimitError(e: { code: number; message: string }): boolean {
+export function isLimitError(e: { code: number; message: string }): boolean {
   return /too many|limit|capacity|busy|rate|throttl|try again/i.test(e.message) || e.code === 429;
 }
 
@@ -300,6 +309,63 @@ function inputRequestsFor(peer: Peer, taskId: string): string[] {
     .map((m) => String(m.method));
 }
 
+/**
+ * Observes planned calls, at most `concurrency` at once, none started with less than MIN_CALL_MS of the
+ * deadline left. Back-pressure: a LimitReached halves the concurrency and the call is retried (while other
+ * calls of ours are in flight they hold the target's capacity, so only a refusal with none of ours running
+ * counts against its attempts); a closed connection ends the calls not yet made. Observations in plan order.
+ */
+export async function observeWithin<C, O>(
+  calls: readonly C[],
+  o: { concurrency: number; deadline: number },
+  observe: (call: C, index: number) => Promise<O>,
+  unobservedAs: (call: C, outcome: 'not-started' | 'error', error: string) => O,
+): Promise<O[]> {
+  const { deadline } = o;
+  const observations: (O | undefined)[] = new Array(calls.length);
+  const queue = calls.map((call, index) => ({ call, index, attempts: 0 }));
+  let concurrency = Math.max(1, o.concurrency);
+  let running = 0;
+  let closed: string | undefined;
+  await new Promise<void>((resolveAll) => {
+    const pump = () => {
+      if (queue.length === 0 && running === 0) return resolveAll();
+      while (running < concurrency && queue.length > 0 && !closed) {
+        const item = queue.shift()!;
+        if (deadline - Date.now() < MIN_CALL_MS) {
+          observations[item.index] = unobservedAs(item.call, 'not-started', 'the discovery budget ran out first');
+          continue;
+        }
+        running++;
+        observe(item.call, item.index)
+          .then((obs) => {
+            observations[item.index] = obs;
+          })
+          .catch(async (e) => {
+            if (e instanceof LimitReached) concurrency = Math.max(1, Math.floor(concurrency / 2));
+            if (e instanceof LimitReached && (running > 1 || ++item.attempts < MAX_ATTEMPTS)) {
+              await delay(Math.min(250 * Math.max(1, item.attempts), deadline - Date.now()));
+              queue.unshift(item);
+            } else {
+              if (e instanceof WireClosedError) closed = e.message;
+              observations[item.index] = unobservedAs(item.call, 'error', e instanceof Error ? e.message : String(e));
+            }
+          })
+          .finally(() => {
+            running--;
+            pump();
+          });
+      }
+      if (running === 0 && (queue.length === 0 || closed)) {
+        for (const item of queue.splice(0)) observations[item.index] = unobservedAs(item.call, 'not-started', closed ?? 'not started');
+        resolveAll();
+      }
+    };
+    pump();
+  });
+  return observations.filter((x): x is O => x !== undefined);
+}
+
 /** Runs the plan against an initialized connection, within the budget, and picks a tool per role. */
 export async function discover(peer: Peer, tools: any[], plan: DiscoveryPlan, settings: DiscoverySettings): Promise<DiscoveryResult> {
   const s = { ...DEFAULT_DISCOVERY, ...withoutUndefined(settings) };
@@ -314,55 +380,18 @@ export async function discover(peer: Peer, tools: any[], plan: DiscoveryPlan, se
         ? { error: { code: -32601, message: 'discovery does not sample' } }
         : undefined,
   );
-  const observations: (CallObservation | undefined)[] = new Array(plan.calls.length);
-  const queue = plan.calls.map((call, index) => ({ call, index, attempts: 0 }));
-  let concurrency = Math.max(1, s.concurrency);
-  let running = 0;
-  let closed: string | undefined;
+  let done: CallObservation[];
   try {
-    await new Promise<void>((resolveAll) => {
-      const pump = () => {
-        if (queue.length === 0 && running === 0) return resolveAll();
-        while (running < concurrency && queue.length > 0 && !closed) {
-          const item = queue.shift()!;
-          if (deadline - Date.now() < MIN_CALL_MS) {
-            observations[item.index] = unobserved(item.call, 'not-started', 'the discovery budget ran out first');
-            continue;
-          }
-          running++;
-          observeCall(item.call, { scope, peer, deadline, settings: s, token: `discovery-${item.index + 1}` })
-            .then((obs) => {
-              observations[item.index] = obs;
-            })
-            .catch(async (e) => {
-              // Back-pressure: fewer calls at once, then retry this one. While other calls of ours are in
-              // flight they hold the target's capacity, so only a refusal with none of ours running counts.
-              if (e instanceof LimitReached) concurrency = Math.max(1, Math.floor(concurrency / 2));
-              if (e instanceof LimitReached && (running > 1 || ++item.attempts < MAX_ATTEMPTS)) {
-                await delay(Math.min(250 * Math.max(1, item.attempts), deadline - Date.now()));
-                queue.unshift(item);
-              } else {
-                if (e instanceof WireClosedError) closed = e.message;
-                observations[item.index] = unobserved(item.call, 'error', e instanceof Error ? e.message : String(e));
-              }
-            })
-            .finally(() => {
-              running--;
-              pump();
-            });
-        }
-        if (running === 0 && (queue.length === 0 || closed)) {
-          for (const item of queue.splice(0)) observations[item.index] = unobserved(item.call, 'not-started', closed ?? 'not started');
-          resolveAll();
-        }
-      };
-      pump();
-    });
+    done = await observeWithin(
+      plan.calls,
+      { concurrency: s.concurrency, deadline },
+      (call, index) => observeCall(call, { scope, peer, deadline, settings: s, token: `discovery-${index + 1}` }),
+      unobserved,
+    );
   } finally {
     removeHandler();
     scope.close();
   }
-  const done = observations.filter((x): x is CallObservation => x !== undefined);
   attributeUnnamedInput(peer, done);
   const { roles, missing } = pickRoles(tools, plan, done, s.slowAfterMs);
   return {
@@ -384,8 +413,8 @@ function withoutUndefined<T extends object>(o: T): Partial<T> {
 // --- classification ------------------------------------------------------------------------------
 
 /** "working 3–2913 ms → completed 3014 ms": statuses seen, repeats folded, with ms since the call. */
-function statusPath(o: CallObservation): string {
-  const runs: { status: TaskStatus; from: number; to: number }[] = [];
+export function statusPath(o: { statuses: readonly { status: string; atMs: number }[] }): string {
+  const runs: { status: string; from: number; to: number }[] = [];
   for (const x of o.statuses) {
     const last = runs.at(-1);
     if (last?.status === x.status) last.to = x.atMs;
@@ -537,9 +566,10 @@ function forbidsTaskCandidate(tools: any[], mode: DiscoverMode): DiscoveredRole 
 // --- profile -------------------------------------------------------------------------------------
 
 /** A profile to keep (--write-profile): the roles in use, each with what was observed ("observed"). */
-export function profileToKeep(profile: Profile, discovery: DiscoveryResult | undefined, target: string): Record<string, unknown> {
+export function profileToKeep(profile: Profile, discovery: DiscoveryResult<unknown> | undefined, target: string): Record<string, unknown> {
   const tools: Record<string, unknown> = {};
-  for (const role of ALL_ROLES) {
+  // The roles of either revision (a 2026-07-28 session's profile holds that revision's roles only).
+  for (const role of ANY_REVISION_ROLES) {
     const t = profile.tools[role];
     if (!t) continue;
     const found = discovery?.roles[role];

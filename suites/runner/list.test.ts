@@ -7,7 +7,8 @@ import { formatListing, listRun } from './list.ts';
 import { checksToRun } from '../index.ts';
 import { serverRequestorChecks } from '../requestor/server-requestor.ts';
 import { parseServerArgs, UsageError } from '../../scripts/server.ts';
-import type { Profile } from '../engine/profile.ts';
+import { MODERN_PROFILE_ROLES, type Profile } from '../engine/profile.ts';
+import { createExtensionServer } from '../../mocks/2026-07-28/index.ts';
 
 async function list(profile: Profile | undefined, only: string[] = [], args: string[] = []) {
   const session = await openTargetSession({ target: { kind: 'reference', args }, ...(profile ? { profile } : {}) });
@@ -73,6 +74,28 @@ describe('server --list', () => {
       expect(poll.why).toMatch(/no tool for role requestsSampling/);
     } finally {
       await session.close();
+    }
+  });
+
+  it('revision 2026-07-28 without a profile: its roles wait on its discovery (the plan of a declaring client), no server-as-requestor checks', async () => {
+    const server = createExtensionServer();
+    const h = await server.listenHttp(0);
+    const session = await openTargetSession({ target: { kind: 'http', url: h.url }, options: { revision: '2026-07-28' } });
+    try {
+      const listing = listRun(session.info, { discover: { mode: 'safe' }, requestTimeoutMs: 5_000 });
+      const sent = session.shared.transcript.filter((e) => e.dir === 'out').map((e) => (e.message as { method?: string }).method);
+      expect(sent).toEqual(['server/discover', 'tools/list']);
+      expect(listing.plan).toMatchObject({ revision: '2026-07-28', roles: [...MODERN_PROFILE_ROLES] });
+      expect(listing.plan!.calls.map((c) => c.tool)).toEqual(session.info.tools.map((t) => t.name));
+      expect(listing.checks.map((c) => c.id)).toEqual(checksToRun([], [], '2026-07-28').map((c) => c.id));
+      const byId = Object.fromEntries(listing.checks.map((c) => [c.id, c]));
+      expect(byId['2026-negotiation.task-only-32021']).toMatchObject({ verdict: 'depends', why: 'role taskOnly, if discovery finds it' });
+      const text = formatListing(listing).join('\n');
+      expect(text).toMatch(/server\/discover answered supportedVersions \["2026-07-28"\]/);
+      expect(text).toMatch(/would call complete \{\} as a client declaring the Tasks extension/);
+    } finally {
+      await session.close();
+      await server.close();
     }
   });
 

@@ -6,7 +6,9 @@
 import { SPEC_REVISION, type Revision } from '../../schema/spec.ts';
 import { hasPath, type CheckDef, type TargetInfo } from '../engine/check.ts';
 import { selected } from '../engine/select.ts';
-import { REQUESTOR_ROLES, type ProfileRole } from '../engine/profile.ts';
+import { MODERN_PROFILE_ROLES, REQUESTOR_ROLES, type ModernProfileRole, type ProfileRole } from '../engine/profile.ts';
+import { Field, Meta } from '../../schema/2026-07-28/protocol.ts';
+import { planModernDiscovery } from '../2026-07-28/runner/discovery.ts';
 import { checkRevisions, checksToRun } from '../index.ts';
 import { SERVER_RUNS } from '../requestor/checks.ts';
 import type { RequestorCheckDef } from '../requestor/engine.ts';
@@ -30,7 +32,10 @@ export interface ListedCheck {
 
 export interface RunListing {
   revision: string;
-  protocolVersion: string;
+  /** What initialize answered (2025-11-25). */
+  protocolVersion?: string;
+  /** What server/discover answered (2026-07-28). */
+  supportedVersions?: unknown;
   serverInfo: unknown;
   capabilities: string[];
   roles: { role: string; tool?: string; from: string }[];
@@ -99,14 +104,23 @@ export interface ListOptions {
 /** What a run would do; `info` comes from a session opened with discovery off (no tool called). */
 export function listRun(info: TargetInfo, o: ListOptions): RunListing {
   const revision = info.revision ?? SPEC_REVISION;
-  const leftOut = rolesLeftOut(o.profile).filter((r) => !o.discover?.roles || o.discover.roles.includes(r));
+  // 2026-07-28 has roles and a discovery of its own (suites/2026-07-28/runner/discovery.ts), and no server-as-requestor run.
+  const modern = revision !== SPEC_REVISION;
+  const leftOut = (modern ? MODERN_PROFILE_ROLES.filter((r) => !o.profile?.tools[r]) : rolesLeftOut(o.profile)).filter(
+    (r) => !o.discover?.roles || o.discover.roles.includes(r),
+  );
+  const settings = o.discover ? { requestTimeoutMs: o.requestTimeoutMs, ...o.discover } : undefined;
   const plan =
-    o.discover && o.discover.mode !== 'off' && leftOut.length
-      ? planDiscovery(info.tools, info.serverCapabilities ?? {}, { requestTimeoutMs: o.requestTimeoutMs, ...o.discover }, leftOut)
+    settings && settings.mode !== 'off' && leftOut.length
+      ? modern
+        ? planModernDiscovery(info.tools, settings, leftOut as ModernProfileRole[])
+        : planDiscovery(info.tools, info.serverCapabilities ?? {}, settings, leftOut)
       : undefined;
   // The requestor roles discovery would look for (it lists the tools on a connection of its own, so only at run time).
   const requestorLeftOut =
-    o.discover && o.discover.mode !== 'off' ? REQUESTOR_ROLES.filter((r) => !o.profile?.tools[r] && (!o.discover?.roles || o.discover.roles.includes(r))) : [];
+    o.discover && o.discover.mode !== 'off' && !modern
+      ? REQUESTOR_ROLES.filter((r) => !o.profile?.tools[r] && (!o.discover?.roles || o.discover.roles.includes(r)))
+      : [];
   const roles: RunListing['roles'] = Object.entries(info.profile.tools).map(([role, t]) => ({
     role,
     tool: `${t!.name} ${JSON.stringify(t!.arguments ?? {})}`,
@@ -124,7 +138,7 @@ export function listRun(info: TargetInfo, o: ListOptions): RunListing {
       ...receiverVerdict(c, info, plan, revision),
     })),
     ...serverRequestorChecks
-      .filter((c) => selected(c, o.only, o.exclude))
+      .filter((c) => !modern && selected(c, o.only, o.exclude))
       .map((c) => ({
         id: c.id,
         section: `Server as requestor: ${c.section}`,
@@ -136,8 +150,9 @@ export function listRun(info: TargetInfo, o: ListOptions): RunListing {
   ];
   return {
     revision,
-    protocolVersion: info.initializeResult?.protocolVersion ?? '(none)',
-    serverInfo: info.initializeResult?.serverInfo ?? {},
+    ...(modern
+      ? { supportedVersions: info.discoverResult?.[Field.supportedVersions], serverInfo: info.discoverResult?._meta?.[Meta.ServerInfo] ?? {} }
+      : { protocolVersion: info.initializeResult?.protocolVersion ?? '(none)', serverInfo: info.initializeResult?.serverInfo ?? {} }),
     capabilities: capabilityPaths(info.serverCapabilities),
     roles,
     ...(plan ? { plan } : {}),
@@ -150,7 +165,7 @@ const MARK: Record<ListVerdict, string> = { runs: 'RUN ', skip: 'SKIP', depends:
 export function formatListing(l: RunListing, budgetMs = DEFAULT_DISCOVERY.budgetMs): string[] {
   const count = (v: ListVerdict) => l.checks.filter((c) => c.verdict === v).length;
   const lines = [
-    `revision ${l.revision} (the target answered protocolVersion ${l.protocolVersion}); server ${JSON.stringify(l.serverInfo)}`,
+    `revision ${l.revision} (${l.protocolVersion !== undefined ? `the target answered protocolVersion ${l.protocolVersion}` : `server/discover answered supportedVersions ${JSON.stringify(l.supportedVersions ?? '(none)')}`}); server ${JSON.stringify(l.serverInfo)}`,
     `capabilities: ${l.capabilities.join(', ') || '(none)'}`,
     'roles:',
     ...l.roles.map((r) => `  ${r.role}: ${r.tool ? `${r.tool} (${r.from})` : r.from}`),
@@ -168,7 +183,7 @@ export function formatListing(l: RunListing, budgetMs = DEFAULT_DISCOVERY.budget
   lines.push(
     '',
     `${l.checks.length} checks: ${count('runs')} would run (RUN), ${count('depends')} wait on discovery or on what the target sends (WAIT), ${count('skip')} would not be exercised (SKIP)`,
-    'RUN can still end not exercised when arranging fails at run time (a task that does not reach the status it needs, a limit, a timeout); nothing was sent but initialize, tools/list and the pre-flight pings',
+    `RUN can still end not exercised when arranging fails at run time (a task that does not reach the status it needs, a limit, a timeout); nothing was sent but ${l.protocolVersion !== undefined ? 'initialize, tools/list and the pre-flight pings' : 'server/discover and tools/list'}`,
   );
   return lines;
 }

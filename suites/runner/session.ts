@@ -7,19 +7,23 @@ import { runCheck } from '../engine/run-check.ts';
 import { taskSlots } from './task-slots.ts';
 import { connectorFor, initializeResultOf, listTools, probe, rolesLeftOut, type TargetSpec } from './target.ts';
 import { modernConnector, probeModern } from '../2026-07-28/runner/session.ts';
+import { isModernDiscovery, type ModernDiscoveryResult } from '../2026-07-28/runner/discovery.ts';
 import { chooseRevisions } from './revision.ts';
 import type { Revision } from '../../schema/spec.ts';
 import { DEFAULT_DISCOVERY, discover, planDiscovery, type DiscoveryPlan, type DiscoveryResult, type DiscoverySettings } from './discovery.ts';
 import { discoverRequestorRoles, type RequestorPlan } from './requestor-discovery.ts';
 import { REQUESTOR_ROLES } from '../engine/profile.ts';
 
+/** A discovery of either revision (2026-07-28's says so in `revision`). */
+export type AnyDiscovery = DiscoveryResult | ModernDiscoveryResult;
+
 export interface RunConfig {
   target: TargetSpec;
   profile?: Profile;
   /** Discover the roles the profile leaves out (runner/discovery.ts); absent or mode off: the profile alone. */
   discover?: DiscoverySettings;
-  /** Discovery already done (the CLI discovers once, before the checks run): its roles complete the profile. */
-  discovered?: DiscoveryResult;
+  /** Discovery already done (the CLI discovers once, before the checks run): its roles complete the profile (a discovery of the other revision is not used). */
+  discovered?: AnyDiscovery;
   /** Check ids, requirement ids or section names to run (empty: all). */
   only?: string[];
   /** Check ids, requirement ids or section names not to run (the mirror of `only`). */
@@ -36,8 +40,8 @@ export interface TargetSession {
   connector: TargetConnector;
   shared: Peer;
   info: TargetInfo;
-  /** What discovery did, when it ran (or was given in the config). */
-  discovery?: DiscoveryResult;
+  /** What discovery did, when it ran (or was given in the config), in the session's revision. */
+  discovery?: AnyDiscovery;
   options: RunOptions;
   /** Results so far, in completion order. */
   results: CheckResult[];
@@ -47,7 +51,7 @@ export interface TargetSession {
 }
 
 export interface SessionHooks {
-  /** Called with discovery's plan before it calls any tool (the CLI prints it). */
+  /** Called with discovery's plan (either revision's) before it calls any tool (the CLI prints it). */
   onDiscoveryPlan?: (plan: DiscoveryPlan, budgetMs: number) => void;
   /** Called with the requestor roles' plan before any of its tools is called. */
   onRequestorPlan?: (plan: RequestorPlan) => void;
@@ -79,13 +83,17 @@ export async function openTargetSession(config: RunConfig, hooks: SessionHooks =
   const options = { ...given, revision };
   const revisionWhy = decision.why;
   if (revision === '2026-07-28') {
-    // No handshake, no discovery of roles yet: server/discover + tools/list, the profile's roles.
+    // No handshake: server/discover + tools/list, the roles from the profile and discovery (on the stateless wire).
     const connector = modernConnector(config.target, options.requestTimeoutMs);
     const shared = await connector.open();
     try {
-      const info = await probeModern(shared, connector, config.profile);
+      const { info, discovery } = await probeModern(shared, connector, config.profile, {
+        ...(config.discover ? { discover: { requestTimeoutMs: options.requestTimeoutMs, ...config.discover } } : {}),
+        ...(isModernDiscovery(config.discovered) ? { discovered: config.discovered } : {}),
+        onDiscoveryPlan: hooks.onDiscoveryPlan,
+      });
       const run = { health: {}, slots: taskSlots(options.maxTasks) };
-      return { revision, revisionWhy, connector, shared, info, options, results: [], run, close: () => shared.close() };
+      return { revision, revisionWhy, connector, shared, info, discovery, options, results: [], run, close: () => shared.close() };
     } catch (e) {
       await shared.close();
       throw e;
@@ -95,7 +103,7 @@ export async function openTargetSession(config: RunConfig, hooks: SessionHooks =
   const shared = await connector.open();
   try {
     const tools = await listTools(shared);
-    let discovery = config.discovered;
+    let discovery = isModernDiscovery(config.discovered) ? undefined : config.discovered;
     const leftOut = rolesLeftOut(config.profile).filter((r) => !config.discover?.roles || config.discover.roles.includes(r));
     const requestorLeftOut = REQUESTOR_ROLES.filter((r) => !config.profile?.tools[r] && (!config.discover?.roles || config.discover.roles.includes(r)));
     if (!discovery && config.discover && config.discover.mode !== 'off' && (leftOut.length > 0 || requestorLeftOut.length > 0)) {

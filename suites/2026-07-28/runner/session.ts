@@ -1,11 +1,14 @@
 // One run of 2026-07-28 against one target: connections without a handshake (suites/2026-07-28/wire), the
-// probe (server/discover + tools/list), the profile's roles (MODERN_PROFILE_ROLES). openTargetSession
+// probe (server/discover + tools/list), the roles (MODERN_PROFILE_ROLES) from the profile and discovery. openTargetSession
 // (suites/runner/session.ts) comes here when the run's revision is 2026-07-28.
 import { splitCommand } from '../../wire/connect.ts';
 import type { Peer } from '../../wire/peer.ts';
 import { MODERN_PROFILE_ROLES, type Profile, type ProfileRole } from '../../engine/profile.ts';
 import type { TargetConnector, TargetInfo } from '../../engine/check.ts';
-import { REVISION } from '../../../schema/2026-07-28/protocol.ts';
+import { REVISION, TASKS_EXTENSION } from '../../../schema/2026-07-28/protocol.ts';
+import { isObj } from '../../engine/text.ts';
+import { DEFAULT_DISCOVERY, type DiscoveryPlan, type DiscoverySettings } from '../../runner/discovery.ts';
+import { discoverModern, planModernDiscovery, type ModernDiscoveryResult } from './discovery.ts';
 import { describeTarget, type TargetSpec } from '../../runner/target.ts';
 import { limiter } from '../../runner/limiter.ts';
 import { connectModern, ModernPeer, type ModernScope } from '../wire/peer.ts';
@@ -60,33 +63,63 @@ export async function listModernTools(s: ModernScope): Promise<any[]> {
   return tools;
 }
 
+/** What the probe is to do about roles the profile leaves out: discover them, or take a discovery done before. */
+export interface ModernProbeOptions {
+  discover?: DiscoverySettings;
+  discovered?: ModernDiscoveryResult;
+  /** Called with discovery's plan before it calls any tool (the CLI prints it). */
+  onDiscoveryPlan?: (plan: DiscoveryPlan, budgetMs: number) => void;
+}
+
 /**
- * server/discover + tools/list on the shared connection; the profile resolved against what the target
- * lists. The discover answer is recorded as it came (an error too: judging it is a check's business); only a
- * target that does not answer at all throws.
+ * server/discover + tools/list on the shared connection; the roles the profile leaves out discovered (when
+ * asked: suites/2026-07-28/runner/discovery.ts) or taken from a discovery done before; the profile resolved
+ * against what the target lists (it wins for the roles it names). The discover answer is recorded as it came
+ * (an error too: judging it is a check's business); only a target that does not answer at all throws.
  */
-export async function probeModern(shared: Peer, connector: TargetConnector, profile: Profile | undefined): Promise<TargetInfo> {
+export async function probeModern(
+  shared: Peer,
+  connector: TargetConnector,
+  profile: Profile | undefined,
+  how: ModernProbeOptions = {},
+): Promise<{ info: TargetInfo; discovery?: ModernDiscoveryResult }> {
   const s = ModernPeer.of(shared)!.all();
   const d = await s.discover();
   const tools = await listModernTools(s);
   const byName = new Map(tools.map((t) => [t?.name, t]));
+  const serverCapabilities = d.result?.capabilities ?? {};
+  const extension = isObj(serverCapabilities.extensions?.[TASKS_EXTENSION]);
+  let discovery = how.discovered;
+  const leftOut = MODERN_PROFILE_ROLES.filter((r) => !profile?.tools[r] && (!how.discover?.roles || how.discover.roles.includes(r)));
+  if (!discovery && how.discover && how.discover.mode !== 'off' && leftOut.length > 0) {
+    const plan = planModernDiscovery(tools, how.discover, leftOut);
+    how.onDiscoveryPlan?.(plan, how.discover.budgetMs ?? DEFAULT_DISCOVERY.budgetMs);
+    discovery = await discoverModern(shared, plan, extension, how.discover);
+  }
   const resolved: Profile = { tools: {} };
   const missingRoles: Partial<Record<ProfileRole, string>> = {};
   for (const role of MODERN_PROFILE_ROLES) {
     const given = profile?.tools[role];
+    const found = given ? undefined : discovery?.roles[role];
     if (given && byName.has(given.name)) resolved.tools[role] = { name: given.name, arguments: given.arguments ?? {} };
     else if (given) missingRoles[role] = `profile names tool "${given.name}" for role ${role}, but the target does not list it`;
-    else missingRoles[role] = `no tool for role ${role}: name one in --profile (roles of ${REVISION}: ${MODERN_PROFILE_ROLES.join(', ')})`;
+    else if (found && byName.has(found.name)) resolved.tools[role] = { name: found.name, arguments: found.arguments };
+    else if (discovery?.missing[role]) missingRoles[role] = discovery.missing[role];
+    else if (discovery && !discovery.plan.roles.includes(role)) missingRoles[role] = `discovery did not look for role ${role} (no selected check needs it)`;
+    else
+      missingRoles[role] =
+        `no tool for role ${role}: name one in --profile (roles of ${REVISION}: ${MODERN_PROFILE_ROLES.join(', ')})${discovery ? '' : ', or let discovery find one (--discover safe)'}`;
   }
-  return {
+  const info: TargetInfo = {
     label: connector.label,
     transport: connector.transport,
     revision: REVISION,
     initializeResult: {},
     discoverResult: d.result,
-    serverCapabilities: d.result?.capabilities ?? {},
+    serverCapabilities,
     tools,
     profile: resolved,
     missingRoles,
   };
+  return { info, ...(discovery ? { discovery } : {}) };
 }

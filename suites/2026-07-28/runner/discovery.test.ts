@@ -1,0 +1,117 @@
+// Zero-config runs of revision 2026-07-28 against the reference extension server (mocks/2026-07-28), over stdio
+// and Streamable HTTP, as the CLI does them: discovery on the pre-flight session (no profile), then every check
+// with the discovered roles. The roles found are those of fixtures/reference-2026-07-28.profile.json, and the
+// verdicts those of a run with that profile. A server without the extension: only `completes` (a plain result).
+import { afterAll, describe, expect, it } from 'vitest';
+import { checksFor } from '../../index.ts';
+import { openTargetSession, runChecks } from '../../runner/session.ts';
+import { loadProfile, type TargetSpec } from '../../runner/target.ts';
+import { MODERN_PROFILE_ROLES, type Profile } from '../../engine/profile.ts';
+import type { CheckResult } from '../../engine/check.ts';
+import { createExtensionServer, type ServerOptions } from '../../../mocks/2026-07-28/index.ts';
+import { isModernDiscovery } from './discovery.ts';
+
+const PROFILE = loadProfile('fixtures/reference-2026-07-28.profile.json');
+const checks = checksFor('2026-07-28');
+// Short tool runs; a slow tool that outlives discovery's slowAfterMs (2 s) and a cancel.
+const FAST: ServerOptions = { timings: { completesMs: 50, slowMs: 3_000 }, pollIntervalMs: 50 };
+const stops: (() => Promise<void>)[] = [];
+afterAll(() => Promise.all(stops.map((s) => s())));
+
+async function target(transport: 'stdio' | 'http', options: ServerOptions = {}): Promise<TargetSpec> {
+  if (transport === 'http') {
+    const server = createExtensionServer({ ...FAST, ...options });
+    const h = await server.listenHttp(0);
+    stops.push(() => server.close());
+    return { kind: 'http', url: h.url };
+  }
+  const src = `import('./mocks/2026-07-28/index.ts').then((m) => m.createExtensionServer(${JSON.stringify({ ...FAST, ...options })}).stdio(process.stdin, process.stdout))`;
+  return { kind: 'stdio', command: `node_modules/.bin/tsx -e "${src.replace(/"/g, '\\"')}"` };
+}
+
+// Over stdio the first answer waits for tsx to compile the server in the child: on a loaded machine that takes seconds.
+const optionsFor = (t: 'stdio' | 'http') => ({ revision: '2026-07-28' as const, requestTimeoutMs: t === 'stdio' ? 20_000 : 10_000, checkTimeoutMs: 30_000 });
+
+async function run(spec: TargetSpec, t: 'stdio' | 'http', how: { profile?: Profile; discover?: boolean }) {
+  const session = await openTargetSession({
+    target: spec,
+    ...(how.profile ? { profile: how.profile } : {}),
+    ...(how.discover ? { discover: { mode: 'safe' as const } } : {}),
+    options: optionsFor(t),
+  });
+  try {
+    return { session, results: await runChecks(checks, session, 8) };
+  } finally {
+    await session.close();
+  }
+}
+
+const statuses = (results: CheckResult[]) => Object.fromEntries(results.map((r) => [r.id, r.status]));
+const line = (r: CheckResult) => `${r.id}: ${r.status} ${r.message.slice(0, 200)}`;
+
+describe('2026-07-28 discovery (no profile)', () => {
+  it.each(['stdio', 'http'] as const)(
+    "the reference extension server over %s: the profile's roles are found, the verdicts are the profiled run's",
+    { timeout: 180_000 },
+    async (t) => {
+      const spec = await target(t);
+      const discovered = await run(spec, t, { discover: true });
+      const d = discovered.session.discovery;
+      expect(isModernDiscovery(d)).toBe(true);
+      // Every tool the server lists is safe to call: each was called, and each role found is the profile's tool.
+      expect(d!.plan.notCalled).toEqual([]);
+      expect(Object.fromEntries(MODERN_PROFILE_ROLES.map((r) => [r, d!.roles[r]?.name]))).toEqual(
+        Object.fromEntries(MODERN_PROFILE_ROLES.map((r) => [r, PROFILE.tools[r]?.name])),
+      );
+      expect(d!.missing).toEqual({});
+      for (const r of MODERN_PROFILE_ROLES) expect(d!.roles[r]!.observed, r).toMatch(/^called with \{\} by a client declaring/);
+      expect(discovered.session.info.missingRoles).toEqual({});
+      // No task discovery started is left running (what did not end was cancelled).
+      for (const o of d!.observations) expect(o.taskId ? ['completed', 'failed', 'cancelled'].includes(o.outcome) || o.cancelled : true, o.tool).toBe(true);
+
+      const profiled = await run(spec, t, { profile: PROFILE });
+      expect(
+        statuses(discovered.results),
+        discovered.results
+          .filter((r) => r.status === 'fail' || r.status === 'warn')
+          .map(line)
+          .join('\n'),
+      ).toEqual(statuses(profiled.results));
+      expect(discovered.results.filter((r) => r.status === 'fail' || r.status === 'warn').map(line)).toEqual([]);
+    },
+  );
+
+  it('a server without the extension: a plain result makes `completes`; the other roles say why they are missing', { timeout: 120_000 }, async () => {
+    const spec = await target('http', { tasksExtension: false });
+    const session = await openTargetSession({ target: spec, discover: { mode: 'safe' }, options: optionsFor('http') });
+    try {
+      const d = session.discovery!;
+      expect(d.roles.completes?.name).toBe('complete');
+      expect(d.roles.completes?.observed).toMatch(/plain result without isError/);
+      for (const r of MODERN_PROFILE_ROLES.filter((x) => x !== 'completes')) {
+        expect(d.roles[r], r).toBeUndefined();
+        expect(session.info.missingRoles[r], r).toMatch(/does not advertise io\.modelcontextprotocol\/tasks/);
+      }
+    } finally {
+      await session.close();
+    }
+  });
+
+  it('the profile wins for the roles it names; discovery looks only for the others', { timeout: 120_000 }, async () => {
+    const spec = await target('http');
+    const session = await openTargetSession({
+      target: spec,
+      profile: { tools: { completes: { name: 'task_only' } } },
+      discover: { mode: 'safe', roles: ['completes', 'failsWithError'] },
+      options: optionsFor('http'),
+    });
+    try {
+      expect(session.discovery!.plan.roles).toEqual(['failsWithError']);
+      expect(session.info.profile.tools.completes?.name).toBe('task_only');
+      expect(session.info.profile.tools.failsWithError?.name).toBe('fail_rpc');
+      expect(session.info.missingRoles.slow).toMatch(/discovery did not look for role slow/);
+    } finally {
+      await session.close();
+    }
+  });
+});
