@@ -14,6 +14,7 @@ import { allChecks, runConformance, targetSpec, type Report } from '../index.ts'
 import { createSdkTasksServer } from '../fixtures/sdk-tasks-server.ts';
 import { serverRequestorChecks } from './requestor/server-requestor.ts';
 import { exitCode } from './report/model.ts';
+import { commandLineOf } from './api.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SDK_PROFILE = 'fixtures/sdk-tasks-server.profile.json';
@@ -83,6 +84,30 @@ describe('targetSpec: a target given as a command, a URL or a function', () => {
     expect(report.checks.map((c) => c.id)).toContain('cancel.completed-rejected');
   });
 
+  it('a fail carries "reproduce with" and its replay, as in the CLI report; an in-process run has no command line to give', { timeout: 60_000 }, async () => {
+    const command = `${process.execPath} --import tsx scripts/mock.ts --stdio --fault cancel-terminal-ok`;
+    const report = await runConformance(command, {
+      profile: 'fixtures/reference.profile.json',
+      discover: 'off',
+      only: ['cancel.completed-rejected'],
+      requestTimeoutMs: 15_000,
+    });
+    const c = report.checks.find((x) => x.id === 'cancel.completed-rejected')!;
+    expect(c.status).toBe('fail');
+    expect(c.reproduce).toBe(
+      `mcp-tasks-conformance server --stdio '${command}' --profile fixtures/reference.profile.json --discover off --request-timeout 15000 --revision 2025-11-25 --only cancel.completed-rejected`,
+    );
+    expect(c.replay?.steps.length).toBeGreaterThan(0);
+    expect(commandLineOf(sdkServerTransport, {})).toBeUndefined();
+    expect(commandLineOf('srv', { profile: { tools: {} } })).toBeUndefined();
+    expect(commandLineOf({ command: 'srv', env: { A: '1' } }, {})).toBeUndefined();
+    expect(commandLineOf({ url: 'http://h/mcp', headers: { A: '1' } }, { strict: true, maxTasks: 3 })).toEqual([
+      { name: 'url', value: 'http://h/mcp' },
+      { name: 'header', value: 'A: 1' },
+      { name: 'max-tasks', value: '3' },
+      { name: 'strict' },
+    ]);
+  });
   it('a target that cannot be reached is an error, not a report', async () => {
     await expect(runConformance(`${process.execPath} -e "process.exit(3)"`, { requestTimeoutMs: 2_000 })).rejects.toThrow(/cannot connect to stdio: /);
   });

@@ -24,6 +24,8 @@ import { computeCoverage, mergeCoverage, type RunCoverage } from './coverage.ts'
 import { runOptions, type RunEvents, type RunOptions } from './engine/options.ts';
 import { buildReport, exitCode, loadBaseline, type Report } from './report/model.ts';
 import { writeReports } from './report/write.ts';
+import { addReproductions, type PassedOption } from './report/reproduce.ts';
+import { addReplays } from './report/replay.ts';
 import { writeFileSync } from 'node:fs';
 import { parsePropertyArgs, runProperties, type PropertyRunOptions } from './properties/run.ts';
 
@@ -98,6 +100,42 @@ export interface ConformanceOptions {
   path?: string;
   /** Time limit per property (ms; --properties-timeout; default 60000); an interrupted property is a skip. */
   propertiesTimeoutMs?: number;
+}
+
+/**
+ * The `server` command's options that rerun a check of this run against the same target (suites/report/reproduce.ts):
+ * undefined where the run has no command line (an in-process transport, a profile object, a stdio command with its
+ * own cwd or env), so no reproduction is printed that would grade something else.
+ */
+export function commandLineOf(target: Target, options: ConformanceOptions): PassedOption[] | undefined {
+  const out: PassedOption[] = [];
+  if (typeof target === 'function') return undefined;
+  if (typeof target === 'string' || target instanceof URL) {
+    const s = String(target);
+    out.push(/^https?:\/\//i.test(s) ? { name: 'url', value: s } : { name: 'stdio', value: s });
+  } else if ('command' in target) {
+    if (target.cwd !== undefined || target.env !== undefined) return undefined;
+    out.push({ name: 'stdio', value: target.command });
+  } else {
+    out.push({ name: 'url', value: String(target.url) });
+    for (const [k, v] of Object.entries(target.headers ?? {})) out.push({ name: 'header', value: `${k}: ${v}` });
+    for (const [k, v] of Object.entries(target.secondaryHeaders ?? {})) out.push({ name: 'secondary-header', value: `${k}: ${v}` });
+  }
+  if (typeof options.profile === 'object') return undefined;
+  if (options.profile !== undefined) out.push({ name: 'profile', value: options.profile });
+  const values: [string, unknown][] = [
+    ['discover', options.discover],
+    ['discover-budget', options.discoverBudgetMs],
+    ['request-timeout', options.requestTimeoutMs],
+    ['check-timeout', options.checkTimeoutMs],
+    ['max-tasks', options.maxTasks],
+    ['concurrency', options.concurrency],
+    ['baseline', options.baseline],
+  ];
+  for (const [name, value] of values) if (value !== undefined) out.push({ name, value: String(value) });
+  if (options.strict) out.push({ name: 'strict' });
+  if (options.requireCoverage) out.push({ name: 'require-coverage' });
+  return out;
 }
 
 /** Every option's name at run time (the CLI's flags are held against it: scripts/cli.test.ts); the type keeps it complete. */
@@ -289,6 +327,13 @@ export async function runConformance(target: Target, options: RunConformanceOpti
   report.coverage = mergeCoverage(coverage);
   if (discovery) report.discovery = discovery;
   if (options.requireCoverage) report.requireCoverage = true;
+  // "Reproduce with" and the replay of each fail and warn, as the CLI's report has them (where the run has a command line).
+  const passed = commandLineOf(target, options);
+  if (passed) {
+    addReproductions(report, passed, SPEC_REVISION, (id) => receiverChecks.some((c) => c.id === id) || serverRequestorChecks.some((c) => c.id === id));
+    const spec = config.target;
+    if (spec.kind === 'http' || spec.kind === 'stdio') addReplays(report, spec);
+  }
   const strict = options.strict ?? false;
   await writeReports(report, { json: options.json, junit: options.junit, markdown: options.markdown }, { strict, exitCode: exitCode(report, strict) });
   return report;
