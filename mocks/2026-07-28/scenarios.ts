@@ -6,7 +6,7 @@
 // the client's handling of an invalid answer is what it grades).
 import { randomUUID } from 'node:crypto';
 import { decodeHeaderValue, ExtensionServer, type Answer, type RequestCtx, type ServerOptions } from './server.ts';
-import { Header, Method, ResultType } from './protocol.ts';
+import { ErrorCode, Header, Meta, Method, ResultType, SUPPORTED_VERSIONS } from './protocol.ts';
 import type { JsonObject } from './store.ts';
 
 export type ScenarioTransport = 'http' | 'stdio';
@@ -32,6 +32,8 @@ export interface ClientScenario {
   unknownResultType?: boolean;
   /** The first tools/list is answered with a CreateTaskResult (an invalid answer: tools/list is not a supported request). */
   toolsListAsTask?: boolean;
+  /** The first request of this method is answered -32022 UnsupportedProtocolVersionError naming the supported versions. */
+  rejectVersionOnce?: string;
   transports?: readonly ScenarioTransport[];
 }
 
@@ -118,6 +120,23 @@ export const CLIENT_SCENARIOS: readonly ClientScenario[] = [
     server: { pollIntervalMs: SCENARIO_POLL_INTERVAL_MS },
     unknownResultType: true,
   },
+  {
+    name: 'version-retry',
+    title: 'The first tools/list is answered -32022 (UnsupportedProtocolVersionError) with data.supported ["2026-07-28"]',
+    ask: 'select a version from data.supported and retry the tools/list; then call the tools as usual',
+    timeoutMs: 20_000,
+    tools: ['complete'],
+    server: { pollIntervalMs: SCENARIO_POLL_INTERVAL_MS },
+    rejectVersionOnce: Method.ToolsList,
+  },
+  {
+    name: 'subscribe',
+    title: 'subscriptions/listen for a task is acknowledged without its taskId (the server agrees to none: latitude listen-agrees-none)',
+    ask: "subscribe to each task's notifications/tasks through subscriptions/listen; a task the acknowledgement leaves out is followed with tasks/get to its end; end the subscription (stdio: notifications/cancelled for the subscriptions/listen request)",
+    timeoutMs: 20_000,
+    tools: ['complete'],
+    server: { pollIntervalMs: SCENARIO_POLL_INTERVAL_MS, latitudes: ['listen-agrees-none'], timings: { completesMs: 600 } },
+  },
 ];
 
 /** The resultType of scenario unknown-result-type: defined by no revision or extension. */
@@ -154,6 +173,7 @@ export class ScenarioServer extends ExtensionServer {
   /** Acknowledged tasks/update waiting for the task's next tasks/get (updateAppliesAfterNextGet). */
   private readonly deferred: Map<string, (() => void)[]>;
   private unknownSent = false;
+  private versionRejected = false;
 
   constructor(
     readonly scenario: ClientScenario,
@@ -176,6 +196,18 @@ export class ScenarioServer extends ExtensionServer {
     if (steps?.length && isObject(msg) && msg.method === Method.TasksGet && isObject(msg.params) && typeof msg.params.taskId === 'string') {
       const t = this.store.peek(msg.params.taskId);
       if (t) t.pollIntervalMs = steps[Math.min(t.gets, steps.length - 1)];
+    }
+    if (this.scenario.rejectVersionOnce && !this.versionRejected && isObject(msg) && msg.method === this.scenario.rejectVersionOnce && 'id' in msg) {
+      // 2026-version-client-retry-supported: -32022 with the versions this server supports; the retry is served.
+      this.versionRejected = true;
+      const meta = isObject(msg.params) && isObject(msg.params._meta) ? msg.params._meta : {};
+      const requested = typeof meta[Meta.ProtocolVersion] === 'string' ? meta[Meta.ProtocolVersion] : '';
+      const error = {
+        code: ErrorCode.UnsupportedProtocolVersion,
+        message: 'Unsupported protocol version',
+        data: { supported: [...SUPPORTED_VERSIONS], requested },
+      };
+      return { message: { jsonrpc: '2.0', id: msg.id as string | number, error }, httpStatus: 400 };
     }
     const answer = await super.handle(this.unaliased(msg, ctx), ctx);
     if (isObject(msg) && msg.method === Method.TasksGet && isObject(msg.params) && typeof msg.params.taskId === 'string') {

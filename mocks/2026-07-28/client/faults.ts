@@ -10,6 +10,8 @@ export interface ClientSwitch {
   /** Fault: the requirement id it breaks. Latitude: the text that leaves the freedom. */
   requirement: string;
   description: string;
+  /** The transport the switch acts on, when only one (the fault's line is about that transport). */
+  transport?: 'stdio' | 'http';
 }
 
 export const CLIENT_FAULTS = [
@@ -87,6 +89,28 @@ export const CLIENT_FAULTS = [
     name: 'task-by-shape',
     requirement: '2026-core-result-type-unknown-invalid',
     description: 'follows any tools/call result that carries a taskId as a task, whatever its resultType says',
+  },
+  {
+    name: 'no-version-retry',
+    requirement: '2026-version-client-retry-supported',
+    description: 'on -32022 (UnsupportedProtocolVersionError) gives the request up, though data.supported names its own version',
+  },
+  {
+    name: 'initialize-first',
+    requirement: '2026-discover-dual-client-first',
+    description: 'on stdio probes as a dual-era client with the legacy initialize before server/discover (then, told the server is modern, goes on modern)',
+    transport: 'stdio',
+  },
+  {
+    name: 'cancel-unissued',
+    requirement: '2026-cancellation-only-issued',
+    description: 'on stdio ends its subscriptions/listen with notifications/cancelled naming the task id, a request id it never sent',
+    transport: 'stdio',
+  },
+  {
+    name: 'ignore-ack',
+    requirement: '2026-subscribe-client-check-ack',
+    description: 'after subscriptions/listen waits for notifications/tasks whatever the acknowledgement agreed to, and does not poll a task it left out',
   },
 ] as const satisfies readonly ClientSwitch[];
 

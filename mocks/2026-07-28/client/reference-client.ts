@@ -12,7 +12,17 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { setTimeout as delay } from 'node:timers/promises';
 import { pathToFileURL } from 'node:url';
-import { BASE64_SENTINEL, Header, isTerminal, Meta, Method, PROTOCOL_VERSION, ResultType, TASKS_EXTENSION } from '../../../schema/2026-07-28/protocol.ts';
+import {
+  BASE64_SENTINEL,
+  ErrorCode,
+  Header,
+  isTerminal,
+  Meta,
+  Method,
+  PROTOCOL_VERSION,
+  ResultType,
+  TASKS_EXTENSION,
+} from '../../../schema/2026-07-28/protocol.ts';
 import { splitCommand } from '../../../suites/wire/connect.ts';
 import { CLIENT_FAULTS, CLIENT_LATITUDES, isClientFault, isClientLatitude, type ClientFaultName, type ClientLatitudeName } from './faults.ts';
 
@@ -41,6 +51,13 @@ const REQUEST_TIMEOUT_MS = 15_000;
 const DEFAULT_POLL_MS = 500;
 /** Polls of one task at most (a bound: the scenarios end long before). */
 const MAX_POLLS = 400;
+/** How long an acknowledgement of subscriptions/listen, and then a terminal notifications/tasks, is waited for. */
+const ACK_WAIT_MS = 5_000;
+const NOTIFY_WAIT_MS = 3_000;
+/** The protocol versions this client speaks (the retry after -32022 picks one the server lists). */
+const VERSIONS: readonly string[] = [PROTOCOL_VERSION];
+/** The legacy version the fault initialize-first probes with. */
+const LEGACY_VERSION = '2025-11-25';
 /** The key the fault stray-keys adds: no server issues it. */
 export const STRAY_KEY = 'reference-client-stray-key';
 
@@ -63,7 +80,23 @@ export function headerValue(v: string): string {
 interface Channel {
   request(message: Json, headers: Record<string, string>): Promise<RpcAnswer>;
   notify(message: Json, headers: Record<string, string>): Promise<void>;
+  /** A long-lived request (subscriptions/listen): every message of its stream to `onMessage`; `end()` stops listening (HTTP: closes the stream). */
+  listen(message: Json, headers: Record<string, string>, onMessage: (m: Json) => void): { end(): Promise<void> };
   close(): Promise<void>;
+}
+
+/** The JSON-RPC messages of SSE `data:` blocks. */
+function sseMessages(blocks: string[]): Json[] {
+  const out: Json[] = [];
+  for (const block of blocks) {
+    const data = block
+      .split(/\r?\n/)
+      .filter((l) => l.startsWith('data:'))
+      .map((l) => l.slice(5).trimStart())
+      .join('\n');
+    if (data) out.push(JSON.parse(data));
+  }
+  return out;
 }
 
 /** Streamable HTTP (2026-07-28): one POST per message, no session, JSON or an SSE stream scoped to the request. */
@@ -80,17 +113,7 @@ function httpChannel(url: string, signal?: AbortSignal): Channel {
       const res = await post(message, headers);
       const text = await res.text();
       const type = res.headers.get('content-type') ?? '';
-      const messages: Json[] = [];
-      if (type.includes('text/event-stream')) {
-        for (const block of text.split(/\r?\n\r?\n/)) {
-          const data = block
-            .split(/\r?\n/)
-            .filter((l) => l.startsWith('data:'))
-            .map((l) => l.slice(5).trimStart())
-            .join('\n');
-          if (data) messages.push(JSON.parse(data));
-        }
-      } else if (text) messages.push(JSON.parse(text));
+      const messages: Json[] = type.includes('text/event-stream') ? sseMessages(text.split(/\r?\n\r?\n/)) : text ? [JSON.parse(text)] : [];
       const answer = messages.find((m) => m.id === message.id && ('result' in m || 'error' in m));
       if (!answer) throw new Error(`no answer to ${message.method} (HTTP ${res.status})`);
       return answer;
@@ -98,6 +121,39 @@ function httpChannel(url: string, signal?: AbortSignal): Channel {
     async notify(message, headers) {
       const res = await post(message, headers);
       await res.text();
+    },
+    listen(message, headers, onMessage) {
+      const stop = new AbortController();
+      const done = (async () => {
+        const res = await fetch(url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+          body: JSON.stringify(message),
+          signal: signal ? AbortSignal.any([signal, stop.signal]) : stop.signal,
+        });
+        if (!(res.headers.get('content-type') ?? '').includes('text/event-stream') || !res.body) {
+          const text = await res.text();
+          if (text) onMessage(JSON.parse(text));
+          return;
+        }
+        const decoder = new TextDecoder();
+        let buffer = '';
+        for await (const chunk of res.body) {
+          buffer += decoder.decode(chunk, { stream: true });
+          const blocks: string[] = [];
+          for (let m = /\r?\n\r?\n/.exec(buffer); m; m = /\r?\n\r?\n/.exec(buffer)) {
+            blocks.push(buffer.slice(0, m.index));
+            buffer = buffer.slice(m.index + m[0].length);
+          }
+          for (const m of sseMessages(blocks)) onMessage(m);
+        }
+      })().catch(() => undefined);
+      return {
+        async end() {
+          stop.abort();
+          await done;
+        },
+      };
     },
     async close() {},
   };
@@ -108,6 +164,8 @@ function stdioChannel(commandLine: string, log: (l: string) => void): Channel {
   const { command, args } = splitCommand(commandLine);
   const child: ChildProcess = spawn(command, args, { stdio: ['pipe', 'pipe', 'pipe'] });
   const waiting = new Map<string, (a: RpcAnswer) => void>();
+  /** Open subscriptions by their request id: their notifications (by _meta subscriptionId) and their final answer. */
+  const listeners = new Map<string, (m: Json) => void>();
   let buffer = '';
   let gone: Error | undefined;
   const fail = (e: Error) => {
@@ -136,7 +194,10 @@ function stdioChannel(commandLine: string, log: (l: string) => void): Channel {
       if (resolve && ('result' in m || 'error' in m)) {
         waiting.delete(JSON.stringify(m.id));
         resolve(m);
+        continue;
       }
+      const sub = typeof m.method === 'string' ? m.params?._meta?.[Meta.SubscriptionId] : m.id;
+      listeners.get(JSON.stringify(sub))?.(m);
     }
   });
   const write = (m: Json) => child.stdin?.write(JSON.stringify(m) + '\n');
@@ -158,6 +219,17 @@ function stdioChannel(commandLine: string, log: (l: string) => void): Channel {
     },
     async notify(message) {
       if (!gone) write(message);
+    },
+    listen(message, _headers, onMessage) {
+      const key = JSON.stringify(message.id);
+      listeners.set(key, onMessage);
+      if (!gone) write(message);
+      // On stdio the requestor ends the subscription with notifications/cancelled (subscriptions.md "Cancellation").
+      return {
+        async end() {
+          listeners.delete(key);
+        },
+      };
     },
     async close() {
       child.stdin?.end();
@@ -203,6 +275,8 @@ export async function runExtensionClient(o: ExtensionClientOptions): Promise<num
 
 class ExtensionRequestor {
   private nextId = 1;
+  /** The protocol version of every request (another one the server lists, after -32022). */
+  private version = PROTOCOL_VERSION;
 
   constructor(
     private readonly channel: Channel,
@@ -214,6 +288,20 @@ class ExtensionRequestor {
   ) {}
 
   async run(): Promise<void> {
+    if (!this.http && this.faults.has('initialize-first')) {
+      // A dual-era client probing legacy first: initialize, no _meta (basic-transports-stdio.md "Backward Compatibility" asks for server/discover first).
+      const init = await this.channel.request(
+        {
+          jsonrpc: '2.0',
+          id: this.nextId++,
+          method: 'initialize',
+          params: { protocolVersion: LEGACY_VERSION, capabilities: {}, clientInfo: { name: CLIENT_NAME, version: CLIENT_VERSION } },
+        },
+        {},
+      );
+      if (init.result) throw new Error('initialize succeeded: a legacy server, which this client does not go on with');
+      this.log(`initialize: error ${init.error?.code} (a modern server); going on modern`);
+    }
     if (!this.latitudes.has('no-discover')) {
       const d = await this.request(Method.ServerDiscover, {});
       if (d.error) this.log(`server/discover: error ${d.error.code} ${d.error.message}`);
@@ -226,7 +314,7 @@ class ExtensionRequestor {
 
   private headers(method: string, params: Json): Record<string, string> {
     if (!this.http) return {};
-    const h: Record<string, string> = { [Header.ProtocolVersion]: PROTOCOL_VERSION };
+    const h: Record<string, string> = { [Header.ProtocolVersion]: this.version };
     if (!this.faults.has('no-method-header')) h[Header.Method] = method;
     const source = MCP_NAME_SOURCE[method];
     const taskMethod = method.startsWith('tasks/');
@@ -235,12 +323,27 @@ class ExtensionRequestor {
     return h;
   }
 
-  /** A request of this revision: its own `_meta` (2026-meta-required-fields), the standard headers over HTTP. */
-  private async request(method: string, params: Json): Promise<RpcAnswer & { id: number }> {
-    const id = this.nextId++;
+  /** A request message of this revision: its own `_meta` (2026-meta-required-fields). */
+  private frame(id: number, method: string, params: Json): Json {
     const bare = method.startsWith('tasks/') && this.faults.has('no-request-meta');
-    const full = bare ? params : { ...params, _meta: { [Meta.ProtocolVersion]: PROTOCOL_VERSION, [Meta.ClientCapabilities]: CAPABILITIES } };
-    const answer = await this.channel.request({ jsonrpc: '2.0', id, method, params: full }, this.headers(method, params));
+    const full = bare ? params : { ...params, _meta: { [Meta.ProtocolVersion]: this.version, [Meta.ClientCapabilities]: CAPABILITIES } };
+    return { jsonrpc: '2.0', id, method, params: full };
+  }
+
+  /** A request with the standard headers over HTTP; after -32022 it is sent again once in a version the server lists (2026-version-client-retry-supported). */
+  private async request(method: string, params: Json, retried = false): Promise<RpcAnswer & { id: number }> {
+    const id = this.nextId++;
+    const answer = await this.channel.request(this.frame(id, method, params), this.headers(method, params));
+    if (answer.error?.code === ErrorCode.UnsupportedProtocolVersion && !retried && !this.faults.has('no-version-retry')) {
+      const data = answer.error.data as { supported?: unknown } | undefined;
+      const mutual = Array.isArray(data?.supported) ? VERSIONS.find((v) => (data.supported as unknown[]).includes(v)) : undefined;
+      if (mutual !== undefined) {
+        this.log(`${method}: -32022, the server supports ${JSON.stringify(data?.supported)}; retrying in ${mutual}`);
+        this.version = mutual;
+        return this.request(method, params, true);
+      }
+      this.log(`${method}: -32022 and no version in common (server: ${JSON.stringify(data?.supported)}; this client: ${VERSIONS.join(', ')})`);
+    }
     return { ...answer, id };
   }
 
@@ -261,7 +364,11 @@ class ExtensionRequestor {
         else this.log('tools/list answered with a CreateTaskResult: an invalid answer, asking again');
         continue;
       }
-      if (!this.complete(r.result) || !Array.isArray(r.result?.tools)) throw new Error('tools/list: an invalid result');
+      if (!this.complete(r.result)) {
+        this.log(`tools/list: resultType ${String(r.result?.resultType)} is not one this client knows (invalid), asking again`);
+        continue;
+      }
+      if (!Array.isArray(r.result?.tools)) throw new Error('tools/list: an invalid result');
       return r.result.tools;
     }
     throw new Error('tools/list: no valid answer');
@@ -303,6 +410,7 @@ class ExtensionRequestor {
     const answered = new Set<string>(); // 2026-update-client-track-keys, 2026-input-client-dedupe
     let last: Json = created;
     if (this.faults.has('stop-polling')) return;
+    if (this.o.scenario === 'subscribe' && !isTerminal(created.status) && (await this.followBySubscription(taskId))) return;
     for (let polls = 0; polls < MAX_POLLS; polls++) {
       if (isTerminal(last.status)) return;
       if (last.status === 'input_required' && last.inputRequests && typeof last.inputRequests === 'object') {
@@ -325,6 +433,43 @@ class ExtensionRequestor {
       }
       last = g.result ?? {};
     }
+  }
+
+  /**
+   * Scenario subscribe: subscriptions/listen for the task. When the acknowledgement agrees to it, a terminal
+   * notifications/tasks ends the task (true); when it leaves the task out (2026-subscribe-client-check-ack), or no
+   * terminal notification comes in time, the subscription ends and the task is polled (false).
+   */
+  private async followBySubscription(taskId: string): Promise<boolean> {
+    const id = this.nextId++;
+    const params = { notifications: { taskIds: [taskId] } };
+    let ack: Json | undefined;
+    let terminal: Json | undefined;
+    let acked!: () => void;
+    let ended!: () => void;
+    const ackCame = new Promise<void>((r) => (acked = r));
+    const terminalCame = new Promise<void>((r) => (ended = r));
+    const sub = this.channel.listen(this.frame(id, Method.SubscriptionsListen, params), this.headers(Method.SubscriptionsListen, params), (m) => {
+      if (m.method === Method.SubscriptionsAcknowledged) {
+        ack = m.params;
+        acked();
+      } else if (m.method === Method.TasksNotification && m.params?.taskId === taskId && isTerminal(m.params?.status)) {
+        terminal = m.params;
+        ended();
+      }
+    });
+    const bounded = (p: Promise<void>, ms: number) => Promise.race([p, delay(ms, undefined, { signal: this.o.signal })]);
+    await bounded(ackCame, ACK_WAIT_MS);
+    const agreed: unknown = ack?.notifications?.taskIds;
+    const covered = Array.isArray(agreed) && agreed.includes(taskId);
+    if (!covered)
+      this.log(`subscriptions/listen: the acknowledgement ${ack ? `agreed to ${JSON.stringify(agreed ?? [])}` : 'did not come'}; polling ${taskId}`);
+    if (covered || this.faults.has('ignore-ack')) await bounded(terminalCame, NOTIFY_WAIT_MS);
+    await sub.end();
+    // stdio: the subscription ends with notifications/cancelled for its request (HTTP: closing the stream did it).
+    if (!this.http)
+      await this.notify(Method.Cancelled, { requestId: this.faults.has('cancel-unissued') ? taskId : id, reason: 'subscription no longer needed' });
+    return terminal !== undefined || this.faults.has('ignore-ack');
   }
 
   /** tasks/update with an answer for each key (latitude partial-answers: one key per request). */

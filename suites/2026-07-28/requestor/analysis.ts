@@ -46,6 +46,8 @@ export interface Analysis extends ScenarioRun {
   requests: Exchange[];
   /** Notifications the client sent. */
   notifications: RecordedEntry[];
+  /** Notifications the server sent (acknowledgements, notifications/tasks). */
+  serverNotifications: RecordedEntry[];
   /** Tasks created by a CreateTaskResult to a tools/call. */
   tasks: Map<string, TaskView>;
   /** CreateTaskResults that answered a request other than tools/call (invalid answers), by task id. */
@@ -57,9 +59,10 @@ export interface Analysis extends ScenarioRun {
 const isObj = (v: unknown): v is Record<string, any> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const key = (id: unknown) => JSON.stringify(id);
 
-function pair(entries: readonly RecordedEntry[]): { requests: Exchange[]; notifications: RecordedEntry[] } {
+function pair(entries: readonly RecordedEntry[]): { requests: Exchange[]; notifications: RecordedEntry[]; serverNotifications: RecordedEntry[] } {
   const requests: Exchange[] = [];
   const notifications: RecordedEntry[] = [];
+  const serverNotifications: RecordedEntry[] = [];
   const open = new Map<string, Exchange[]>();
   for (const e of entries) {
     const m = e.message as any;
@@ -73,6 +76,8 @@ function pair(entries: readonly RecordedEntry[]): { requests: Exchange[]; notifi
       requests.push(x);
       const k = `${e.session} ${key(m.id)}`;
       open.set(k, [...(open.get(k) ?? []), x]);
+    } else if (e.dir === 'out' && typeof m.method === 'string' && !('id' in m)) {
+      serverNotifications.push(e);
     } else if (e.dir === 'out' && typeof m.method !== 'string' && 'id' in m) {
       const k = `${e.session} ${key(m.id)}`;
       const waiting = open.get(k);
@@ -84,7 +89,7 @@ function pair(entries: readonly RecordedEntry[]): { requests: Exchange[]; notifi
       else x.result = m.result;
     }
   }
-  return { requests, notifications };
+  return { requests, notifications, serverNotifications };
 }
 
 function num(v: unknown): number | undefined {
@@ -104,7 +109,7 @@ function stateOf(t: any, ms: number, via: string, by?: Exchange): StateShown | u
 }
 
 export function analyse(run: ScenarioRun): Analysis {
-  const { requests, notifications } = pair(run.entries);
+  const { requests, notifications, serverNotifications } = pair(run.entries);
   const tasks = new Map<string, TaskView>();
   const invalidTasks = new Map<string, Exchange>();
   const unknownResults = new Map<string, Exchange>();
@@ -132,15 +137,15 @@ export function analyse(run: ScenarioRun): Analysis {
     } else if (x.method === 'tasks/update') v.updates.push(x);
     else if (x.method === 'tasks/cancel') v.cancels.push(x);
   }
-  for (const e of run.entries) {
+  for (const e of serverNotifications) {
     const m = e.message as any;
-    if (e.dir !== 'out' || !isObj(m) || m.method !== 'notifications/tasks') continue;
+    if (m.method !== 'notifications/tasks') continue;
     const v = typeof m.params?.taskId === 'string' ? tasks.get(m.params.taskId) : undefined;
     const s = v ? stateOf(m.params, e.ms, 'notifications/tasks') : undefined;
     if (v && s) v.shown.push(s);
   }
   for (const v of tasks.values()) v.shown.sort((a, b) => a.ms - b.ms);
-  return { ...run, requests, notifications, tasks, invalidTasks, unknownResults };
+  return { ...run, requests, notifications, serverNotifications, tasks, invalidTasks, unknownResults };
 }
 
 export function allTasks(a: Analysis): TaskView[] {

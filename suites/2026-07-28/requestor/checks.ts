@@ -11,6 +11,16 @@ import { checks as input } from './checks/input.ts';
 import { checks as cancel } from './checks/cancel.ts';
 import { checks as transport } from './checks/transport.ts';
 import { checks as negotiation } from './checks/negotiation.ts';
+import { checks as versions } from './checks/versions.ts';
+import { checks as subscriptions } from './checks/subscriptions.ts';
 import type { ExtensionRequestorCheckDef } from './engine.ts';
 
-export const extensionRequestorChecks: ExtensionRequestorCheckDef[] = [...negotiation, ...polling, ...input, ...cancel, ...transport];
+export const extensionRequestorChecks: ExtensionRequestorCheckDef[] = [
+  ...negotiation,
+  ...versions,
+  ...polling,
+  ...subscriptions,
+  ...input,
+  ...cancel,
+  ...transport,
+];

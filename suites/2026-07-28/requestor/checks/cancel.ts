@@ -32,4 +32,30 @@ export const checks: ExtensionRequestorCheckDef[] = [
       return `${cancelled} task(s) cancelled with tasks/cancel, no notifications/cancelled for a task`;
     },
   }),
+
+  defineExtensionRequestorCheck({
+    id: '2026-requestor.cancel-only-issued',
+    title: 'notifications/cancelled names only a request the client sent before (on the same connection)',
+    section: SECTION,
+    requirements: ['2026-cancellation-only-issued'],
+    level: 'MUST',
+    killedBy: ['cancel-unissued'],
+    scenarios: ALL,
+    judge(run: Analysis, ctx: JudgeContext) {
+      const cancels = run.notifications.filter((e) => (e.message as any)?.method === 'notifications/cancelled');
+      // Over Streamable HTTP closing the stream is the signal; a client sends notifications/cancelled on stdio (ending a subscription, a request it gives up).
+      if (cancels.length === 0) ctx.skip('the client sent no notifications/cancelled');
+      const bad: string[] = [];
+      for (const e of cancels) {
+        const rid = (e.message as any)?.params?.requestId;
+        const issued = run.requests.some((x) => x.request.session === e.session && x.request.seq < e.seq && JSON.stringify(x.id) === JSON.stringify(rid));
+        if (!issued)
+          bad.push(
+            `notifications/cancelled at ${at(e.ms)} names requestId ${short(rid)}, which the client never sent${run.transport === 'stdio' ? ' on this connection' : ''}`,
+          );
+      }
+      ctx.expect(bad.length === 0, `${bad.join('; ')}; a cancellation references only requests the client issued`);
+      return `${cancels.length} notifications/cancelled, each for a request the client had sent`;
+    },
+  }),
 ];

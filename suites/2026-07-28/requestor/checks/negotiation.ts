@@ -25,7 +25,8 @@ export const checks: ExtensionRequestorCheckDef[] = [
       const bad: string[] = [];
       for (const x of plain) {
         const rest = listed.slice(listed.indexOf(String(x.params?.name)) + 1);
-        const later = new Set(calls.filter((c) => c.sentMs > (x.answeredMs ?? Infinity)).map((c) => String(c.params?.name)));
+        // By recording order: the next call can come in within the millisecond of the answer.
+        const later = new Set(calls.filter((c) => c.request.seq > (x.response?.seq ?? Infinity)).map((c) => String(c.params?.name)));
         const skipped = rest.filter((n) => !later.has(n));
         if (skipped.length)
           bad.push(

@@ -49,7 +49,7 @@ export const checks: ExtensionRequestorCheckDef[] = [
     section: SECTION,
     requirements: ['2026-poll-until-terminal'],
     level: 'SHOULD',
-    killedBy: ['stop-polling', 'stop-after-update'],
+    killedBy: ['stop-polling', 'stop-after-update', 'ignore-ack'],
     scenarios: FOLLOW,
     judge(run: Analysis, ctx: JudgeContext) {
       const tasks = allTasks(run).filter((t) => t.cancels.length === 0);

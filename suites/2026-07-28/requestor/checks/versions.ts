@@ -1,0 +1,85 @@
+// Requestor checks (2026-07-28): protocol versions and discovery (basic-versioning.md "Protocol Version
+// Negotiation", server-discover.md "When to Call", basic-transports-stdio.md "Backward Compatibility").
+import { ErrorCode, Meta, Method } from '../../../../schema/2026-07-28/protocol.ts';
+import { at, short, type Analysis, type Exchange } from '../analysis.ts';
+import { defineExtensionRequestorCheck, ALL, type ExtensionRequestorCheckDef, type JudgeContext } from '../engine.ts';
+
+const SECTION = 'Requestor (2026-07-28): Versions and discovery';
+/** The legacy handshake (2025-11-25 and earlier): not a request of this revision. */
+const INITIALIZE = 'initialize';
+
+const versionOf = (x: Exchange): unknown => x.params?._meta?.[Meta.ProtocolVersion];
+
+export const checks: ExtensionRequestorCheckDef[] = [
+  defineExtensionRequestorCheck({
+    id: '2026-requestor.version-retry',
+    title: 'After -32022 (UnsupportedProtocolVersionError) the request is sent again in a version from data.supported',
+    section: SECTION,
+    requirements: ['2026-version-client-retry-supported'],
+    level: 'SHOULD',
+    killedBy: ['no-version-retry'],
+    scenarios: ['version-retry'],
+    judge(run: Analysis, ctx: JudgeContext) {
+      // The answer to initialize (a legacy probe) is the server telling its era, not a request to retry (basic-transports-stdio.md).
+      const refused = run.requests.filter(
+        (x) => x.method !== INITIALIZE && x.error?.code === ErrorCode.UnsupportedProtocolVersion && Array.isArray((x.error.data as any)?.supported),
+      );
+      if (refused.length === 0) ctx.skip('no request of the client was answered -32022 with data.supported');
+      const bad: string[] = [];
+      const ok: string[] = [];
+      for (const x of refused) {
+        const supported: unknown[] = (x.error!.data as any).supported;
+        // -32022 names the client's own version of this revision (2026-07-28): a compatible version exists, so the text asks for the retry.
+        const retry = run.requests.find((r) => r.method === x.method && r.request.seq > (x.response?.seq ?? Infinity));
+        if (!retry)
+          bad.push(
+            `${x.method} (id ${short(x.id)}) answered -32022 at ${at(x.answeredMs)} with supported ${short(supported)}; the client never sent ${x.method} again`,
+          );
+        else if (!supported.includes(versionOf(retry)))
+          bad.push(
+            `${x.method} sent again at ${at(retry.sentMs)} in version ${short(versionOf(retry))}, which data.supported ${short(supported)} does not list`,
+          );
+        else ok.push(`${x.method} sent again at ${at(retry.sentMs)} in ${String(versionOf(retry))}`);
+      }
+      ctx.expect(bad.length === 0, `${bad.join('; ')}; the client should select a mutually supported version from data.supported and retry`);
+      return ok.join('; ');
+    },
+  }),
+
+  defineExtensionRequestorCheck({
+    id: '2026-requestor.discover-first-stdio',
+    title: 'On stdio a client that also speaks the initialize handshake sends server/discover first',
+    section: SECTION,
+    requirements: ['2026-discover-dual-client-first'],
+    level: 'SHOULD',
+    killedBy: ['initialize-first'],
+    scenarios: ALL,
+    judge(run: Analysis, ctx: JudgeContext) {
+      // Over Streamable HTTP a dual-era client MAY tell the era from its first modern request (basic-transports-streamable-http.md "Backward Compatibility").
+      if (run.transport !== 'stdio') ctx.skip(`the line is about stdio (this run: ${run.transport})`);
+      const sessions = [...new Set(run.requests.map((x) => x.request.session))];
+      if (sessions.length === 0) ctx.skip('the client sent no request');
+      const bad: string[] = [];
+      const probed: string[] = [];
+      for (const s of sessions) {
+        const mine = run.requests.filter((x) => x.request.session === s).sort((a, b) => a.request.seq - b.request.seq);
+        const first = mine[0]!;
+        const init = mine.find((x) => x.method === INITIALIZE);
+        if (first.method === Method.ServerDiscover) probed.push(s);
+        // Sending initialize shows the client speaks the legacy handshake: a dual-era client, whose probe comes first.
+        else if (init)
+          bad.push(
+            first === init
+              ? `${s}: the first request was initialize (the legacy handshake) at ${at(first.sentMs)}, not server/discover`
+              : `${s}: the first request was ${first.method} at ${at(first.sentMs)}, not server/discover, and the client sent initialize at ${at(init.sentMs)}`,
+          );
+      }
+      ctx.expect(bad.length === 0, `${bad.join('; ')}; a client that supports legacy servers too should probe with server/discover before any other request`);
+      if (probed.length === 0)
+        ctx.skip(
+          'the client sent neither server/discover first nor initialize: it is not shown to speak the legacy handshake (the line is for dual-era clients)',
+        );
+      return `server/discover was the first request on ${probed.length} stdio connection(s)`;
+    },
+  }),
+];
