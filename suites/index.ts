@@ -29,6 +29,9 @@ import { checks as notifications2026 } from './2026-07-28/receiver/notifications
 import { checks as routing2026 } from './2026-07-28/receiver/routing.ts';
 import { checks as ttl2026 } from './2026-07-28/receiver/ttl.ts';
 import { checks as security2026 } from './2026-07-28/receiver/security.ts';
+import { checks as meta2026 } from './2026-07-28/receiver/meta.ts';
+import { checks as versioning2026 } from './2026-07-28/receiver/versioning.ts';
+import { checks as headers2026 } from './2026-07-28/receiver/headers.ts';
 
 /** Every receiver check of every revision, in report order (a run takes those of its revision: checksFor). */
 export const receiverChecks: CheckDef[] = [
@@ -58,6 +61,9 @@ export const receiverChecks: CheckDef[] = [
   ...notifications2026,
   ...routing2026,
   ...security2026,
+  ...meta2026,
+  ...versioning2026,
+  ...headers2026,
   ...removed2026,
   ...errors2026,
 ];

@@ -265,6 +265,57 @@ const PROBES: Record<FaultName, Probe> = {
     http: true,
     seen: async (c) => (await (c as HttpClient).send({ jsonrpc: '2.0', id: 9, method: Method.TasksList, params: { _meta: meta() } })).status === 400,
   },
+  'header-names-case-sensitive': {
+    // HttpClient sends every header name in lower case.
+    http: true,
+    seen: async (c) => (await c.request(Method.ToolsList)).error?.code === -32020,
+  },
+  'mcp-name-not-decoded': {
+    http: true,
+    seen: async (c) =>
+      (
+        await c.request(
+          Method.ToolsCall,
+          { name: 'complete', arguments: {} },
+          { caps: NON_DECLARING, headers: { 'mcp-name': `=?base64?${btoa('complete')}?=` } },
+        )
+      ).error?.code === -32020,
+  },
+  'unsupported-version-http-200': {
+    http: true,
+    seen: async (c) =>
+      (await (c as HttpClient).send({ jsonrpc: '2.0', id: 9, method: Method.ToolsList, params: { _meta: meta(DECLARING, '1900-01-01') } })).status === 200,
+  },
+  'initialize-error-no-versions': {
+    seen: async (c) => {
+      const r = await c.request('initialize', {
+        protocolVersion: '2025-11-25',
+        capabilities: {},
+        clientInfo: { name: 'legacy', version: '0' },
+        _meta: undefined,
+      });
+      return r.error !== undefined && !JSON.stringify(r.error).includes('2026-07-28');
+    },
+  },
+  'version-from-prior-request': {
+    seen: async (c) => {
+      await c.request(Method.ToolsList);
+      return (await c.request(Method.ToolsList, { _meta: meta(DECLARING, '1900-01-01') })).result !== undefined;
+    },
+  },
+  'task-without-id-resolved': {
+    seen: async (c) => {
+      const id = await createTask(c, 'slow');
+      return (await c.request(Method.TasksGet, {})).result?.taskId === id;
+    },
+  },
+  'mrtr-undeclared-elicitation': { seen: async (c) => (await callTool(c, 'ask', {}, {})).result?.inputRequests !== undefined },
+  'undeclared-bare-ack': {
+    seen: async (c) => {
+      const r = await callTool(c, 'complete', {}, NON_DECLARING);
+      return r.result !== undefined && !Array.isArray(r.result.content);
+    },
+  },
   'missing-meta-served': { seen: async (c) => (await c.request(Method.ToolsList, { _meta: undefined })).result !== undefined },
   'unsupported-version-served': { seen: async (c) => (await c.request(Method.ToolsList, { _meta: meta(DECLARING, '1900-01-01') })).result !== undefined },
   'discover-not-implemented': { seen: async (c) => (await c.request(Method.ServerDiscover)).error?.code === -32601 },

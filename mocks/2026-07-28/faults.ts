@@ -49,6 +49,18 @@ export const FAULTS = [
     description: 'tools/call with a `task` parameter that is not a 2025-11-25 task object is refused with -32602 (the parameter is not ignored)',
   },
   {
+    name: 'mrtr-undeclared-elicitation',
+    requirement: '2026-meta-no-undeclared-capability',
+    description:
+      'tools/call of an input tool from a request declaring no elicitation capability is answered with elicitation/create inputRequests (MRTR) instead of -32021',
+  },
+  {
+    name: 'undeclared-bare-ack',
+    requirement: '2026-ext-fallback-revert-or-reject',
+    description:
+      'tools/call of a non-declaring client, of a tool the server would run as a task, is answered { resultType: "complete" } with no content (neither the core result nor an error) while the work runs on',
+  },
+  {
     name: 'elicitation-undeclared',
     requirement: '2026-mrtr-no-undeclared-elicitation',
     description: 'tasks/get shows the elicitation inputRequests of a task to a request that declares no elicitation capability',
@@ -213,6 +225,24 @@ export const FAULTS = [
     transport: 'http',
   },
   {
+    name: 'header-names-case-sensitive',
+    requirement: '2026-header-names-case-insensitive',
+    description: 'MCP-Protocol-Version, Mcp-Method and Mcp-Name are found only under the spelling of the specification (names compared case-sensitively)',
+    transport: 'http',
+  },
+  {
+    name: 'mcp-name-not-decoded',
+    requirement: '2026-header-decode-base64',
+    description: 'an Mcp-Name in the Base64 sentinel encoding (=?base64?…?=) is compared to the body value without decoding it',
+    transport: 'http',
+  },
+  {
+    name: 'unsupported-version-http-200',
+    requirement: '2026-header-unsupported-version-400',
+    description: 'the -32022 of an unsupported protocol version is sent with HTTP 200 instead of 400',
+    transport: 'http',
+  },
+  {
     name: 'header-mismatch-http-200',
     requirement: '2026-header-mismatch-400',
     description: 'the -32020 of a header that does not match the body is sent with HTTP 200 instead of 400',
@@ -246,6 +276,22 @@ export const FAULTS = [
     name: 'unsupported-version-served',
     requirement: '2026-version-unsupported-32022',
     description: 'a request naming a protocol version the server does not implement is served instead of -32022',
+  },
+  {
+    name: 'initialize-error-no-versions',
+    requirement: '2026-version-modern-initialize-error',
+    description: 'initialize is answered -32601 "Method not found" without naming the supported protocol versions',
+  },
+  {
+    name: 'version-from-prior-request',
+    requirement: '2026-stateless-no-prior-context',
+    description:
+      'a request naming a protocol version the server does not implement is served when an earlier request of the same client (requestor and clientInfo) named a supported one',
+  },
+  {
+    name: 'task-without-id-resolved',
+    requirement: '2026-stateless-explicit-identifier',
+    description: "tasks/get, tasks/update and tasks/cancel without params.taskId act on the requestor's most recently created task",
   },
   { name: 'discover-not-implemented', requirement: '2026-discover-implement', description: 'server/discover answers -32601' },
   // --- security ------------------------------------------------------------------------------------

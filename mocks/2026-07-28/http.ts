@@ -120,6 +120,7 @@ export async function listenHttp(server: ExtensionServer, port = 0, host = '127.
       transport: 'http',
       owner: ownerOf(req, hasTokens),
       headers: req.headers,
+      rawHeaders: req.rawHeaders,
       signal: abort.signal,
       subscriptions,
       notify: (m) => {

@@ -92,6 +92,8 @@ export interface RequestCtx {
   owner: string;
   /** HTTP request headers (HTTP only). */
   headers?: IncomingHttpHeaders;
+  /** HTTP request headers as sent, names as written: name, value, name, value … (HTTP only). */
+  rawHeaders?: readonly string[];
   /** Aborted when the request is cancelled (stdio notifications/cancelled, HTTP disconnect) or the server closes. */
   signal: AbortSignal;
   /** Sends a notification belonging to this request (the subscriptions/listen stream). */
@@ -149,6 +151,8 @@ export class ExtensionServer {
   private readonly listens = new Set<() => void>();
   /** tools/call count (latitude alternate-results). */
   private calls = 0;
+  /** fault version-from-prior-request: the supported version each client named last. */
+  private readonly priorVersions = new Map<string, string>();
   /** tasks/get that showed a task failed (fault failed-resumes). */
   private readonly failedShown = new WeakMap<StoredTask, number>();
   /** How many times each tool's work started. */
@@ -260,6 +264,7 @@ export class ExtensionServer {
     if (err.code === ErrorCode.HeaderMismatch && this.fault('header-mismatch-http-200')) return 200;
     if (err.code === ErrorCode.MethodNotFound && this.fault('unknown-method-http-400')) return 400;
     if (err.metaMissing && this.fault('meta-missing-http-200')) return 200;
+    if (err.code === ErrorCode.UnsupportedProtocolVersion && this.fault('unsupported-version-http-200')) return 200;
     return err.httpStatus;
   }
 
@@ -291,7 +296,7 @@ export class ExtensionServer {
     const params: Params = rawParams ?? {};
     const handler = this.handlerFor(method);
     if (!handler) {
-      if (method === INITIALIZE) {
+      if (method === INITIALIZE && !this.fault('initialize-error-no-versions')) {
         // basic-versioning.md: a modern-only server names the versions it supports in its error to initialize.
         const requested = typeof params.protocolVersion === 'string' ? params.protocolVersion : '';
         throw new LadderError(
@@ -307,14 +312,30 @@ export class ExtensionServer {
       throw new LadderError(ErrorCode.MethodNotFound, `Method not found: ${method}`, 404);
     }
     const version = this.checkMeta(params);
-    if (ctx.transport === 'http' && ctx.headers) this.checkHeaders(method, params, version, ctx.headers);
-    if (!SUPPORTED_VERSIONS.includes(version) && !this.fault('unsupported-version-served')) {
+    if (ctx.transport === 'http' && ctx.headers) this.checkHeaders(method, params, version, ctx);
+    if (!SUPPORTED_VERSIONS.includes(version) && !this.fault('unsupported-version-served') && !this.versionFromPriorRequest(params, ctx)) {
       throw new LadderError(ErrorCode.UnsupportedProtocolVersion, `Unsupported protocol version: ${version}`, 400, {
         supported: [...SUPPORTED_VERSIONS],
         requested: version,
       });
     }
+    if (this.fault('version-from-prior-request')) this.rememberVersion(params, ctx, version);
     return handler.call(this, params, ctx, id);
+  }
+
+  /** fault version-from-prior-request: the client (requestor and clientInfo) named a supported version before. */
+  private versionFromPriorRequest(params: Params, ctx: RequestCtx): boolean {
+    return this.fault('version-from-prior-request') && this.priorVersions.has(this.clientKey(params, ctx));
+  }
+
+  private rememberVersion(params: Params, ctx: RequestCtx, version: string): void {
+    if (!SUPPORTED_VERSIONS.includes(version)) return;
+    if (this.priorVersions.size >= 1_000) this.priorVersions.clear();
+    this.priorVersions.set(this.clientKey(params, ctx), version);
+  }
+
+  private clientKey(params: Params, ctx: RequestCtx): string {
+    return `${ctx.owner} ${JSON.stringify(isObject(params._meta) ? (params._meta[Meta.ClientInfo] ?? null) : null)}`;
   }
 
   private handlerFor(method: string): ((p: Params, ctx: RequestCtx, id: string | number) => Promise<JsonObject | undefined>) | undefined {
@@ -360,8 +381,15 @@ export class ExtensionServer {
   }
 
   /** Streamable HTTP "Server Validation": the standard headers present and equal to the body (-32020, HTTP 400). */
-  private checkHeaders(method: string, params: Params, version: string, headers: IncomingHttpHeaders): void {
+  private checkHeaders(method: string, params: Params, version: string, ctx: RequestCtx): void {
+    const headers = ctx.headers ?? {};
+    const raw = ctx.rawHeaders ?? [];
     const one = (name: string): string | undefined => {
+      // fault header-names-case-sensitive: only the name as the specification spells it is looked at.
+      if (this.fault('header-names-case-sensitive')) {
+        const i = raw.findIndex((n, k) => k % 2 === 0 && n === name);
+        return i < 0 ? undefined : raw[i + 1];
+      }
       const v = headers[name.toLowerCase()];
       return Array.isArray(v) ? v[0] : v;
     };
@@ -376,14 +404,16 @@ export class ExtensionServer {
     const source = MCP_NAME_SOURCE[method];
     if (!source) return;
     const task = method.startsWith('tasks/');
-    const raw = one(Header.Name);
+    const name = one(Header.Name);
     const body = params[source];
-    if (raw === undefined) {
+    if (name === undefined) {
       // RULINGS.md#ext-mcp-name-task-id: rejecting a task request without Mcp-Name is the server's choice (latitude mcp-name-optional).
       if (task && this.latitude('mcp-name-optional')) return;
+      if (task && body === undefined && this.fault('task-without-id-resolved')) return;
       throw mismatch(`${Header.Name} header is required for ${method}`);
     }
-    const decoded = decodeHeaderValue(raw);
+    // fault mcp-name-not-decoded: the value compared as sent, a Base64 sentinel not decoded.
+    const decoded = this.fault('mcp-name-not-decoded') ? name : decodeHeaderValue(name);
     if (decoded === undefined) throw mismatch(`${Header.Name} header value contains invalid characters`);
     if (decoded !== body && !(task && this.fault('mcp-name-unchecked')))
       throw mismatch(`${Header.Name} header value '${decoded}' does not match body value '${String(body)}'`);
@@ -507,7 +537,12 @@ export class ExtensionServer {
       if (this.fault('undeclared-wrong-code')) throw new RpcError(ErrorCode.InvalidParams, `Tool ${tool.name} runs only as a task`);
       this.requireTasks(params);
     }
-    if (tool.rounds || tool.before) this.requireElicitation(params);
+    if ((tool.rounds || tool.before) && !this.fault('mrtr-undeclared-elicitation')) this.requireElicitation(params);
+    // fault undeclared-bare-ack: a non-declaring client gets neither the core result nor an error.
+    if (ext && !declared && !tool.taskOnly && !tool.rounds && !tool.before && this.fault('undeclared-bare-ack') && this.decideTask(tool, true)) {
+      void this.work(this.store.create(ctx.owner, tool.name), tool, ms, [], {});
+      return { resultType: ResultType.Complete };
+    }
     const asTask = this.decideTask(tool, declared || (ext && this.fault('task-to-undeclared')));
     const mrtrAfterTask = asTask && this.fault('mrtr-after-task');
     // MRTR on the tools/call itself: the question before the task (mrtr_then_task), and every question when it runs synchronously.
@@ -682,6 +717,7 @@ export class ExtensionServer {
     const id = params.taskId;
     let task: StoredTask;
     if (this.fault('foreign-task-visible') && typeof id === 'string' && this.store.peek(id)) task = this.store.peek(id)!;
+    else if (id === undefined && this.fault('task-without-id-resolved') && this.store.latestOf(ctx.owner)) task = this.store.latestOf(ctx.owner)!;
     else task = this.store.lookup(id, ctx.owner, verb);
     if (this.latitude('lazy-expiry') && task.ttlMs !== null && Date.now() > task.createdAtMs + task.ttlMs) {
       this.store.remove(task);

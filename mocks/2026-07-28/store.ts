@@ -305,6 +305,11 @@ export class TaskStore extends EventEmitter<{ change: [StoredTask] }> {
     }
   }
 
+  /** The owner's most recently created task (fault task-without-id-resolved). */
+  latestOf(owner: string): StoredTask | undefined {
+    return this.ownedBy(owner).reduce<StoredTask | undefined>((a, t) => (!a || t.createdAtMs >= a.createdAtMs ? t : a), undefined);
+  }
+
   eachTask(fn: (t: StoredTask) => void): void {
     for (const t of this.tasks.values()) fn(t);
   }

@@ -274,6 +274,10 @@ export const checks: CheckDef[] = [
     async run(ctx: CheckContext) {
       const plain = await plainAnswer(ctx, 'completes');
       if (plain.error) ctx.skip(`tools/call of "${ctx.tool('completes').name}" without a task answered error ${plain.error.code}: nothing to compare with`);
+      if (!Array.isArray(plain.result?.content))
+        ctx.skip(`tools/call of "${ctx.tool('completes').name}" without the extension was answered with no content: nothing to compare with`, {
+          judgedBy: '2026-version.extension-fallback',
+        });
       const c = await settledAs(ctx, 'completes', 'completed');
       const res = c.last[Field.result];
       if (!isObj(res)) ctx.skip(`completed task ${c.taskId} has no result object`, { judgedBy: '2026-get.completed-result' });
