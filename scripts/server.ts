@@ -10,7 +10,8 @@ import { matches } from '../suites/engine/select.ts';
 import { serverRequestorChecks } from '../suites/requestor/server-requestor.ts';
 import { describeTarget, loadProfile } from '../suites/runner/target.ts';
 import type { TargetInfo } from '../suites/engine/check.ts';
-import { Meta } from '../schema/2026-07-28/protocol.ts';
+import { Meta, REVISION as MODERN_REVISION } from '../schema/2026-07-28/protocol.ts';
+import { MODERN_PROPERTY_IDS, modernPropertyCatalog, runModernProperties } from '../suites/2026-07-28/properties/report.ts';
 import { DEFAULT_DISCOVERY, DISCOVER_MODES, formatPlan, profileToKeep, type DiscoverMode } from '../suites/runner/discovery.ts';
 import { computeCoverage, mergeCoverage } from '../suites/coverage.ts';
 import { DEFAULT_RUN_OPTIONS, REVISION_CHOICES, type RevisionChoice, type RunEvents, type RunOptions } from '../suites/engine/options.ts';
@@ -75,7 +76,8 @@ server options:
   --check-timeout <ms>       bound for one check (default ${DEFAULT_RUN_OPTIONS.checkTimeoutMs}, at least 3 × the request timeout)
   --concurrency <n>          checks run at once (default ${DEFAULT_RUN_OPTIONS.concurrency})
   --no-color                 plain console output
-  --properties               also run the property-based tests (state machine, races, hostile input; suites/properties/README.md)
+  --properties               also run the property-based tests (state machine, races, hostile input; suites/properties/README.md),
+                             of each revision the target is graded in (2026-07-28: the extension's model, 2026-properties.*)
   --runs <n>                 property runs (command sequences / race schedules; hostile inputs: n × 10 per category; default 100)
   --seed <n>                 fast-check seed for the properties (default random; printed)
   --path <token>             replay one printed counterexample (<property>/<path>[/<replayPath>]; needs --seed; skips the checks)
@@ -218,10 +220,13 @@ export function parseServerArgs(argv: string[]) {
   } catch (e) {
     throw new UsageError(`--baseline: ${e instanceof Error ? e.message : String(e)}`);
   }
-  // Property results (--properties) are checks too, named properties.<name>.
+  // Property results (--properties) are checks too, named properties.<name> (2026-07-28: 2026-properties.<name>).
   const unknownBaseline = baseline.filter(
     (id) =>
-      !receiverChecks.some((c) => c.id === id) && !serverRequestorChecks.some((c) => c.id === id) && !PROPERTY_NAMES.some((p) => id === `properties.${p}`),
+      !receiverChecks.some((c) => c.id === id) &&
+      !serverRequestorChecks.some((c) => c.id === id) &&
+      !PROPERTY_NAMES.some((p) => id === `properties.${p}`) &&
+      !MODERN_PROPERTY_IDS.includes(id),
   );
   if (unknownBaseline.length) throw new UsageError(`--baseline lists unknown check ids: ${unknownBaseline.join(', ')}`);
   if (values.timeout !== undefined && values['request-timeout'] !== undefined)
@@ -399,16 +404,17 @@ export async function runServerCommand(argv: string[]): Promise<number> {
   } finally {
     for (const pre of preflights) await pre.session.close();
   }
-  // --properties: the property-based tests (2025-11-25's state machine) run after the checks; their results join the report.
+  // --properties: the property-based tests of each revision the target is graded in (2025-11-25's state machine,
+  // 2026-07-28's extension model) run after the checks, each on a session of its own; their results join the report.
   const legacy = preflights.find((p) => p.revision === SPEC_REVISION);
-  if (args.properties && legacy) {
-    const results = await runProperties(
-      { ...legacy.config, discover: undefined, discovered: legacy.discovery },
-      { ...args.properties, log: (l) => say(`  ${l}\n`) },
-    );
-    for (const r of results) if (r.status === 'fail' || r.status === 'warn') process.stderr.write(`\n${formatPropertyFailure(r)}`);
-    checked.push(...results);
-  } else if (args.properties) say(`--properties: not run (the property runs judge ${SPEC_REVISION}, which the target is not graded in)\n`);
+  if (args.properties)
+    for (const pre of preflights) {
+      const config = { ...pre.config, discover: undefined, discovered: pre.discovery };
+      const propertyArgs = { ...args.properties, log: (l: string) => say(`  ${l}\n`) };
+      const results = pre.revision === SPEC_REVISION ? await runProperties(config, propertyArgs) : await runModernProperties(config, propertyArgs);
+      for (const r of results) if (r.status === 'fail' || r.status === 'warn') process.stderr.write(`\n${formatPropertyFailure(r)}`);
+      checked.push(...results);
+    }
   status?.stop();
   const results = inCheckOrder(checked);
   const report = buildReport(results, target, started, args.baseline);
@@ -488,6 +494,9 @@ export function listChecks(argv: string[] = []): number {
   if (!only || only === SPEC_REVISION)
     for (const p of propertyCatalog())
       row([p.id, SPEC_REVISION, 'receiver (property)', p.level, p.requirements.join(','), '-', rulings(p.requirements), p.title]);
+  if (!only || only === MODERN_REVISION)
+    for (const p of modernPropertyCatalog())
+      row([p.id, MODERN_REVISION, 'receiver (property)', p.level, p.requirements.join(','), '-', rulings(p.requirements), p.title]);
   return 0;
 }
 

@@ -28,6 +28,7 @@ import { addReproductions, type PassedOption } from './report/reproduce.ts';
 import { addReplays } from './report/replay.ts';
 import { writeFileSync } from 'node:fs';
 import { parsePropertyArgs, runProperties, type PropertyRunOptions } from './properties/run.ts';
+import { runModernProperties } from './2026-07-28/properties/report.ts';
 
 /**
  * The receiver under test:
@@ -297,6 +298,7 @@ export async function runConformance(target: Target, options: RunConformanceOpti
   const results: CheckResult[] = [];
   const coverage: RunCoverage[] = [];
   let discovery: AnyDiscovery | undefined;
+  const discoveries = new Map<string, AnyDiscovery | undefined>();
   // One session per revision (a dual-era target is graded in both), as the CLI does.
   for (const revision of revisions) {
     let session;
@@ -314,15 +316,17 @@ export async function runConformance(target: Target, options: RunConformanceOpti
       results.push(...runResults);
       coverage.push(computeCoverage(runResults, checksFor(revision), session.info));
       discovery ??= session.discovery;
+      discoveries.set(revision, session.discovery);
     } finally {
       await session.close();
     }
   }
-  // The properties judge 2025-11-25's state machine, after the checks (as the CLI runs them); not run for a target not graded in it.
-  if (properties && revisions.includes(SPEC_REVISION))
-    results.push(
-      ...(await runProperties({ ...config, options: { ...given, revision: SPEC_REVISION }, discover: undefined, discovered: discovery }, properties)),
-    );
+  // The properties of each revision the target is graded in, after the checks (as the CLI runs them).
+  if (properties)
+    for (const revision of revisions) {
+      const c = { ...config, options: { ...given, revision }, discover: undefined, discovered: discoveries.get(revision) };
+      results.push(...(await (revision === SPEC_REVISION ? runProperties(c, properties) : runModernProperties(c, properties))));
+    }
   const report = buildReport(results, label, started, expectedFailuresOf(options));
   report.coverage = mergeCoverage(coverage);
   if (discovery) report.discovery = discovery;

@@ -7,6 +7,7 @@ import { readdirSync } from 'node:fs';
 import { allChecks, checkRevisions, checksFor, receiverChecks } from './index.ts';
 import { requestorChecks } from './requestor/checks.ts';
 import { propertyCatalog } from './properties/run.ts';
+import { modernPropertyCatalog } from './2026-07-28/properties/report.ts';
 import { hasRequirement, requirements, requirementsFor, revisionsOf, strongestLevel } from '../schema/catalog.ts';
 import { SPEC_REVISION } from '../schema/spec.ts';
 import { isFaultName } from '../mocks/receiver/faults.ts';
@@ -17,7 +18,7 @@ const every = [...receiverChecks, ...requestorChecks];
 
 describe('facts on the checks', () => {
   it('ids are unique across receiver checks, requestor checks and property runs', () => {
-    const ids = [...every.map((c) => c.id), ...propertyCatalog().map((p) => p.id)];
+    const ids = [...every.map((c) => c.id), ...propertyCatalog().map((p) => p.id), ...modernPropertyCatalog().map((p) => p.id)];
     expect(ids.filter((id, i) => ids.indexOf(id) !== i)).toEqual([]);
   });
 

@@ -205,7 +205,8 @@ export function registerChecks(config: RunConfig, opts: RegisterOptions = {}): v
   const properties = opts.properties;
   if (properties && registered.includes(SPEC_REVISION)) {
     let run: Promise<CheckResult[]> | undefined;
-    const names = properties.path ? [parseReplayToken(properties.path).name] : (properties.only ?? PROPERTY_NAMES);
+    const token = properties.path ? parseReplayToken(properties.path) : undefined;
+    const names = token ? (token.revision === SPEC_REVISION ? [token.name] : []) : (properties.only ?? PROPERTY_NAMES);
     describe('Properties', () => {
       for (const name of names)
         test(`properties.${name}`, { timeout: properties.timeoutMs * names.length + 30_000 }, async (ctx) => {

@@ -11,6 +11,9 @@
 // A failure's message carries the shrunk steps as run, the seed, the path and the command that replays it;
 // its `transcript` is the JSON-RPC exchange of the shrunk counterexample. See README.md here.
 import fc from 'fast-check';
+import { SPEC_REVISION } from '../../schema/spec.ts';
+import { REVISION as MODERN_REVISION } from '../../schema/2026-07-28/protocol.ts';
+import { MODERN_PROPERTY_NAMES, type ModernPropertyName } from '../2026-07-28/properties/run.ts';
 import type { TranscriptEntry } from '../wire/peer.ts';
 import { hasPath, severity, type CheckResult, type Level, type Status } from '../engine/check.ts';
 import { openTargetSession, type RunConfig } from '../runner/session.ts';
@@ -48,7 +51,8 @@ export interface PropertyRunOptions {
 }
 
 export interface PropertyInfo {
-  name: PropertyName;
+  /** The property (2025-11-25's, or 2026-07-28's: suites/2026-07-28/properties/report.ts). */
+  name: PropertyName | ModernPropertyName;
   seed: number;
   runs: number;
   numShrinks: number;
@@ -71,12 +75,25 @@ export interface PropertyCheckResult extends CheckResult {
 
 const SECTION = 'Properties';
 
-export function parseReplayToken(token: string): { name: PropertyName; fcPath: string; replayPath?: string } {
-  const m = /^([a-z][a-z.-]*)\/(\d+(?::\d+)*)(?:\/(.+))?$/.exec(token);
+/** A replay token: a property of 2025-11-25 (`state-machine/…`) or of 2026-07-28 (`2026-state-machine/…`, suites/2026-07-28/properties/report.ts). */
+export type ReplayToken =
+  | { revision: typeof SPEC_REVISION; name: PropertyName; fcPath: string; replayPath?: string }
+  | { revision: typeof MODERN_REVISION; name: ModernPropertyName; fcPath: string; replayPath?: string };
+
+/** How a 2026-07-28 property is named in a replay token. */
+export const modernReplayName = (name: ModernPropertyName) => `${MODERN_PREFIX}${name}`;
+const MODERN_PREFIX = '2026-';
+
+export function parseReplayToken(token: string): ReplayToken {
+  const m = /^([a-z0-9][a-z0-9.-]*)\/(\d+(?::\d+)*)(?:\/(.+))?$/.exec(token);
+  const modern = MODERN_PROPERTY_NAMES.find((n) => m?.[1] === modernReplayName(n));
+  if (m && modern) return { revision: MODERN_REVISION, name: modern, fcPath: m[2]!, ...(m[3] ? { replayPath: m[3] } : {}) };
   if (!m || !(PROPERTY_NAMES as string[]).includes(m[1]!)) {
-    throw new Error(`--path: expected <property>/<path>[/<replayPath>] with property one of ${PROPERTY_NAMES.join(', ')}, got "${token}"`);
+    throw new Error(
+      `--path: expected <property>/<path>[/<replayPath>] with property one of ${[...PROPERTY_NAMES, ...MODERN_PROPERTY_NAMES.map(modernReplayName)].join(', ')}, got "${token}"`,
+    );
   }
-  return { name: m[1] as PropertyName, fcPath: m[2]!, replayPath: m[3] };
+  return { revision: SPEC_REVISION, name: m[1] as PropertyName, fcPath: m[2]!, replayPath: m[3] };
 }
 
 /** CLI flags → options (undefined when --properties is absent). Throws Error on bad values. */
@@ -137,8 +154,10 @@ interface PropertySpec<T> {
 
 /** Runs every selected property against the target. Never throws for target misbehaviour (that becomes a result). */
 export async function runProperties(config: RunConfig, opts: PropertyRunOptions): Promise<PropertyCheckResult[]> {
-  const replay = opts.path ? parseReplayToken(opts.path) : undefined;
-  const selected = new Set<PropertyName>(replay ? [replay.name] : (opts.only ?? PROPERTY_NAMES));
+  const token = opts.path ? parseReplayToken(opts.path) : undefined;
+  // A token of the other revision replays nothing here.
+  const replay = token?.revision === SPEC_REVISION ? token : undefined;
+  const selected = new Set<PropertyName>(replay ? [replay.name] : token ? [] : (opts.only ?? PROPERTY_NAMES));
   const session = await openTargetSession(config);
   const { info, options, connector } = session;
   const pool = makePool(connector, session.shared, 10);

@@ -13,6 +13,7 @@ import type { ModernProfileRole } from '../../engine/profile.ts';
 import type { ProfileTool } from '../../engine/profile.ts';
 import { ErrorCode, Field, isTaskStatus, isTerminal, Method, ResultType, type TaskStatus } from '../../../schema/2026-07-28/protocol.ts';
 import type { ModernScope } from '../wire/peer.ts';
+import type { TranscriptEntry } from '../../wire/peer.ts';
 import { answersFor } from '../arrange/tasks.ts';
 import { ExtensionModel, ModelViolation, type TaskState } from './model.ts';
 
@@ -23,20 +24,43 @@ export interface PropertyTarget {
   tools: Partial<Record<ModernProfileRole, ProfileTool>>;
 }
 
+/** The property runs of this revision (their check ids: `2026-properties.<name>`). */
+export const MODERN_PROPERTY_NAMES = ['state-machine', 'races', 'hostile-input'] as const;
+export type ModernPropertyName = (typeof MODERN_PROPERTY_NAMES)[number];
+
 export interface PropertyOptions {
   runs: number;
+  /** Inputs of the hostile-input property (default `runs`). */
+  hostileRuns?: number;
   seed?: number;
   /** Longest a run waits for one task to move (ms). */
   settleMs?: number;
+  /** Which properties to run (default all). */
+  only?: readonly ModernPropertyName[];
+  /** fast-check path of one counterexample to replay (with `seed` and one property in `only`). */
+  path?: string;
+  /** Time limit per property (ms); an interrupted property says so (`interrupted`), it is no pass. */
+  timeoutMs?: number;
 }
 
 export interface PropertyOutcome {
-  name: 'state-machine' | 'races' | 'hostile-input';
+  name: ModernPropertyName;
   ok: boolean;
   /** The counterexample and the model's verdict, when falsified. */
   message: string;
   seed: number;
   runs: number;
+  numShrinks: number;
+  /** The time limit ended the run (or its shrinking). */
+  interrupted: boolean;
+  /** fast-check path of the counterexample (for a replay). */
+  path?: string;
+  /** fast-check's rendering of the counterexample. */
+  counterexample?: string;
+  /** What falsified it: a ModelViolation (with its requirement ids), or an error of the run itself. */
+  error?: unknown;
+  /** The exchange of the last failing run (the shrunk counterexample), from the connection's transcript. */
+  transcript?: TranscriptEntry[];
 }
 
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -214,40 +238,93 @@ async function runHostile(target: PropertyTarget, taskId: unknown, responses: un
   if (d.error && d.error.code === undefined) throw new ModelViolation(['2026-errors-get-unknown-32602'], 'the server stopped answering after hostile input');
 }
 
-/** Runs the three properties; each outcome carries the seed to replay it. */
+/** The roles the property runs play that the target has tools for (none: the runs cannot be made). */
+export function propertyRoles(tools: PropertyTarget['tools']): ModernProfileRole[] {
+  return ROLES.filter((r) => tools[r]);
+}
+
+/** Runs the properties (all, or `only`); each outcome carries the seed and path to replay it. */
 export async function runExtensionProperties(target: PropertyTarget, opts: PropertyOptions): Promise<PropertyOutcome[]> {
-  const roles = ROLES.filter((r) => target.tools[r]);
+  const roles = propertyRoles(target.tools);
   const seed = opts.seed ?? Math.floor(Math.random() * 2 ** 31);
-  const outcome = async (name: PropertyOutcome['name'], prop: fc.IAsyncProperty<any>): Promise<PropertyOutcome> => {
-    const d = await fc.check(prop, { numRuns: opts.runs, seed, endOnFailure: true });
+  const peer = target.scope.peer;
+  type Traced = <A extends unknown[]>(predicate: (...a: A) => Promise<void>) => (...a: A) => Promise<void>;
+  const outcome = async (name: ModernPropertyName, numRuns: number, prop: (traced: Traced) => fc.IAsyncProperty<any>): Promise<PropertyOutcome> => {
+    // A failing run keeps its error and its exchange: the transcript from where it stood when the run began (the runs are one after the other).
+    let failure: { error: unknown; transcript: TranscriptEntry[] } | undefined;
+    const traced: Traced =
+      (predicate) =>
+      async (...a) => {
+        const from = peer.transcript.length;
+        try {
+          await predicate(...a);
+        } catch (e) {
+          failure = { error: e, transcript: peer.transcript.slice(from) };
+          throw e;
+        }
+      };
+    const d = await fc.check(prop(traced), {
+      numRuns: opts.path ? 1 : numRuns,
+      seed,
+      ...(opts.path ? { path: opts.path } : {}),
+      endOnFailure: true,
+      ...(opts.timeoutMs ? { interruptAfterTimeLimit: opts.timeoutMs } : {}),
+    });
+    const error = failure?.error ?? d.errorInstance;
     const message = d.failed
-      ? `${d.errorInstance instanceof Error ? d.errorInstance.message : String(d.errorInstance)}\ncounterexample: ${fc.stringify(d.counterexample)}\nseed ${seed}, path ${d.counterexamplePath}`
+      ? `${error instanceof Error ? error.message : String(error)}\ncounterexample: ${fc.stringify(d.counterexample)}\nseed ${seed}, path ${d.counterexamplePath}`
       : `${d.numRuns} runs`;
-    return { name, ok: !d.failed, message, seed, runs: d.numRuns };
+    return {
+      name,
+      ok: !d.failed,
+      message,
+      seed,
+      runs: d.numRuns,
+      numShrinks: d.numShrinks,
+      interrupted: d.interrupted,
+      ...(d.failed
+        ? {
+            error,
+            ...(d.counterexamplePath ? { path: d.counterexamplePath } : {}),
+            ...(d.counterexample ? { counterexample: fc.stringify(d.counterexample) } : {}),
+            ...(failure ? { transcript: failure.transcript } : {}),
+          }
+        : {}),
+    };
   };
   if (!roles.length) return [];
   const raceRoles = roles.filter((r) => r !== 'failsWithError' && r !== 'returnsIsError');
-  return [
-    await outcome(
-      'state-machine',
-      fc.asyncProperty(fc.array(commandArb(roles), { minLength: 1, maxLength: 12 }), (cmds) => runCommands(target, cmds)),
-    ),
-    await outcome(
-      'races',
-      fc.asyncProperty(
-        fc.scheduler(),
-        fc.constantFrom(...(raceRoles.length ? raceRoles : roles)),
-        fc.array(fc.constantFrom('get' as const, 'update' as const, 'cancel' as const), { minLength: 2, maxLength: 5 }),
-        (s, role, actors) => runRace(target, s, role, actors),
+  const wanted = (n: ModernPropertyName) => !opts.only || opts.only.includes(n);
+  const out: PropertyOutcome[] = [];
+  if (wanted('state-machine'))
+    out.push(
+      await outcome('state-machine', opts.runs, (traced) =>
+        fc.asyncProperty(
+          fc.array(commandArb(roles), { minLength: 1, maxLength: 12 }),
+          traced((cmds: Command[]) => runCommands(target, cmds)),
+        ),
       ),
-    ),
-    await outcome(
-      'hostile-input',
-      fc.asyncProperty(
-        fc.oneof(fc.jsonValue(), fc.string({ maxLength: 300 }), fc.constant(undefined)),
-        fc.oneof(fc.jsonValue(), fc.dictionary(fc.string({ maxLength: 20 }), fc.jsonValue())),
-        (taskId, responses) => runHostile(target, taskId, responses),
+    );
+  if (wanted('races'))
+    out.push(
+      await outcome('races', opts.runs, (traced) =>
+        fc.asyncProperty(
+          fc.scheduler(),
+          fc.constantFrom(...(raceRoles.length ? raceRoles : roles)),
+          fc.array(fc.constantFrom('get' as const, 'update' as const, 'cancel' as const), { minLength: 2, maxLength: 5 }),
+          traced((s: fc.Scheduler, role: ModernProfileRole, actors: ('get' | 'update' | 'cancel')[]) => runRace(target, s, role, actors)),
+        ),
       ),
-    ),
-  ];
+    );
+  if (wanted('hostile-input'))
+    out.push(
+      await outcome('hostile-input', opts.hostileRuns ?? opts.runs, (traced) =>
+        fc.asyncProperty(
+          fc.oneof(fc.jsonValue(), fc.string({ maxLength: 300 }), fc.constant(undefined)),
+          fc.oneof(fc.jsonValue(), fc.dictionary(fc.string({ maxLength: 20 }), fc.jsonValue())),
+          traced((taskId: unknown, responses: unknown) => runHostile(target, taskId, responses)),
+        ),
+      ),
+    );
+  return out;
 }
