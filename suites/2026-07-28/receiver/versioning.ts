@@ -40,6 +40,9 @@ export const checks: CheckDef[] = [
         `the -32022 does not list the supported versions in data.supported: ${show(r)}`,
       );
       ctx.expect(!supported.includes(UNSUPPORTED_VERSION), `the -32022 lists the requested version ${UNSUPPORTED_VERSION} as supported: ${show(r)}`);
+      // The schema's data.requested (not this line's rule): noted when it is not the version asked for.
+      const requested = (r.error.data as { requested?: unknown }).requested;
+      if (requested !== UNSUPPORTED_VERSION) ctx.note(`data.requested is ${brief(requested)}, not "${UNSUPPORTED_VERSION}"`);
       return `-32022, supported ${JSON.stringify(supported)}`;
     },
   }),
