@@ -32,6 +32,11 @@ export interface ClientScenario {
   unknownResultType?: boolean;
   /** The first tools/list is answered with a CreateTaskResult (an invalid answer: tools/list is not a supported request). */
   toolsListAsTask?: boolean;
+  /**
+   * The server is a legacy one (2025-11-25: the reference receiver of that revision, mocks/receiver, serving `tools` as
+   * plain tools): it needs the initialize handshake, and its results carry no resultType. Only a dual-era client goes on.
+   */
+  legacy?: boolean;
   /** The first request of this method is answered -32022 UnsupportedProtocolVersionError naming the supported versions. */
   rejectVersionOnce?: string;
   transports?: readonly ScenarioTransport[];
@@ -119,6 +124,15 @@ export const CLIENT_SCENARIOS: readonly ClientScenario[] = [
     tools: ['complete', 'tool_error'],
     server: { pollIntervalMs: SCENARIO_POLL_INTERVAL_MS },
     unknownResultType: true,
+  },
+  {
+    name: 'legacy-server',
+    title: 'A legacy server (2025-11-25, initialize handshake): its results carry no resultType',
+    ask: 'a client that also speaks 2025-11-25 falls back to initialize (stdio: after server/discover fails) and calls the tools as usual, taking each result without resultType as complete; a client of modern versions only surfaces an error',
+    timeoutMs: 20_000,
+    tools: ['complete', 'echo'],
+    server: {},
+    legacy: true,
   },
   {
     name: 'version-retry',

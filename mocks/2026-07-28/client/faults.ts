@@ -91,6 +91,12 @@ export const CLIENT_FAULTS = [
     description: 'follows any tools/call result that carries a taskId as a task, whatever its resultType says',
   },
   {
+    name: 'result-type-required',
+    requirement: '2026-core-result-type-absent-complete',
+    description:
+      'takes a result without resultType for an invalid one, also from a legacy server: a tools/list result without it is asked again, then given up',
+  },
+  {
     name: 'no-version-retry',
     requirement: '2026-version-client-retry-supported',
     description: 'on -32022 (UnsupportedProtocolVersionError) gives the request up, though data.supported names its own version',

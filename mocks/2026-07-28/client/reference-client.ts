@@ -56,8 +56,10 @@ const ACK_WAIT_MS = 5_000;
 const NOTIFY_WAIT_MS = 3_000;
 /** The protocol versions this client speaks (the retry after -32022 picks one the server lists). */
 const VERSIONS: readonly string[] = [PROTOCOL_VERSION];
-/** The legacy version the fault initialize-first probes with. */
+/** The legacy version this client falls back to (basic-transports-stdio.md "Backward Compatibility"), and the fault initialize-first probes with. */
 const LEGACY_VERSION = '2025-11-25';
+/** JSON-RPC errors of a modern server: an answer to server/discover with one of these is no reason to fall back. */
+const MODERN_ERRORS: readonly number[] = [ErrorCode.UnsupportedProtocolVersion, ErrorCode.HeaderMismatch, ErrorCode.MissingRequiredClientCapability];
 /** The key the fault stray-keys adds: no server issues it. */
 export const STRAY_KEY = 'reference-client-stray-key';
 
@@ -99,15 +101,27 @@ function sseMessages(blocks: string[]): Json[] {
   return out;
 }
 
-/** Streamable HTTP (2026-07-28): one POST per message, no session, JSON or an SSE stream scoped to the request. */
+/**
+ * Streamable HTTP (2026-07-28): one POST per message, no session, JSON or an SSE stream scoped to the request. A legacy
+ * server's session (2025-11-25, after the fallback to initialize) is kept: its Mcp-Session-Id goes on every later POST.
+ */
 function httpChannel(url: string, signal?: AbortSignal): Channel {
-  const post = (message: Json, headers: Record<string, string>) =>
-    fetch(url, {
+  let session: string | undefined;
+  const post = async (message: Json, headers: Record<string, string>) => {
+    const res = await fetch(url, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        ...(session ? { 'mcp-session-id': session } : {}),
+        ...headers,
+      },
       body: JSON.stringify(message),
       signal: signal ? AbortSignal.any([signal, AbortSignal.timeout(REQUEST_TIMEOUT_MS)]) : AbortSignal.timeout(REQUEST_TIMEOUT_MS),
     });
+    session = res.headers.get('mcp-session-id') ?? session;
+    return res;
+  };
   return {
     async request(message, headers) {
       const res = await post(message, headers);
@@ -277,6 +291,8 @@ class ExtensionRequestor {
   private nextId = 1;
   /** The protocol version of every request (another one the server lists, after -32022). */
   private version = PROTOCOL_VERSION;
+  /** Fallen back to a legacy server (2025-11-25): requests without `_meta`, its session's headers only. */
+  private legacy = false;
 
   constructor(
     private readonly channel: Channel,
@@ -299,21 +315,40 @@ class ExtensionRequestor {
         },
         {},
       );
-      if (init.result) throw new Error('initialize succeeded: a legacy server, which this client does not go on with');
-      this.log(`initialize: error ${init.error?.code} (a modern server); going on modern`);
+      if (init.result) await this.legacyHandshake(init);
+      else this.log(`initialize: error ${init.error?.code} (a modern server); going on modern`);
     }
-    if (!this.latitudes.has('no-discover')) {
-      const d = await this.request(Method.ServerDiscover, {});
+    if (!this.legacy && !this.latitudes.has('no-discover')) {
+      // The probe (basic-transports-stdio.md "Backward Compatibility"; on HTTP a 4xx without a modern error body, basic-versioning.md).
+      const d = await this.request(Method.ServerDiscover, {}).catch((e: unknown) => ({
+        error: { code: 0, message: e instanceof Error ? e.message : String(e) },
+      }));
       if (d.error) this.log(`server/discover: error ${d.error.code} ${d.error.message}`);
+      if (d.error && !MODERN_ERRORS.includes(d.error.code)) await this.legacyHandshake();
     }
     const tools = await this.listTools();
     for (const tool of tools) await this.callTool(tool);
+  }
+
+  /** The fallback to a legacy server: the initialize handshake of 2025-11-25 (or its answer, when the fault initialize-first sent it). */
+  private async legacyHandshake(answered?: RpcAnswer): Promise<void> {
+    this.legacy = true;
+    this.log(`a legacy server: falling back to initialize (${LEGACY_VERSION})`);
+    const init =
+      answered ??
+      (await this.request('initialize', { protocolVersion: LEGACY_VERSION, capabilities: {}, clientInfo: { name: CLIENT_NAME, version: CLIENT_VERSION } }));
+    if (init.error || init.result?.protocolVersion !== LEGACY_VERSION)
+      throw new Error(`initialize: ${init.error ? `error ${init.error.code} ${init.error.message}` : `version ${String(init.result?.protocolVersion)}`}`);
+    this.version = LEGACY_VERSION;
+    await this.notify('notifications/initialized', {});
   }
 
   // --- the wire ------------------------------------------------------------------------------------------
 
   private headers(method: string, params: Json): Record<string, string> {
     if (!this.http) return {};
+    // 2025-11-25 over Streamable HTTP: the negotiated version after initialize; the session id comes from the channel.
+    if (this.legacy) return this.version === LEGACY_VERSION ? { [Header.ProtocolVersion]: LEGACY_VERSION } : {};
     const h: Record<string, string> = { [Header.ProtocolVersion]: this.version };
     if (!this.faults.has('no-method-header')) h[Header.Method] = method;
     const source = MCP_NAME_SOURCE[method];
@@ -325,7 +360,7 @@ class ExtensionRequestor {
 
   /** A request message of this revision: its own `_meta` (2026-meta-required-fields). */
   private frame(id: number, method: string, params: Json): Json {
-    const bare = method.startsWith('tasks/') && this.faults.has('no-request-meta');
+    const bare = this.legacy || (method.startsWith('tasks/') && this.faults.has('no-request-meta'));
     const full = bare ? params : { ...params, _meta: { [Meta.ProtocolVersion]: this.version, [Meta.ClientCapabilities]: CAPABILITIES } };
     return { jsonrpc: '2.0', id, method, params: full };
   }
@@ -334,7 +369,7 @@ class ExtensionRequestor {
   private async request(method: string, params: Json, retried = false): Promise<RpcAnswer & { id: number }> {
     const id = this.nextId++;
     const answer = await this.channel.request(this.frame(id, method, params), this.headers(method, params));
-    if (answer.error?.code === ErrorCode.UnsupportedProtocolVersion && !retried && !this.faults.has('no-version-retry')) {
+    if (answer.error?.code === ErrorCode.UnsupportedProtocolVersion && !this.legacy && !retried && !this.faults.has('no-version-retry')) {
       const data = answer.error.data as { supported?: unknown } | undefined;
       const mutual = Array.isArray(data?.supported) ? VERSIONS.find((v) => (data.supported as unknown[]).includes(v)) : undefined;
       if (mutual !== undefined) {
@@ -376,7 +411,8 @@ class ExtensionRequestor {
 
   /** resultType absent or "complete" (2026-core-result-type-absent-complete). */
   private complete(result: Json | undefined): boolean {
-    return result?.resultType === undefined || result.resultType === ResultType.Complete;
+    if (result?.resultType === undefined) return !this.faults.has('result-type-required');
+    return result.resultType === ResultType.Complete;
   }
 
   private async callTool(tool: Json): Promise<void> {

@@ -3,7 +3,7 @@
 // (suites/requestor/engine.ts gradeCheck), over this revision's runs (analysis.ts).
 import type { Level } from '../../engine/check.ts';
 import type { ClientFaultName } from '../../../mocks/2026-07-28/client/faults.ts';
-import { CLIENT_SCENARIO_NAMES } from '../../../mocks/2026-07-28/scenarios.ts';
+import { CLIENT_SCENARIOS } from '../../../mocks/2026-07-28/scenarios.ts';
 import type { Revision } from '../../../schema/spec.ts';
 import type { JudgeContext } from '../../requestor/engine.ts';
 import type { Analysis } from './analysis.ts';
@@ -31,7 +31,8 @@ export function defineExtensionRequestorCheck(def: Omit<ExtensionRequestorCheckD
   return { ...def, revisions: ['2026-07-28'] };
 }
 
-export const ALL = [...CLIENT_SCENARIO_NAMES];
+/** The scenarios of a modern (2026-07-28) server; a legacy one's requests are 2025-11-25 traffic, judged only by the checks that name it. */
+export const ALL = CLIENT_SCENARIOS.filter((s) => !s.legacy).map((s) => s.name);
 /** Scenarios in which the client is asked to follow every task to its end (not cancel it). */
 export const FOLLOW = ALL.filter((s) => s !== 'cancel');
 /** Scenarios whose tasks ask for input. */

@@ -9,7 +9,9 @@ import { listenHttp } from '../../../mocks/2026-07-28/http.ts';
 import { serveStream } from '../../../mocks/2026-07-28/stdio.ts';
 import { clientScenario, ScenarioServer, type ClientScenario, type ScenarioTransport } from '../../../mocks/2026-07-28/scenarios.ts';
 import type { WireEvent } from '../../../mocks/2026-07-28/server.ts';
-import { inPool, launchLogged, stdioBridge, type ClientExit, type ClientLauncher } from '../../requestor/harness.ts';
+import { buildTools, DEFAULT_TIMINGS, type ToolDef } from '../../../mocks/receiver/tools.ts';
+import type { Scenario as LegacyScenario } from '../../../mocks/receiver/scenarios.ts';
+import { inPool, launchLogged, runScenario as runLegacyScenario, stdioBridge, type ClientExit, type ClientLauncher } from '../../requestor/harness.ts';
 import type { TranscriptEntry } from '../../wire/peer.ts';
 
 /** A recorded message: `in` = the client sent it, `out` = the server sent it; `headers`: of the HTTP POST that carried an `in`. */
@@ -42,11 +44,28 @@ function flatHeaders(h: IncomingHttpHeaders): Record<string, string> {
   return out;
 }
 
+/** A legacy scenario's server: the 2025-11-25 reference receiver serving the scenario's tools as plain tools (no `execution`). */
+function legacyScenario(s: ClientScenario): LegacyScenario {
+  const tools = buildTools(DEFAULT_TIMINGS);
+  const plain = s.tools.map((n): ToolDef => {
+    const t = tools.find((x) => x.name === n);
+    if (!t) throw new Error(`scenario ${s.name}: no 2025-11-25 reference tool ${n}`);
+    const { taskSupport: _ts, ...rest } = t;
+    return rest;
+  });
+  return { name: s.name, title: s.title, ask: s.ask, timeoutMs: s.timeoutMs, receiver: { tools: plain } };
+}
+
 /** Runs one scenario against a client; always resolves. */
 export async function runScenario(name: string | ClientScenario, launcher: ClientLauncher, opts: RunScenarioOptions = {}): Promise<ScenarioRun> {
   const scenario = typeof name === 'string' ? clientScenario(name) : name;
   const transport = opts.transport ?? 'http';
   const timeoutMs = opts.timeoutMs ?? scenario.timeoutMs;
+  if (scenario.legacy) {
+    // The 2025-11-25 harness records the receiver's sessions in the same entry shape (no HTTP headers).
+    const run = await runLegacyScenario(legacyScenario(scenario), launcher, { transport, timeoutMs, log: opts.log });
+    return { ...run, scenario };
+  }
   const startedAt = Date.now();
   const entries: RecordedEntry[] = [];
   let session = transport === 'http' ? 'http' : 'stdio';

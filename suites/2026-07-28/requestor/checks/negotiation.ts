@@ -1,5 +1,7 @@
 // Requestor checks (2026-07-28): capability negotiation (tasks.md "Capability Negotiation").
 import { at, type Analysis } from '../analysis.ts';
+
+const isObj = (v: unknown): v is Record<string, any> => typeof v === 'object' && v !== null && !Array.isArray(v);
 import { defineExtensionRequestorCheck, type ExtensionRequestorCheckDef, type JudgeContext } from '../engine.ts';
 
 const SECTION = 'Requestor (2026-07-28): Capability Negotiation';
@@ -81,6 +83,38 @@ export const checks: ExtensionRequestorCheckDef[] = [
       }
       ctx.expect(bad.length === 0, `${bad.join('; ')}; an unrecognised resultType makes the result invalid`);
       return `the result of resultType ${[...run.unknownResults.values()].map((x) => `"${String(x.result?.resultType)}"`).join(', ')} was not followed as a task`;
+    },
+  }),
+
+  defineExtensionRequestorCheck({
+    id: '2026-requestor.result-type-absent-complete',
+    title: 'A result without resultType from a legacy server is taken as "complete": the tools of its tools/list result are called',
+    section: SECTION,
+    requirements: ['2026-core-result-type-absent-complete'],
+    level: 'MUST',
+    killedBy: ['result-type-required'],
+    scenarios: ['legacy-server'],
+    judge(run: Analysis, ctx: JudgeContext) {
+      // The line is for results of servers implementing an earlier revision (schema.ts Result.resultType; a 2026-07-28 server
+      // must send it, 2026-core-result-type-required): the scenario's server is a 2025-11-25 one. The client is asked to call
+      // the tools a tools/list result names: calling them shows it read the result; calling none, that it took it for invalid.
+      const lists = run.requests.filter(
+        (x) => x.method === 'tools/list' && isObj(x.result) && !('resultType' in x.result) && Array.isArray(x.result.tools) && x.result.tools.length > 0,
+      );
+      if (lists.length === 0)
+        ctx.skip(
+          'no tools/list of the client was answered by the legacy server (a client of modern versions only does not fall back to initialize: it surfaces an error)',
+        );
+      const first = lists[0]!;
+      const names = new Set(lists.flatMap((x) => x.result.tools.map((t: any) => String(t?.name))));
+      const answered = first.response?.seq ?? Infinity;
+      const after = run.requests.filter((x) => x.request.seq > answered);
+      const called = after.filter((x) => x.method === 'tools/call' && names.has(String(x.params?.name)));
+      ctx.expect(
+        called.length > 0,
+        `the tools/list result without resultType at ${at(first.answeredMs)} names ${[...names].map((n) => `"${n}"`).join(', ')}; the client called none of them (afterwards it sent: ${after.map((x) => x.method).join(', ') || 'nothing'}); an absent resultType means "complete"`,
+      );
+      return `${lists.length} tools/list result(s) of the legacy server, without resultType, taken as complete: the client called ${[...new Set(called.map((x) => `"${String(x.params?.name)}"`))].join(', ')}`;
     },
   }),
 ];
