@@ -1,6 +1,7 @@
 // `mcp-tasks-conformance replay <file.json> (--stdio "<command>" | --url <url> [--header "K: V"]…)`: sends
 // the messages of a flagged check's replay (suites/report/replay.ts) in order, one connection each as
-// recorded, fills the placeholders from the answers, and prints what came back.
+// recorded (2026-07-28: on the stateless wire, each request as recorded with its own _meta and, over HTTP, the
+// standard headers its body implies), fills the placeholders from the answers, and prints what came back.
 // Exit codes: 0 replayed (whatever the target answered), 2 usage or connection error.
 import { parseArgs } from 'node:util';
 import { readFileSync } from 'node:fs';
@@ -8,6 +9,8 @@ import { connectHttp, connectStdio, splitCommand } from '../suites/wire/connect.
 import type { Message, Peer, Response } from '../suites/wire/peer.ts';
 import { formatTranscript } from '../suites/wire/transcript.ts';
 import type { Replay } from '../suites/report/replay.ts';
+import { connectModern } from '../suites/2026-07-28/wire/peer.ts';
+import { REVISION as MODERN_REVISION } from '../schema/2026-07-28/protocol.ts';
 
 export const REPLAY_HELP = `Usage: mcp-tasks-conformance replay <replay.json> (--stdio "<command>" | --url <http-url> [--header "K: V"]…) [--request-timeout <ms>]
   <replay.json>: a file of --replay-dir, or a report of --json (with --check <id> when it holds several replays)
@@ -64,6 +67,9 @@ export type ReplayTarget = { command: string } | { url: string; headers?: Record
 /** Sends the replay's steps in order; a step waits (bounded) for the answers the suite had seen before sending it. */
 export async function runReplay(replay: Replay, target: ReplayTarget, requestTimeoutMs = 10_000): Promise<ReplayRun> {
   const peers: Peer[] = [];
+  /** Sends a recorded request as it is on connection i (a 2026-07-28 one with its HTTP headers) and waits for its answer. */
+  const senders: ((m: Message, headers?: Record<string, string | null>) => Promise<Response>)[] = [];
+  const modern = replay.revision === MODERN_REVISION;
   const answers = new Map<number, Response>();
   const pending = new Map<number, Promise<Response | undefined>>();
   const problems: string[] = [];
@@ -89,10 +95,31 @@ export async function runReplay(replay: Replay, target: ReplayTarget, requestTim
   };
   try {
     for (let i = 0; i < replay.connections.length; i++) {
-      const peer =
-        'command' in target
-          ? await connectStdio(splitCommand(target.command), { label: replay.connections[i], defaultTimeoutMs: requestTimeoutMs })
-          : await connectHttp({ url: target.url, headers: target.headers }, { label: replay.connections[i], defaultTimeoutMs: requestTimeoutMs });
+      const label = replay.connections[i];
+      let peer: Peer;
+      if (modern) {
+        // 2026-07-28: no handshake, no session; over HTTP each POST carries the standard headers its body implies.
+        const mp = await connectModern(
+          'command' in target ? { kind: 'stdio', ...splitCommand(target.command) } : { kind: 'http', url: target.url, headers: target.headers },
+          { label, defaultTimeoutMs: requestTimeoutMs },
+        );
+        peer = mp.peer;
+        const scope = mp.all();
+        senders.push((m, headers) =>
+          scope.request(String(m.method), m.params, {
+            raw: true,
+            id: m.id,
+            timeoutMs: requestTimeoutMs,
+            ...(headers && !('command' in target) ? { headers } : {}),
+          }),
+        );
+      } else {
+        peer =
+          'command' in target
+            ? await connectStdio(splitCommand(target.command), { label, defaultTimeoutMs: requestTimeoutMs })
+            : await connectHttp({ url: target.url, headers: target.headers }, { label, defaultTimeoutMs: requestTimeoutMs });
+        senders.push((m) => peer.requestRaw(m));
+      }
       peers.push(peer);
       peer.onRequest(
         (request) =>
@@ -115,8 +142,10 @@ export async function runReplay(replay: Replay, target: ReplayTarget, requestTim
         continue;
       }
       let message: Message;
+      let headers: Record<string, string | null> | undefined;
       try {
         message = fill(step.message, answers) as Message;
+        headers = step.headers ? (fill(step.headers, answers) as Record<string, string | null>) : undefined;
       } catch (e) {
         problems.push(e instanceof Error ? e.message : String(e));
         continue;
@@ -134,8 +163,8 @@ export async function runReplay(replay: Replay, target: ReplayTarget, requestTim
           message.method === 'initialize'
             ? peer.initialize((message.params as any)?.capabilities, (message.params as any)?.clientInfo).then((r) => (skipInitialized.add(step.connection), r))
             : step.until
-              ? pollUntil(peer, message, step.until.status, requestTimeoutMs)
-              : peer.requestRaw(message);
+              ? pollUntil((m) => senders[step.connection]!(m, headers), message, step.until.status, requestTimeoutMs)
+              : senders[step.connection]!(message, headers);
         const p = sent.then(
           (r) => (answers.set(n, r), r),
           (e) => (problems.push(`request ${n} (${String(message.method)}): ${e instanceof Error ? e.message : String(e)}`), undefined),
@@ -153,14 +182,14 @@ export async function runReplay(replay: Replay, target: ReplayTarget, requestTim
 
 const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
 
-/** A recorded tasks/get poll: asked again (new id, at the task's pollInterval) until it shows the recorded status, a terminal other one, or the bound passes. */
-async function pollUntil(peer: Peer, message: Message, status: string, requestTimeoutMs: number): Promise<Response> {
+/** A recorded tasks/get poll: asked again (new id, at the task's pollInterval or pollIntervalMs) until it shows the recorded status, a terminal other one, an error (that is the answer), or the bound passes. */
+async function pollUntil(send: (m: Message) => Promise<Response>, message: Message, status: string, requestTimeoutMs: number): Promise<Response> {
   const deadline = Date.now() + requestTimeoutMs * 3;
-  let r = await peer.requestRaw(message);
-  for (let k = 2; r.result?.status !== status && !TERMINAL.has(r.result?.status) && Date.now() < deadline; k++) {
-    const interval = Math.min(Math.max(Number(r.result?.pollInterval) || 100, 10), 1000);
+  let r = await send(message);
+  for (let k = 2; !r.error && r.result?.status !== status && !TERMINAL.has(r.result?.status) && Date.now() < deadline; k++) {
+    const interval = Math.min(Math.max(Number(r.result?.pollInterval ?? r.result?.pollIntervalMs) || 100, 10), 1000);
     await new Promise((done) => setTimeout(done, interval));
-    r = await peer.requestRaw({ ...message, id: `${String(message.id)}-poll-${k}` });
+    r = await send({ ...message, id: `${String(message.id)}-poll-${k}` });
   }
   return r;
 }

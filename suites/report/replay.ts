@@ -2,11 +2,13 @@
 // connection, with placeholders for what the target chose at run time (`{{taskId:1}}`: the taskId in the
 // answer to the replay's request 1; a dotted path such as `{{tasks.1.taskId:3}}` when the name is not
 // unique). scripts/replay.ts sends them and fills the placeholders from the answers.
-import type { TranscriptEntry } from '../wire/peer.ts';
 import type { Report } from './model.ts';
 import { PROTOCOL_VERSION } from '../../schema/protocol.ts';
 import { SPEC_REVISION } from '../../schema/spec.ts';
 import { SUITE_CLIENT_CAPABILITIES } from '../runner/target.ts';
+import { REVISION as MODERN_REVISION } from '../../schema/2026-07-28/protocol.ts';
+import { standardHeaders } from '../2026-07-28/wire/http.ts';
+import { idKey, type Message, type TranscriptEntry } from '../wire/peer.ts';
 
 export interface ReplayStep {
   /** Index into `connections`. */
@@ -23,6 +25,8 @@ export interface ReplayStep {
   after: number[];
   /** A tasks/get poll: the status its recorded answer showed; the replay polls again (at the task's pollInterval, bounded) until it shows it. */
   until?: { status: string };
+  /** 2026-07-28 over Streamable HTTP: the MCP headers this POST carried other than the standard ones of its body (null: left out). */
+  headers?: Record<string, string | null>;
 }
 
 export interface Replay {
@@ -53,6 +57,24 @@ function substitute(value: unknown, known: Map<string, string>): unknown {
   if (Array.isArray(value)) return value.map((v) => substitute(v, known));
   if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, substitute(v, known)]));
   return value;
+}
+
+/** The event a 2026-07-28 HTTP POST leaves in the transcript (suites/2026-07-28/wire/http.ts): its MCP headers and the request id key. */
+const HEADERS_NOTE = /^http POST \S+ \[(.*)\] for id=(.*) $/;
+
+/** The headers a POST carried (as noted) that are not the standard ones of its body, or undefined when it carried just those. */
+function ownHeaders(message: Message, noted: string): Record<string, string | null> | undefined {
+  const sent = new Map<string, [string, string]>();
+  if (noted !== 'no MCP headers')
+    for (const part of noted.split(/, (?=[A-Za-z0-9-]+: )/)) {
+      const i = part.indexOf(': ');
+      if (i > 0) sent.set(part.slice(0, i).toLowerCase(), [part.slice(0, i), part.slice(i + 2)]);
+    }
+  const standard = standardHeaders(message);
+  const own: Record<string, string | null> = {};
+  for (const [k, v] of Object.entries(standard)) if (sent.get(k.toLowerCase())?.[1] !== v) own[k] = sent.get(k.toLowerCase())?.[1] ?? null;
+  for (const [lower, [k, v]] of sent) if (!Object.keys(standard).some((x) => x.toLowerCase() === lower)) own[k] = v;
+  return Object.keys(own).length ? own : undefined;
 }
 
 /** The replay of a check's transcript (what the suite sent), or undefined when it sent nothing. */
@@ -96,8 +118,18 @@ export function replayOf(check: { id: string; revision?: string; transcript: rea
     }
     return i;
   };
+  const sentOn = new Map<string, { step: ReplayStep; message: Message }>(); // connection + idKey → the step of a request
   for (const e of check.transcript) {
-    if (e.dir === 'event') continue;
+    if (e.dir === 'event') {
+      // 2026-07-28 over HTTP: the transport notes the MCP headers of each POST; those the check set itself are replayed too.
+      const posted = revision === MODERN_REVISION && transport === 'http' && e.note ? HEADERS_NOTE.exec(e.note) : null;
+      const sent = posted ? sentOn.get(`${e.connection ?? 'shared'} ${posted[2]}`) : undefined;
+      if (sent) {
+        const own = ownHeaders(sent.message, posted![1]!);
+        if (own) sent.step.headers = substitute(own, known) as Record<string, string | null>;
+      }
+      continue;
+    }
     const m = e.message as any;
     const c = connectionOf(e);
     if (e.dir === 'in') {
@@ -130,6 +162,7 @@ export function replayOf(check: { id: string; revision?: string; transcript: rea
       step.request = next++;
       requestNo.set(`${c} ${JSON.stringify(m.id)}`, step.request);
       stepOf.set(step.request, step);
+      sentOn.set(`${e.connection ?? 'shared'} ${idKey(m.id)}`, { step, message: m });
     } else if (isAnswer) {
       const method = incoming.get(`${c} ${JSON.stringify(m.id)}`);
       if (method) {
@@ -152,7 +185,7 @@ export function addReplays(report: Report, target: { url: string } | { command: 
     }
 }
 
-/** The replay as shell commands: for HTTP `curl` POSTs with the headers of Streamable HTTP (the session id a placeholder, from the initialize answer's Mcp-Session-Id header); for stdio the lines to pipe in. Placeholders stay for the reader (or `mcp-tasks-conformance replay`) to fill. */
+/** The replay as shell commands: for HTTP `curl` POSTs with the headers of Streamable HTTP (2025-11-25: the session id a placeholder, from the initialize answer's Mcp-Session-Id header; 2026-07-28: the standard headers of each body); for stdio the lines to pipe in. Placeholders stay for the reader (or `mcp-tasks-conformance replay`) to fill. */
 export function replayCommands(replay: Replay, url = '$MCP_URL'): string[] {
   const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
   const sent = replay.steps.map((s) => (s.raw !== undefined ? s.raw : JSON.stringify(s.message)));
@@ -165,14 +198,20 @@ export function replayCommands(replay: Replay, url = '$MCP_URL'): string[] {
     return lines;
   }
   const lines = [
-    `# Streamable HTTP: one session per connection; {{Mcp-Session-Id:N}} is the Mcp-Session-Id header of connection N's initialize answer (curl -i shows it), other {{…}} come from the answers`,
+    replay.revision === MODERN_REVISION
+      ? `# Streamable HTTP, revision ${MODERN_REVISION}: no session; each POST carries its own _meta and the standard headers of its body; {{…}} come from the answers`
+      : `# Streamable HTTP: one session per connection; {{Mcp-Session-Id:N}} is the Mcp-Session-Id header of connection N's initialize answer (curl -i shows it), other {{…}} come from the answers`,
   ];
   replay.steps.forEach((s, j) => {
     const message = s.message as { method?: string } | undefined;
     const init = message?.method === 'initialize';
     const headers = ['Content-Type: application/json', 'Accept: application/json, text/event-stream'];
     if (!init && replay.revision === SPEC_REVISION) headers.push(`Mcp-Session-Id: {{Mcp-Session-Id:${s.connection + 1}}}`);
-    if (!init) headers.push(`MCP-Protocol-Version: ${replay.revision}`);
+    // 2026-07-28: no session; the standard headers of the body (MCP-Protocol-Version, Mcp-Method, Mcp-Name).
+    if (replay.revision === MODERN_REVISION && message) {
+      const all: Record<string, string | null> = { ...standardHeaders(message as Message), ...(s.headers ?? {}) };
+      headers.push(...Object.entries(all).flatMap(([k, v]) => (v === null ? [] : [`${k}: ${v}`])));
+    } else if (!init) headers.push(`MCP-Protocol-Version: ${replay.revision}`);
     lines.push(`curl -sS -i -X POST ${q(url)} ${headers.map((h) => `-H ${q(h)}`).join(' ')} --data-raw ${q(sent[j]!)}`);
   });
   return lines;
