@@ -18,10 +18,13 @@ import { propertyCatalog } from '../suites/properties/run.ts';
 import { requestorChecks } from '../suites/requestor/checks.ts';
 import { checksFor } from '../suites/index.ts';
 import { extensionRequestorChecks } from '../suites/2026-07-28/requestor/checks.ts';
-import { FAULTS as FAULTS_2026, LATITUDES as LATITUDES_2026 } from '../mocks/2026-07-28/faults.ts';
+import { FAULTS as EXTENSION_FAULTS, LATITUDES as LATITUDES_2026 } from '../mocks/2026-07-28/faults.ts';
+import { DUAL_ERA_FAULTS } from '../mocks/dual-era/faults.ts';
 import { CLIENT_FAULTS as CLIENT_FAULTS_2026, CLIENT_LATITUDES as CLIENT_LATITUDES_2026 } from '../mocks/2026-07-28/client/faults.ts';
 
 const MODERN = '2026-07-28';
+/** The faults of the 2026-07-28 receiver checks: the reference extension server's and the dual-era target's (the cross-version rules). */
+const FAULTS_2026 = [...EXTENSION_FAULTS, ...DUAL_ERA_FAULTS];
 
 export const COVERAGE_FILE = fileURLToPath(new URL('../docs/COVERAGE.md', import.meta.url));
 
@@ -112,7 +115,7 @@ function modernSection(): string[] {
     `## Revision ${MODERN} + io.modelcontextprotocol/tasks`,
     '',
     `From schema/2026-07-28/requirements.json (${catalog.length} entries: the extension's tasks.md, SEP-2663's cross-version table, the core ${MODERN} lines the Tasks flows depend on).`,
-    `Checks: \`mcp-tasks-conformance checks --revision ${MODERN}\` lists each with its requirement ids and faults (receiver checks, and the \`2026-requestor.*\` checks of \`client --revision ${MODERN}\`). Faults: the reference extension server's (mocks/2026-07-28/faults.ts; \`client:\` the reference extension client's, mocks/2026-07-28/client/faults.ts).`,
+    `Checks: \`mcp-tasks-conformance checks --revision ${MODERN}\` lists each with its requirement ids and faults (receiver checks, and the \`2026-requestor.*\` checks of \`client --revision ${MODERN}\`). Faults: the reference extension server's (mocks/2026-07-28/faults.ts), the dual-era target's for the cross-version rules (mocks/dual-era/faults.ts: \`mock --revision dual-era\`), \`client:\` the reference extension client's (mocks/2026-07-28/client/faults.ts).`,
     gate === 'required'
       ? 'Every observable MUST and SHOULD entry is cited by a check (schema/2026-07-28/catalog.test.ts).'
       : `Completeness is a ratchet (schema/catalog.ts COMPLETENESS): at most ${gate.knownGaps} observable MUST/SHOULD entries are still **uncovered**; each check that lands lowers it.`,
@@ -122,7 +125,7 @@ function modernSection(): string[] {
     '',
     '### Kill matrix: checks × faults',
     '',
-    'Each check with the faults that make it fail (MUST) or warn (SHOULD); under each fault exactly the checks naming it fail or warn: suites/2026-07-28/receiver/faults.test.ts (the reference extension server, over Streamable HTTP) and suites/2026-07-28/requestor/faults.test.ts (the reference extension client).',
+    'Each check with the faults that make it fail (MUST) or warn (SHOULD); under each fault exactly the checks naming it fail or warn: suites/2026-07-28/receiver/faults.test.ts (the reference extension server, or for a dual-era fault the dual-era target, over Streamable HTTP; suites/2026-07-28/receiver/compat.test.ts over stdio too) and suites/2026-07-28/requestor/faults.test.ts (the reference extension client).',
     '',
     '| check | level | requirements | killed by |',
     '| --- | --- | --- | --- |',

@@ -1,18 +1,23 @@
 // Standalone reference receiver:  tsx scripts/mock.ts --stdio | --http <port> [--host H] [options]
 // (also `mcp-tasks-conformance mock …`, through runMock). Stdout carries only JSON-RPC (stdio mode);
 // everything else goes to stderr. See mocks/RECEIVER.md. With `--revision 2026-07-28` the reference
-// extension server runs instead (mocks/2026-07-28/cli.ts, its own options).
+// extension server runs instead (mocks/2026-07-28/cli.ts, its own options); with `--revision dual-era` both,
+// behind one endpoint (mocks/dual-era/cli.ts).
 import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
 import { createReferenceReceiver, FAULTS, isLoopbackHost, LATITUDES, type FaultInfo, type LatitudeInfo } from '../mocks/receiver/index.ts';
 import { MOCK_USAGE, parseMockArgs } from '../mocks/receiver/args.ts';
 
-/** The revisions a reference peer serves: 2025-11-25 (the receiver above, the default) or 2026-07-28 (mocks/2026-07-28). */
-export const MOCK_REVISIONS = ['2025-11-25', '2026-07-28'] as const;
+/**
+ * The revisions a reference peer serves: 2025-11-25 (the receiver above, the default), 2026-07-28
+ * (mocks/2026-07-28), or dual-era (both behind one endpoint, basic-versioning.md: mocks/dual-era).
+ */
+export const MOCK_REVISIONS = ['2025-11-25', '2026-07-28', 'dual-era'] as const;
 const USAGE = `${MOCK_USAGE}
 revision:
   --revision <rev>         ${MOCK_REVISIONS.join(' | ')} (default 2025-11-25); 2026-07-28 is the reference
-                           extension server, with its own options: mock --revision 2026-07-28 --help`;
+                           extension server, with its own options: mock --revision 2026-07-28 --help;
+                           dual-era serves both revisions on one endpoint: mock --revision dual-era --help`;
 
 /** Takes `--revision <rev>` (or `--revision=<rev>`) out of argv; the rest is the chosen mock's own options. */
 export function splitRevision(argv: string[]): { revision: string | undefined; rest: string[] } {
@@ -34,6 +39,10 @@ export async function runMock(argvWithRevision: string[]): Promise<number | void
   if (revision !== undefined && !(MOCK_REVISIONS as readonly string[]).includes(revision)) {
     process.stderr.write(`--revision expects ${MOCK_REVISIONS.join(' or ')}, got "${revision}"\n${USAGE}\n`);
     return 2;
+  }
+  if (revision === 'dual-era') {
+    const { runDualEra } = await import('../mocks/dual-era/cli.ts');
+    return runDualEra(argv);
   }
   if (revision === '2026-07-28') {
     const { runExtensionServer } = await import('../mocks/2026-07-28/cli.ts');

@@ -11,7 +11,11 @@ import { modernPropertyCatalog } from './2026-07-28/properties/report.ts';
 import { hasRequirement, requirements, requirementsFor, revisionsOf, strongestLevel } from '../schema/catalog.ts';
 import { SPEC_REVISION } from '../schema/spec.ts';
 import { isFaultName } from '../mocks/receiver/faults.ts';
-import { isFaultName as isExtensionFaultName } from '../mocks/2026-07-28/faults.ts';
+import { isFaultName as isModernFaultName } from '../mocks/2026-07-28/faults.ts';
+import { isDualEraFaultName } from '../mocks/dual-era/faults.ts';
+
+/** A fault of 2026-07-28: the reference extension server's, or the dual-era target's (the cross-version rules). */
+const isExtensionFaultName = (n: string) => isModernFaultName(n) || isDualEraFaultName(n);
 import { CLIENT_FAULT_NAMES } from '../mocks/client/faults.ts';
 
 const every = [...receiverChecks, ...requestorChecks];

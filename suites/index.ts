@@ -32,6 +32,7 @@ import { checks as security2026 } from './2026-07-28/receiver/security.ts';
 import { checks as meta2026 } from './2026-07-28/receiver/meta.ts';
 import { checks as versioning2026 } from './2026-07-28/receiver/versioning.ts';
 import { checks as headers2026 } from './2026-07-28/receiver/headers.ts';
+import { checks as compat2026 } from './2026-07-28/receiver/compat.ts';
 
 /** Every receiver check of every revision, in report order (a run takes those of its revision: checksFor). */
 export const receiverChecks: CheckDef[] = [
@@ -64,6 +65,7 @@ export const receiverChecks: CheckDef[] = [
   ...meta2026,
   ...versioning2026,
   ...headers2026,
+  ...compat2026,
   ...removed2026,
   ...errors2026,
 ];

@@ -44,13 +44,21 @@ function sendJson(res: ServerResponse, status: number, body: JsonObject | undefi
   res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(body));
 }
 
-export async function listenHttp(server: ExtensionServer, port = 0, host = '127.0.0.1', access: HttpAccessOptions = {}): Promise<HttpListener> {
+/** The endpoint's request handler, for a node:http server of its own (listenHttp) or one it shares (the dual-era target). */
+export interface HttpHandler {
+  /** Serves one request; `body`: the request body already read by the caller (then the stream is not read again). */
+  onRequest(req: IncomingMessage, res: ServerResponse, body?: Buffer): Promise<void>;
+  /** Ends the open streams. */
+  close(): void;
+}
+
+export function httpHandler(server: ExtensionServer, host = '127.0.0.1', access: HttpAccessOptions = {}): HttpHandler {
   const refuse = createAccessGuard(host, access);
   const hasTokens = (access.tokens ?? []).filter(Boolean).length > 0;
   const subscriptions = { count: 0 };
   const open = new Set<ServerResponse>();
 
-  const onRequest = async (req: IncomingMessage, res: ServerResponse) => {
+  const onRequest = async (req: IncomingMessage, res: ServerResponse, given?: Buffer) => {
     const path = (req.url ?? '/').split('?')[0];
     if (path !== MCP_PATH)
       return sendJson(res, 404, { jsonrpc: '2.0', error: { code: ErrorCode.InvalidRequest, message: `Not found: the MCP endpoint is ${MCP_PATH}` } });
@@ -74,17 +82,18 @@ export async function listenHttp(server: ExtensionServer, port = 0, host = '127.
         jsonrpc: '2.0',
         error: { code: ErrorCode.InvalidRequest, message: 'Unsupported Media Type: the body must be application/json' },
       });
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let tooBig = false;
-    for await (const c of req as AsyncIterable<Buffer>) {
-      size += c.length;
-      if (size > MAX_BODY_BYTES) {
-        tooBig = true;
-        break;
+    const chunks: Buffer[] = given ? [given] : [];
+    let size = given?.length ?? 0;
+    let tooBig = size > MAX_BODY_BYTES;
+    if (!given)
+      for await (const c of req as AsyncIterable<Buffer>) {
+        size += c.length;
+        if (size > MAX_BODY_BYTES) {
+          tooBig = true;
+          break;
+        }
+        chunks.push(c);
       }
-      chunks.push(c);
-    }
     if (tooBig) {
       res.setHeader('connection', 'close');
       return sendJson(res, 413, { jsonrpc: '2.0', error: { code: ErrorCode.InvalidRequest, message: `Payload Too Large: at most ${MAX_BODY_BYTES} bytes` } });
@@ -163,12 +172,21 @@ export async function listenHttp(server: ExtensionServer, port = 0, host = '127.
     sendJson(res, answer.httpStatus, answer.message);
   };
 
-  const http: Server = createServer((req, res) => {
-    onRequest(req, res).catch((e) => {
-      if (!res.headersSent) sendJson(res, 500, { jsonrpc: '2.0', error: { code: ErrorCode.InternalError, message: `Internal error: ${String(e)}` } });
-      else res.end();
-    });
-  });
+  return {
+    onRequest: (req, res, body) =>
+      onRequest(req, res, body).catch((e) => {
+        if (!res.headersSent) sendJson(res, 500, { jsonrpc: '2.0', error: { code: ErrorCode.InternalError, message: `Internal error: ${String(e)}` } });
+        else res.end();
+      }),
+    close() {
+      for (const r of open) r.end();
+    },
+  };
+}
+
+export async function listenHttp(server: ExtensionServer, port = 0, host = '127.0.0.1', access: HttpAccessOptions = {}): Promise<HttpListener> {
+  const handler = httpHandler(server, host, access);
+  const http: Server = createServer((req, res) => void handler.onRequest(req, res));
   await new Promise<void>((resolve, reject) => {
     http.once('error', reject);
     http.listen(port, host, () => resolve());
@@ -180,7 +198,7 @@ export async function listenHttp(server: ExtensionServer, port = 0, host = '127.
     port: addr.port,
     close: () =>
       new Promise<void>((resolve) => {
-        for (const r of open) r.end();
+        handler.close();
         http.close(() => resolve());
         http.closeAllConnections();
       }),

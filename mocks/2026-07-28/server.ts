@@ -50,6 +50,8 @@ export interface ServerOptions {
   latencyMs?: number;
   /** Declare and serve the extension (default true). Off: tasks/* → -32601, tools/call never makes a task. */
   tasksExtension?: boolean;
+  /** Members added to server/discover's capabilities (the dual-era target's fault legacy-capabilities-advertised). */
+  moreCapabilities?: JsonObject;
   /** Observer of every message in and out (client grading, debugging). */
   onWire?: (event: WireEvent) => void;
   /** When the latitude update-applies-later applies an acknowledged tasks/update (default: UPDATE_LATER_MS later). */
@@ -173,6 +175,7 @@ export class ExtensionServer {
       maxInputResponses: options.maxInputResponses ?? DEFAULTS.maxInputResponses,
       latencyMs: options.latencyMs ?? DEFAULTS.latencyMs,
       tasksExtension: options.tasksExtension ?? true,
+      moreCapabilities: options.moreCapabilities ?? {},
     };
     this.store = new TaskStore({
       ttlMs: this.opts.ttlMs,
@@ -499,7 +502,7 @@ export class ExtensionServer {
     return {
       ...(this.fault('discover-no-result-type') ? {} : { resultType: ResultType.Complete }),
       supportedVersions: [...SUPPORTED_VERSIONS],
-      capabilities: { tools: {}, ...(this.opts.tasksExtension ? { extensions: { [TASKS_EXTENSION]: {} } } : {}) },
+      capabilities: { tools: {}, ...(this.opts.tasksExtension ? { extensions: { [TASKS_EXTENSION]: {} } } : {}), ...(this.opts.moreCapabilities ?? {}) },
       instructions: 'Reference server of the mcp-tasks-conformance suite: each tool plays one role of the Tasks extension.',
       ttlMs: 0,
       cacheScope: 'public',

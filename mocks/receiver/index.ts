@@ -236,18 +236,45 @@ export class ReferenceReceiver implements ReceiverCore {
     return this.connect(transport, { label: 'stdio' }, { answerTransportErrors: true });
   }
 
-  async listenHttp(port = 0, host = '127.0.0.1', access: HttpAccessOptions = {}): Promise<{ url: string; port: number; close(): Promise<void> }> {
+  /**
+   * The Streamable HTTP endpoint as a request handler, for a node:http server of its own (listenHttp) or one
+   * it shares (the dual-era target). `parsed`: the body the caller already read and parsed (the stream is then
+   * not read again).
+   */
+  httpHandler(
+    host = '127.0.0.1',
+    access: HttpAccessOptions = {},
+  ): {
+    onRequest(req: IncomingMessage, res: ServerResponse, parsed?: { body: unknown }): void;
+    close(): Promise<void>;
+    sessionOf(id: string): ReceiverSession | undefined;
+  } {
     const transports = new Map<string, StreamableHTTPServerTransport>();
     const refuse = createAccessGuard(host, access);
-    const server: Server = createServer((req, res) => {
-      const refusal = refuse(req);
-      if (refusal) return refuseRequest(req, res, refusal);
-      this.handleHttp(req, res, transports).catch((e) => {
-        this.logError(`http handler failed: ${e instanceof Error ? e.stack : String(e)}`);
-        if (!res.headersSent) jsonError(res, 500, -32603, 'Internal server error');
-        else res.end();
-      });
-    });
+    return {
+      onRequest: (req, res, parsed) => {
+        const refusal = refuse(req);
+        if (refusal) return refuseRequest(req, res, refusal);
+        this.handleHttp(req, res, transports, parsed).catch((e) => {
+          this.logError(`http handler failed: ${e instanceof Error ? e.stack : String(e)}`);
+          if (!res.headersSent) jsonError(res, 500, -32603, 'Internal server error');
+          else res.end();
+        });
+      },
+      close: async () => {
+        for (const t of [...transports.values()]) await t.close().catch(() => undefined);
+        transports.clear();
+      },
+      sessionOf: (id) => {
+        const t = transports.get(id);
+        return t ? [...this.sessions].find((x) => x.transport === t) : undefined;
+      },
+    };
+  }
+
+  async listenHttp(port = 0, host = '127.0.0.1', access: HttpAccessOptions = {}): Promise<{ url: string; port: number; close(): Promise<void> }> {
+    const handler = this.httpHandler(host, access);
+    const server: Server = createServer((req, res) => handler.onRequest(req, res));
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(port, host, () => {
@@ -261,8 +288,7 @@ export class ReferenceReceiver implements ReceiverCore {
     const handle = {
       close: async () => {
         this.httpServers.delete(handle);
-        for (const t of [...transports.values()]) await t.close().catch(() => undefined);
-        transports.clear();
+        await handler.close();
         server.closeAllConnections?.();
         await new Promise<void>((resolve) => server.close(() => resolve()));
       },
@@ -271,7 +297,12 @@ export class ReferenceReceiver implements ReceiverCore {
     return { url, port: addr.port, close: handle.close };
   }
 
-  private async handleHttp(req: IncomingMessage, res: ServerResponse, transports: Map<string, StreamableHTTPServerTransport>): Promise<void> {
+  private async handleHttp(
+    req: IncomingMessage,
+    res: ServerResponse,
+    transports: Map<string, StreamableHTTPServerTransport>,
+    given?: { body: unknown },
+  ): Promise<void> {
     const path = new URL(req.url ?? '/', 'http://localhost').pathname;
     if (path !== '/mcp') {
       res.writeHead(404, { 'content-type': 'text/plain' }).end('Not found: the MCP endpoint is /mcp\n');
@@ -292,7 +323,7 @@ export class ReferenceReceiver implements ReceiverCore {
         const s = [...this.sessions].find((x) => x.transport === t);
         let parsed: unknown;
         try {
-          parsed = JSON.parse(await readBody(req, 4 * 1024 * 1024));
+          parsed = given ? given.body : JSON.parse(await readBody(req, 4 * 1024 * 1024));
         } catch {
           return jsonError(res, 400, -32700, 'Parse error: Invalid JSON');
         }
@@ -303,14 +334,13 @@ export class ReferenceReceiver implements ReceiverCore {
         await t.handleRequest(req, res, parsed);
         return;
       }
-      await t.handleRequest(req, res);
+      await t.handleRequest(req, res, given?.body);
       return;
     }
     if (req.method !== 'POST') return jsonError(res, 400, -32000, 'Bad Request: Mcp-Session-Id header is required');
     let body: unknown;
     try {
-      const text = await readBody(req, 4 * 1024 * 1024);
-      body = JSON.parse(text);
+      body = given ? given.body : JSON.parse(await readBody(req, 4 * 1024 * 1024));
     } catch (e) {
       if (e instanceof BodyTooLarge) return jsonError(res, 413, -32000, 'Request body too large');
       return jsonError(res, 400, -32700, 'Parse error: Invalid JSON');

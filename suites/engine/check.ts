@@ -219,6 +219,13 @@ export interface TargetConnector {
   readonly hasSecondIdentity: boolean;
   /** Ends what the connector keeps beside the connections it handed out (stdio: processes started ahead). */
   close?(): Promise<void>;
+  /**
+   * A 2026-07-28 session's connector to the same target in 2025-11-25 (initialize first): the cross-version
+   * checks open such connections with `openSession({ revision: '2025-11-25' })`.
+   */
+  readonly legacy?: TargetConnector;
+  /** Streamable HTTP: the requests carry an Authorization header of the user's (one requestor across connections and eras). */
+  readonly credentials?: boolean;
 }
 
 /** What a verdict may say beyond its message: the shared observed behaviour, for root-cause groups. */
@@ -336,8 +343,11 @@ export interface CheckContext extends Verdicts {
   limitSeen?(what: string): void;
   /** This check's view of the shared connection. */
   readonly peer: Scope;
-  /** A new connection for this check alone (closed when the check ends); its messages join the evidence. */
-  openSession(opts?: { identity?: 'primary' | 'secondary'; capabilities?: Record<string, unknown> }): Promise<Scope>;
+  /**
+   * A new connection for this check alone (closed when the check ends); its messages join the evidence. With
+   * `revision` another than the session's (2025-11-25 on a 2026-07-28 session: connector.legacy) it speaks that one.
+   */
+  openSession(opts?: { identity?: 'primary' | 'secondary'; capabilities?: Record<string, unknown>; revision?: Revision }): Promise<Scope>;
   readonly connector: TargetConnector;
   /** The profile tool for a role (the check declared it in `needs`). */
   tool(role: ProfileRole): ProfileTool;

@@ -5,6 +5,7 @@ import type { Peer, Scope } from '../wire/peer.ts';
 import { WireClosedError, WireTimeoutError } from '../wire/peer.ts';
 import { requestOn } from '../2026-07-28/wire/peer.ts';
 import { isTerminal } from '../../schema/protocol.ts';
+import { SPEC_REVISION } from '../../schema/spec.ts';
 import {
   checkBudgetMs,
   hasPath,
@@ -149,8 +150,12 @@ export async function runCheck(
         let peer: Peer;
         if (state.opening++ === 0) state.openingSince = Date.now();
         try {
-          peer = await connector.open(opts);
+          const { revision, ...rest } = opts ?? {};
+          const via = revision === undefined || revision === (info.revision ?? SPEC_REVISION) ? connector : connector.legacy;
+          if (!via) throw new NotExercised(`no ${revision} connection can be opened from a ${info.revision ?? SPEC_REVISION} session`);
+          peer = await via.open(rest);
         } catch (e) {
+          if (e instanceof NotExercised) throw e;
           // A connection of the check's own is a precondition; a target that is gone is the run's finding (judgeError).
           if (await detectDown(shared, e)) throw e;
           throw new NotExercised(`could not open a connection of its own: ${errorText(e)}`, { cause: 'opening a new connection to the target failed' });

@@ -93,7 +93,11 @@ export async function openTargetSession(config: RunConfig, hooks: SessionHooks =
         onDiscoveryPlan: hooks.onDiscoveryPlan,
       });
       const run = { health: {}, slots: taskSlots(options.maxTasks) };
-      return { revision, revisionWhy, connector, shared, info, discovery, options, results: [], run, close: () => shared.close() };
+      const close = async () => {
+        await shared.close();
+        await connector.legacy?.close?.();
+      };
+      return { revision, revisionWhy, connector, shared, info, discovery, options, results: [], run, close };
     } catch (e) {
       await shared.close();
       throw e;

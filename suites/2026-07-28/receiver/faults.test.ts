@@ -3,15 +3,18 @@
 // names in `killedBy` makes exactly the checks naming it fail (MUST) or warn (SHOULD), and no other check fails;
 // every MUST check names a fault. A fault names a catalog id (then a check citing it names the fault) or what the
 // schema or the transition table states without a keyword line (`schema:…`). Each fault runs in its own
-// reference server in this process over Streamable HTTP, with the options it needs (`args`).
+// reference server in this process over Streamable HTTP, with the options it needs (`args`); a fault of the
+// dual-era target (mocks/dual-era/faults.ts: the cross-version rules) runs in that target, with every check too.
 import { describe, expect, it } from 'vitest';
 import type { CheckDef, CheckResult } from '../../engine/check.ts';
 import { FAULTS, type SwitchInfo } from '../../../mocks/2026-07-28/faults.ts';
 import { hasRequirement, primaryId } from '../../../schema/catalog.ts';
-import { modernChecks, runAgainstReference } from './test-helpers.ts';
+import { DUAL_ERA_FAULTS } from '../../../mocks/dual-era/faults.ts';
+import { modernChecks, runAgainstDualEra, runAgainstReference } from './test-helpers.ts';
 
 const CHECKS = modernChecks();
-const ALL: readonly SwitchInfo[] = FAULTS;
+const ALL: readonly SwitchInfo[] = [...FAULTS, ...DUAL_ERA_FAULTS];
+const DUAL_ERA = new Set<string>(DUAL_ERA_FAULTS.map((f) => f.name));
 const named = new Set(CHECKS.flatMap((c) => c.killedBy));
 /** Faults no check names yet (checks still to come): at most this many. Lower it as checks land. */
 const KNOWN_UNKILLED = 1;
@@ -21,7 +24,7 @@ const failing = (r: CheckResult) => r.status === 'fail' || r.status === 'warn';
 const killedBy = (fault: string) => CHECKS.filter((c) => c.killedBy.includes(fault));
 
 describe('the kill facts (2026-07-28)', () => {
-  it('checks name only faults of the reference extension server', () => {
+  it('checks name only faults of the reference extension server or the dual-era target', () => {
     const names = new Set(ALL.map((f) => f.name));
     expect(CHECKS.flatMap((c) => c.killedBy.filter((n) => !names.has(n)).map((n) => `${c.id}: ${n}`))).toEqual([]);
   });
@@ -42,7 +45,7 @@ describe('the kill facts (2026-07-28)', () => {
 
 describe('every fault kills exactly the checks that name it (2026-07-28)', () => {
   it.concurrent.each(ALL.filter((f) => named.has(f.name)).map((f) => [f.name, f] as const))('%s', { timeout: 120_000 }, async (name, fault) => {
-    const results = await runAgainstReference(['--fault', name, ...(fault.args ?? [])]);
+    const results = DUAL_ERA.has(name) ? await runAgainstDualEra({ faults: [name] }) : await runAgainstReference(['--fault', name, ...(fault.args ?? [])]);
     const byId = new Map(results.map((r) => [r.id, r]));
     const want = killedBy(name);
     // A kill counts when the check fails or warns, or leaves the violation it saw to the check judging it.

@@ -10,6 +10,8 @@ import type { Profile } from '../../engine/profile.ts';
 import { createExtensionServer } from '../../../mocks/2026-07-28/index.ts';
 import { parseExtensionServerArgs } from '../../../mocks/2026-07-28/cli.ts';
 import { REVISION } from '../../../schema/2026-07-28/protocol.ts';
+import { createDualEraServer } from '../../../mocks/dual-era/index.ts';
+import { parseMockArgs } from '../../../mocks/receiver/args.ts';
 
 /** The reference server's run times in the tests: short tool runs, a slow tool that outlives a cancel. */
 export const TEST_TIMINGS = ['--completes-ms', '50', '--slow-ms', '2000', '--poll-interval-ms', '50'];
@@ -34,20 +36,51 @@ export async function runAgainstReference(
   const { options: serverOptions, access } = parseExtensionServerArgs(['--http', '0', ...TEST_TIMINGS, ...args]);
   const server = createExtensionServer(serverOptions);
   const listener = await server.listenHttp(0, '127.0.0.1', access);
-  const [primary, secondary] = access.tokens ?? [];
-  const auth = (t: string | undefined) => (t ? { Authorization: `Bearer ${t}` } : undefined);
   try {
-    const session = await openTargetSession({
-      target: { kind: 'http', url: listener.url, headers: auth(primary), secondaryHeaders: auth(secondary) },
-      profile: REFERENCE_PROFILE,
-      options: { revision: REVISION, checkTimeoutMs: 20_000, requestTimeoutMs: 10_000, ...options },
-    });
-    try {
-      return await runChecks(checks, session, 12);
-    } finally {
-      await session.close();
-    }
+    return await runOverHttp(listener.url, access.tokens ?? [], checks, options);
   } finally {
     await server.close();
+  }
+}
+
+/** The receiver's run times in the tests of the dual-era target (its options of the same names). */
+const LEGACY_TEST_TIMINGS = ['--completes-ms', '50', '--slow-ms', '2000'];
+/** Two requestors of the dual-era target over HTTP: a bearer token binds a task across eras (a 2026-07-28 request has no session). */
+export const DUAL_ERA_TOKENS = ['dual-era-a', 'dual-era-b'];
+
+/**
+ * Runs `checks` against the dual-era reference target (mocks/dual-era) over Streamable HTTP, with bearer tokens:
+ * its own faults, and the two peers' options as on their command lines (`legacy`: mock …, `modern`: mock --revision 2026-07-28 …).
+ */
+export async function runAgainstDualEra(
+  given: { faults?: string[]; legacy?: readonly string[]; modern?: readonly string[] } = {},
+  checks: CheckDef[] = modernChecks(),
+  options: Partial<RunOptions> = {},
+): Promise<CheckResult[]> {
+  const d = createDualEraServer({
+    faults: given.faults,
+    legacy: parseMockArgs([...LEGACY_TEST_TIMINGS, ...(given.legacy ?? [])]).options,
+    modern: parseExtensionServerArgs([...TEST_TIMINGS, ...(given.modern ?? [])]).options,
+  });
+  const listener = await d.listenHttp(0, '127.0.0.1', { tokens: DUAL_ERA_TOKENS });
+  try {
+    return await runOverHttp(listener.url, DUAL_ERA_TOKENS, checks, options);
+  } finally {
+    await d.close();
+  }
+}
+
+async function runOverHttp(url: string, tokens: readonly string[], checks: CheckDef[], options: Partial<RunOptions>): Promise<CheckResult[]> {
+  const [primary, secondary] = tokens;
+  const auth = (t: string | undefined) => (t ? { Authorization: `Bearer ${t}` } : undefined);
+  const session = await openTargetSession({
+    target: { kind: 'http', url, headers: auth(primary), secondaryHeaders: auth(secondary) },
+    profile: REFERENCE_PROFILE,
+    options: { revision: REVISION, checkTimeoutMs: 20_000, requestTimeoutMs: 10_000, ...options },
+  });
+  try {
+    return await runChecks(checks, session, 12);
+  } finally {
+    await session.close();
   }
 }

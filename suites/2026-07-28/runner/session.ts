@@ -9,7 +9,7 @@ import { REVISION, TASKS_EXTENSION } from '../../../schema/2026-07-28/protocol.t
 import { isObj } from '../../engine/text.ts';
 import { DEFAULT_DISCOVERY, type DiscoveryPlan, type DiscoverySettings } from '../../runner/discovery.ts';
 import { discoverModern, planModernDiscovery, type ModernDiscoveryResult } from './discovery.ts';
-import { describeTarget, type TargetSpec } from '../../runner/target.ts';
+import { connectorFor, describeTarget, type TargetSpec } from '../../runner/target.ts';
 import { limiter } from '../../runner/limiter.ts';
 import { connectModern, ModernPeer, type ModernScope } from '../wire/peer.ts';
 
@@ -23,6 +23,7 @@ export function modernConnector(spec: TargetSpec, requestTimeoutMs: number): Tar
         transport: 'stdio',
         label: spec.command,
         hasSecondIdentity: false,
+        legacy: legacyConnector(spec, requestTimeoutMs),
         open: (opts) =>
           starting(async () => {
             const mp = await connectModern(
@@ -38,6 +39,8 @@ export function modernConnector(spec: TargetSpec, requestTimeoutMs: number): Tar
         transport: 'http',
         label: spec.url,
         hasSecondIdentity: spec.secondaryHeaders !== undefined,
+        credentials: Object.keys(spec.headers ?? {}).some((h) => h.toLowerCase() === 'authorization'),
+        legacy: legacyConnector(spec, requestTimeoutMs),
         async open(opts) {
           const headers = opts?.identity === 'secondary' && spec.secondaryHeaders ? spec.secondaryHeaders : spec.headers;
           const mp = await connectModern({ kind: 'http', url: spec.url, headers }, { defaultTimeoutMs: requestTimeoutMs, capabilities: opts?.capabilities });
@@ -47,6 +50,11 @@ export function modernConnector(spec: TargetSpec, requestTimeoutMs: number): Tar
     default:
       throw new Error(`${describeTarget(spec)}: revision ${REVISION} is spoken over stdio or Streamable HTTP only (give --stdio or --url)`);
   }
+}
+
+/** The same target in 2025-11-25, for the cross-version checks: no connections started ahead (concurrency 0). */
+function legacyConnector(spec: TargetSpec, requestTimeoutMs: number): TargetConnector {
+  return connectorFor(spec, requestTimeoutMs, 0);
 }
 
 /** tools/list, every page (bounded), with this revision's `_meta`. */

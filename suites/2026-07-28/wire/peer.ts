@@ -85,6 +85,11 @@ export interface Subscription {
   close(): Promise<void>;
 }
 
+/** The per-request `_meta` of a 2026-07-28 request (protocol version, this request's client capabilities, client info). */
+export function requestMeta(capabilities: Record<string, unknown>): Record<string, unknown> {
+  return { [Meta.ProtocolVersion]: PROTOCOL_VERSION, [Meta.ClientCapabilities]: capabilities, [Meta.ClientInfo]: CLIENT_INFO };
+}
+
 const registry = new WeakMap<Peer, ModernPeer>();
 
 /** The 2026-07-28 connection `scope` belongs to, as a modern scope (throws for a 2025-11-25 connection). */
@@ -125,9 +130,7 @@ export class ModernPeer {
     } else {
       const p = params && typeof params === 'object' && !Array.isArray(params) ? { ...(params as Record<string, unknown>) } : {};
       const meta: Record<string, unknown> = {
-        [Meta.ProtocolVersion]: PROTOCOL_VERSION,
-        [Meta.ClientCapabilities]: o.capabilities ?? this.defaultCapabilities,
-        [Meta.ClientInfo]: CLIENT_INFO,
+        ...requestMeta(o.capabilities ?? this.defaultCapabilities),
         ...((p._meta as Record<string, unknown> | undefined) ?? {}),
         ...(o.meta ?? {}),
       };

@@ -1,0 +1,95 @@
+// The cross-version checks (compat.ts) against the dual-era reference target (mocks/dual-era): they pass over
+// Streamable HTTP and stdio, each fault of the target kills its check over stdio too (the kill matrix,
+// faults.test.ts, runs them over HTTP with every check), no latitude of either peer makes them speak, and a
+// server of one era leaves them not exercised with the reason.
+import { describe, expect, it } from 'vitest';
+import type { CheckResult } from '../../engine/check.ts';
+import { checks as COMPAT } from './compat.ts';
+import { openTargetSession, runChecks } from '../../runner/session.ts';
+import { DUAL_ERA_FAULTS } from '../../../mocks/dual-era/faults.ts';
+import { LATITUDES as LEGACY_LATITUDES } from '../../../mocks/receiver/latitudes.ts';
+import { LATITUDES as MODERN_LATITUDES, type SwitchInfo } from '../../../mocks/2026-07-28/faults.ts';
+import { createDualEraServer } from '../../../mocks/dual-era/index.ts';
+import { REFERENCE_PROFILE, runAgainstDualEra, runAgainstReference } from './test-helpers.ts';
+import { REVISION } from '../../../schema/2026-07-28/protocol.ts';
+
+const TSX = 'node_modules/.bin/tsx';
+const failing = (r: CheckResult) => r.status === 'fail' || r.status === 'warn';
+const line = (r: CheckResult) => `${r.id} ${r.status}: ${r.message}`;
+
+/** The compat checks against `mock --revision dual-era --stdio` with `args`. */
+async function overStdio(args: string[] = []): Promise<CheckResult[]> {
+  const session = await openTargetSession({
+    target: { kind: 'stdio', command: [TSX, 'scripts/cli.ts', 'mock', '--revision', 'dual-era', '--stdio', '--completes-ms', '50', ...args].join(' ') },
+    profile: REFERENCE_PROFILE,
+    options: { revision: REVISION, checkTimeoutMs: 40_000, requestTimeoutMs: 15_000 },
+  });
+  try {
+    return await runChecks(COMPAT, session, 3);
+  } finally {
+    await session.close();
+  }
+}
+
+describe('the cross-version checks against the dual-era reference target', () => {
+  it('pass over Streamable HTTP (with a bearer token: one requestor in both eras)', { timeout: 60_000 }, async () => {
+    const results = await runAgainstDualEra({}, COMPAT);
+    expect(results.map(line)).toEqual(results.map((r) => `${r.id} pass: ${r.message}`));
+  });
+
+  it(
+    'over Streamable HTTP without credentials, tasks of 2025-11-25 stay bound to their session: not exercised, with the reason',
+    { timeout: 60_000 },
+    async () => {
+      const d = createDualEraServer({});
+      const { url } = await d.listenHttp(0);
+      try {
+        const session = await openTargetSession({ target: { kind: 'http', url }, profile: REFERENCE_PROFILE, options: { revision: REVISION } });
+        try {
+          const r = (await runChecks(COMPAT, session, 3)).find((x) => x.id === '2026-compat.legacy-get-cancel-permitted')!;
+          expect(r.status).toBe('skip');
+          expect(r.message).toMatch(/without credentials/);
+        } finally {
+          await session.close();
+        }
+      } finally {
+        await d.close();
+      }
+    },
+  );
+
+  it.concurrent.each(['', ...DUAL_ERA_FAULTS.map((f) => f.name as string)].map((f) => [f] as const))(
+    'over stdio, fault %s',
+    { timeout: 120_000 },
+    async (fault) => {
+      const results = await overStdio(fault ? ['--fault', fault] : []);
+      const killed = COMPAT.filter((c) => c.killedBy.includes(fault)).map((c) => c.id);
+      expect(results.filter(failing).map((r) => r.id)).toEqual(killed);
+      // Without a fault every check is exercised and passes.
+      if (!fault) expect(results.map(line)).toEqual(results.map((r) => `${r.id} pass: ${r.message}`));
+    },
+  );
+
+  it('a server of one era: the checks that need 2025-11-25 are not exercised, with the reason', { timeout: 60_000 }, async () => {
+    const results = await runAgainstReference([], COMPAT);
+    const byId = new Map(results.map((r) => [r.id, r]));
+    for (const id of ['2026-compat.extension-not-under-2025']) {
+      expect(byId.get(id)!.status).toBe('skip');
+      expect(byId.get(id)!.message).toMatch(/does not speak 2025-11-25/);
+    }
+    // Without credentials over HTTP the permit check says that first; no check speaks.
+    expect(results.filter(failing).map(line)).toEqual([]);
+    expect(byId.get('2026-compat.no-legacy-capabilities')!.status).toBe('pass');
+  });
+});
+
+describe('no latitude of either peer makes a cross-version check speak (the dual-era target)', () => {
+  const cells = [
+    ...LEGACY_LATITUDES.map((l) => ({ label: `2025-11-25 ${l.name}`, legacy: ['--latitude', l.name] })),
+    ...(MODERN_LATITUDES as readonly SwitchInfo[]).map((l) => ({ label: `2026-07-28 ${l.name}`, modern: ['--latitude', l.name, ...(l.args ?? [])] })),
+  ];
+  it.concurrent.each(cells.map((c) => [c.label, c] as const))('%s', { timeout: 120_000 }, async (_label, cell) => {
+    const results = await runAgainstDualEra(cell, COMPAT);
+    expect(results.filter(failing).map(line)).toEqual([]);
+  });
+});
