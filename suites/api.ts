@@ -65,7 +65,7 @@ export interface ConformanceOptions {
   checkTimeoutMs?: RunOptions['checkTimeoutMs'];
   /** Most tasks the run keeps live at once (default 20; --max-tasks); checks that load the target on purpose run last. */
   maxTasks?: RunOptions['maxTasks'];
-  /** Checks run at once (default 8; --concurrency). */
+  /** Checks run at once (default 16; --concurrency). */
   concurrency?: RunOptions['concurrency'];
   /** Check ids expected to fail (a baseline): marked `expectedFailure` in the report. */
   expectedFailures?: string[];
@@ -265,7 +265,7 @@ export async function runSession(session: TargetSession, only: string[] = [], ex
   // The target as requestor is a 2025-11-25 flow (task-augmented sampling/elicitation requests).
   const requestorChecks = session.revision === SPEC_REVISION ? serverRequestorChecks.filter((c) => selected(c, only, exclude)) : [];
   const requestorRefs = requestorChecks.map((c) => ({ id: c.id, section: SERVER_REQUESTOR_SECTION_PREFIX + c.section.replace(/^Requestor: /, '') }));
-  const { first, last } = scheduled(checks);
+  const { first, last } = scheduled(checks, session.info.profile);
   events.onRunStart?.([...[...first, ...last].map((c) => ({ id: c.id, section: c.section })), ...requestorRefs]);
   const requestorRuns = requestorChecks.length
     ? runServerAsRequestor(session.connector, session.info, serverRequestorOptions(undefined, session.options.requestTimeoutMs))

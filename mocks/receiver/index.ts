@@ -29,7 +29,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+// Type only: the HTTP transport (and the web server it brings) loads with the first HTTP session, not in a stdio process.
+import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { FaultSet } from './faults.ts';
 import { createAccessGuard, type AccessRefusal, type HttpAccessOptions } from './http-access.ts';
@@ -350,7 +351,8 @@ export class ReferenceReceiver implements ReceiverCore {
     // transports.md: requests without a session id other than initialization → 400.
     if (!isInit) return jsonError(res, 400, -32000, 'Bad Request: Mcp-Session-Id header is required');
     const jsonResponses = !this.options.sseResponses && !this.switches.sseAnswers();
-    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+    const HttpTransport = await httpTransport();
+    const transport: StreamableHTTPServerTransport = new HttpTransport({
       sessionIdGenerator: () => randomUUID(),
       // sse-get-no-upgrade: plain JSON answers (tasks/get above all); task messages use the GET stream.
       enableJsonResponse: jsonResponses,
@@ -379,6 +381,12 @@ export class ReferenceReceiver implements ReceiverCore {
     }
     this.store.clear();
   }
+}
+
+let loadingHttp: Promise<typeof StreamableHTTPServerTransport> | undefined;
+/** The SDK's Streamable HTTP server transport, loaded once on first use. */
+function httpTransport(): Promise<typeof StreamableHTTPServerTransport> {
+  return (loadingHttp ??= import('@modelcontextprotocol/sdk/server/streamableHttp.js').then((m) => m.StreamableHTTPServerTransport));
 }
 
 export function createReferenceReceiver(options: ReceiverOptions = {}): ReferenceReceiver {

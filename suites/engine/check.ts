@@ -64,6 +64,12 @@ export interface CheckDef {
   /** Longest the check may take (ms, on top of the target's timeouts); defaults to the run's checkTimeoutMs. */
   timeoutMs?: number;
   /**
+   * Scheduling only, never a bound or a verdict: about how long the check waits on timers against a prompt
+   * target (ms; its own watches and ttls, the run of a role's tool it waits out: roleRunMs). A run starts the
+   * checks that wait longest first, so that they overlap the short ones instead of being the run's tail.
+   */
+  waitsMs?: (profile: Profile) => number;
+  /**
    * The check. Return normally → pass (MAY checks: info, with the returned observation);
    * `ctx.violation()`/`ctx.expect()` → fail or warn by level; `ctx.skip()` → not exercised.
    */
@@ -193,9 +199,10 @@ export interface TaskSlots {
   readonly maxTasks: number;
   /**
    * Waits until a slot is free or `deadline` (epoch ms) passes; false when none freed in time. While
-   * waiting it asks the holders whether their tasks still run (a task that ended frees its slot).
+   * waiting it asks the holders whether their tasks still run (a task that ended frees its slot). A freed
+   * slot goes to the waiter of the highest `priority` (default 0; the engine gives a check's its waitsMs).
    */
-  acquire(deadline: number): Promise<boolean>;
+  acquire(deadline: number, priority?: number): Promise<boolean>;
   /** Ties the slot just acquired to a task: `stillLive()` answers whether it still runs; `free()` releases the slot. */
   hold(stillLive: () => Promise<boolean>, free: () => void): () => void;
   release(): void;

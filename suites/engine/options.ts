@@ -58,7 +58,7 @@ export const DEFAULT_RUN_OPTIONS: RunSettings = {
   checkTimeoutMs: 30_000,
   maxPollIntervalMs: 1_000,
   maxTasks: 20,
-  concurrency: 8,
+  concurrency: 16,
 };
 
 /** The flag of each option (messages name the option the way the user gave it: flag or library name). */

@@ -45,3 +45,12 @@ export interface ProfileTool {
 export interface Profile {
   tools: Partial<Record<ProfileRole, ProfileTool>>;
 }
+
+/** What a role's run takes when its profile arguments do not say (`ms`): scheduling hints only (CheckDef.waitsMs). */
+const RUN_MS_UNKNOWN: Partial<Record<ProfileRole, number>> = { slow: 3_000 };
+
+/** A role's run time as its profile gives it (a numeric `ms` argument), else a guess: for scheduling (CheckDef.waitsMs), never for a bound. */
+export function roleRunMs(profile: Profile, role: ProfileRole): number {
+  const ms = profile.tools[role]?.arguments?.ms;
+  return typeof ms === 'number' && Number.isFinite(ms) && ms >= 0 ? ms : (RUN_MS_UNKNOWN[role] ?? 500);
+}

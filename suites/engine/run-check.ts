@@ -25,6 +25,7 @@ import {
   type TargetConnector,
   type TargetDown,
   type TargetInfo,
+  type TaskSlots,
 } from './check.ts';
 import type { RunOptions } from './options.ts';
 
@@ -124,7 +125,7 @@ export async function runCheck(
         return deadline();
       },
       bound,
-      taskSlots: def.loadsTarget ? undefined : run.slots,
+      taskSlots: def.loadsTarget || !run.slots ? undefined : prioritized(run.slots, def.waitsMs?.(info.profile) ?? 0),
       created,
       finished(taskId) {
         for (const c of created) if (c.taskId === taskId) freeSlot(c);
@@ -380,4 +381,10 @@ function describeDown(check: string, reason: string, peer: Peer): TargetDown {
       return `${t.time} ${t.dir} ${String(what).slice(0, 160)}`;
     });
   return { check, reason, lastMessages, stderrTail: peer.stderr.slice(-1000).trim() };
+}
+
+/** The run's slots as one check takes them: at its priority (the longer it waits on timers, the sooner it gets a freed slot). */
+function prioritized(slots: TaskSlots, priority: number): TaskSlots {
+  if (priority === 0) return slots;
+  return { maxTasks: slots.maxTasks, acquire: (deadline) => slots.acquire(deadline, priority), hold: slots.hold, release: slots.release };
 }

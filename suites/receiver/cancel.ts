@@ -8,7 +8,7 @@ import { delay, getTask, pollDelay, seqText } from '../arrange/poll.ts';
 import { short } from '../engine/text.ts';
 import type { Message, Response } from '../wire/peer.ts';
 import { isTaskStatus, isTerminal } from '../../schema/protocol.ts';
-import { type ProfileRole } from '../engine/profile.ts';
+import { roleRunMs, type ProfileRole } from '../engine/profile.ts';
 
 const SECTION = 'Task Cancellation';
 
@@ -20,14 +20,24 @@ async function runningTask(ctx: CheckContext, role: ProfileRole, meta?: Record<s
   return c;
 }
 
-/** tasks/cancel of a running task; skip when the task ended first (the cancel then rightly fails). */
-async function cancelRunning(ctx: CheckContext, taskId: string): Promise<Response> {
+/**
+ * tasks/cancel of a running task; skip when the task ended first, or its reported ttl had run out (a busy run
+ * arranging more before the cancel): the cancel then rightly fails.
+ */
+async function cancelRunning(ctx: CheckContext, created: CreatedTask): Promise<Response> {
+  const taskId = created.taskId;
   const r = await ctx.peer.request('tasks/cancel', { taskId });
   if (r.error) {
     const g = await getTask(ctx, taskId);
     const st = g.result?.status;
     if (!g.error && isTaskStatus(st) && isTerminal(st) && st !== 'cancelled')
       ctx.skip(`the task reached "${st}" before tasks/cancel arrived (cancel answered ${r.error.code})`);
+    const { ttl, createdAt } = created.task ?? {};
+    const expiresAt = typeof ttl === 'number' && typeof createdAt === 'string' ? Date.parse(createdAt) + ttl : NaN;
+    if (g.error && Date.now() >= expiresAt)
+      ctx.skip(
+        `the task's ttl (${ttl} ms from createdAt ${createdAt}) had run out before tasks/cancel arrived (cancel answered ${r.error.code}, tasks/get ${g.error.code})`,
+      );
     ctx.violation(`tasks/cancel of running task ${taskId} answered error ${r.error.code} ${r.error.message} (tasks/get then: ${short(g.error ?? st)})`);
   }
   return r;
@@ -54,7 +64,7 @@ export const checks: CheckDef[] = [
     needsCapabilities: ['tasks.cancel'],
     async run(ctx: CheckContext) {
       const c = await runningTask(ctx, 'slow');
-      const r = await cancelRunning(ctx, c.taskId);
+      const r = await cancelRunning(ctx, c);
       ctx.expect(r.result?.taskId === c.taskId, `tasks/cancel result is about task ${short(r.result?.taskId)}, not ${c.taskId}`);
       ctx.expect(
         r.result?.status === 'cancelled',
@@ -74,6 +84,7 @@ export const checks: CheckDef[] = [
     killedBy: ['cancelled-resurrects', 'cancel-answer-only'],
     clientReceiver: true,
     needs: ['slow'],
+    waitsMs: (p) => roleRunMs(p, 'slow') + 500, // the twin's run, then ≥ 500 ms of polls
     needsCapabilities: ['tasks.cancel'],
     async run(ctx: CheckContext) {
       // A (cancelled) and B (left running, created after A's cancel) run the same tool: once B ends,
@@ -82,7 +93,7 @@ export const checks: CheckDef[] = [
       const a = await runningTask(ctx, 'slow');
       const k = await cancelAndSettle(ctx, a.taskId);
       if (k.cancel.error) {
-        await cancelRunning(ctx, a.taskId); // skips if A had ended first, else reports the rejected cancel
+        await cancelRunning(ctx, a); // skips if A had ended first, else reports the rejected cancel
       }
       if (k.deleted) return 'task deleted right after cancellation (receivers MAY delete cancelled tasks)';
       if (k.settled !== 'cancelled') {
@@ -184,7 +195,7 @@ export const checks: CheckDef[] = [
       const tokB = `${ctx.def.id}-b-${Math.random().toString(36).slice(2, 10)}`;
       const a = await runningTask(ctx, 'progress', { progressToken: tokA });
       // Cancelled at once (a short progress tool may otherwise end first on a loaded machine).
-      const r = await cancelRunning(ctx, a.taskId);
+      const r = await cancelRunning(ctx, a);
       // B: the same work left running, to know how long A's work would have gone on.
       const b = await createTask(ctx, 'progress', { meta: { progressToken: tokB } });
       await reachTerminal(ctx, b.taskId, { initial: b.task });
@@ -228,7 +239,7 @@ export const checks: CheckDef[] = [
     needsCapabilities: ['tasks.cancel'],
     async run(ctx: CheckContext) {
       const c = await runningTask(ctx, 'slow');
-      await cancelRunning(ctx, c.taskId);
+      await cancelRunning(ctx, c);
       let gone: Response['error'];
       for (let i = 0; i < 3 && !gone; i++) {
         const g = await getTask(ctx, c.taskId);
@@ -261,7 +272,7 @@ export const checks: CheckDef[] = [
     needsCapabilities: ['tasks.cancel'],
     async run(ctx: CheckContext) {
       const c = await runningTask(ctx, 'slow');
-      await cancelRunning(ctx, c.taskId);
+      await cancelRunning(ctx, c);
       const seen: string[] = [];
       let last: any;
       for (let i = 0; i < 3; i++) {

@@ -1,6 +1,7 @@
 // Checks for tasks.md "Getting Tasks", "TTL and Resource Management" (timestamps, ttl, pollInterval)
 // and "Task Execution Errors" (statusMessage of failed tasks); requirement ids from
 // schema/requirements.json (rulings: RULINGS.md#ttl-null, RULINGS.md#is-error-lowercase, RULINGS.md#timestamps-rfc3339).
+import { roleRunMs } from '../engine/profile.ts';
 import { defineCheck, hasPath, type CheckContext, type CheckDef } from '../engine/check.ts';
 import { listAll, statusNotifications } from '../arrange/tasks.ts';
 import { createTask, resultWake, toTerminalAndBeyond, TTL_MS } from '../arrange/arrange.ts';
@@ -193,6 +194,7 @@ export const checks: CheckDef[] = [
     needsCapabilities: ['tasks.requests.tools.call'],
     killedBy: ['last-updated-frozen', 'last-updated-backwards'],
     needs: ['slow'],
+    waitsMs: (p) => roleRunMs(p, 'slow'),
     async run(ctx: CheckContext) {
       // The slow role runs for seconds, so its status change cannot share a clock tick with its creation.
       const c = await createTask(ctx, 'slow');

@@ -1,5 +1,6 @@
 // Checks for tasks.md "Task Status Lifecycle" and "Input Required Status" (Behavior Requirements);
 // requirement ids from schema/requirements.json.
+import { roleRunMs } from '../engine/profile.ts';
 import { defineCheck, type CheckContext, type CheckDef } from '../engine/check.ts';
 import { cancelQuietly, createTask, toTerminalAndBeyond } from '../arrange/arrange.ts';
 import { awaitInputRequest, awaitInputRequired, inputElsewhere, skipIfMisrouted, startInputTask, withInputTask } from '../arrange/input.ts';
@@ -131,6 +132,7 @@ export const checks: CheckDef[] = [
       killedBy: role === 'fails' ? ['illegal-transition'] : ['completed-resumes'],
       needsCapabilities: ['tasks.requests.tools.call'],
       needs: [role],
+      waitsMs: (p) => 2 * roleRunMs(p, role),
       async run(ctx: CheckContext) {
         const c = await createTask(ctx, role);
         const seq: TaskStatus[] = isTaskStatus(c.task.status) ? [c.task.status] : [];
@@ -161,6 +163,7 @@ export const checks: CheckDef[] = [
     clientReceiver: true,
     killedBy: ['cancelled-resurrects', 'cancel-answer-only'],
     needs: ['slow'],
+    waitsMs: (p) => roleRunMs(p, 'slow'), // the twin's run
     needsCapabilities: ['tasks.requests.tools.call', 'tasks.cancel'],
     timeoutMs: SLOW_WATCH_MAX_MS + 10_000,
     async run(ctx: CheckContext) {

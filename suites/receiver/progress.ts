@@ -14,6 +14,8 @@ import { short } from '../engine/text.ts';
 import { PROGRESS_WITHOUT_RELATED_TASK, targetTranscripts } from '../arrange/tasks.ts';
 
 const SECTION = 'Task Progress Notifications';
+/** How long a task is watched after notifications/cancelled for its request. */
+const CANCELLED_WATCH_MS = 1_000;
 
 const isProgress = (e: TranscriptEntry) => e.dir === 'in' && (e.message as Message | undefined)?.method === 'notifications/progress';
 const tokenOf = (e: TranscriptEntry) => (e.message as Message).params?.progressToken;
@@ -148,6 +150,7 @@ export const checks: CheckDef[] = [
       'the MUST binds the requestor; what a receiver does with the notification is unspecified (RULINGS.md#cancelled-notification-receiver), so it is only reported',
     killedBy: [],
     needs: ['slow'],
+    waitsMs: () => CANCELLED_WATCH_MS,
     async run(ctx: CheckContext) {
       const created = await createTask(ctx, 'slow');
       await ctx.peer.notify('notifications/cancelled', {
@@ -155,7 +158,7 @@ export const checks: CheckDef[] = [
         reason: 'conformance probe: tasks must be cancelled with tasks/cancel',
       });
       const statuses: string[] = [String(created.task.status)];
-      const deadline = Date.now() + 1_000;
+      const deadline = Date.now() + CANCELLED_WATCH_MS;
       let last: any = created.task;
       let gone: string | undefined;
       while (Date.now() < deadline) {

@@ -7,7 +7,7 @@ import { outcomeDifference, withoutMeta } from '../arrange/compare.ts';
 import { timeLeft } from '../arrange/budget.ts';
 import { delay, getTask, pollDelay } from '../arrange/poll.ts';
 import { short } from '../engine/text.ts';
-import type { ProfileRole } from '../engine/profile.ts';
+import { roleRunMs, type ProfileRole } from '../engine/profile.ts';
 import { WireTimeoutError, type Message, type Response, type Scope } from '../wire/peer.ts';
 import { isTaskStatus, isTerminal, type TaskStatus } from '../../schema/protocol.ts';
 
@@ -164,6 +164,7 @@ function waitingResultCheck(end: 'cancel' | 'fail' | 'expire', title: string): C
     // under cancelled-result-hangs no tasks/result of a cancelled task is.
     killedBy: end === 'cancel' ? ['waiting-result-orphaned', 'cancelled-result-hangs'] : end === 'fail' ? ['waiting-result-orphaned'] : [],
     needs: [role],
+    ...(end === 'expire' ? { waitsMs: () => SHORT_TTL_MS } : {}),
     ...(end === 'cancel' ? { needsCapabilities: ['tasks.cancel'] } : {}),
     async run(ctx: CheckContext) {
       const c = await createTask(ctx, role, end === 'expire' ? { ttl: SHORT_TTL_MS } : {});
@@ -221,6 +222,7 @@ export const checks: CheckDef[] = [
     killedBy: ['result-not-blocking'],
     clientReceiver: true,
     needs: ['slow'],
+    waitsMs: (p) => roleRunMs(p, 'slow'),
     async run(ctx: CheckContext) {
       const c = await createTask(ctx, 'slow');
       if (isTaskStatus(c.task.status) && isTerminal(c.task.status))
@@ -491,6 +493,7 @@ export const checks: CheckDef[] = [
     killedBy: ['result-differs', 'result-returns-task'],
     clientReceiver: true,
     needs: ['fails'],
+    waitsMs: (p) => 3 * roleRunMs(p, 'fails'), // a plain call, then the task and its result
     async run(ctx: CheckContext) {
       const { plain, last } = await expectSameOutcome(ctx, 'fails');
       if (!plain.error && plain.result?.isError !== true) ctx.note(`the fails tool's plain result has isError ${JSON.stringify(plain.result?.isError)}`);

@@ -253,6 +253,7 @@ export const checks: CheckDef[] = [
     clientReceiver: true,
     killedBy: ['deleted-early', 'ttl-timer-overflow'],
     needs: ['completes'],
+    waitsMs: () => RETAIN_WATCH_MS,
     async run(ctx: CheckContext) {
       const [brief, long] = await Promise.all([
         watchRetained(ctx, RETAIN_TTL_MS),
@@ -275,6 +276,7 @@ export const checks: CheckDef[] = [
     killedBy: [],
     clientReceiver: true,
     needs: ['completes'],
+    waitsMs: () => SHORT_TTL_MS,
     timeoutMs: EXPIRY_CHECK_TIMEOUT_MS,
     async run(ctx: CheckContext) {
       const o = await observeExpiry(ctx);
@@ -294,6 +296,7 @@ export const checks: CheckDef[] = [
     killedBy: ['expired-retained'],
     clientReceiver: true,
     needs: ['completes'],
+    waitsMs: () => SHORT_TTL_MS,
     timeoutMs: CLEANUP_CHECK_TIMEOUT_MS,
     async run(ctx: CheckContext) {
       const o = await observeExpiry(ctx, CLEANUP_GRACE_MS);
@@ -317,6 +320,7 @@ export const checks: CheckDef[] = [
     killedBy: ['unknown-task-32603'],
     clientReceiver: true,
     needs: ['completes'],
+    waitsMs: () => SHORT_TTL_MS,
     timeoutMs: EXPIRY_CHECK_TIMEOUT_MS,
     async run(ctx: CheckContext) {
       const o = await observeExpiry(ctx);

@@ -170,10 +170,15 @@ export async function runInSession(check: CheckDef, session: TargetSession): Pro
   return r;
 }
 
-/** The order a run schedules checks in: the others concurrently, then the checks that load the target one at a time, then those marked `runsLast`. */
-export function scheduled(checks: readonly CheckDef[]): { first: CheckDef[]; last: CheckDef[] } {
+/**
+ * The order a run schedules checks in: the others concurrently, those that wait longest (CheckDef.waitsMs, for
+ * this profile) first and the rest in catalog order, then the checks that load the target one at a time, then
+ * those marked `runsLast`.
+ */
+export function scheduled(checks: readonly CheckDef[], profile?: Profile): { first: CheckDef[]; last: CheckDef[] } {
+  const waits = new Map(checks.map((c) => [c, profile && c.waitsMs ? c.waitsMs(profile) : 0]));
   return {
-    first: checks.filter((c) => !c.runsLast && !c.loadsTarget),
+    first: checks.filter((c) => !c.runsLast && !c.loadsTarget).sort((a, b) => waits.get(b)! - waits.get(a)!),
     last: [...checks.filter((c) => c.loadsTarget && !c.runsLast), ...checks.filter((c) => c.runsLast)],
   };
 }
@@ -184,7 +189,7 @@ export function scheduled(checks: readonly CheckDef[]): { first: CheckDef[]; las
  * at a time; checks marked `runsLast` after those. Results in the order of `checks`.
  */
 export async function runChecks(checks: CheckDef[], session: TargetSession, concurrency = session.options.concurrency): Promise<CheckResult[]> {
-  const { first, last } = scheduled(checks);
+  const { first, last } = scheduled(checks, session.info.profile);
   const results = new Map<CheckDef, CheckResult>();
   let next = 0;
   const worker = async () => {

@@ -6,7 +6,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { ChildProcess } from 'node:child_process';
-import { idKey, Peer, STARTUP_MS, WireClosedError, type PeerOptions } from './peer.ts';
+import { DROPPED_RESPONSE, idKey, Peer, STARTUP_MS, WireClosedError, type PeerOptions } from './peer.ts';
 
 export interface StdioTarget {
   command: string;
@@ -93,7 +93,7 @@ export async function connectHttp(target: HttpTarget, opts: PeerOptions = {}): P
       const c = responses.get(key);
       if (!c) return false;
       responses.delete(key);
-      c.abort(new Error('response dropped by the client'));
+      c.abort(new Error(DROPPED_RESPONSE));
       return true;
     },
     rawWriter: async (text) => {

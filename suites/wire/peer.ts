@@ -74,6 +74,8 @@ export interface RequestOptions {
 export const DEFAULT_TIMEOUT_MS = 10_000;
 /** Until a spawned process writes its first message, a request waits at least this long: its start-up (tsx, a loaded machine) is not its answer time. */
 export const STARTUP_MS = 60_000;
+/** The reason a dropped response is aborted with (dropResponse): the transport's error about that stream is our doing, not the target's output. */
+export const DROPPED_RESPONSE = 'response dropped by the client';
 
 type Waiter = { pred: (m: Message) => boolean; resolve: (m: Message) => void };
 
@@ -128,9 +130,12 @@ export class Peer implements Recorder {
     this.defaultTimeoutMs = opts.defaultTimeoutMs ?? DEFAULT_TIMEOUT_MS;
     transport.onmessage = (m) => this.onMessage(m as Message);
     transport.onerror = (e) => {
+      const text = e?.message ?? String(e);
+      // The stream of a response we dropped (dropResponse) breaks by our doing: not output of the target.
+      if (text.includes(DROPPED_RESPONSE)) return this.record({ dir: 'event', note: `our disconnect: ${text}` });
       // Output the transport could not read still shows the process is up: its start-up allowance ends.
       this.heard = true;
-      this.record({ dir: 'event', note: `transport error: ${e?.message ?? String(e)}` });
+      this.record({ dir: 'event', note: `transport error: ${text}` });
     };
     transport.onclose = () => this.markClosed('transport closed');
   }

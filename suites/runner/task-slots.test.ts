@@ -1,0 +1,56 @@
+import { expect, test } from 'vitest';
+import { taskSlots } from './task-slots.ts';
+import { scheduled } from './session.ts';
+import { allChecks } from '../index.ts';
+import { loadProfile } from './target.ts';
+
+const later = (ms = 5_000) => Date.now() + ms;
+
+test('task slots: a freed slot goes to the waiter of the highest priority, first come first served among equals, never to a later caller', async () => {
+  const slots = taskSlots(1);
+  expect(await slots.acquire(later())).toBe(true);
+  const order: string[] = [];
+  const wait = (name: string, priority?: number) => slots.acquire(later(), priority).then((ok) => void order.push(`${name}:${ok}`));
+  const low1 = wait('low1');
+  const high = wait('high', 3_500);
+  const low2 = wait('low2');
+  await new Promise((r) => setTimeout(r, 10));
+  slots.release();
+  // A caller arriving after the release does not take the slot handed to the waiter.
+  const barging = await slots.acquire(Date.now() + 50);
+  expect(barging).toBe(false);
+  await high;
+  slots.release();
+  await low1;
+  slots.release();
+  await low2;
+  expect(order).toEqual(['high:true', 'low1:true', 'low2:true']);
+  slots.release();
+  expect(await slots.acquire(later())).toBe(true);
+});
+
+test('task slots: a waiter whose deadline passes gets false and leaves the queue (the next release frees the slot)', async () => {
+  const slots = taskSlots(1);
+  expect(await slots.acquire(later())).toBe(true);
+  expect(await slots.acquire(Date.now() + 30, 10)).toBe(false);
+  slots.release();
+  expect(await slots.acquire(Date.now() + 30)).toBe(true);
+});
+
+test('schedule: the checks that wait longest on timers start first (for this profile), the rest in catalog order; loadsTarget, then runsLast after', () => {
+  const profile = loadProfile('fixtures/reference.profile.json');
+  const { first, last } = scheduled(allChecks, profile);
+  const waits = first.map((c) => c.waitsMs?.(profile) ?? 0);
+  expect(waits).toEqual([...waits].sort((a, b) => b - a));
+  expect(first[0]!.id).toBe('cancel.stays-cancelled');
+  const plain = first.filter((c) => !c.waitsMs);
+  expect(plain.map((c) => c.id)).toEqual(allChecks.filter((c) => !c.waitsMs && !c.runsLast && !c.loadsTarget).map((c) => c.id));
+  expect(last.map((c) => c.id)).toEqual([...allChecks.filter((c) => c.loadsTarget && !c.runsLast), ...allChecks.filter((c) => c.runsLast)].map((c) => c.id));
+  // A profile whose slow tool runs longer moves its waits up with it.
+  const slower = { tools: { ...profile.tools, slow: { name: 'slow', arguments: { ms: 10_000 } } } };
+  expect(
+    scheduled(allChecks, slower)
+      .first.slice(0, 2)
+      .map((c) => c.id),
+  ).toEqual(['cancel.stays-cancelled', 'lifecycle.terminal-sticky-cancelled']);
+});
