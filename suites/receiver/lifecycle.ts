@@ -2,7 +2,7 @@
 // requirement ids from schema/requirements.json.
 import { roleRunMs } from '../engine/profile.ts';
 import { defineCheck, type CheckContext, type CheckDef } from '../engine/check.ts';
-import { cancelQuietly, createTask, toTerminalAndBeyond } from '../arrange/arrange.ts';
+import { cancelQuietly, createTask, reserveSlots, toTerminalAndBeyond } from '../arrange/arrange.ts';
 import { awaitInputRequest, awaitInputRequired, inputElsewhere, skipIfMisrouted, startInputTask, withInputTask } from '../arrange/input.ts';
 import { delay, getTask, observe, seqText, type Observation } from '../arrange/poll.ts';
 import type { Message } from '../wire/peer.ts';
@@ -168,8 +168,12 @@ export const checks: CheckDef[] = [
     timeoutMs: SLOW_WATCH_MAX_MS + 10_000,
     async run(ctx: CheckContext) {
       const created = Date.now();
-      // A twin slow task, left to run, shows when the cancelled task's work would have ended.
-      const [c, twin] = await Promise.all([createTask(ctx, 'slow'), createTask(ctx, 'slow')]);
+      // A twin slow task, left to run, shows when the cancelled task's work would have ended (both slots first:
+      // the twins are created together, not once a slot frees).
+      const slots = await reserveSlots(ctx, 2);
+      const [c, twin] = await Promise.all([createTask(ctx, 'slow', { reserved: slots }), createTask(ctx, 'slow', { reserved: slots })]).finally(() =>
+        slots.release(),
+      );
       try {
         const seq: TaskStatus[] = isTaskStatus(c.task.status) ? [c.task.status] : [];
         const r = await ctx.peer.request('tasks/cancel', { taskId: c.taskId });
