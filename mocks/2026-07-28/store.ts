@@ -3,36 +3,10 @@
 // requests of a task (keys unique over the task's life, partial answers). Our own code; no SDK.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
+import { IllegalTransitionError, RpcError, type JsonRpcError } from '../errors.ts';
 import { canTransition, ErrorCode, isTerminal, type TaskStatus } from './protocol.ts';
 
-/** A JSON-RPC error raised by a handler; the server turns it into an error response. */
-export class RpcError extends Error {
-  constructor(
-    readonly code: number,
-    message: string,
-    readonly data?: unknown,
-  ) {
-    super(message);
-    this.name = 'RpcError';
-  }
-  toJSON(): JsonRpcError {
-    return this.data === undefined ? { code: this.code, message: this.message } : { code: this.code, message: this.message, data: this.data };
-  }
-}
-
-/** Code asked for a transition the table does not allow. Only named faults go around the table (forceStatus). */
-export class IllegalTransitionError extends Error {
-  constructor(
-    readonly from: TaskStatus,
-    readonly to: TaskStatus,
-    readonly taskId: string,
-  ) {
-    super(`illegal task transition ${from} → ${to} (task ${taskId})`);
-    this.name = 'IllegalTransitionError';
-  }
-}
-
-export type JsonRpcError = { code: number; message: string; data?: unknown };
+export { IllegalTransitionError, RpcError, type JsonRpcError } from '../errors.ts';
 export type JsonObject = Record<string, unknown>;
 /** A server-to-client request carried in inputRequests (elicitation/create here). */
 export type InputRequest = { method: string; params: JsonObject };

@@ -1,39 +1,15 @@
 // Task store of the reference receiver: ids, ownership, status transitions (through the one table in
 // model.ts), TTL expiry with prompt cleanup, per-requestor limits, opaque list cursors.
 import { createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { IllegalTransitionError, RpcError, type JsonRpcError } from '../errors.ts';
 import { canTransition, ErrorCode, INITIAL_STATUS, isTerminal, type TaskStatus } from '../../schema/protocol.ts';
 
-/** A JSON-RPC error raised by a handler; the session turns it into an error response. */
-export class RpcError extends Error {
-  constructor(
-    readonly code: number,
-    message: string,
-    readonly data?: unknown,
-  ) {
-    super(message);
-    this.name = 'RpcError';
-  }
-  toJSON(): { code: number; message: string; data?: unknown } {
-    return this.data === undefined ? { code: this.code, message: this.message } : { code: this.code, message: this.message, data: this.data };
-  }
-}
-
-/** Thrown when code asks for a transition the table in model.ts does not allow (lifecycle-valid-paths). */
-export class IllegalTransitionError extends Error {
-  constructor(
-    readonly from: TaskStatus,
-    readonly to: TaskStatus,
-    readonly taskId: string,
-  ) {
-    super(`illegal task transition ${from} → ${to} (task ${taskId})`);
-    this.name = 'IllegalTransitionError';
-  }
-}
+export { IllegalTransitionError, RpcError } from '../errors.ts';
 
 /** Server error code (JSON-RPC implementation-defined range) for "limit reached". Documented in RECEIVER.md. */
 export const LIMIT_ERROR_CODE = -32000;
 
-export type JsonRpcErrorObject = { code: number; message: string; data?: unknown };
+export type JsonRpcErrorObject = JsonRpcError;
 
 /** The final answer of the underlying request: a result or a JSON-RPC error. */
 export type Outcome = { kind: 'result'; result: Record<string, unknown> } | { kind: 'error'; error: JsonRpcErrorObject };
