@@ -14,7 +14,7 @@ import { formatConsole } from '../suites/report/console.ts';
 import { writeReports } from '../suites/report/write.ts';
 import { REPORT_OPTIONS } from './report-options.ts';
 import { requestorChecks } from '../suites/requestor/checks.ts';
-import { SCENARIO_ENV } from '../suites/requestor/harness.ts';
+import { clientRunLimitMs, SCENARIO_ENV } from '../suites/requestor/harness.ts';
 import { DEFAULT_CLIENT_CONCURRENCY, planScenarios, TASK_RECEIVER, wantsTaskReceiver, type ClientRunConfig } from '../suites/requestor/run.ts';
 import { allChecks } from '../suites/index.ts';
 import { REQUEST_TYPE_NAMES } from '../suites/requestor/client-receiver.ts';
@@ -55,7 +55,9 @@ options:
   --tool <name>              a tool your client calls (repeatable or comma-separated): every scenario lists it too,
                              with the behaviour and taskSupport of the scenario's own tool (unlisted names are
                              served that way as well, but are not listed)
-  --timeout <ms>             bound for the client's run in each scenario (default: the scenario's own, 20–30 s)
+  --timeout <ms>             bound for the client's run in each scenario, from its first message (default: the scenario's
+                             own, 20–30 s; its start-up is allowed up to 60 s; a run still exchanging messages at the
+                             bound goes on while one comes at least every quarter bound, up to 3 bounds)
   --concurrency <n>          scenarios run at once (default ${DEFAULT_CLIENT_CONCURRENCY})
   --list-scenarios           print the scenarios and exit
   --serve <scenario> [--port N]
@@ -278,8 +280,8 @@ export async function runClientCommand(argv: string[]): Promise<number> {
     reporters,
     provide: { clientConformance: config },
     options: {
-      // Every scenario runs in beforeAll: allow them all (bounded by their own timeouts), plus margin.
-      hookTimeout: Math.ceil(plan.run.length / Math.max(1, config.concurrency)) * (longest + 5_000) + 30_000,
+      // Every scenario runs in beforeAll: allow them all (each at most clientRunLimitMs of its bound), plus margin.
+      hookTimeout: Math.ceil(plan.run.length / Math.max(1, config.concurrency)) * (clientRunLimitMs(longest) + 5_000) + 30_000,
       // The first receiver check of a request type waits for all of that type's checks (client-receiver.ts).
       testTimeout: 600_000,
     },
@@ -338,7 +340,7 @@ async function gradeExtensionClient(args: Extract<ReturnType<typeof parseClientA
     entry: 'suites/2026-07-28/requestor/client.suite',
     reporters: [collector],
     provide: { extensionClientConformance: provided },
-    options: { hookTimeout: Math.ceil(plan.run.length / Math.max(1, config.concurrency)) * (longest + 5_000) + 30_000, testTimeout: 60_000 },
+    options: { hookTimeout: Math.ceil(plan.run.length / Math.max(1, config.concurrency)) * (clientRunLimitMs(longest) + 5_000) + 30_000, testTimeout: 60_000 },
   });
   const order = new Map(extensionRequestorChecks.map((c, i) => [c.id, i]));
   const results = [...collector.results].sort((a, b) => (order.get(a.id) ?? 1e9) - (order.get(b.id) ?? 1e9));

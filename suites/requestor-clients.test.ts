@@ -55,8 +55,13 @@ describe.concurrent('client grading', () => {
   });
 
   it('a client that hangs is killed after the timeout and graded on what was seen', async () => {
+    // It never sends a message: its start-up allowance (here as short as its bound) ends the run.
     const r = analyse(
-      await runScenario('tool-negotiation', { kind: 'command', command: `${process.execPath} -e "setInterval(() => {}, 1000)"` }, { timeoutMs: 800 }),
+      await runScenario(
+        'tool-negotiation',
+        { kind: 'command', command: `${process.execPath} -e "setInterval(() => {}, 1000)"` },
+        { timeoutMs: 800, startupMs: 800 },
+      ),
     );
     // The run ended because the harness killed the client at its bound (not by waiting it out: it never exits).
     expect(r.exit.timedOut).toBe(true);
@@ -67,7 +72,7 @@ describe.concurrent('client grading', () => {
       [r],
     );
     expect(res.status).toBe('skip');
-    expect(res.message).toMatch(/did not exit within .* and was killed/);
+    expect(res.message).toMatch(/did not exit within its start-up allowance, having sent nothing, and was killed/);
   });
 
   it('a client that cannot start: every check is skipped with the reason', async () => {

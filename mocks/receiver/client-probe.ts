@@ -12,8 +12,18 @@ import type { RequestCtx } from './core.ts';
 import { clientDeclares, requestFromClient, type ClientRequestMethod } from './requestor.ts';
 import type { JsonRpcErrorObject } from './store.ts';
 
-/** Bound for each message of the probe (ms): a client that leaves or never answers only ends the probe. */
+/**
+ * Bound for each message of the probe (ms): a client that leaves or never answers only ends the probe. At least
+ * PROBE_TIMEOUT_MS; more when the client is slow to react in this session (PROBE_REACTION_FACTOR times the longest it took
+ * from one of our responses to its next message, a loaded machine's measure), at most PROBE_MAX_MS.
+ */
 export const PROBE_TIMEOUT_MS = 5_000;
+export const PROBE_REACTION_FACTOR = 20;
+export const PROBE_MAX_MS = 60_000;
+
+export function probeBoundMs(peerReactionMs: number): number {
+  return Math.min(PROBE_MAX_MS, Math.max(PROBE_TIMEOUT_MS, Math.round(PROBE_REACTION_FACTOR * peerReactionMs)));
+}
 const PROBE_TEXT = 'conformance: complete';
 
 const probed = new WeakSet<SessionPort>();
@@ -40,8 +50,12 @@ export async function probeClientReceiver(s: SessionPort, ctx: RequestCtx): Prom
   if (declared.length === 0 && undeclared.length === 0) return;
   const send = (method: string, params: Record<string, unknown>): Promise<{ result?: unknown; error?: JsonRpcErrorObject }> => {
     const { response } = s.request(method, params, ctx.id);
+    const bound = probeBoundMs(s.peerReactionMs);
     return new Promise((resolve, reject) => {
-      const t = setTimeout(() => reject(new ProbeTimeout(`no answer to ${method} within ${PROBE_TIMEOUT_MS} ms`)), PROBE_TIMEOUT_MS);
+      const t = setTimeout(
+        () => reject(new ProbeTimeout(`no answer to ${method} within ${bound} ms (the client's slowest reaction here: ${s.peerReactionMs} ms)`)),
+        bound,
+      );
       t.unref?.();
       response.then(
         (r) => {
@@ -56,7 +70,7 @@ export async function probeClientReceiver(s: SessionPort, ctx: RequestCtx): Prom
     });
   };
   const signal = new AbortController().signal;
-  const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, Math.min(ms, PROBE_TIMEOUT_MS)));
+  const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, Math.min(ms, probeBoundMs(s.peerReactionMs))));
   try {
     for (const method of declared) {
       s.tap('event', undefined, `probe: task-augmented ${method} while tools/call ${JSON.stringify(ctx.id)} is in flight`);

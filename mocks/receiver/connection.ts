@@ -39,6 +39,10 @@ export class ReceiverSession implements SessionPort {
   private standaloneStreams = 0;
   /** Requests waiting for a standalone stream (relatedOnStandalone). */
   private readonly standaloneQueue: { message: Msg; done(ok: boolean): void }[] = [];
+  /** When our latest response went out, until the peer's next message (peerReactionMs). */
+  private answeredAt: number | undefined;
+  /** The longest the peer took from one of our responses to its next message: its latency as this session sees it. */
+  peerReactionMs = 0;
 
   /** Scenario hook: whether task-augmented tools/call is declared (with the tasks capability). */
   get toolsCallTasks(): boolean {
@@ -164,7 +168,10 @@ export class ReceiverSession implements SessionPort {
    * clients such as the SDK reject as an invalid message).
    */
   private reply(id: string | number | null, body: { result: unknown } | { error: JsonRpcErrorObject }): Promise<void> {
-    return this.sendRaw(id === null ? { jsonrpc: '2.0', ...body } : { jsonrpc: '2.0', id, ...body }).catch(() => undefined);
+    return this.sendRaw(id === null ? { jsonrpc: '2.0', ...body } : { jsonrpc: '2.0', id, ...body }).then(
+      () => void (this.answeredAt = Date.now()),
+      () => undefined,
+    );
   }
 
   private onTransportError(e: Error): void {
@@ -179,6 +186,8 @@ export class ReceiverSession implements SessionPort {
 
   private onMessage(m: Msg, extra: MessageExtraInfo | undefined): void {
     this.tap('in', m);
+    if (this.answeredAt !== undefined) this.peerReactionMs = Math.max(this.peerReactionMs, Date.now() - this.answeredAt);
+    this.answeredAt = undefined;
     try {
       if (!isObject(m)) return;
       const hasId = 'id' in m && (typeof m.id === 'string' || typeof m.id === 'number');

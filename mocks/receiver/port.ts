@@ -33,6 +33,8 @@ export interface SessionPort {
   readonly standaloneStreamOpen: boolean;
   /** Scenario hook: whether task-augmented tools/call is declared (with the tasks capability). */
   readonly toolsCallTasks: boolean;
+  /** The longest the peer took from one of our responses to its next message (ms): its latency as this session sees it. */
+  readonly peerReactionMs: number;
   /** Scenario hook: records into the tap, if any. */
   tap(dir: TapEvent['dir'], message?: unknown, note?: string): void;
   notify(method: string, params: Params, relatedRequestId?: string | number): Promise<void>;

@@ -58,7 +58,10 @@ export function runNote(run: GradedRun): string | undefined {
   const x = run.exit;
   if (run.problem) return run.problem;
   if (x.startError) return `client could not be started: ${x.startError}`;
-  if (x.timedOut) return `client did not exit within ${run.timeoutMs} ms and was killed (graded on what was seen)`;
+  if (x.timedOut)
+    return run.entries.some((e) => e.dir === 'in')
+      ? `client did not exit within its bound (${run.timeoutMs} ms from its first message, stretched while it was active) and was killed (graded on what was seen)`
+      : `client did not exit within its start-up allowance, having sent nothing, and was killed (graded on what was seen)`;
   if (x.code !== 0) return `client exited with ${x.code ?? x.signal}${x.stderr.trim() ? ` (stderr: ${x.stderr.trim().slice(-300)})` : ''}`;
   return undefined;
 }

@@ -61,6 +61,49 @@ export interface ScenarioRun {
 
 export const SCENARIO_ENV = 'MCP_CONFORMANCE_SCENARIO';
 
+/**
+ * A client's start-up (spawn until its first message) is the machine's time, not the scenario's: its bound starts at the
+ * client's first message, and the start-up is allowed up to this (a tsx client on a loaded machine takes seconds).
+ */
+export const CLIENT_STARTUP_ALLOWANCE_MS = 60_000;
+/**
+ * A run still exchanging messages when its bound is spent goes on, as long as a message comes at least every quarter of
+ * the bound, up to this many bounds: on a loaded machine every step of a client is slower. A silent client is killed at
+ * its bound.
+ */
+export const CLIENT_BOUND_STRETCH = 3;
+
+/** When the recording saw the client's run make progress (ms since the epoch; undefined: nothing yet). */
+export interface ClientActivity {
+  /** The client's first message. */
+  first(): number | undefined;
+  /** The latest message either way. */
+  last(): number | undefined;
+  /** The start-up allowed before the first message (default CLIENT_STARTUP_ALLOWANCE_MS). */
+  startupMs?: number;
+}
+
+/** The longest one scenario's client may run (hang guards above the harness size themselves from it). */
+export function clientRunLimitMs(timeoutMs: number): number {
+  return CLIENT_STARTUP_ALLOWANCE_MS + CLIENT_BOUND_STRETCH * timeoutMs;
+}
+
+/** An activity record fed by the recording's messages: `saw(dir)` for each. */
+export function activityRecorder(startupMs?: number): ClientActivity & { saw(dir: string): void } {
+  let first: number | undefined;
+  let last: number | undefined;
+  return {
+    ...(startupMs !== undefined ? { startupMs } : {}),
+    first: () => first,
+    last: () => last,
+    saw(dir) {
+      if (dir !== 'in' && dir !== 'out') return;
+      last = Date.now();
+      if (dir === 'in') first ??= last;
+    },
+  };
+}
+
 const BRIDGE = fileURLToPath(new URL('../wire/stdio-bridge.mjs', import.meta.url));
 const OUTPUT_LIMIT = 64 * 1024;
 
@@ -105,6 +148,8 @@ export interface RunScenarioOptions {
   log?: (line: string) => void;
   /** The client's own tool names, listed in every scenario (receiverOptionsFor). */
   clientTools?: readonly string[];
+  /** The client's start-up allowance before its first message (default CLIENT_STARTUP_ALLOWANCE_MS). */
+  startupMs?: number;
 }
 
 /** Runs one scenario against a client; always resolves. */
@@ -114,8 +159,10 @@ export async function runScenario(name: string | Scenario, launcher: ClientLaunc
   const timeoutMs = opts.timeoutMs ?? scenario.timeoutMs;
   const startedAt = Date.now();
   const entries: RecordedEntry[] = [];
+  const activity = activityRecorder(opts.startupMs);
   let seq = 0;
   const tap = (e: TapEvent) => {
+    activity.saw(e.dir);
     entries.push({
       seq: seq++,
       time: new Date(e.time).toISOString(),
@@ -143,7 +190,7 @@ export async function runScenario(name: string | Scenario, launcher: ClientLaunc
     serverArg = b.serverArg;
     closeServer = b.close;
   }
-  const exit = await launchLogged(launcher, { serverArg, scenario: scenario.name, transport }, timeoutMs, opts.log);
+  const exit = await launchLogged(launcher, { serverArg, scenario: scenario.name, transport }, timeoutMs, opts.log, activity);
   // Let messages already on their way arrive, then close everything (the tap records the session ends).
   await new Promise((r) => setTimeout(r, 50));
   await closeServer().catch(() => undefined);
@@ -250,27 +297,54 @@ export async function launchLogged(
   a: { serverArg: string; scenario: string; transport: ScenarioTransport },
   timeoutMs: number,
   log?: (line: string) => void,
+  activity?: ClientActivity,
 ): Promise<ClientExit> {
   log?.(`scenario ${a.scenario} (${a.transport}): starting client`);
-  const exit = await launch(launcher, a, timeoutMs);
+  const exit = await launch(launcher, a, timeoutMs, activity);
   log?.(
-    `scenario ${a.scenario} (${a.transport}): client ${exit.startError ? `could not start: ${exit.startError}` : exit.timedOut ? `killed after ${timeoutMs} ms` : `exited ${exit.code ?? exit.signal}`} (${exit.durationMs} ms)`,
+    `scenario ${a.scenario} (${a.transport}): client ${exit.startError ? `could not start: ${exit.startError}` : exit.timedOut ? `killed (its ${timeoutMs} ms bound spent)` : `exited ${exit.code ?? exit.signal}`} (${exit.durationMs} ms)`,
   );
   return exit;
 }
 
-/** Starts the client and waits (bounded by `timeoutMs`, then stopped) for its exit. */
+/**
+ * When a client is stopped: without `activity`, `timeoutMs` after the start; with it, `timeoutMs` after the client's first
+ * message (its start-up allowed up to CLIENT_STARTUP_ALLOWANCE_MS), then on while messages keep coming (CLIENT_BOUND_STRETCH).
+ */
+export function clientDeadline(startedAt: number, timeoutMs: number, now: number, activity?: ClientActivity): number {
+  if (!activity) return startedAt + timeoutMs;
+  const first = activity.first();
+  if (first === undefined) return startedAt + Math.max(timeoutMs, activity.startupMs ?? CLIENT_STARTUP_ALLOWANCE_MS);
+  const bound = first + timeoutMs;
+  if (now < bound) return bound;
+  const step = Math.max(1_000, Math.round(timeoutMs / 4));
+  return Math.min(first + CLIENT_BOUND_STRETCH * timeoutMs, Math.max(bound, (activity.last() ?? first) + step));
+}
+
+/** Starts the client and waits (bounded: clientDeadline, then stopped) for its exit. */
 export async function launch(
   launcher: ClientLauncher,
   a: { serverArg: string; scenario: string; transport: ScenarioTransport },
   timeoutMs: number,
+  activity?: ClientActivity,
 ): Promise<ClientExit> {
+  const started = Date.now();
   const h = startClient(launcher, a);
   let timedOut = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    h.stop();
-  }, timeoutMs);
+  let timer: NodeJS.Timeout | undefined;
+  // Re-judged at the deadline, and at least every quarter bound (the first message moves it).
+  const recheck = Math.max(250, Math.round(timeoutMs / 4));
+  const watch = () => {
+    const now = Date.now();
+    const deadline = clientDeadline(started, timeoutMs, now, activity);
+    if (now >= deadline) {
+      timedOut = true;
+      h.stop();
+      return;
+    }
+    timer = setTimeout(watch, Math.min(deadline - now, recheck));
+  };
+  watch();
   try {
     const exit = await h.exited;
     return { ...exit, timedOut };

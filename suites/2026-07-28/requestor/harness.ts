@@ -11,7 +11,15 @@ import { clientScenario, ScenarioServer, type ClientScenario, type ScenarioTrans
 import type { WireEvent } from '../../../mocks/2026-07-28/server.ts';
 import { buildTools, DEFAULT_TIMINGS, type ToolDef } from '../../../mocks/receiver/tools.ts';
 import type { Scenario as LegacyScenario } from '../../../mocks/receiver/scenarios.ts';
-import { inPool, launchLogged, runScenario as runLegacyScenario, stdioBridge, type ClientExit, type ClientLauncher } from '../../requestor/harness.ts';
+import {
+  activityRecorder,
+  inPool,
+  launchLogged,
+  runScenario as runLegacyScenario,
+  stdioBridge,
+  type ClientExit,
+  type ClientLauncher,
+} from '../../requestor/harness.ts';
 import type { TranscriptEntry } from '../../wire/peer.ts';
 
 /** A recorded message: `in` = the client sent it, `out` = the server sent it; `headers`: of the HTTP POST that carried an `in`. */
@@ -68,8 +76,10 @@ export async function runScenario(name: string | ClientScenario, launcher: Clien
   }
   const startedAt = Date.now();
   const entries: RecordedEntry[] = [];
+  const activity = activityRecorder();
   let session = transport === 'http' ? 'http' : 'stdio';
   const onWire = (e: WireEvent) => {
+    activity.saw(e.dir);
     const base = { seq: entries.length, time: new Date(e.time).toISOString(), ms: e.time - startedAt, dir: e.dir, session };
     if (typeof e.message === 'string') entries.push({ ...base, raw: e.message });
     else entries.push({ ...base, message: e.message, ...(e.headers ? { headers: flatHeaders(e.headers) } : {}) });
@@ -92,7 +102,7 @@ export async function runScenario(name: string | ClientScenario, launcher: Clien
     serverArg = b.serverArg;
     closeServer = b.close;
   }
-  const exit = await launchLogged(launcher, { serverArg, scenario: scenario.name, transport }, timeoutMs, opts.log);
+  const exit = await launchLogged(launcher, { serverArg, scenario: scenario.name, transport }, timeoutMs, opts.log, activity);
   // Let messages already on their way arrive, then close everything.
   await new Promise((r) => setTimeout(r, 50));
   server.close();
