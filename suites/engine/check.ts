@@ -145,6 +145,8 @@ export interface TargetInfo {
   initializeResult: any;
   /** 2026-07-28: the server/discover result (supportedVersions, capabilities, serverInfo). */
   discoverResult?: any;
+  /** 2026-07-28: whether the target speaks 2025-11-25 too (an initialize in the pre-flight); absent: not known. */
+  legacy?: { speaks: boolean; detail: string };
   serverCapabilities: any;
   tools: any[];
   profile: Profile;

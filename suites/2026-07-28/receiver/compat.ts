@@ -2,9 +2,10 @@
 // dual-era server, basic-versioning.md): under 2025-11-25 the extension does not apply; a dual server keeps
 // 2025-11-25 tasks reachable by tasks/get and tasks/cancel of 2026-07-28 requests from legacy-only clients;
 // and no legacy `tasks` capability is advertised beside the extension. The 2025-11-25 side is spoken to on
-// connections of the check's own (openSession({ revision: '2025-11-25' }), initialize first); a target that
-// does not speak 2025-11-25 leaves those checks not exercised, with the reason.
-import { NotExercised, type CheckContext, type CheckDef, type TargetConnector } from '../../engine/check.ts';
+// connections of the check's own (openSession({ revision: '2025-11-25' }), initialize first). A target the
+// pre-flight found not to speak 2025-11-25 (TargetInfo.legacy) is not one they apply to; where the pre-flight
+// could not tell, a failed initialize leaves them not exercised, with the reason.
+import { NotExercised, type CheckContext, type CheckDef, type TargetConnector, type TargetInfo } from '../../engine/check.ts';
 import type { ModernProfileRole } from '../../engine/profile.ts';
 import type { Response, Scope } from '../../wire/peer.ts';
 import { SPEC_REVISION } from '../../../schema/spec.ts';
@@ -39,6 +40,13 @@ async function legacySession(ctx: CheckContext, capabilities: Record<string, unk
   }
 }
 
+/** `notApplicable` of the checks that need 2025-11-25 too: a target the pre-flight found not to speak it (TargetInfo.legacy). */
+function notDualEra(info: TargetInfo): string | undefined {
+  return info.legacy?.speaks === false
+    ? `the target does not speak ${SPEC_REVISION} (${info.legacy.detail}): the cross-version rules apply to a dual-era server`
+    : undefined;
+}
+
 /** The 2025-11-25 tools/list of a connection (first page: the profile's tools are looked up by name). */
 async function legacyTools(s: Scope): Promise<any[]> {
   const r = await s.request('tools/list', {});
@@ -70,6 +78,7 @@ export const checks: CheckDef[] = [
     requirements: ['2026-compat-not-under-2025'],
     level: 'MUST',
     killedBy: ['extension-under-2025'],
+    notApplicable: notDualEra,
     async run(ctx: CheckContext) {
       // Judged against the same requests of a 2025-11-25 client that declares nothing: the declaration must make no difference.
       const plain = await legacySession(ctx, {});
@@ -130,6 +139,7 @@ export const checks: CheckDef[] = [
     level: 'SHOULD',
     killedBy: ['legacy-tasks-refused-modern'],
     needs: ['slow'],
+    notApplicable: notDualEra,
     async run(ctx: CheckContext) {
       // Over Streamable HTTP a 2026-07-28 request has no session: only credentials make it the requestor that created the task (context binding).
       if (ctx.info.transport === 'http' && !ctx.connector.credentials)

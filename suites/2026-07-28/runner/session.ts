@@ -77,6 +77,35 @@ export interface ModernProbeOptions {
   discovered?: ModernDiscoveryResult;
   /** Called with discovery's plan before it calls any tool (the CLI prints it). */
   onDiscoveryPlan?: (plan: DiscoveryPlan, budgetMs: number) => void;
+  /** Bound of the probe whether the target speaks 2025-11-25 too (TargetInfo.legacy); absent: not probed. */
+  legacyProbeMs?: number;
+}
+
+/**
+ * Whether the target speaks 2025-11-25 too (the cross-version checks apply to a dual-era server only): an
+ * initialize on a connection of its own, closed at once, while the probe goes on. Unknown (undefined) when
+ * it does not settle within `boundMs` or fails otherwise than by an initialize error.
+ */
+async function probeLegacy(connector: TargetConnector, boundMs: number): Promise<TargetInfo['legacy']> {
+  if (!connector.legacy) return undefined;
+  const outcome = connector.legacy.open({ capabilities: {} }).then(
+    async (p) => {
+      await p.close();
+      return { speaks: true, detail: 'initialize succeeded' };
+    },
+    (e: unknown) => {
+      const why = e instanceof Error ? e.message : String(e);
+      // Refused: an error answer to initialize (over Streamable HTTP the transport's error carries the endpoint's answer).
+      return /^initialize failed|Error POSTing to endpoint/.test(why) ? { speaks: false, detail: why } : undefined;
+    },
+  );
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), boundMs)));
+  try {
+    return await Promise.race([outcome, late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /**
@@ -91,6 +120,7 @@ export async function probeModern(
   profile: Profile | undefined,
   how: ModernProbeOptions = {},
 ): Promise<{ info: TargetInfo; discovery?: ModernDiscoveryResult }> {
+  const legacy = how.legacyProbeMs !== undefined ? probeLegacy(connector, how.legacyProbeMs) : undefined;
   const s = ModernPeer.of(shared)!.all();
   const d = await s.discover();
   const tools = await listModernTools(s);
@@ -129,5 +159,7 @@ export async function probeModern(
     profile: resolved,
     missingRoles,
   };
+  const speaks = await legacy;
+  if (speaks) info.legacy = speaks;
   return { info, ...(discovery ? { discovery } : {}) };
 }
