@@ -4,8 +4,8 @@
 // extension server runs instead (mocks/2026-07-28/cli.ts, its own options); with `--revision dual-era` both,
 // behind one endpoint (mocks/dual-era/cli.ts).
 import { parseArgs } from 'node:util';
-import { pathToFileURL } from 'node:url';
-import { createReferenceReceiver, FAULTS, isLoopbackHost, LATITUDES, type FaultInfo, type LatitudeInfo } from '../mocks/receiver/index.ts';
+import { listenAnnounced, runWhenMain, shutdownOnSignals, transportChoiceError } from '../mocks/command.ts';
+import { createReferenceReceiver, FAULTS, LATITUDES, type FaultInfo, type LatitudeInfo } from '../mocks/receiver/index.ts';
 import { MOCK_USAGE, parseMockArgs } from '../mocks/receiver/args.ts';
 
 /**
@@ -72,16 +72,10 @@ export async function runMock(argvWithRevision: string[]): Promise<number | void
       process.stderr.write(`${l.name}\t${l.allows}\t${l.description}${l.args?.length ? ` (sets ${l.args.join(' ')})` : ''}\n`);
     return 0;
   }
-  if (!!values.stdio === (values.http !== undefined)) {
-    process.stderr.write(`choose exactly one of --stdio or --http <port>\n${USAGE}\n`);
-    return 2;
-  }
+  const choice = transportChoiceError(values, USAGE);
+  if (choice) return choice;
   const receiver = createReferenceReceiver(options);
-  const shutdown = (code: number) => {
-    void receiver.close().finally(() => process.exit(code));
-  };
-  process.once('SIGINT', () => shutdown(0));
-  process.once('SIGTERM', () => shutdown(0));
+  const shutdown = shutdownOnSignals(receiver);
   if (values.stdio) {
     const session = await receiver.serveStdio();
     process.stdin.once('end', () => shutdown(0));
@@ -92,29 +86,7 @@ export async function runMock(argvWithRevision: string[]): Promise<number | void
     if (faults.length) process.stderr.write(`reference receiver (stdio) with faults: ${faults.join(', ')}\n`);
     return;
   }
-  const host = values.host ?? '127.0.0.1';
-  try {
-    const { url } = await receiver.listenHttp(port, host, access);
-    process.stderr.write(
-      `reference receiver listening on ${url}${faults.length ? ` (faults: ${faults.join(', ')})` : ''}${access.tokens?.length ? ' (bearer token required)' : ''}\n`,
-    );
-    // transports.md: running locally, servers SHOULD bind to localhost and SHOULD authenticate.
-    if (!isLoopbackHost(host) && !access.tokens?.length)
-      process.stderr.write(`warning: listening beyond loopback (${host}) without --token: anyone who can reach it can use it\n`);
-  } catch (e) {
-    process.stderr.write(`cannot listen on ${host}:${port}: ${e instanceof Error ? e.message : String(e)}\n`);
-    return 1;
-  }
+  return listenAnnounced(receiver, 'reference receiver', faults.length ? ` (faults: ${faults.join(', ')})` : '', { port, host: values.host, access });
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  runMock(process.argv.slice(2)).then(
-    (code) => {
-      if (typeof code === 'number') process.exitCode = code;
-    },
-    (e) => {
-      process.stderr.write(`fatal: ${e instanceof Error ? e.stack : String(e)}\n`);
-      process.exit(1);
-    },
-  );
-}
+runWhenMain(import.meta.url, runMock);

@@ -3,8 +3,8 @@
 //   mcp-tasks-conformance mock --revision 2026-07-28 …   (scripts/mock.ts hands over here)
 // Stdout carries only JSON-RPC (stdio mode); everything else goes to stderr. See README.md next to this file.
 import { parseArgs } from 'node:util';
-import { pathToFileURL } from 'node:url';
-import { accessFromArgs, isLoopbackHost, TOKEN_ENV, TRANSPORT_OPTIONS } from '../receiver/http-access.ts';
+import { COMMAND_OPTIONS, listenAnnounced, runWhenMain, shutdownOnSignals, transportChoiceError } from '../command.ts';
+import { accessFromArgs, TOKEN_ENV } from '../receiver/http-access.ts';
 import { FAULTS, LATITUDES, isFaultName, isLatitudeName, type SwitchInfo } from './faults.ts';
 import { createExtensionServer } from './index.ts';
 import { DEFAULTS, type ServerOptions } from './server.ts';
@@ -35,9 +35,7 @@ options:
   -h, --help                 this text`;
 
 const OPTIONS = {
-  ...TRANSPORT_OPTIONS,
-  fault: { type: 'string', multiple: true },
-  latitude: { type: 'string', multiple: true },
+  ...COMMAND_OPTIONS,
   'ttl-ms': { type: 'string' },
   'poll-interval-ms': { type: 'string' },
   'completes-ms': { type: 'string' },
@@ -48,9 +46,6 @@ const OPTIONS = {
   'latency-ms': { type: 'string' },
   'no-tasks-extension': { type: 'boolean' },
   log: { type: 'boolean' },
-  'list-faults': { type: 'boolean' },
-  'list-latitudes': { type: 'boolean' },
-  help: { type: 'boolean', short: 'h' },
 } as const;
 
 export class ExtensionServerUsageError extends Error {}
@@ -137,21 +132,15 @@ export async function runExtensionServer(argv: string[]): Promise<number | void>
     process.stderr.write((values['list-faults'] ? listing(FAULTS) : '') + (values['list-latitudes'] ? listing(LATITUDES) : ''));
     return 0;
   }
-  if (!!values.stdio === (values.http !== undefined)) {
-    process.stderr.write(`choose exactly one of --stdio or --http <port>\n${EXTENSION_SERVER_USAGE}\n`);
-    return 2;
-  }
+  const choice = transportChoiceError(values, EXTENSION_SERVER_USAGE);
+  if (choice) return choice;
   const s = createExtensionServer({
     ...options,
     log: (l) => process.stderr.write(`${l}\n`),
     ...(values.log ? { onWire: (e) => process.stderr.write(`${e.dir === 'in' ? '→' : '←'} ${e.transport} ${JSON.stringify(e.message)}\n`) } : {}),
   });
   const switches = [...(options.faults ?? []).map((f) => `fault ${f}`), ...(options.latitudes ?? []).map((l) => `latitude ${l}`)];
-  const shutdown = (code: number) => {
-    void s.close().finally(() => process.exit(code));
-  };
-  process.once('SIGINT', () => shutdown(0));
-  process.once('SIGTERM', () => shutdown(0));
+  const shutdown = shutdownOnSignals(s);
   if (values.stdio) {
     // stdio binding: the server exits when its input ends.
     // A client that went away (EPIPE) ends the server like the end of its input.
@@ -161,29 +150,7 @@ export async function runExtensionServer(argv: string[]): Promise<number | void>
     if (switches.length) process.stderr.write(`reference extension server (stdio) with ${switches.join(', ')}\n`);
     return;
   }
-  const host = values.host ?? '127.0.0.1';
-  try {
-    const { url } = await s.listenHttp(port, host, access);
-    process.stderr.write(
-      `reference extension server listening on ${url}${switches.length ? ` (${switches.join(', ')})` : ''}${access.tokens?.length ? ' (bearer token required)' : ''}\n`,
-    );
-    if (!isLoopbackHost(host) && !access.tokens?.length)
-      process.stderr.write(`warning: listening beyond loopback (${host}) without --token: anyone who can reach it can use it\n`);
-  } catch (e) {
-    process.stderr.write(`cannot listen on ${host}:${port}: ${e instanceof Error ? e.message : String(e)}\n`);
-    await s.close();
-    return 1;
-  }
+  return listenAnnounced(s, 'reference extension server', switches.length ? ` (${switches.join(', ')})` : '', { port, host: values.host, access });
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  runExtensionServer(process.argv.slice(2)).then(
-    (code) => {
-      if (typeof code === 'number') process.exitCode = code;
-    },
-    (e) => {
-      process.stderr.write(`fatal: ${e instanceof Error ? e.stack : String(e)}\n`);
-      process.exit(1);
-    },
-  );
-}
+runWhenMain(import.meta.url, runExtensionServer);

@@ -3,7 +3,8 @@
 // (scripts/mock.ts hands over here). Stdout carries only JSON-RPC (stdio mode); everything else goes to stderr.
 // Options are handed to the two peers through their own parsers (mocks/receiver/args.ts, mocks/2026-07-28/cli.ts).
 import { parseArgs } from 'node:util';
-import { accessFromArgs, isLoopbackHost, TOKEN_ENV, TRANSPORT_OPTIONS } from '../receiver/http-access.ts';
+import { COMMAND_OPTIONS, listenAnnounced, shutdownOnSignals, transportChoiceError } from '../command.ts';
+import { accessFromArgs, TOKEN_ENV } from '../receiver/http-access.ts';
 import { FAULTS as LEGACY_FAULTS } from '../receiver/faults.ts';
 import { LATITUDES as LEGACY_LATITUDES } from '../receiver/latitudes.ts';
 import { parseMockArgs } from '../receiver/args.ts';
@@ -35,14 +36,9 @@ options:
 the peers' other options are their defaults (mock --help, mock --revision ${MODERN} --help)`;
 
 const OPTIONS = {
-  ...TRANSPORT_OPTIONS,
-  fault: { type: 'string', multiple: true },
-  latitude: { type: 'string', multiple: true },
+  ...COMMAND_OPTIONS,
   'completes-ms': { type: 'string' },
   'slow-ms': { type: 'string' },
-  'list-faults': { type: 'boolean' },
-  'list-latitudes': { type: 'boolean' },
-  help: { type: 'boolean', short: 'h' },
 } as const;
 
 export class DualEraUsageError extends Error {}
@@ -138,34 +134,16 @@ export async function runDualEra(argv: string[]): Promise<number | void> {
     process.stderr.write((values['list-faults'] ? listing('fault') : '') + (values['list-latitudes'] ? listing('latitude') : ''));
     return 0;
   }
-  if (!!values.stdio === (values.http !== undefined)) {
-    process.stderr.write(`choose exactly one of --stdio or --http <port>\n${DUAL_ERA_USAGE}\n`);
-    return 2;
-  }
+  const choice = transportChoiceError(values, DUAL_ERA_USAGE);
+  if (choice) return choice;
   const d = createDualEraServer(options);
   const switches = [...(values.fault ?? []).map((f) => `fault ${f}`), ...(values.latitude ?? []).map((l) => `latitude ${l}`)];
-  const shutdown = (code: number) => {
-    void d.close().finally(() => process.exit(code));
-  };
-  process.once('SIGINT', () => shutdown(0));
-  process.once('SIGTERM', () => shutdown(0));
+  const shutdown = shutdownOnSignals(d);
   if (values.stdio) {
     process.stdout.on('error', () => shutdown(0));
     void d.stdio(process.stdin, process.stdout).closed.then(() => shutdown(0));
     if (switches.length) process.stderr.write(`dual-era reference target (stdio) with ${switches.join(', ')}\n`);
     return;
   }
-  const host = values.host ?? '127.0.0.1';
-  try {
-    const { url } = await d.listenHttp(port, host, access);
-    process.stderr.write(
-      `dual-era reference target listening on ${url}${switches.length ? ` (${switches.join(', ')})` : ''}${access.tokens?.length ? ' (bearer token required)' : ''}\n`,
-    );
-    if (!isLoopbackHost(host) && !access.tokens?.length)
-      process.stderr.write(`warning: listening beyond loopback (${host}) without --token: anyone who can reach it can use it\n`);
-  } catch (e) {
-    process.stderr.write(`cannot listen on ${host}:${port}: ${e instanceof Error ? e.message : String(e)}\n`);
-    await d.close();
-    return 1;
-  }
+  return listenAnnounced(d, 'dual-era reference target', switches.length ? ` (${switches.join(', ')})` : '', { port, host: values.host, access });
 }

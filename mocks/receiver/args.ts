@@ -3,7 +3,8 @@
 import { parseArgs } from 'node:util';
 import { createReferenceReceiver, type ReceiverOptions } from './index.ts';
 import { isFaultName } from './faults.ts';
-import { accessFromArgs, TOKEN_ENV, TRANSPORT_OPTIONS } from './http-access.ts';
+import { COMMAND_OPTIONS } from '../command.ts';
+import { accessFromArgs, TOKEN_ENV } from './http-access.ts';
 import { isLatitudeName, LATITUDES, type LatitudeInfo } from './latitudes.ts';
 
 export { TOKEN_ENV };
@@ -42,9 +43,7 @@ function num(v: string | undefined, name: string): number | undefined {
 }
 
 const OPTIONS = {
-  ...TRANSPORT_OPTIONS,
-  fault: { type: 'string', multiple: true },
-  latitude: { type: 'string', multiple: true },
+  ...COMMAND_OPTIONS,
   'page-size': { type: 'string' },
   'max-ttl': { type: 'string' },
   'default-ttl': { type: 'string' },
@@ -57,9 +56,6 @@ const OPTIONS = {
   'no-tasks-capability': { type: 'boolean' },
   'sse-responses': { type: 'boolean' },
   log: { type: 'boolean' },
-  'list-faults': { type: 'boolean' },
-  'list-latitudes': { type: 'boolean' },
-  help: { type: 'boolean', short: 'h' },
 } as const;
 
 export class MockUsageError extends Error {}

@@ -1,0 +1,70 @@
+// What the commands of the reference peers share (`mcp-tasks-conformance mock`: scripts/mock.ts for 2025-11-25,
+// mocks/2026-07-28/cli.ts, mocks/dual-era/cli.ts): the options besides each peer's settings, the transport choice,
+// shutdown on a signal, serving on --http with its announcement on stderr, running as the main module.
+import { pathToFileURL } from 'node:url';
+import { isLoopbackHost, TRANSPORT_OPTIONS, type HttpAccessOptions } from './receiver/http-access.ts';
+
+/** The options of every mock command (util.parseArgs): transport and HTTP access, named faults and latitudes, their listings, help. */
+export const COMMAND_OPTIONS = {
+  ...TRANSPORT_OPTIONS,
+  fault: { type: 'string', multiple: true },
+  latitude: { type: 'string', multiple: true },
+  'list-faults': { type: 'boolean' },
+  'list-latitudes': { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+/** Exit code 2 with the usage on stderr unless exactly one of --stdio and --http <port> is given. */
+export function transportChoiceError(values: { stdio?: boolean; http?: string }, usage: string): 2 | undefined {
+  if (!!values.stdio !== (values.http !== undefined)) return undefined;
+  process.stderr.write(`choose exactly one of --stdio or --http <port>\n${usage}\n`);
+  return 2;
+}
+
+/** The shutdown of a command (the peer closed, then the process ended with the code); SIGINT and SIGTERM shut down with 0. */
+export function shutdownOnSignals(peer: { close(): Promise<void> }): (code: number) => void {
+  const shutdown = (code: number) => {
+    void peer.close().finally(() => process.exit(code));
+  };
+  process.once('SIGINT', () => shutdown(0));
+  process.once('SIGTERM', () => shutdown(0));
+  return shutdown;
+}
+
+/**
+ * Serves the peer over HTTP on `host` (default 127.0.0.1) and says so on stderr: `<name> listening on <url><note>`,
+ * and a warning when it listens beyond loopback without a token (transports.md: running locally, servers SHOULD
+ * bind to localhost and SHOULD authenticate). Exit code 1 when it cannot listen (the peer closed).
+ */
+export async function listenAnnounced(
+  peer: { listenHttp(port: number, host: string, access: HttpAccessOptions): Promise<{ url: string }>; close(): Promise<void> },
+  name: string,
+  note: string,
+  { port, host = '127.0.0.1', access }: { port: number; host?: string; access: HttpAccessOptions },
+): Promise<1 | undefined> {
+  try {
+    const { url } = await peer.listenHttp(port, host, access);
+    process.stderr.write(`${name} listening on ${url}${note}${access.tokens?.length ? ' (bearer token required)' : ''}\n`);
+    if (!isLoopbackHost(host) && !access.tokens?.length)
+      process.stderr.write(`warning: listening beyond loopback (${host}) without --token: anyone who can reach it can use it\n`);
+    return undefined;
+  } catch (e) {
+    process.stderr.write(`cannot listen on ${host}:${port}: ${e instanceof Error ? e.message : String(e)}\n`);
+    await peer.close();
+    return 1;
+  }
+}
+
+/** Runs a command with the process's arguments when `moduleUrl` is the main module: its exit code, `fatal:` and 1 when it throws. */
+export function runWhenMain(moduleUrl: string, run: (argv: string[]) => Promise<number | void>): void {
+  if (!process.argv[1] || moduleUrl !== pathToFileURL(process.argv[1]).href) return;
+  run(process.argv.slice(2)).then(
+    (code) => {
+      if (typeof code === 'number') process.exitCode = code;
+    },
+    (e) => {
+      process.stderr.write(`fatal: ${e instanceof Error ? e.stack : String(e)}\n`);
+      process.exit(1);
+    },
+  );
+}
