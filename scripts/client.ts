@@ -4,7 +4,7 @@
 import { accessSync, constants, existsSync } from 'node:fs';
 import { delimiter, isAbsolute, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { SCENARIOS, SCENARIO_NAMES } from '../mocks/receiver/scenarios.ts';
+import { SCENARIOS, SCENARIO_NAMES, type Scenario } from '../mocks/receiver/scenarios.ts';
 import { splitCommand } from '../suites/wire/connect.ts';
 import { runSuite } from './run-suite.ts';
 import { buildReport, exitCode, loadBaseline } from '../suites/report/model.ts';
@@ -211,9 +211,13 @@ export function findExecutable(command: string, cwd = process.cwd()): string | u
 
 /** `client --serve <scenario>`: the scenario's reference receiver on HTTP, printing each message to stderr. Serves until killed. */
 async function serveScenario(name: string, port: number): Promise<number> {
+  const { scenario } = await import('../mocks/receiver/scenarios.ts');
+  return serveReceiver(scenario(name), port);
+}
+
+async function serveReceiver(s: Scenario, port: number): Promise<number> {
   const { createReferenceReceiver } = await import('../mocks/receiver/index.ts');
-  const { receiverOptionsFor, scenario } = await import('../mocks/receiver/scenarios.ts');
-  const s = scenario(name);
+  const { receiverOptionsFor } = await import('../mocks/receiver/scenarios.ts');
   const t0 = Date.now();
   const receiver = createReferenceReceiver(
     receiverOptionsFor(s, (e) => {
@@ -300,6 +304,11 @@ async function serveExtensionScenario(name: string, port: number): Promise<numbe
   const { ScenarioServer, clientScenario } = await import('../mocks/2026-07-28/scenarios.ts');
   const { listenHttp } = await import('../mocks/2026-07-28/http.ts');
   const s = clientScenario(name);
+  if (s.legacy) {
+    // Its server is a legacy one: the 2025-11-25 reference receiver the harness runs for it.
+    const { legacyScenario } = await import('../suites/2026-07-28/requestor/harness.ts');
+    return serveReceiver(legacyScenario(s), port);
+  }
   const t0 = Date.now();
   const server = new ScenarioServer(s, {
     onWire: (e) =>

@@ -137,6 +137,11 @@ export const CLIENT_LATITUDES = [
     description: 'answers several outstanding inputRequests one key per tasks/update',
   },
   {
+    name: 'discover-before-retry',
+    requirement: 'basic-versioning.md: clients MAY call server/discover to learn the supported versions (after -32022 too)',
+    description: 'after -32022 asks server/discover for the supported versions before it retries the request',
+  },
+  {
     name: 'cancel-no-confirm',
     requirement: 'tasks.md "Task Cancellation": the client does not need to poll tasks/get again',
     description: 'after tasks/cancel it does not poll the task again',

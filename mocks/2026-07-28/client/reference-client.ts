@@ -371,7 +371,13 @@ class ExtensionRequestor {
     const answer = await this.channel.request(this.frame(id, method, params), this.headers(method, params));
     if (answer.error?.code === ErrorCode.UnsupportedProtocolVersion && !this.legacy && !retried && !this.faults.has('no-version-retry')) {
       const data = answer.error.data as { supported?: unknown } | undefined;
-      const mutual = Array.isArray(data?.supported) ? VERSIONS.find((v) => (data.supported as unknown[]).includes(v)) : undefined;
+      let mutual = Array.isArray(data?.supported) ? VERSIONS.find((v) => (data.supported as unknown[]).includes(v)) : undefined;
+      if (this.latitudes.has('discover-before-retry') && mutual !== undefined) {
+        // The versions once more from server/discover (its supportedVersions), then the retry.
+        const d = await this.request(Method.ServerDiscover, {}, true);
+        const listed: unknown = d.result?.supportedVersions;
+        if (Array.isArray(listed)) mutual = VERSIONS.find((v) => listed.includes(v)) ?? mutual;
+      }
       if (mutual !== undefined) {
         this.log(`${method}: -32022, the server supports ${JSON.stringify(data?.supported)}; retrying in ${mutual}`);
         this.version = mutual;

@@ -89,4 +89,10 @@ describe('2026-07-28 requestor checks against the reference extension client', (
       expect(show(loud(await grade(reference([], [l.name]))))).toBe('');
     });
   }
+
+  it('latitude no-discover over stdio (where server/discover first is judged): no fail, no warn', { timeout: 120_000 }, async () => {
+    const rs = await grade(reference([], ['no-discover']), 'stdio');
+    expect(show(loud(rs))).toBe('');
+    expect(rs.find((r) => r.id === '2026-requestor.discover-first-stdio')?.status).toBe('skip');
+  });
 });

@@ -53,7 +53,7 @@ function flatHeaders(h: IncomingHttpHeaders): Record<string, string> {
 }
 
 /** A legacy scenario's server: the 2025-11-25 reference receiver serving the scenario's tools as plain tools (no `execution`). */
-function legacyScenario(s: ClientScenario): LegacyScenario {
+export function legacyScenario(s: ClientScenario): LegacyScenario {
   const tools = buildTools(DEFAULT_TIMINGS);
   const plain = s.tools.map((n): ToolDef => {
     const t = tools.find((x) => x.name === n);
