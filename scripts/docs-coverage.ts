@@ -18,7 +18,7 @@ import { propertyCatalog } from '../suites/properties/run.ts';
 import { requestorChecks } from '../suites/requestor/checks.ts';
 import { checksFor } from '../suites/index.ts';
 import { extensionRequestorChecks } from '../suites/2026-07-28/requestor/checks.ts';
-import { FAULTS as EXTENSION_FAULTS, LATITUDES as LATITUDES_2026 } from '../mocks/2026-07-28/faults.ts';
+import { FAULTS as EXTENSION_FAULTS, LATITUDES as LATITUDES_2026, STDIO_LATITUDE_CELL } from '../mocks/2026-07-28/faults.ts';
 import { DUAL_ERA_FAULTS } from '../mocks/dual-era/faults.ts';
 import { CLIENT_FAULTS as CLIENT_FAULTS_2026, CLIENT_LATITUDES as CLIENT_LATITUDES_2026 } from '../mocks/2026-07-28/client/faults.ts';
 
@@ -125,7 +125,7 @@ function modernSection(): string[] {
     '',
     '### Kill matrix: checks × faults',
     '',
-    'Each check with the faults that make it fail (MUST) or warn (SHOULD); under each fault exactly the checks naming it fail or warn: suites/2026-07-28/receiver/faults.test.ts (the reference extension server, or for a dual-era fault the dual-era target, over Streamable HTTP; suites/2026-07-28/receiver/compat.test.ts over stdio too) and suites/2026-07-28/requestor/faults.test.ts (the reference extension client).',
+    'Each check with the faults that make it fail (MUST) or warn (SHOULD); under each fault exactly the checks naming it fail or warn: suites/2026-07-28/receiver/faults.test.ts (the reference extension server, or for a dual-era fault the dual-era target, over Streamable HTTP; the faults whose evidence stdio frames otherwise again over stdio; suites/2026-07-28/receiver/compat.test.ts over stdio too) and suites/2026-07-28/requestor/faults.test.ts (the reference extension client).',
     '',
     '| check | level | requirements | killed by |',
     '| --- | --- | --- | --- |',
@@ -139,7 +139,8 @@ function modernSection(): string[] {
     xs.map((x) => ({ name: x.name, allows: x.requirement, description: x.description, args: x.args }));
   const server = asInfo(LATITUDES_2026);
   const client = asInfo(CLIENT_LATITUDES_2026);
-  out.push('', ...latitudeSection('the reference extension server', server, 'suites/2026-07-28/receiver/faults.test.ts', alone(server), '###'));
+  const serverCells: LatitudeCell[] = [...alone(server), { label: 'together', latitudes: STDIO_LATITUDE_CELL, transport: 'stdio' }];
+  out.push('', ...latitudeSection('the reference extension server', server, 'suites/2026-07-28/receiver/latitudes.test.ts', serverCells, '###'));
   out.push('', ...latitudeSection('the reference extension client', client, 'suites/2026-07-28/requestor/faults.test.ts', alone(client), '###'));
   return out;
 }

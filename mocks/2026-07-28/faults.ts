@@ -319,7 +319,8 @@ export const LATITUDES = [
   {
     name: 'seed-current-status',
     requirement: 'tasks.md "Task Creation": the seed state is typically (though not necessarily) working',
-    description: 'the CreateTaskResult goes out after the work has run for up to 200 ms and shows the status then (completed, failed, input_required …)',
+    description:
+      'the CreateTaskResult goes out after the work has run for up to 200 ms and shows the status then (completed, failed, input_required …), with what tasks/get shows in that status (result, error, inputRequests: RULINGS.md#ext-create-task-result-terminal-seed)',
   },
   {
     name: 'ttl-unlimited',
@@ -419,6 +420,24 @@ export const LATITUDES = [
     description: 'the acknowledgement agrees to no task ids and no notifications/tasks are sent',
   },
 ] as const satisfies readonly SwitchInfo[];
+
+/**
+ * The stdio cell of the no-false-verdict matrix (suites/2026-07-28/receiver/latitudes.test.ts): the latitudes that
+ * can show over stdio together, the server spawned over stdio, but those that hide what other checks need to see
+ * (no task, no notification, no cancelled task, no partial answer taken; each has its own cell), so that every
+ * check is exercised there.
+ */
+export const STDIO_CELL_LEAVES_OUT: readonly LatitudeName[] = [
+  'sync-results',
+  'alternate-results',
+  'listen-agrees-none',
+  'delete-on-cancel',
+  'partial-ignored',
+  'cancel-ignored',
+];
+export const STDIO_LATITUDE_CELL: readonly LatitudeName[] = LATITUDES.filter(
+  (l) => !('transport' in l && l.transport === 'http') && !STDIO_CELL_LEAVES_OUT.includes(l.name),
+).map((l) => l.name);
 
 export type FaultName = (typeof FAULTS)[number]['name'];
 export type LatitudeName = (typeof LATITUDES)[number]['name'];

@@ -4,6 +4,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { LATITUDES, createExtensionServer, type LatitudeName, type ReferenceExtensionServer, type ServerOptions } from './index.ts';
 import { Meta, Method } from './protocol.ts';
+import { validatorFor } from '../../schema/validate.ts';
 import { callTool, createTask, getTask, HttpClient, meta, pollTask, StreamClient, until, type Client, type Msg } from './test-client.ts';
 
 const terminal = (t: Record<string, unknown>) => ['completed', 'failed', 'cancelled'].includes(t.status as string);
@@ -244,6 +245,31 @@ async function connect(latitude: LatitudeName | undefined, probe: Probe): Promis
   s.stdio(toServer, fromServer);
   return { c: client, stdio: client };
 }
+
+describe('seed-current-status is spec-exact (RULINGS.md#ext-create-task-result-terminal-seed)', () => {
+  it('a CreateTaskResult in another status than working carries what tasks/get shows: the result, the error, the inputRequests', async () => {
+    const { c } = await connect('seed-current-status', { seen: async () => true });
+    const schema = validatorFor('2026-07-28');
+    const bare = (t: Record<string, unknown>) => Object.fromEntries(Object.entries(t).filter(([k]) => k !== 'resultType' && k !== '_meta'));
+    const seen: Record<string, unknown> = {};
+    for (const [tool, member] of [
+      ['complete', 'result'],
+      ['tool_error', 'result'],
+      ['fail_rpc', 'error'],
+      ['ask', 'inputRequests'],
+    ] as const) {
+      const seed = (await callTool(c, tool, { ms: 0 })).result!;
+      seen[tool] = seed.status;
+      expect(seed.resultType, tool).toBe('task');
+      expect(schema.validate('CreateTaskResult', seed), tool).toEqual({ valid: true });
+      expect(seed[member], `${tool}: ${JSON.stringify(seed)}`).toBeDefined();
+      const got = (await getTask(c, seed.taskId as string)).result!;
+      expect(bare(seed), tool).toEqual(bare(got));
+    }
+    // Each seed was past working (else the test would judge nothing).
+    expect(seen).toEqual({ complete: 'completed', tool_error: 'completed', fail_rpc: 'failed', ask: 'input_required' });
+  });
+});
 
 describe('latitudes of the reference extension server', () => {
   it('every latitude has a probe and names the text that leaves the freedom', () => {

@@ -4,7 +4,8 @@
 // every MUST check names a fault. A fault names a catalog id (then a check citing it names the fault) or what the
 // schema or the transition table states without a keyword line (`schema:…`). Each fault runs in its own
 // reference server in this process over Streamable HTTP, with the options it needs (`args`); a fault of the
-// dual-era target (mocks/dual-era/faults.ts: the cross-version rules) runs in that target, with every check too.
+// dual-era target (mocks/dual-era/faults.ts: the cross-version rules) runs in that target, with every check too;
+// the stdio cell runs a few of them again with the server spawned over stdio (STDIO_CELL below).
 import { describe, expect, it } from 'vitest';
 import type { CheckDef, CheckResult } from '../../engine/check.ts';
 import { FAULTS, type SwitchInfo } from '../../../mocks/2026-07-28/faults.ts';
@@ -43,9 +44,37 @@ describe('the kill facts (2026-07-28)', () => {
   });
 });
 
+/**
+ * The stdio cell: faults whose checks read their evidence where stdio frames it otherwise than Streamable HTTP,
+ * the server spawned over stdio: a subscription's notifications are told apart by their subscriptionId (over
+ * HTTP by the stream), its acknowledgement and end likewise; a connection is a process (the statelessness
+ * rules); a request without _meta is one raw line.
+ */
+const STDIO_CELL = [
+  'notification-no-subscription-id',
+  'notification-before-ack',
+  'unrequested-task-notifications',
+  'version-from-prior-request',
+  'missing-meta-served',
+];
+
 describe('every fault kills exactly the checks that name it (2026-07-28)', () => {
-  it.concurrent.each(ALL.filter((f) => named.has(f.name)).map((f) => [f.name, f] as const))('%s', { timeout: 120_000 }, async (name, fault) => {
-    const results = DUAL_ERA.has(name) ? await runAgainstDualEra({ faults: [name] }) : await runAgainstReference(['--fault', name, ...(fault.args ?? [])]);
+  it('the stdio cell names faults the checks name, none of them shown over Streamable HTTP only', () => {
+    for (const f of STDIO_CELL) {
+      expect(named.has(f), f).toBe(true);
+      expect(ALL.find((x) => x.name === f)?.transport, f).toBeUndefined();
+    }
+  });
+
+  const cells = [
+    ...ALL.filter((f) => named.has(f.name)).map((f) => [f.name, f, 'http'] as const),
+    ...STDIO_CELL.map((n) => [`${n}, over stdio`, ALL.find((f) => f.name === n)!, 'stdio'] as const),
+  ];
+  it.concurrent.each(cells)('%s', { timeout: 150_000 }, async (_label, fault, transport) => {
+    const name = fault.name;
+    const results = DUAL_ERA.has(name)
+      ? await runAgainstDualEra({ faults: [name] })
+      : await runAgainstReference(['--fault', name, ...(fault.args ?? [])], CHECKS, {}, transport);
     const byId = new Map(results.map((r) => [r.id, r]));
     const want = killedBy(name);
     // A kill counts when the check fails or warns, or leaves the violation it saw to the check judging it.

@@ -3,17 +3,20 @@
 // mocks/2026-07-28/faults.ts LATITUDES) gets no fail and no warn from any check of the revision. The cells
 // are those of the 2025-11-25 matrix (mocks/latitude-matrix.ts): every latitude alone (so that one cannot hide
 // another) and all of them together (the extension's registry states no exclusions); each cell is its own
-// server in this process over Streamable HTTP, with the options its latitudes need (`args`).
+// server in this process over Streamable HTTP, with the options its latitudes need (`args`); one more cell runs
+// them together over stdio (the server spawned, its stdio framing and the driver's).
 import { describe, expect, it } from 'vitest';
-import { LATITUDES, type SwitchInfo } from '../../../mocks/2026-07-28/faults.ts';
+import { LATITUDES, STDIO_LATITUDE_CELL, type SwitchInfo } from '../../../mocks/2026-07-28/faults.ts';
 import { latitudeCells, type LatitudeInfo } from '../../../mocks/latitude-matrix.ts';
 import { modernChecks, runAgainstReference } from './test-helpers.ts';
 
 const CHECKS = modernChecks();
 const ALL: readonly SwitchInfo[] = LATITUDES;
 const AS_INFO: LatitudeInfo[] = ALL.map((l) => ({ name: l.name, allows: l.requirement, description: l.description, ...(l.args ? { args: l.args } : {}) }));
-// Every cell is spoken to over Streamable HTTP already: the matrix's separate HTTP cell adds nothing here.
+// Every cell is spoken to over Streamable HTTP already: the matrix's separate HTTP cell adds nothing here. Its
+// mirror is the stdio cell (STDIO_LATITUDE_CELL, mocks/2026-07-28/faults.ts): the server spawned over stdio.
 const CELLS = latitudeCells(AS_INFO).filter((c) => c.transport !== 'http');
+const STDIO_CELL = STDIO_LATITUDE_CELL;
 const argsOf = (names: readonly string[]) => names.flatMap((n) => ['--latitude', n, ...(ALL.find((l) => l.name === n)?.args ?? [])]);
 
 describe('no check of 2026-07-28 fails or warns a server using a latitude', () => {
@@ -25,5 +28,21 @@ describe('no check of 2026-07-28 fails or warns a server using a latitude', () =
       bad.map((r) => `${r.id} ${r.status}: ${r.message}`),
       `with ${cell.latitudes.join(', ')} these checks gave a verdict a correct server cannot deserve: the check overreaches (fix it, or write the ruling it follows)`,
     ).toEqual([]);
+  });
+
+  it('over stdio, the latitudes that show there together', { timeout: 150_000 }, async () => {
+    expect(STDIO_CELL.length).toBeGreaterThan(1);
+    const results = await runAgainstReference(argsOf(STDIO_CELL), CHECKS, {}, 'stdio');
+    expect(results.length).toBe(CHECKS.length);
+    const bad = results.filter((r) => r.status === 'fail' || r.status === 'warn');
+    expect(
+      bad.map((r) => `${r.id} ${r.status}: ${r.message}`),
+      `with ${STDIO_CELL.join(', ')} over stdio`,
+    ).toEqual([]);
+    // Not vacuous: only the HTTP rules, the second identity and the cross-version rules (a dual-era target's) are left unexercised over stdio.
+    const skipped = results.filter(
+      (r) => r.status === 'skip' && !/over Streamable HTTP|Streamable HTTP only|one authorization context|does not speak 2025-11-25/.test(r.message),
+    );
+    expect(skipped.map((r) => `${r.id}: ${r.message}`)).toEqual([]);
   });
 });

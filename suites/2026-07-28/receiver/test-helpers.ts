@@ -1,6 +1,6 @@
 // The reference extension server (mocks/2026-07-28) as the target of the 2026-07-28 check tests: in this
-// process over Streamable HTTP, with the faults or latitudes of a matrix cell and the options they need
-// (`args`, as on the command line), and the profile naming a tool for every role.
+// process over Streamable HTTP (or spawned over stdio), with the faults or latitudes of a matrix cell and the
+// options they need (`args`, as on the command line), and the profile naming a tool for every role.
 import { checksFor } from '../../index.ts';
 import { openTargetSession, runChecks } from '../../runner/session.ts';
 import { loadProfile } from '../../runner/target.ts';
@@ -27,12 +27,35 @@ function withSlow(p: Profile): Profile {
 /** The 2026-07-28 receiver checks (what a run of the revision runs). */
 export const modernChecks = (): CheckDef[] => checksFor(REVISION);
 
-/** Runs `checks` against the reference extension server started with `args` (mock options: --fault, --latitude, …). */
+/** The reference extension server over stdio with `args`: its command (a process per connection, as a stdio target is). */
+export function referenceStdioCommand(args: readonly string[]): string {
+  parseExtensionServerArgs(['--stdio', ...TEST_TIMINGS, ...args]); // usage errors here, not in a child
+  return [process.execPath, '--import', 'tsx', 'scripts/cli.ts', 'mock', '--revision', REVISION, '--stdio', ...TEST_TIMINGS, ...args].join(' ');
+}
+
+/**
+ * Runs `checks` against the reference extension server started with `args` (mock options: --fault, --latitude, …):
+ * in this process over Streamable HTTP, or (`transport: 'stdio'`) spawned over stdio, the stdio framing on both sides.
+ */
 export async function runAgainstReference(
   args: readonly string[],
   checks: CheckDef[] = modernChecks(),
   options: Partial<RunOptions> = {},
+  transport: 'http' | 'stdio' = 'http',
 ): Promise<CheckResult[]> {
+  if (transport === 'stdio') {
+    // The first answer of each process waits for tsx to compile the server: on a loaded machine that takes seconds.
+    const session = await openTargetSession({
+      target: { kind: 'stdio', command: referenceStdioCommand(args) },
+      profile: REFERENCE_PROFILE,
+      options: { revision: REVISION, checkTimeoutMs: 30_000, requestTimeoutMs: 20_000, ...options },
+    });
+    try {
+      return await runChecks(checks, session, 12);
+    } finally {
+      await session.close();
+    }
+  }
   const { options: serverOptions, access } = parseExtensionServerArgs(['--http', '0', ...TEST_TIMINGS, ...args]);
   const server = createExtensionServer(serverOptions);
   const listener = await server.listenHttp(0, '127.0.0.1', access);
