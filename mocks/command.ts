@@ -68,3 +68,62 @@ export function runWhenMain(moduleUrl: string, run: (argv: string[]) => Promise<
     },
   );
 }
+
+/** What a reference client runs with: the scenario contract of docs/CLIENTS.md (scenario, server) and its switches. */
+export interface ReferenceClientOptions {
+  scenario: string;
+  /** Server URL (http/https) or server command line (stdio). */
+  serverArg: string;
+  /** Named faults of the client (its faults.ts). */
+  faults?: readonly string[];
+  /** Freedoms the spec leaves a requestor, switched on (the client's latitudes). */
+  latitudes?: readonly string[];
+  signal?: AbortSignal;
+  /** Diagnostics (stderr in the CLI). */
+  log?: (line: string) => void;
+}
+
+/** A reference client's command line: `[--fault NAME]… [--latitude NAME]… <server>`; also CLIENT_FAULT / CLIENT_LATITUDE (comma-separated). */
+export function parseClientArgv(
+  argv: string[],
+  env: NodeJS.ProcessEnv = process.env,
+): { faults: string[]; latitudes: string[]; serverArg: string | undefined; scenario: string | undefined } {
+  const list = (v: string | undefined) =>
+    (v ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
+  const faults = list(env.CLIENT_FAULT);
+  const latitudes = list(env.CLIENT_LATITUDE);
+  const rest: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === '--fault') faults.push(argv[++i] ?? '');
+    else if (a.startsWith('--fault=')) faults.push(a.slice('--fault='.length));
+    else if (a === '--latitude') latitudes.push(argv[++i] ?? '');
+    else if (a.startsWith('--latitude=')) latitudes.push(a.slice('--latitude='.length));
+    else rest.push(a);
+  }
+  return { faults, latitudes, serverArg: rest[rest.length - 1], scenario: env.MCP_CONFORMANCE_SCENARIO };
+}
+
+/**
+ * Runs a reference client when `moduleUrl` is the main module (the scenario contract of docs/CLIENTS.md): the
+ * scenario from MCP_CONFORMANCE_SCENARIO, the server and switches from the command line (parseClientArgv); exit code
+ * 2 with the usage when either is missing, else the client's; diagnostics on stderr prefixed with `<name>: `.
+ */
+export function runClientWhenMain(moduleUrl: string, name: string, usage: string, run: (o: ReferenceClientOptions) => Promise<number>): void {
+  if (!process.argv[1] || moduleUrl !== pathToFileURL(process.argv[1]).href) return;
+  const { faults, latitudes, serverArg, scenario } = parseClientArgv(process.argv.slice(2));
+  if (!serverArg || !scenario) {
+    process.stderr.write(usage + '\n');
+    process.exit(2);
+  }
+  run({ scenario, serverArg, faults, latitudes, log: (l) => process.stderr.write(`${name}: ${l}\n`) }).then(
+    (code) => process.exit(code),
+    (e) => {
+      process.stderr.write(`${name}: ${e instanceof Error ? e.stack : String(e)}\n`);
+      process.exit(1);
+    },
+  );
+}

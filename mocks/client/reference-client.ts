@@ -8,7 +8,7 @@
 // spawns. Exit code 0 when the scenario ran to its end. Faulty modes: mocks/client/faults.ts; freedoms
 // the spec leaves a requestor, as switches: mocks/client/latitudes.ts.
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { pathToFileURL } from 'node:url';
+import { runClientWhenMain, type ReferenceClientOptions } from '../command.ts';
 import { isTerminal, PROTOCOL_VERSION, RELATED_TASK_META, type TaskStatus } from '../../schema/protocol.ts';
 import { elicitationContent } from '../../suites/wire/elicitation.ts';
 import { RpcError } from '../receiver/store.ts';
@@ -22,17 +22,7 @@ import { CLIENT_LATITUDE_NAMES, isClientLatitude, type ClientLatitudeName } from
 export const CLIENT_NAME = 'mcp-tasks-reference-client';
 export const CLIENT_VERSION = '0.1.0';
 
-export interface ReferenceClientOptions {
-  scenario: string;
-  /** Server URL (http/https) or server command line (stdio). */
-  serverArg: string;
-  faults?: readonly string[];
-  /** Freedoms the spec leaves a requestor, switched on (mocks/client/latitudes.ts). */
-  latitudes?: readonly string[];
-  signal?: AbortSignal;
-  /** Diagnostics (stderr in the CLI). */
-  log?: (line: string) => void;
-}
+export type { ReferenceClientOptions };
 
 const REQUEST_TIMEOUT_MS = 15_000;
 // Below the scenarios' 20 s bound: a tasks/result that never answers ends the run (exit 1) before the harness kills it.
@@ -427,45 +417,11 @@ class ReferenceTaskReceiver {
   }
 }
 
-/** CLI: `[--fault <name>]… [--latitude <name>]… <server>`; also from CLIENT_FAULT / CLIENT_LATITUDE (comma-separated). */
-export function parseClientArgv(
-  argv: string[],
-  env: NodeJS.ProcessEnv = process.env,
-): { faults: string[]; latitudes: string[]; serverArg: string | undefined; scenario: string | undefined } {
-  const list = (v: string | undefined) =>
-    (v ?? '')
-      .split(',')
-      .map((s) => s.trim())
-      .filter(Boolean);
-  const faults = list(env.CLIENT_FAULT);
-  const latitudes = list(env.CLIENT_LATITUDE);
-  const rest: string[] = [];
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
-    if (a === '--fault') faults.push(argv[++i] ?? '');
-    else if (a.startsWith('--fault=')) faults.push(a.slice('--fault='.length));
-    else if (a === '--latitude') latitudes.push(argv[++i] ?? '');
-    else if (a.startsWith('--latitude=')) latitudes.push(a.slice('--latitude='.length));
-    else rest.push(a);
-  }
-  return { faults, latitudes, serverArg: rest[rest.length - 1], scenario: env.MCP_CONFORMANCE_SCENARIO };
-}
-
 export type { Message };
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const { faults, latitudes, serverArg, scenario } = parseClientArgv(process.argv.slice(2));
-  if (!serverArg || !scenario) {
-    process.stderr.write(
-      'usage: MCP_CONFORMANCE_SCENARIO=<scenario> reference-client.ts [--fault <name>]… [--latitude <name>]… <server URL | server command line>\n',
-    );
-    process.exit(2);
-  }
-  runReferenceClient({ scenario, serverArg, faults, latitudes, log: (l) => process.stderr.write(`reference-client: ${l}\n`) }).then(
-    (code) => process.exit(code),
-    (e) => {
-      process.stderr.write(`reference-client: ${e instanceof Error ? e.stack : String(e)}\n`);
-      process.exit(1);
-    },
-  );
-}
+runClientWhenMain(
+  import.meta.url,
+  'reference-client',
+  'usage: MCP_CONFORMANCE_SCENARIO=<scenario> reference-client.ts [--fault <name>]… [--latitude <name>]… <server URL | server command line>',
+  runReferenceClient,
+);

@@ -11,7 +11,7 @@
 // Faults and latitudes: faults.ts beside this file.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { setTimeout as delay } from 'node:timers/promises';
-import { pathToFileURL } from 'node:url';
+import { runClientWhenMain, type ReferenceClientOptions } from '../../command.ts';
 import {
   BASE64_SENTINEL,
   ErrorCode,
@@ -28,16 +28,6 @@ import { CLIENT_FAULTS, CLIENT_LATITUDES, isClientFault, isClientLatitude, type 
 
 export const CLIENT_NAME = 'mcp-tasks-reference-extension-client';
 export const CLIENT_VERSION = '0.1.0';
-
-export interface ExtensionClientOptions {
-  scenario: string;
-  /** Server URL (http/https) or server command line (stdio). */
-  serverArg: string;
-  faults?: readonly string[];
-  latitudes?: readonly string[];
-  signal?: AbortSignal;
-  log?: (line: string) => void;
-}
 
 type Json = Record<string, any>;
 interface RpcAnswer {
@@ -257,7 +247,7 @@ function stdioChannel(commandLine: string, log: (l: string) => void): Channel {
 }
 
 /** Runs one scenario; resolves with the exit code (0: ran to its end; 1: it could not; 2: usage). */
-export async function runExtensionClient(o: ExtensionClientOptions): Promise<number> {
+export async function runExtensionClient(o: ReferenceClientOptions): Promise<number> {
   const log = o.log ?? (() => undefined);
   const badFaults = (o.faults ?? []).filter((f) => !isClientFault(f));
   const badLatitudes = (o.latitudes ?? []).filter((l) => !isClientLatitude(l));
@@ -299,7 +289,7 @@ class ExtensionRequestor {
     private readonly http: boolean,
     private readonly faults: ReadonlySet<ClientFaultName>,
     private readonly latitudes: ReadonlySet<ClientLatitudeName>,
-    private readonly o: ExtensionClientOptions,
+    private readonly o: ReferenceClientOptions,
     private readonly log: (line: string) => void,
   ) {}
 
@@ -554,40 +544,9 @@ class ExtensionRequestor {
   }
 }
 
-/** CLI: `[--fault NAME]… [--latitude NAME]… <server>`; also CLIENT_FAULT / CLIENT_LATITUDE (comma-separated). */
-export function parseExtensionClientArgv(argv: string[], env: NodeJS.ProcessEnv = process.env) {
-  const list = (v: string | undefined) =>
-    (v ?? '')
-      .split(',')
-      .map((s) => s.trim())
-      .filter(Boolean);
-  const faults = list(env.CLIENT_FAULT);
-  const latitudes = list(env.CLIENT_LATITUDE);
-  const rest: string[] = [];
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
-    if (a === '--fault') faults.push(argv[++i] ?? '');
-    else if (a.startsWith('--fault=')) faults.push(a.slice(8));
-    else if (a === '--latitude') latitudes.push(argv[++i] ?? '');
-    else if (a.startsWith('--latitude=')) latitudes.push(a.slice(11));
-    else rest.push(a);
-  }
-  return { faults, latitudes, serverArg: rest[rest.length - 1], scenario: env.MCP_CONFORMANCE_SCENARIO };
-}
-
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const { faults, latitudes, serverArg, scenario } = parseExtensionClientArgv(process.argv.slice(2));
-  if (!serverArg || !scenario) {
-    process.stderr.write(
-      'usage: MCP_CONFORMANCE_SCENARIO=<scenario> reference-client.ts [--fault NAME]… [--latitude NAME]… <server URL | server command line>\n',
-    );
-    process.exit(2);
-  }
-  runExtensionClient({ scenario, serverArg, faults, latitudes, log: (l) => process.stderr.write(`reference-extension-client: ${l}\n`) }).then(
-    (code) => process.exit(code),
-    (e) => {
-      process.stderr.write(`reference-extension-client: ${e instanceof Error ? e.stack : String(e)}\n`);
-      process.exit(1);
-    },
-  );
-}
+runClientWhenMain(
+  import.meta.url,
+  'reference-extension-client',
+  'usage: MCP_CONFORMANCE_SCENARIO=<scenario> reference-client.ts [--fault NAME]… [--latitude NAME]… <server URL | server command line>',
+  runExtensionClient,
+);
