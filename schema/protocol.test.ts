@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { INITIAL_STATUS, TASK_STATUSES, TERMINAL_STATUSES, TRANSITIONS, type TaskStatus } from './protocol.ts';
 import { VENDORED_SPEC_DIR } from './spec.ts';
+import { readStateDiagram } from './test-helpers.ts';
 
 const page = readFileSync(join(VENDORED_SPEC_DIR, 'tasks.md'), 'utf8');
 const start = page.indexOf('### Task Status Lifecycle');
@@ -33,17 +34,8 @@ describe('TRANSITIONS follows tasks.md "Task Status Lifecycle"', () => {
 
   it('equals the state diagram ("terminal" expanded to the statuses its note lists)', () => {
     const diagram = /```mermaid\n([\s\S]*?)```/.exec(section)![1]!;
-    const note = /note right of terminal([\s\S]*?)end note/.exec(diagram)![1]!;
-    const terminal = [...note.matchAll(/•\s*([a-z_]+)/g)].map((m) => m[1]! as TaskStatus);
+    const { terminal, initial, edges } = readStateDiagram(diagram, '•');
     expect(sorted(terminal)).toEqual(sorted(TERMINAL_STATUSES));
-    const expand = (s: string): string[] => (s === 'terminal' ? terminal : [s]);
-    const edges: Partial<Record<string, string[]>> = Object.fromEntries(terminal.map((s) => [s, []]));
-    let initial: string | undefined;
-    for (const m of diagram.matchAll(/^\s*(\S+) --> (\S+)\s*$/gm)) {
-      const [from, to] = [m[1]!, m[2]!];
-      if (from === '[*]') initial = to;
-      else if (to !== '[*]') for (const f of expand(from)) edges[f] = sorted([...(edges[f] ?? []), ...expand(to)]);
-    }
     expect(initial).toBe(INITIAL_STATUS);
     expect(Object.fromEntries(TASK_STATUSES.map((s) => [s, sorted(TRANSITIONS[s])]))).toEqual(edges);
   });

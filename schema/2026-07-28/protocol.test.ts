@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { specDir } from '../spec.ts';
+import { readStateDiagram } from '../test-helpers.ts';
 import {
   declaresTasksExtension,
   ErrorCode,
@@ -44,17 +45,8 @@ describe('TRANSITIONS follows the extension\'s "Task Status State Diagram"', () 
   });
 
   it('equals the diagram ("terminal" expanded to the statuses its note lists)', () => {
-    const note = /note right of terminal([\s\S]*?)end note/.exec(diagram)![1]!;
-    const terminal = [...note.matchAll(/-\s*([a-z_]+)/g)].map((m) => m[1]!);
+    const { terminal, initial, edges } = readStateDiagram(diagram, '-');
     expect(sorted(terminal)).toEqual(sorted(TERMINAL_STATUSES));
-    const expand = (s: string): string[] => (s === 'terminal' ? terminal : [s]);
-    const edges: Partial<Record<string, string[]>> = Object.fromEntries(terminal.map((s) => [s, []]));
-    let initial: string | undefined;
-    for (const m of diagram.matchAll(/^\s*(\S+) --> (\S+)\s*$/gm)) {
-      const [from, to] = [m[1]!, m[2]!];
-      if (from === '[*]') initial = to;
-      else if (to !== '[*]') for (const f of expand(from)) edges[f] = sorted([...(edges[f] ?? []), ...expand(to)]);
-    }
     expect(initial).toBe(INITIAL_STATUS);
     expect(Object.fromEntries(TASK_STATUSES.map((s) => [s, sorted(TRANSITIONS[s])]))).toEqual(edges);
   });
