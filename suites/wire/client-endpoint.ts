@@ -18,7 +18,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer as createNetServer, type Socket } from 'node:net';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Server as NetServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
@@ -107,11 +107,7 @@ export async function listenForClient(transport: 'http' | 'stdio', opts: ListenO
       socket.on('error', () => void t.close());
       void t.start().then(() => accept(peer, async () => undefined));
     });
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(0, '127.0.0.1', () => resolve());
-    });
-    const port = (server.address() as AddressInfo).port;
+    const port = await listenLoopback(server);
     return {
       transport,
       serverArg: `${quote(process.execPath)} ${quote(BRIDGE_PATH)} ${port}`,
@@ -171,11 +167,7 @@ export async function listenForClient(transport: 'http' | 'stdio', opts: ListenO
       else res.end();
     });
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
-  });
-  const port = (server.address() as AddressInfo).port;
+  const port = await listenLoopback(server);
   return {
     transport,
     serverArg: `http://127.0.0.1:${port}/mcp`,
@@ -187,6 +179,15 @@ export async function listenForClient(transport: 'http' | 'stdio', opts: ListenO
       await new Promise<void>((r) => server.close(() => r()));
     },
   };
+}
+
+/** Listens on a free loopback port (127.0.0.1 only: the client under test runs on this machine) and gives the port. */
+async function listenLoopback(server: NetServer): Promise<number> {
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  return (server.address() as AddressInfo).port;
 }
 
 function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
