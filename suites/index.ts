@@ -33,6 +33,8 @@ import { checks as meta2026 } from './2026-07-28/receiver/meta.ts';
 import { checks as versioning2026 } from './2026-07-28/receiver/versioning.ts';
 import { checks as headers2026 } from './2026-07-28/receiver/headers.ts';
 import { checks as compat2026 } from './2026-07-28/receiver/compat.ts';
+import { checks as codes2026 } from './2026-07-28/receiver/codes.ts';
+import { checks as mrtr2026 } from './2026-07-28/receiver/mrtr.ts';
 
 /** Every receiver check of every revision, in report order (a run takes those of its revision: checksFor). */
 export const receiverChecks: CheckDef[] = [
@@ -66,6 +68,8 @@ export const receiverChecks: CheckDef[] = [
   ...versioning2026,
   ...headers2026,
   ...compat2026,
+  ...codes2026,
+  ...mrtr2026,
   ...removed2026,
   ...errors2026,
 ];

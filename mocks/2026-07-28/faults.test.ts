@@ -118,6 +118,41 @@ const PROBES: Record<FaultName, Probe> = {
   'get-unknown-wrong-code': { seen: async (c) => (await getTask(c, 'no-such-task')).error?.code !== -32602 },
   'update-unknown-acked': { seen: async (c) => (await c.request(Method.TasksUpdate, { taskId: 'no-such-task', inputResponses: {} })).result !== undefined },
   'cancel-unknown-acked': { seen: async (c) => (await c.request(Method.TasksCancel, { taskId: 'no-such-task' })).result !== undefined },
+  'internal-error-custom-code': { seen: async (c) => (await getTask(c, 'x'.repeat(2048))).error?.code !== -32602 },
+  'error-message-empty': { seen: async (c) => (await getTask(c, 'no-such-task')).error?.message === '' },
+  'result-type-unknown': { seen: async (c) => (await c.request(Method.ToolsList)).result?.resultType !== 'complete' },
+  'tool-error-legacy-code': { seen: async (c) => (await callTool(c, 'fail_rpc', {}, NON_DECLARING)).error?.code === -32005 },
+  'tool-error-reserved-code': { seen: async (c) => (await callTool(c, 'fail_rpc', {}, NON_DECLARING)).error?.code === -32050 },
+  'tool-error-retired-code': {
+    seen: async (c) => ((await pollTask(c, await createTask(c, 'fail_rpc'), terminal)) as { error?: { code?: number } }).error?.code === -32002,
+  },
+  'tool-error-defined-code': { seen: async (c) => (await callTool(c, 'fail_rpc', {}, NON_DECLARING)).error?.code === -32021 },
+  'input-as-server-request': {
+    seen: async (c, { stdio }) => {
+      const from = stdio!.received.length;
+      expect((await callTool(c, 'mrtr_then_task')).result?.resultType).toBe('input_required');
+      return stdio!.received.slice(from).some((m) => m.method === Method.ElicitationCreate && 'id' in m);
+    },
+  },
+  'listen-teardown-not-cancelled': {
+    seen: async (c, { stdio }) => {
+      const id = await createTask(c, 'complete', { ms: 100 });
+      const ms = await listen(stdio!, { notifications: { taskIds: [id] } }, DECLARING, (x) => x.some((m) => 'result' in m));
+      // the subscription is ended (a correct server ending it sends notifications/cancelled first); the correct server here does not end it
+      return ms.some((m) => 'result' in m) && !stdio!.received.some((m) => m.method === Method.Cancelled);
+    },
+  },
+  'task-cancel-notified': {
+    seen: async (c, { stdio }) => {
+      const id = await createTask(c, 'slow');
+      const from = stdio!.received.length;
+      const pending = listen(stdio!, { notifications: { taskIds: [id] } }, DECLARING, (x) => x.some((m) => (m.params as any)?.status === 'cancelled'));
+      await stdio!.waitFor((m) => m.method === Method.SubscriptionsAcknowledged, 3000, from);
+      await c.request(Method.TasksCancel, { taskId: id });
+      await pending;
+      return stdio!.received.slice(from).some((m) => m.method === Method.Cancelled);
+    },
+  },
   'input-key-reused': {
     seen: async (c) => {
       const id = await createTask(c, 'ask_rounds');

@@ -73,6 +73,11 @@ export const FAULTS = [
   { name: 'cancel-no-result-type', requirement: '2026-cancel-result-type-complete', description: 'the tasks/cancel acknowledgement has no resultType' },
   { name: 'discover-no-result-type', requirement: '2026-core-result-type-required', description: 'server/discover and tools/list results have no resultType' },
   {
+    name: 'result-type-unknown',
+    requirement: '2026-core-result-type-set-advertised',
+    description: 'tools/list results carry resultType "list", a value neither the core nor an advertised extension defines',
+  },
+  {
     name: 'create-result-nested',
     requirement: 'schema:CreateTaskResult',
     description: 'CreateTaskResult nests the task (2025-11-25 shape `{ task: {…} }`) instead of being a flat Task',
@@ -130,6 +135,47 @@ export const FAULTS = [
   },
   { name: 'update-unknown-acked', requirement: '2026-update-unknown-task-error', description: 'tasks/update of an unknown taskId is acknowledged' },
   { name: 'cancel-unknown-acked', requirement: '2026-cancel-unknown-task-error', description: 'tasks/cancel of an unknown taskId is acknowledged' },
+  {
+    name: 'internal-error-custom-code',
+    requirement: '2026-errors-standard-jsonrpc',
+    description: 'a taskId longer than 1024 characters fails inside the store, answered -32000 instead of -32603 (the correct server answers -32602)',
+  },
+  {
+    name: 'error-message-empty',
+    requirement: '2026-errors-informative-message',
+    description: 'the protocol errors of tasks/get, tasks/update, tasks/cancel and every -32021 carry an empty message',
+  },
+  // --- error codes (core basic-index.md "Error Codes"), on the error of the failing tool -------------------
+  { name: 'tool-error-legacy-code', requirement: '2026-codes-legacy-range', description: "fail_rpc's JSON-RPC error has code -32005 (legacy sub-range)" },
+  {
+    name: 'tool-error-reserved-code',
+    requirement: '2026-codes-no-undefined-reserved',
+    description: "fail_rpc's JSON-RPC error has code -32050 (reserved for MCP, not defined)",
+  },
+  { name: 'tool-error-retired-code', requirement: '2026-codes-retired', description: "fail_rpc's JSON-RPC error has the retired code -32002" },
+  {
+    name: 'tool-error-defined-code',
+    requirement: '2026-codes-defined-meaning',
+    description: "fail_rpc's JSON-RPC error is -32021 naming the elicitation capability, which the request declared",
+  },
+  // --- MRTR and cancellation (core) ---------------------------------------------------------------------
+  {
+    name: 'input-as-server-request',
+    requirement: '2026-mrtr-server-requests-only-via-mrtr',
+    description:
+      "a tools/call answered with an InputRequiredResult is preceded, on the request's stream, by its first question as a server-initiated elicitation/create request",
+  },
+  {
+    name: 'listen-teardown-not-cancelled',
+    requirement: '2026-cancellation-listen-teardown',
+    description:
+      'a subscription is ended once every task it agreed to is terminal (as under listen-ends-when-done), with its response but without notifications/cancelled',
+  },
+  {
+    name: 'task-cancel-notified',
+    requirement: '2026-cancellation-server-no-other-purpose',
+    description: 'a task cancelled under a subscription is also signalled by notifications/cancelled referencing the tools/call that created it, on the stream',
+  },
   // --- input --------------------------------------------------------------------------------------------
   {
     name: 'input-key-reused',
@@ -413,6 +459,11 @@ export const LATITUDES = [
     name: 'listen-snapshot',
     requirement: 'tasks.md "Task Status Notifications": servers MAY push status updates',
     description: 'each subscribed task is sent as it is right after the acknowledgement',
+  },
+  {
+    name: 'listen-ends-when-done',
+    requirement: 'subscriptions.md "Cancellation": the server may tear a subscription down (e.g. during shutdown)',
+    description: 'a subscription is ended once every task it agreed to is terminal: notifications/cancelled for it, then its successful response',
   },
   {
     name: 'listen-agrees-none',

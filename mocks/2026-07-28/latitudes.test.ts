@@ -223,6 +223,21 @@ const PROBES: Record<LatitudeName, Probe> = {
       return (await listenMessages(stdio!, [id])).some((m) => m.method === Method.TasksNotification && (m.params as any).status === 'working');
     },
   },
+  'listen-ends-when-done': {
+    seen: async (c, { stdio }) => {
+      const id = await createTask(c, 'slow');
+      const sid = stdio!.id();
+      const from = stdio!.received.length;
+      stdio!.send({ jsonrpc: '2.0', id: sid, method: Method.SubscriptionsListen, params: { notifications: { taskIds: [id] }, _meta: meta() } });
+      await stdio!.waitFor((m) => m.method === Method.SubscriptionsAcknowledged, 3000, from);
+      await c.request(Method.TasksCancel, { taskId: id });
+      const end = await stdio!.waitFor((m) => m.id === sid && 'result' in m, 1000, from).catch(() => undefined);
+      if (!end) return false;
+      // notifications/cancelled for the subscription came before its response
+      const i = stdio!.received.indexOf(end);
+      return stdio!.received.slice(from, i).some((m) => m.method === Method.Cancelled && (m.params as any)?.requestId === sid);
+    },
+  },
   'listen-agrees-none': {
     seen: async (c, { stdio }) => {
       const id = await createTask(c, 'slow');

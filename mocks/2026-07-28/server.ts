@@ -20,6 +20,7 @@ import {
   PROTOCOL_VERSION,
   ResultType,
   SUPPORTED_VERSIONS,
+  TASK_METHODS,
   TASKS_EXTENSION,
 } from './protocol.ts';
 import { RpcError, TaskStore, type InputRequest, type JsonObject, type JsonRpcError, type StoredTask } from './store.ts';
@@ -157,6 +158,8 @@ export class ExtensionServer {
   private readonly priorVersions = new Map<string, string>();
   /** tasks/get that showed a task failed (fault failed-resumes). */
   private readonly failedShown = new WeakMap<StoredTask, number>();
+  /** The tools/call request that created each task (fault task-cancel-notified). */
+  private readonly createdBy = new WeakMap<StoredTask, string | number>();
   /** How many times each tool's work started. */
   readonly runs = new Map<string, number>();
   closed = false;
@@ -249,12 +252,15 @@ export class ExtensionServer {
       const err = e instanceof RpcError ? e : new RpcError(ErrorCode.InternalError, `Internal error: ${e instanceof Error ? e.message : String(e)}`);
       if (!(e instanceof RpcError)) this.log(`internal error on ${msg.method}: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
       if (this.latitude('high-latency')) await sleep(this.opts.latencyMs);
-      return { message: { jsonrpc: '2.0', id, error: this.errorObject(err) }, httpStatus: this.httpStatus(err) };
+      return { message: { jsonrpc: '2.0', id, error: this.errorObject(err, msg.method) }, httpStatus: this.httpStatus(err) };
     }
   }
 
-  private errorObject(err: RpcError): JsonRpcError {
+  private errorObject(err: RpcError, method: string): JsonRpcError {
     const o = err.toJSON();
+    // fault error-message-empty: the extension's protocol errors say nothing about their cause.
+    if (this.fault('error-message-empty') && ((TASK_METHODS as readonly string[]).includes(method) || o.code === ErrorCode.MissingRequiredClientCapability))
+      o.message = '';
     // fault no-required-capabilities: -32021 without data.requiredCapabilities.
     if (o.code === ErrorCode.MissingRequiredClientCapability && this.fault('no-required-capabilities')) delete o.data;
     if (this.latitude('extra-fields') && o.data === undefined) o.data = { 'x-reference-note': 'extra member (latitude extra-fields)' };
@@ -512,12 +518,14 @@ export class ExtensionServer {
   private async toolsList(params: Params): Promise<JsonObject> {
     if (params.cursor !== undefined) throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: unknown cursor (this server lists every tool on one page)');
     const tools = TOOLS.filter((t) => this.opts.tasksExtension || !t.taskOnly).map((t) => toolDefinition(t, this.timings));
-    return { ...(this.fault('discover-no-result-type') ? {} : { resultType: ResultType.Complete }), tools, ttlMs: 0, cacheScope: 'public' };
+    // fault result-type-unknown: a resultType outside the supported set.
+    const resultType = this.fault('result-type-unknown') ? 'list' : ResultType.Complete;
+    return { ...(this.fault('discover-no-result-type') ? {} : { resultType }), tools, ttlMs: 0, cacheScope: 'public' };
   }
 
   // --- tools/call ---------------------------------------------------------------------------------------
 
-  private async toolsCall(params: Params, ctx: RequestCtx): Promise<JsonObject> {
+  private async toolsCall(params: Params, ctx: RequestCtx, id: string | number): Promise<JsonObject> {
     if (typeof params.name !== 'string') throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: name must be a string');
     const tool = TOOL_BY_NAME.get(params.name);
     if (!tool || (tool.taskOnly && !this.opts.tasksExtension)) throw new RpcError(ErrorCode.InvalidParams, `Unknown tool: ${params.name}`);
@@ -553,20 +561,41 @@ export class ExtensionServer {
     const answers: Record<string, string> = {};
     if (mrtrRounds.length) {
       const pending = this.mrtr(tool, mrtrRounds, params, ctx.owner, answers);
-      if (pending) return pending;
+      if (pending) {
+        // fault input-as-server-request: the question also goes out as a request of the server's own (no answer awaited).
+        const first = Object.values(pending.inputRequests as Record<string, JsonObject>)[0];
+        if (this.fault('input-as-server-request') && first)
+          ctx.notify({ jsonrpc: '2.0', id: `server-${randomBytes(4).toString('hex')}`, method: first.method as string, params: first.params as JsonObject });
+        return pending;
+      }
     }
     if (!asTask) {
       this.runs.set(tool.name, (this.runs.get(tool.name) ?? 0) + 1);
       await sleep(ms, undefined, { signal: ctx.signal });
-      const outcome = tool.outcome(answers);
+      const outcome = this.outcome(tool, answers);
       if ('error' in outcome) throw new RpcError(outcome.error.code, outcome.error.message, outcome.error.data);
       return { resultType: ResultType.Complete, ...outcome.result };
     }
     const task = this.store.create(ctx.owner, tool.name);
+    this.createdBy.set(task, id);
     const taskRounds = [...(mrtrAfterTask && tool.before ? [[tool.before]] : []), ...(tool.rounds ?? [])];
     void this.work(task, tool, ms, taskRounds, answers);
     if (this.latitude('seed-current-status')) await this.settled(task, SEED_WAIT_MS);
     return this.createTaskResult(task);
+  }
+
+  /** The tool's outcome, with the error-code faults on a JSON-RPC error (the same with a task or without). */
+  private outcome(tool: ToolSpec, answers: Record<string, string>): ReturnType<ToolSpec['outcome']> {
+    const o = tool.outcome(answers);
+    if (!('error' in o)) return o;
+    if (this.fault('tool-error-legacy-code')) return { error: { ...o.error, code: -32005 } };
+    if (this.fault('tool-error-reserved-code')) return { error: { ...o.error, code: -32050 } };
+    if (this.fault('tool-error-retired-code')) return { error: { ...o.error, code: -32002 } };
+    if (this.fault('tool-error-defined-code'))
+      return {
+        error: { code: ErrorCode.MissingRequiredClientCapability, message: o.error.message, data: { requiredCapabilities: { elicitation: { form: {} } } } },
+      };
+    return o;
   }
 
   /** The server's choice: a task or the plain result (latitudes sync-results, alternate-results). */
@@ -616,7 +645,7 @@ export class ExtensionServer {
         previous = keys;
       }
       await sleep(ms, undefined, { signal });
-      let outcome = tool.outcome(answers);
+      let outcome = this.outcome(tool, answers);
       if (this.fault('is-error-as-failed') && 'result' in outcome && outcome.result.isError === true) {
         outcome = { error: { code: ErrorCode.InternalError, message: 'The tool reported an error' } };
       }
@@ -718,6 +747,9 @@ export class ExtensionServer {
   /** The task named by params.taskId for this requestor (auth binding; an unknown, expired or foreign id is -32602). */
   private lookup(params: Params, ctx: RequestCtx, verb: string): StoredTask {
     const id = params.taskId;
+    // fault internal-error-custom-code: an internal failure answered outside the standard codes.
+    if (this.fault('internal-error-custom-code') && typeof id === 'string' && id.length > 1024)
+      throw new RpcError(-32000, 'Internal error: the task store cannot index a taskId this long');
     let task: StoredTask;
     if (this.fault('foreign-task-visible') && typeof id === 'string' && this.store.peek(id)) task = this.store.peek(id)!;
     else if (id === undefined && this.fault('task-without-id-resolved') && this.store.latestOf(ctx.owner)) task = this.store.latestOf(ctx.owner)!;
@@ -884,6 +916,12 @@ export class ExtensionServer {
         delete d.result;
         delete d.error;
       }
+      if (this.fault('task-cancel-notified') && t.status === 'cancelled')
+        ctx.notify({
+          jsonrpc: '2.0',
+          method: Method.Cancelled,
+          params: { requestId: this.createdBy.get(t) ?? t.taskId, reason: 'The task was cancelled', _meta: subMeta },
+        });
       if (this.fault('progress-on-listen'))
         ctx.notify({ jsonrpc: '2.0', method: Method.Progress, params: { progressToken: t.taskId, progress: 1, _meta: subMeta } });
       ctx.notify({
@@ -893,8 +931,13 @@ export class ExtensionServer {
       });
     };
     const watched = new Set(agreed);
+    // latitude listen-ends-when-done (and fault listen-teardown-not-cancelled): the subscription ends once its tasks have.
+    const endsWhenDone = agreed.length > 0 && (this.latitude('listen-ends-when-done') || this.fault('listen-teardown-not-cancelled'));
+    let end: () => void = () => {};
+    const allDone = () => agreed.every((a) => !this.store.peek(a) || isTerminal(this.store.peek(a)!.status));
     const onChange = (t: StoredTask) => {
       if (watched.has(t.taskId) || (this.fault('unrequested-task-notifications') && t.owner === ctx.owner)) notifyTask(t);
+      if (endsWhenDone && watched.has(t.taskId) && allDone()) end();
     };
     if (this.fault('notification-before-ack') && agreed.length) notifyTask(this.store.peek(agreed[0]!)!);
     ctx.notify({
@@ -905,16 +948,21 @@ export class ExtensionServer {
     if (this.latitude('listen-snapshot')) for (const t of agreed) notifyTask(this.store.peek(t)!);
     ctx.subscriptions.count++;
     this.store.on('change', onChange);
-    let end: () => void = () => {};
     try {
       const graceful = await new Promise<boolean>((resolve) => {
         end = () => resolve(true);
         this.listens.add(end);
+        if (endsWhenDone && allDone()) resolve(true);
         if (ctx.signal.aborted) resolve(false);
         ctx.signal.addEventListener('abort', () => resolve(false), { once: true });
       });
-      // Graceful closure (subscriptions.md): the server ends the stream with a result carrying the subscription id.
-      return graceful ? { resultType: ResultType.Complete, _meta: subMeta } : undefined;
+      if (!graceful) return undefined;
+      // Teardown (cancellation.md): notifications/cancelled referencing the listen request, on the stream it ends
+      // (fault listen-teardown-not-cancelled: left out); then graceful closure (subscriptions.md): a result
+      // carrying the subscription id.
+      if (!this.fault('listen-teardown-not-cancelled'))
+        ctx.notify({ jsonrpc: '2.0', method: Method.Cancelled, params: { requestId: id, reason: 'The server ended the subscription', _meta: subMeta } });
+      return { resultType: ResultType.Complete, _meta: subMeta };
     } finally {
       this.listens.delete(end);
       ctx.subscriptions.count--;

@@ -57,7 +57,6 @@ export function serveStream(
       write(server.invalidRequest(`Invalid Request: id ${key} is already in use by a request in progress`, id).message);
       return;
     }
-    const isListen = typeof msg === 'object' && msg !== null && (msg as JsonObject).method === Method.SubscriptionsListen;
     const abort = new AbortController();
     const onConnAbort = () => abort.abort();
     connection.signal.addEventListener('abort', onConnAbort, { once: true });
@@ -70,10 +69,6 @@ export function serveStream(
         (answer) => {
           if (!answer) return;
           write(answer.message);
-          // cancellation.md: on stdio a server tearing down a subscriptions/listen stream sends notifications/cancelled for it.
-          if (isListen && 'result' in answer.message) {
-            write({ jsonrpc: '2.0', method: Method.Cancelled, params: { requestId: id, reason: 'The server ended the subscription' } });
-          }
         },
         (e) => write({ jsonrpc: '2.0', error: { code: ErrorCode.InternalError, message: `Internal error: ${e instanceof Error ? e.message : String(e)}` } }),
       )

@@ -72,6 +72,26 @@ export const ErrorCode = {
 } as const;
 export type ErrorCodeValue = (typeof ErrorCode)[keyof typeof ErrorCode];
 
+/** JSON-RPC 2.0's own codes (-32700, -32600 … -32603: "MCP uses the standard JSON-RPC 2.0 error codes", basic-index.md "Error Codes"). */
+export const JSONRPC_STANDARD_CODES: readonly number[] = [
+  ErrorCode.ParseError,
+  ErrorCode.InvalidRequest,
+  ErrorCode.MethodNotFound,
+  ErrorCode.InvalidParams,
+  ErrorCode.InternalError,
+];
+/** The codes this revision defines in its reserved sub-range (basic-index.md "MCP defines the following error codes"). */
+export const MCP_DEFINED_CODES: readonly number[] = [ErrorCode.HeaderMismatch, ErrorCode.MissingRequiredClientCapability, ErrorCode.UnsupportedProtocolVersion];
+/** basic-index.md "Error Codes": -32000 … -32019, allocated by implementations before the policy (2026-codes-legacy-range). */
+export const LEGACY_CODE_RANGE = { min: -32019, max: -32000 } as const;
+/** basic-index.md "Error Codes": -32020 … -32099, defined only by the MCP specification (2026-codes-no-undefined-reserved). */
+export const RESERVED_CODE_RANGE = { min: -32099, max: -32020 } as const;
+/** Codes of earlier revisions this one must not emit (2026-codes-retired), with what they meant. */
+export const RETIRED_CODES: Readonly<Record<number, string>> = {
+  [-32002]: 'resource not found (2025-11-25 and earlier; replaced by -32602)',
+  [-32042]: 'URL elicitation required (2025-11-25 only)',
+};
+
 /** HTTP status that accompanies HeaderMismatch, MissingRequiredClientCapability, UnsupportedProtocolVersion. */
 export const HTTP_BAD_REQUEST = 400;
 /** HTTP status for an unimplemented method (with -32601), Streamable HTTP "Protocol Version Header". */

@@ -3,6 +3,23 @@ import type { CheckContext, CheckDef } from '../../engine/check.ts';
 import { ErrorCode, Method } from '../../../schema/2026-07-28/protocol.ts';
 import { brief, extensionNotAdvertised, modernCheck, wire } from '../engine/check.ts';
 import { unknownTaskId } from '../arrange/tasks.ts';
+import { short } from '../../engine/text.ts';
+import { codeMisuse, runErrors, type SeenError } from './codes.ts';
+
+/** A taskId too long to name any task (2 KiB: over HTTP it also travels in Mcp-Name, within header limits). */
+const OVERSIZED_TASK_ID = 'x'.repeat(2048);
+
+/** The extension's protocol errors of the check's own: each task method for a taskId never issued, and for an oversized one. */
+async function provokeTaskErrors(ctx: CheckContext): Promise<void> {
+  const s = wire(ctx);
+  for (const taskId of [unknownTaskId(), OVERSIZED_TASK_ID])
+    for (const method of [Method.TasksGet, Method.TasksUpdate, Method.TasksCancel]) {
+      const params = method === Method.TasksUpdate ? { taskId, inputResponses: {} } : { taskId };
+      await s.request(method, params).catch(() => undefined);
+    }
+}
+
+const line = (e: SeenError) => `${e.where} → ${short(e.error.code)} ${short(e.error.message, 80)}`;
 
 export const checks: CheckDef[] = [
   modernCheck({
@@ -40,4 +57,51 @@ export const checks: CheckDef[] = [
       },
     }),
   ),
+  // "Servers MUST return standard JSON-RPC errors for the following protocol error cases": the cases with a
+  // code of their own have their own checks (-32602 above, -32021 in negotiation.ts); this one reads every
+  // protocol error of tasks/* in the run for a code outside JSON-RPC's and the MCP-defined ones (an internal
+  // error is -32603), as errors.standard-codes does for 2025-11-25. A retired or undefined reserved code is
+  // judged by its own line (codes.ts); a refusal of a too-fast poll or at a limit is left aside
+  // (RULINGS.md#ext-rate-limit-error-open).
+  modernCheck({
+    id: '2026-errors.standard-jsonrpc',
+    title: 'every protocol error of tasks/get, tasks/update and tasks/cancel in the run has a standard code (an internal error is -32603)',
+    section: 'Protocol errors',
+    requirements: ['2026-errors-standard-jsonrpc'],
+    level: 'MUST',
+    killedBy: ['internal-error-custom-code'],
+    notApplicable: extensionNotAdvertised,
+    runsLast: true,
+    async run(ctx: CheckContext) {
+      await provokeTaskErrors(ctx);
+      const errors = runErrors(ctx).filter((e) => e.protocol && !e.limit);
+      if (!errors.length) ctx.skip('no protocol error of tasks/* in the run');
+      const bad = errors.filter((e) => codeMisuse(e.error.code, true) === 'non-standard');
+      ctx.expect(
+        bad.length === 0,
+        `${bad.length} protocol error(s) of tasks/* carry a code that is neither JSON-RPC's nor one MCP defines (an internal error is -32603): ${bad.slice(0, 5).map(line).join('; ')}`,
+      );
+      return `${errors.length} protocol error(s) of tasks/* in the run, each with a standard code`;
+    },
+  }),
+  // "Servers SHOULD provide informative error messages": the protocol errors of tasks/* and every -32021
+  // (the page's missing-capability case) carry a message that says something; its wording is not judged.
+  modernCheck({
+    id: '2026-errors.informative-message',
+    title: 'every protocol error of the extension in the run (tasks/*, -32021) has a non-empty message',
+    section: 'Protocol errors',
+    requirements: ['2026-errors-informative-message'],
+    level: 'SHOULD',
+    killedBy: ['error-message-empty'],
+    notApplicable: extensionNotAdvertised,
+    runsLast: true,
+    async run(ctx: CheckContext) {
+      await provokeTaskErrors(ctx);
+      const errors = runErrors(ctx).filter((e) => e.answered && (e.protocol || e.error.code === ErrorCode.MissingRequiredClientCapability));
+      if (!errors.length) ctx.skip('no protocol error of the extension in the run');
+      const bad = errors.filter((e) => typeof e.error.message !== 'string' || e.error.message.trim() === '');
+      ctx.expect(bad.length === 0, `${bad.length} protocol error(s) without a message describing the cause: ${bad.slice(0, 5).map(line).join('; ')}`);
+      return `${errors.length} protocol error(s), each with a message`;
+    },
+  }),
 ];

@@ -6,9 +6,10 @@
 import type { CheckContext, CheckDef } from '../../engine/check.ts';
 import { short } from '../../engine/text.ts';
 import { timeLeft } from '../../arrange/budget.ts';
-import { WireTimeoutError, type Message } from '../../wire/peer.ts';
-import { Field, Meta, Method } from '../../../schema/2026-07-28/protocol.ts';
-import { extensionNotAdvertised, modernCheck } from '../engine/check.ts';
+import { WireTimeoutError, idKey, type Message } from '../../wire/peer.ts';
+import { Field, isTerminal, Meta, Method } from '../../../schema/2026-07-28/protocol.ts';
+import { declaresExtension, extensionNotAdvertised, modernCheck, wire } from '../engine/check.ts';
+import { runIncoming } from '../arrange/observed.ts';
 import { cancelTask, createSettled, createTask, taskNotifications, type Created } from '../arrange/tasks.ts';
 import type { Subscription } from '../wire/peer.ts';
 
@@ -163,6 +164,142 @@ export const checks: CheckDef[] = [
       } finally {
         await l.sub.close();
       }
+    },
+  }),
+  // tasks.md: "Each notification carries a complete DetailedTask for the current status, identical to what
+  // tasks/get would have returned at that moment" (no keyword of its own): the notification of a completed
+  // task carries its result, as tasks/get must (2026-get-completed-result).
+  modernCheck({
+    id: '2026-notify.detailed-task',
+    title: 'the notifications/tasks of a completed task carries its result, as tasks/get would',
+    section: SECTION,
+    requirements: ['2026-get-completed-result'],
+    level: 'MUST',
+    killedBy: ['notification-not-detailed', 'completed-no-result'],
+    needs: ['slow'],
+    notApplicable: extensionNotAdvertised,
+    async run(ctx: CheckContext) {
+      const l = await listenTo(ctx);
+      try {
+        if (!l.ack) ctx.skip('no notifications/subscriptions/acknowledged arrived', { judgedBy: '2026-notify.ack-first' });
+        if (!l.agreed) ctx.skip(`the acknowledgement agreed to no notifications for task ${l.task.taskId} (${short(l.ack?.params)}): the server may send none`);
+        let n: Message | undefined;
+        try {
+          // The slow task runs to its end; its last notification is the terminal one.
+          n = await l.task.scope.waitFor(
+            (m) => m.method === Method.TasksNotification && m.params?.[Field.taskId] === l.task.taskId && isTerminal(m.params?.[Field.status]),
+            timeLeft(ctx, { marginMs: 3_000, floorMs: 1_000 }),
+            `the terminal notifications/tasks of task ${l.task.taskId}`,
+            true,
+          );
+        } catch (e) {
+          if (!(e instanceof WireTimeoutError)) throw e;
+        }
+        if (!n)
+          ctx.skip(
+            `no terminal notifications/tasks for task ${l.task.taskId} arrived within the check's budget (pushing is the server's choice; the slow tool may outlast it)`,
+          );
+        if (n.params?.[Field.status] !== 'completed')
+          ctx.skip(`task ${l.task.taskId} ended ${short(n.params?.[Field.status])}, not completed: no result to carry`);
+        const result = n.params?.[Field.result];
+        ctx.expect(
+          result !== null && typeof result === 'object' && !Array.isArray(result),
+          `the notifications/tasks of completed task ${l.task.taskId} has no result object (got ${short(n.params, 300)}): tasks/get returns the result of a completed task, and a notification is what tasks/get would return`,
+        );
+        return `completed notification with result ${short(result, 120)}`;
+      } finally {
+        await l.sub.close();
+      }
+    },
+  }),
+  // Cancellation (core basic-patterns-cancellation.md): "A server MUST send notifications/cancelled referencing
+  // a subscriptions/listen request ID when it tears down that subscription stream". Ending a subscription is
+  // the server's choice (subscriptions.md "Cancellation": e.g. during shutdown); the check gives it an occasion,
+  // a subscription whose only task ends, and judges a teardown it sees: the graceful one, the listen's
+  // successful response (a stream that merely closes cannot be told from a transport drop). Over HTTP the
+  // cancellation must come on the stream before it closes; over stdio, before the answer to a request sent
+  // after the response (the teardown is over by then).
+  modernCheck({
+    id: '2026-cancellation.listen-teardown',
+    title: 'a server ending a subscriptions/listen stream sends notifications/cancelled referencing the listen request id',
+    section: 'Cancellation',
+    requirements: ['2026-cancellation-listen-teardown'],
+    level: 'MUST',
+    killedBy: ['listen-teardown-not-cancelled'],
+    needs: ['slow'],
+    notApplicable: extensionNotAdvertised,
+    async run(ctx: CheckContext) {
+      const l = await listenTo(ctx);
+      try {
+        if (!l.ack) ctx.skip('no notifications/subscriptions/acknowledged arrived', { judgedBy: '2026-notify.ack-first' });
+        await cancelTask(l.task.scope, l.task.taskId);
+        const key = idKey(l.sub.id);
+        let end: Message | undefined;
+        try {
+          end = await l.task.scope.waitFor(
+            (m) => !('method' in m) && 'result' in m && idKey(m.id) === key,
+            timeLeft(ctx, { marginMs: 4_000, floorMs: 1_000, capMs: 5_000 }),
+            `the end of subscription ${String(l.sub.id)}`,
+            true,
+          );
+        } catch (e) {
+          if (!(e instanceof WireTimeoutError)) throw e;
+        }
+        if (!end)
+          ctx.skip(
+            `the server did not end subscription ${String(l.sub.id)} while the check watched (ending a subscription is its choice): no teardown to judge`,
+          );
+        if (l.task.scope.transportKind === 'stdio') await l.task.scope.discover();
+        const cancelled = l.task.scope.peer.messages((m) => m.method === Method.Cancelled && idKey(m.params?.requestId) === key);
+        ctx.expect(
+          cancelled.length > 0,
+          `the server ended subscription ${String(l.sub.id)} (response ${short(end, 160)}) without notifications/cancelled referencing its request id`,
+        );
+        return `subscription ${String(l.sub.id)} ended with notifications/cancelled (${short(cancelled[0]?.params, 120)})`;
+      } finally {
+        await l.sub.close();
+      }
+    },
+  }),
+  // "Servers MUST NOT send notifications/cancelled for any other purpose": every notifications/cancelled of the
+  // run references a subscriptions/listen request of ours on its connection. The check's own occasion: a task
+  // cancelled while a subscription watches it (its status says it, not notifications/cancelled).
+  modernCheck({
+    id: '2026-cancellation.server-no-other-purpose',
+    title: 'every notifications/cancelled the server sends in the run references a subscriptions/listen request',
+    section: 'Cancellation',
+    requirements: ['2026-cancellation-server-no-other-purpose'],
+    level: 'MUST',
+    killedBy: ['task-cancel-notified'],
+    runsLast: true,
+    async run(ctx: CheckContext) {
+      let own = 'no task of its own (the extension is not advertised or no slow tool)';
+      if (declaresExtension(ctx.info) && ctx.info.profile.tools.slow) {
+        const l = await listenTo(ctx);
+        try {
+          const n = l.ack && l.agreed ? await provoke(ctx, l) : undefined;
+          own = `task ${l.task.taskId} cancelled under subscription ${String(l.sub.id)}${n ? ' (its notification seen)' : ''}`;
+        } finally {
+          await l.sub.close();
+        }
+      } else
+        await wire(ctx)
+          .discover()
+          .catch(() => undefined);
+      const incoming = runIncoming(ctx);
+      const cancels = incoming.filter((i) => i.message.method === Method.Cancelled);
+      const bad = cancels.filter((i) => i.requests.get(idKey(i.message.params?.requestId))?.method !== Method.SubscriptionsListen);
+      ctx.expect(
+        bad.length === 0,
+        `${bad.length} notifications/cancelled reference no subscriptions/listen request: ${bad
+          .slice(0, 3)
+          .map((i) => {
+            const r = i.requests.get(idKey(i.message.params?.requestId));
+            return `${short(i.message.params, 120)} (${i.source}${r ? `; it names our ${r.method}` : ''})`;
+          })
+          .join('; ')}`,
+      );
+      return `${cancels.length} notifications/cancelled in the run, each for a subscription; ${own}`;
     },
   }),
 ];

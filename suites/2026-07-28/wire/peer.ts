@@ -202,9 +202,14 @@ export class ModernPeer {
   }
 }
 
+/**
+ * Request ids handed out per engine scope (or per connection, for the whole-connection view): every
+ * ModernScope of one check shares its counter, so two views (`wire(ctx)` called twice) never send the same id.
+ */
+const idCounters = new WeakMap<object, number>();
+
 /** A check's (or a probe's) view of a modern connection: requests with their own `_meta` and headers. */
 export class ModernScope {
-  private counter = 0;
   constructor(
     readonly connection: ModernPeer,
     /** The engine's scope (its transcript is the check's evidence); undefined: the whole connection. */
@@ -219,7 +224,10 @@ export class ModernScope {
   }
 
   private nextId(): string | number {
-    return this.scope ? `${this.scope.label}-m${++this.counter}` : `m${++this.counter}-${Math.random().toString(36).slice(2, 8)}`;
+    const owner: object = this.scope ?? this.connection;
+    const n = (idCounters.get(owner) ?? 0) + 1;
+    idCounters.set(owner, n);
+    return this.scope ? `${this.scope.label}-m${n}` : `m${n}-${Math.random().toString(36).slice(2, 8)}`;
   }
 
   /** Sends a request with this request's `_meta` (and, over HTTP, the standard headers) and waits (bounded) for its response. */

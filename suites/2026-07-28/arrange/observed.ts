@@ -1,0 +1,108 @@
+// What the target sent in the run so far, for the checks that judge every message of a kind wherever it
+// came (error codes, resultType values, server-initiated requests and notifications/cancelled): the shared
+// connection and each connection of an earlier check's own (suites/arrange/tasks.ts targetTranscripts), every
+// message once, with the request a response answers (matched by id on its own connection).
+import type { CheckContext } from '../../engine/check.ts';
+import { targetTranscripts } from '../../arrange/tasks.ts';
+import { idKey, type JsonRpcError, type Message } from '../../wire/peer.ts';
+import { Meta, Method } from '../../../schema/2026-07-28/protocol.ts';
+import { ModernPeer } from '../wire/peer.ts';
+
+/** A response of the target and the request it answers. */
+export interface Answered {
+  /** The connection: "shared connection" or "<check id> session <label>". */
+  source: string;
+  /** The request it answers (undefined when no request of ours on that connection had its id). */
+  request?: Message;
+  response: Message;
+  /** When the request went out (ms since the epoch). */
+  sentAt?: number;
+  /** The HTTP headers the request went out with, where still known (the shared connection over HTTP). */
+  headers?: Record<string, string>;
+}
+
+/** A message of the target that is not a response (a notification or a request), and the requests of ours on its connection by id. */
+export interface Incoming {
+  source: string;
+  message: Message;
+  /** Our requests on the same connection, by idKey. */
+  requests: ReadonlyMap<string, Message>;
+}
+
+interface Run {
+  answers: Answered[];
+  incoming: Incoming[];
+}
+
+/** Every message of the target in the run so far (this check's own exchanges on the shared connection included), each once. */
+function observe(ctx: CheckContext): Run {
+  const seen = new Set<unknown>();
+  const answers: Answered[] = [];
+  const incoming: Incoming[] = [];
+  const shared = ModernPeer.of(ctx.peer.peer);
+  for (const src of targetTranscripts(ctx)) {
+    const requests = new Map<string, Message>();
+    const sentAt = new Map<string, number>();
+    for (const e of src.entries) {
+      const m = e.message as Message | undefined;
+      if (e.dir !== 'out' || !m || typeof m !== 'object' || typeof m.method !== 'string' || !('id' in m)) continue;
+      requests.set(idKey(m.id), m);
+      sentAt.set(idKey(m.id), Date.parse(e.time));
+    }
+    for (const e of src.entries) {
+      const m = e.message as Message | undefined;
+      if (e.dir !== 'in' || !m || typeof m !== 'object' || Array.isArray(m) || seen.has(m)) continue;
+      seen.add(m);
+      if (typeof m.method === 'string') {
+        incoming.push({ source: src.label, message: m, requests });
+        continue;
+      }
+      if (!('result' in m) && !('error' in m)) continue;
+      const key = 'id' in m ? idKey(m.id) : undefined;
+      const request = key !== undefined ? requests.get(key) : undefined;
+      const headers = src.label === 'shared connection' && request ? shared?.exchangeOf(request.id)?.headers : undefined;
+      answers.push({
+        source: src.label,
+        response: m,
+        ...(request ? { request, sentAt: sentAt.get(key!) } : {}),
+        ...(headers ? { headers } : {}),
+      });
+    }
+  }
+  return { answers, incoming };
+}
+
+/** Every response of the target in the run so far, with its request. */
+export function runAnswers(ctx: CheckContext): Answered[] {
+  return observe(ctx).answers;
+}
+
+/** Every notification and request of the target in the run so far. */
+export function runIncoming(ctx: CheckContext): Incoming[] {
+  return observe(ctx).incoming;
+}
+
+/** An error response: its error object (whatever its shape), else undefined. */
+export function errorOf(a: Answered): JsonRpcError | undefined {
+  const e = a.response.error;
+  return e !== undefined && e !== null && typeof e === 'object' ? (e as JsonRpcError) : undefined;
+}
+
+/** The `_meta` client capabilities a request declared (an empty object when it declared none). */
+export function declaredCapabilities(request: Message | undefined): Record<string, any> {
+  const c = request?.params?._meta?.[Meta.ClientCapabilities];
+  return c && typeof c === 'object' && !Array.isArray(c) ? c : {};
+}
+
+/** The error of each failed task seen in the run (tasks/get results and notifications/tasks), once per task. */
+export function failedTaskErrors(ctx: CheckContext): { taskId: string; error: JsonRpcError; source: string }[] {
+  const run = observe(ctx);
+  const out = new Map<string, { taskId: string; error: JsonRpcError; source: string }>();
+  const take = (source: string, t: any) => {
+    if (t && typeof t === 'object' && t.status === 'failed' && typeof t.taskId === 'string' && t.error && typeof t.error === 'object' && !out.has(t.taskId))
+      out.set(t.taskId, { taskId: t.taskId, error: t.error, source });
+  };
+  for (const a of run.answers) take(a.source, a.response.result);
+  for (const i of run.incoming) if (i.message.method === Method.TasksNotification) take(i.source, i.message.params);
+  return [...out.values()];
+}
