@@ -9,7 +9,8 @@ import { loadProfile, type TargetSpec } from '../../runner/target.ts';
 import { MODERN_PROFILE_ROLES, type Profile } from '../../engine/profile.ts';
 import type { CheckResult } from '../../engine/check.ts';
 import { createExtensionServer, type ServerOptions } from '../../../mocks/2026-07-28/index.ts';
-import { isModernDiscovery } from './discovery.ts';
+import { isModernDiscovery, pickModernRoles, planModernDiscovery, type ModernCallObservation } from './discovery.ts';
+import type { TaskStatus } from '../../../schema/2026-07-28/protocol.ts';
 
 const PROFILE = loadProfile('fixtures/reference-2026-07-28.profile.json');
 const checks = checksFor('2026-07-28');
@@ -95,6 +96,41 @@ describe('2026-07-28 discovery (no profile)', () => {
     } finally {
       await session.close();
     }
+  });
+
+  it('on a stalled machine a quick tool seen working past slowAfterMs is not taken for the slow one', () => {
+    const plan = planModernDiscovery([{ name: 'complete' }, { name: 'slow' }], { mode: 'safe' });
+    const seen = (tool: string, statuses: [TaskStatus, number][]): ModernCallObservation => ({
+      tool,
+      arguments: {},
+      label: 'required properties only',
+      outcome: statuses.at(-1)![0],
+      mrtrRounds: 0,
+      taskId: `${tool}-1`,
+      statuses: statuses.map(([status, atMs]) => ({ status, atMs })),
+      inputRounds: [],
+      isError: false,
+      slow: true,
+      cancelled: false,
+      elapsedMs: statuses.at(-1)![1],
+    });
+    const { roles } = pickModernRoles(
+      plan,
+      [
+        seen('complete', [
+          ['working', 2_100],
+          ['completed', 2_150],
+        ]),
+        seen('slow', [
+          ['working', 2_900],
+          ['completed', 3_000],
+        ]),
+      ],
+      true,
+      2_000,
+    );
+    expect(roles.slow?.name).toBe('slow');
+    expect(roles.completes?.name).toBe('complete');
   });
 
   it('the profile wins for the roles it names; discovery looks only for the others', { timeout: 120_000 }, async () => {

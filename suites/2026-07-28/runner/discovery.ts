@@ -196,6 +196,7 @@ async function observeCall(call: PlannedCall, o: ObserveContext): Promise<Modern
 }
 
 const endedAt = (o: ModernCallObservation) => o.statuses.at(-1)?.atMs ?? o.elapsedMs;
+const workingFor = (o: ModernCallObservation) => Math.max(0, ...o.statuses.filter((s) => s.status === 'working').map((s) => s.atMs));
 const plainTask = (o: ModernCallObservation) => o.taskId !== undefined && o.mrtrRounds === 0 && o.inputRounds.length === 0;
 
 /** The tools/call of a client that does not declare the extension, for the tasks that ended quickly with nothing asked (the taskOnly role). */
@@ -326,6 +327,8 @@ export function pickModernRoles(
           (o) => o.outcome !== 'failed',
           (o) => o.outcome !== 'working',
         ),
+        // The one seen working the longest (a quick tool seen late on a stalled machine is not the slow one).
+        (a, b) => workingFor(b) - workingFor(a),
       ),
       task,
       nothing(`was still working ${slowAfterMs} ms after its task was created`),
