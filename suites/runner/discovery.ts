@@ -487,27 +487,25 @@ export function pickRoles(tools: any[], plan: DiscoveryPlan, observations: CallO
     roles.needsInput = asRole(needsInput, `called as a task with ${argsText(needsInput)}: ${how}${needsInput.cancelled ? '; cancelled by discovery' : ''}`);
   } else missing.needsInput = nothing('went input_required or sent an input request');
 
-  const progress = pick(
-    (o) => o.progressNotifications > 0,
-    (a, b) => Number(a.outcome !== 'completed') - Number(b.outcome !== 'completed'),
+  // progress, logs: a call that sent such notifications (for its progressToken, naming its task); one that completed first.
+  const completedFirst = (a: CallObservation, b: CallObservation) => Number(a.outcome !== 'completed') - Number(b.outcome !== 'completed');
+  const sender = (role: 'progress' | 'logs', count: (o: CallObservation) => number, sent: string, none: string) => {
+    const o = pick((x) => count(x) > 0, completedFirst);
+    if (o) roles[role] = asRole(o, `called as a task with ${argsText(o)}: sent ${count(o)} ${sent}; ended ${o.outcome}`);
+    else missing[role] = nothing(none);
+  };
+  sender(
+    'progress',
+    (o) => o.progressNotifications,
+    'notifications/progress for its progressToken',
+    "sent notifications/progress for the request's progressToken",
   );
-  if (progress)
-    roles.progress = asRole(
-      progress,
-      `called as a task with ${argsText(progress)}: sent ${progress.progressNotifications} notifications/progress for its progressToken; ended ${progress.outcome}`,
-    );
-  else missing.progress = nothing("sent notifications/progress for the request's progressToken");
-
-  const logs = pick(
-    (o) => (o.logNotifications ?? 0) > 0,
-    (a, b) => Number(a.outcome !== 'completed') - Number(b.outcome !== 'completed'),
+  sender(
+    'logs',
+    (o) => o.logNotifications ?? 0,
+    'notifications/message naming its task',
+    'sent notifications/message naming its task in related-task _meta (name a logging tool in --profile to judge one that omits it)',
   );
-  if (logs)
-    roles.logs = asRole(
-      logs,
-      `called as a task with ${argsText(logs)}: sent ${logs.logNotifications} notifications/message naming its task; ended ${logs.outcome}`,
-    );
-  else missing.logs = nothing('sent notifications/message naming its task in related-task _meta (name a logging tool in --profile to judge one that omits it)');
 
   // requiresTask: a tool listed with taskSupport "required" whose derived arguments created a task.
   // Checks wait for it to end: one that completed on its own first, one that asks for input last.
