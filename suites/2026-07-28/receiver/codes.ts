@@ -7,7 +7,8 @@
 //
 // One code, one verdict: `codeMisuse` puts each code under at most one of these lines (or, for the
 // protocol errors of tasks/*, the extension's "standard JSON-RPC errors" line, errors.ts), the strongest
-// that applies: retired, then reserved but undefined, then (tasks/* only) not a standard code, then legacy.
+// that applies: retired, then reserved but undefined, then (tasks/* only) not a standard code, then legacy
+// (RULINGS.md#ext-error-code-one-verdict).
 import type { CheckContext, CheckDef } from '../../engine/check.ts';
 import { isLimitError } from '../../arrange/arrange.ts';
 import { short } from '../../engine/text.ts';

@@ -218,7 +218,7 @@ export const checks: CheckDef[] = [
   // a subscription whose only task ends, and judges a teardown it sees: the graceful one, the listen's
   // successful response (a stream that merely closes cannot be told from a transport drop). Over HTTP the
   // cancellation must come on the stream before it closes; over stdio, before the answer to a request sent
-  // after the response (the teardown is over by then).
+  // after the response (the teardown is over by then). RULINGS.md#listen-teardown-graceful.
   modernCheck({
     id: '2026-cancellation.listen-teardown',
     title: 'a server ending a subscriptions/listen stream sends notifications/cancelled referencing the listen request id',
