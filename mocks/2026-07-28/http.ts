@@ -8,6 +8,7 @@
 import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { MCP_PATH } from '../http-endpoint.ts';
 import { createAccessGuard, type HttpAccessOptions } from '../receiver/http-access.ts';
 import { ErrorCode, Method } from './protocol.ts';
 import type { Answer, ExtensionServer, RequestCtx } from './server.ts';
@@ -19,7 +20,7 @@ export type { HttpAccessOptions };
 export const MAX_BODY_BYTES = 1024 * 1024;
 /** SSE keep-alive comment interval of long-lived streams (ms). */
 export const KEEPALIVE_MS = 15_000;
-export const MCP_PATH = '/mcp';
+export { MCP_PATH };
 
 export interface HttpListener {
   url: string;

@@ -23,7 +23,7 @@
  */
 import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listenEndpoint } from '../http-endpoint.ts';
 import { PassThrough, type Readable, type Writable } from 'node:stream';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { createReferenceReceiver, type ReceiverOptions, type ReceiverSession, type ReferenceReceiver } from '../receiver/index.ts';
@@ -286,26 +286,17 @@ export class DualEraServer {
         else res.end();
       });
     });
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(port, host, () => {
-        server.off('error', reject);
-        resolve();
-      });
-    });
-    const addr = server.address() as AddressInfo;
-    const shown = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
+    const { url, port: bound, closeServer } = await listenEndpoint(server, port, host);
     const handle = {
       close: async () => {
         this.listeners.delete(handle);
         modern.close();
         await legacy.close();
-        server.closeAllConnections?.();
-        await new Promise<void>((resolve) => server.close(() => resolve()));
+        await closeServer();
       },
     };
     this.listeners.add(handle);
-    return { url: `http://${shown}:${addr.port}/mcp`, port: addr.port, close: handle.close };
+    return { url, port: bound, close: handle.close };
   }
 
   async close(): Promise<void> {

@@ -26,7 +26,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listenEndpoint, MCP_PATH } from '../http-endpoint.ts';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 // Type only: the HTTP transport (and the web server it brings) loads with the first HTTP session, not in a stdio process.
@@ -276,26 +276,16 @@ export class ReferenceReceiver implements ReceiverCore {
   async listenHttp(port = 0, host = '127.0.0.1', access: HttpAccessOptions = {}): Promise<{ url: string; port: number; close(): Promise<void> }> {
     const handler = this.httpHandler(host, access);
     const server: Server = createServer((req, res) => handler.onRequest(req, res));
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(port, host, () => {
-        server.off('error', reject);
-        resolve();
-      });
-    });
-    const addr = server.address() as AddressInfo;
-    const hostPart = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
-    const url = `http://${hostPart}:${addr.port}/mcp`;
+    const { url, port: bound, closeServer } = await listenEndpoint(server, port, host);
     const handle = {
       close: async () => {
         this.httpServers.delete(handle);
         await handler.close();
-        server.closeAllConnections?.();
-        await new Promise<void>((resolve) => server.close(() => resolve()));
+        await closeServer();
       },
     };
     this.httpServers.add(handle);
-    return { url, port: addr.port, close: handle.close };
+    return { url, port: bound, close: handle.close };
   }
 
   private async handleHttp(
@@ -305,8 +295,8 @@ export class ReferenceReceiver implements ReceiverCore {
     given?: { body: unknown },
   ): Promise<void> {
     const path = new URL(req.url ?? '/', 'http://localhost').pathname;
-    if (path !== '/mcp') {
-      res.writeHead(404, { 'content-type': 'text/plain' }).end('Not found: the MCP endpoint is /mcp\n');
+    if (path !== MCP_PATH) {
+      res.writeHead(404, { 'content-type': 'text/plain' }).end(`Not found: the MCP endpoint is ${MCP_PATH}\n`);
       return;
     }
     const sidHeader = req.headers['mcp-session-id'];
