@@ -39,9 +39,13 @@ describe('no check of 2026-07-28 fails or warns a server using a latitude', () =
       bad.map((r) => `${r.id} ${r.status}: ${r.message}`),
       `with ${STDIO_CELL.join(', ')} over stdio`,
     ).toEqual([]);
-    // Not vacuous: only the HTTP rules, the second identity and the cross-version rules (a dual-era target's) are left unexercised over stdio.
+    // Not vacuous: only the HTTP rules, the second identity and the cross-version rules (a dual-era target's) are
+    // left unexercised over stdio; and, on a loaded machine, a cancel that cancel-later and high-latency delay past
+    // the slow tool's end (the check says the work finished first: a race, not a hidden behaviour).
     const skipped = results.filter(
-      (r) => r.status === 'skip' && !/over Streamable HTTP|Streamable HTTP only|one authorization context|does not speak 2025-11-25/.test(r.message),
+      (r) =>
+        r.status === 'skip' &&
+        !/over Streamable HTTP|Streamable HTTP only|one authorization context|does not speak 2025-11-25|ended completed after tasks\/cancel/.test(r.message),
     );
     expect(skipped.map((r) => `${r.id}: ${r.message}`)).toEqual([]);
   });
