@@ -135,8 +135,8 @@ export class LatitudeSwitches {
 
   // --- the Task on the wire ----------------------------------------------------------------------
   /** RULINGS.md#timestamps-rfc3339 (second-precision-timestamps): lastUpdatedAt in whole seconds. */
-  lastUpdatedAt(ms: number): string {
-    const iso = new Date(ms).toISOString();
+  lastUpdatedAt(ms: number, iso8601: (ms: number) => string = (x) => new Date(x).toISOString()): string {
+    const iso = iso8601(ms);
     return this.l.has('second-precision-timestamps') ? iso.replace(/\.\d{3}Z$/, 'Z') : iso;
   }
 

@@ -5,14 +5,26 @@ import type { SessionPort } from './port.ts';
 import { isObject, type Params, type RequestCtx } from './core.ts';
 import { RpcError, type StoredTask } from './store.ts';
 
+// Every Task sent formats two instants; many tasks share the same millisecond and most polls repeat the last
+// one: the latest few are kept (a small map, cleared when full).
+const ISO = new Map<number, string>();
+function isoOf(ms: number): string {
+  let s = ISO.get(ms);
+  if (s === undefined) {
+    if (ISO.size >= 256) ISO.clear();
+    ISO.set(ms, (s = new Date(ms).toISOString()));
+  }
+  return s;
+}
+
 /** The Task as it travels (ttl-created-at, ttl-last-updated-at in RFC 3339 / ISO 8601; id-string). */
 export function wireTask(s: SessionPort, t: StoredTask): Task {
   const out: Record<string, unknown> = { taskId: t.taskId, status: t.status };
   const lat = s.core.latitude;
   const statusMessage = lat.statusMessage(t, t.statusMessage);
   if (statusMessage !== undefined) out.statusMessage = statusMessage;
-  out.createdAt = new Date(t.createdAtMs).toISOString();
-  out.lastUpdatedAt = lat.lastUpdatedAt(t.lastUpdatedAtMs);
+  out.createdAt = isoOf(t.createdAtMs);
+  out.lastUpdatedAt = lat.lastUpdatedAt(t.lastUpdatedAtMs, isoOf);
   out.ttl = t.ttl; // ttl-actual-in-get (null would mean unlimited; this receiver always has a finite ttl)
   const pollInterval = lat.pollInterval(s.core.pollInterval);
   if (pollInterval !== undefined) out.pollInterval = pollInterval;

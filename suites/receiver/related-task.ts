@@ -45,11 +45,20 @@ async function requestWithForeignMeta(ctx: CheckContext, method: string, params:
   try {
     return await ctx.peer.request(method, params);
   } catch (e) {
-    if (e instanceof WireTimeoutError)
-      ctx.violation(
-        `${what}: no answer within ${ctx.peer.peer.defaultTimeoutMs} ms — the related-task _meta was not ignored (a reply about params.taskId must come)`,
-      );
-    throw e;
+    if (!(e instanceof WireTimeoutError)) throw e;
+    // Time alone is never a verdict (RULINGS.md#response-time): the same request without the _meta, answered
+    // where this one was not, shows the _meta was acted on; unanswered too, the target is only slow.
+    const { _meta: _dropped, ...plain } = params;
+    const again = await ctx.peer.request(method, plain).catch((e2: unknown) => {
+      if (e2 instanceof WireTimeoutError)
+        ctx.skip(`${what}: no answer within ${ctx.peer.peer.defaultTimeoutMs} ms, and none to the same request without the _meta either (a slow target)`, {
+          timedOut: true,
+        });
+      throw e2;
+    });
+    ctx.violation(
+      `${what}: no answer within ${ctx.peer.peer.defaultTimeoutMs} ms, while the same request without the _meta was answered (${again.error ? `error ${again.error.code}` : 'a result'}) — the related-task _meta was not ignored (a reply about params.taskId must come)`,
+    );
   }
 }
 
@@ -363,6 +372,13 @@ export const checks: CheckDef[] = [
         ctx.skip(`the slow task is not running (tasks/get: ${short(g.error ?? g.result?.status)})`);
       const what = `tasks/cancel {taskId: ${a.taskId}} (working) with related-task _meta naming task ${b.taskId} ("${bLast.status}")`;
       const r = await requestWithForeignMeta(ctx, 'tasks/cancel', { taskId: a.taskId, _meta: metaFor(b.taskId) }, what);
+      if (r.error) {
+        // Rejected because A itself had ended meanwhile (a busy run): nothing to judge; A still running: the _meta won.
+        const ga = await getTask(ctx, a.taskId);
+        const st = ga.result?.status;
+        if (!ga.error && isTaskStatus(st) && isTerminal(st) && st !== 'cancelled')
+          ctx.skip(`task A reached "${st}" before the tasks/cancel arrived (it answered ${r.error.code} ${short(r.error.message)})`);
+      }
       ctx.expect(!r.error, `${what} answered error ${r.error?.code} ${r.error?.message}`);
       ctx.expect(r.result?.taskId === a.taskId, `${what} answered about task ${JSON.stringify(r.result?.taskId)}`);
       const gb = await getTask(ctx, b.taskId);
