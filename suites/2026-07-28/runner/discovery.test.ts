@@ -1,8 +1,13 @@
 // Zero-config runs of revision 2026-07-28 against the reference extension server (mocks/2026-07-28), over stdio
 // and Streamable HTTP, as the CLI does them: discovery on the pre-flight session (no profile), then every check
 // with the discovered roles. The roles found are those of fixtures/reference-2026-07-28.profile.json, and the
-// verdicts those of a run with that profile. A server without the extension: only `completes` (a plain result).
+// verdicts those of a run with that profile; through the CLI (auto, --write-profile) too. A server without the
+// extension: only `completes` (a plain result).
 import { afterAll, describe, expect, it } from 'vitest';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { checksFor } from '../../index.ts';
 import { openTargetSession, runChecks } from '../../runner/session.ts';
 import { loadProfile, type TargetSpec } from '../../runner/target.ts';
@@ -50,7 +55,36 @@ async function run(spec: TargetSpec, t: 'stdio' | 'http', how: { profile?: Profi
 const statuses = (results: CheckResult[]) => Object.fromEntries(results.map((r) => [r.id, r.status]));
 const line = (r: CheckResult) => `${r.id}: ${r.status} ${r.message.slice(0, 200)}`;
 
+function cli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) =>
+    execFile(process.execPath, ['--import', 'tsx', 'scripts/cli.ts', ...args], { timeout: 150_000, maxBuffer: 16 << 20 }, (err, stdout, stderr) =>
+      resolve({ code: err ? ((err as { code?: number }).code ?? null) : 0, stdout, stderr }),
+    ),
+  );
+}
+
 describe('2026-07-28 discovery (no profile)', () => {
+  it(
+    'through the CLI: auto chooses 2026-07-28, discovery prints its plan and finds every role, no check fails, the written profile is the reviewed one',
+    { timeout: 180_000 },
+    async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'mtc-discovery-2026-'));
+      const mock = `${process.execPath} --import tsx scripts/cli.ts mock --revision 2026-07-28 --stdio --completes-ms 50 --slow-ms 3000 --poll-interval-ms 50`;
+      const r = await cli(['server', '--stdio', mock, '--json', join(dir, 'report.json'), '--write-profile', join(dir, 'profile.json'), '--no-color']);
+      expect(r.code, r.stderr.slice(-3000)).toBe(0);
+      expect(r.stderr).toMatch(/^revision: 2026-07-28 — /m);
+      expect(r.stderr).toMatch(/will call complete \{\} as a client declaring the Tasks extension/);
+      for (const role of MODERN_PROFILE_ROLES) expect(r.stderr).toMatch(new RegExp(`discovered ${role}: ${PROFILE.tools[role]!.name} `));
+      const report = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8'));
+      expect(report.discovery.revision).toBe('2026-07-28');
+      expect(report.checks.filter((c: any) => c.status === 'fail' || c.status === 'warn').map((c: any) => c.id)).toEqual([]);
+      const kept = JSON.parse(readFileSync(join(dir, 'profile.json'), 'utf8'));
+      expect(Object.fromEntries(Object.entries(kept.tools).map(([k, v]: [string, any]) => [k, v.name]))).toEqual(
+        Object.fromEntries(Object.entries(PROFILE.tools).map(([k, v]) => [k, v!.name])),
+      );
+    },
+  );
+
   it.each(['stdio', 'http'] as const)(
     "the reference extension server over %s: the profile's roles are found, the verdicts are the profiled run's",
     { timeout: 180_000 },
