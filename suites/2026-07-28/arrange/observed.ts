@@ -1,7 +1,8 @@
 // What the target sent in the run so far, for the checks that judge every message of a kind wherever it
 // came (error codes, resultType values, server-initiated requests and notifications/cancelled): the shared
 // connection and each connection of an earlier check's own (suites/arrange/tasks.ts targetTranscripts), every
-// message once, with the request a response answers (matched by id on its own connection).
+// message once, with the request a response answers (matched by id on its own connection). A connection
+// that spoke 2025-11-25 (a dual-era target's legacy session) is left out: its rules are that revision's.
 import type { CheckContext } from '../../engine/check.ts';
 import { targetTranscripts } from '../../arrange/tasks.ts';
 import { idKey, type JsonRpcError, type Message } from '../../wire/peer.ts';
@@ -34,7 +35,19 @@ interface Run {
   incoming: Incoming[];
 }
 
-/** Every message of the target in the run so far (this check's own exchanges on the shared connection included), each once. */
+/**
+ * A connection that spoke 2025-11-25: an initialize of ours on it was answered with a result (a dual-era
+ * target's legacy session, opened by the cross-version checks; over stdio, a connection initialize switched).
+ * Its messages follow that revision's rules (server requests, -32042 …), not these.
+ */
+function spokeLegacy(entries: readonly { dir: string; message?: unknown }[], requests: ReadonlyMap<string, Message>): boolean {
+  return entries.some((e) => {
+    const m = e.message as Message | undefined;
+    return e.dir === 'in' && !!m && typeof m === 'object' && 'result' in m && requests.get(idKey(m.id))?.method === 'initialize';
+  });
+}
+
+/** Every message of the target in the run so far (this check's own exchanges on the shared connection included), each once; connections that spoke 2025-11-25 left out. */
 function observe(ctx: CheckContext): Run {
   const seen = new Set<unknown>();
   const answers: Answered[] = [];
@@ -49,6 +62,7 @@ function observe(ctx: CheckContext): Run {
       requests.set(idKey(m.id), m);
       sentAt.set(idKey(m.id), Date.parse(e.time));
     }
+    if (spokeLegacy(src.entries, requests)) continue;
     for (const e of src.entries) {
       const m = e.message as Message | undefined;
       if (e.dir !== 'in' || !m || typeof m !== 'object' || Array.isArray(m) || seen.has(m)) continue;
