@@ -24,6 +24,9 @@ import { CONFORMANCE_OPTION_NAMES, expectedFailuresOf, propertyOptions, runConfi
 import { computeCoverage, mergeCoverage } from './coverage.ts';
 import { profileToKeep } from './runner/discovery.ts';
 import { PROPERTY_NAMES, parseReplayToken, runProperties, type PropertyRunOptions } from './properties/run.ts';
+import { MODERN_PROPERTY_SECTION, runModernProperties } from './2026-07-28/properties/report.ts';
+import { MODERN_PROPERTY_NAMES } from './2026-07-28/properties/run.ts';
+import { REVISION as MODERN_REVISION } from '../schema/2026-07-28/protocol.ts';
 import { buildReport, exitCode } from './report/model.ts';
 import { writeReports, type ReportFiles } from './report/write.ts';
 import { writeFileSync } from 'node:fs';
@@ -215,6 +218,26 @@ export function registerChecks(config: RunConfig, opts: RegisterOptions = {}): v
           run ??= runProperties({ ...config, options: { ...options, revision: SPEC_REVISION }, discover: undefined, discovered: s.discovery }, properties);
           const result = (await run).find((r) => r.id === `properties.${name}`);
           if (!result) throw new Error(`properties.${name}: the property run gave no result`);
+          await settle(result, ctx);
+        });
+    });
+  }
+  // 2026-07-28's property runs (the extension's model), likewise, for a target graded in that revision.
+  if (properties && registered.includes(MODERN_REVISION)) {
+    let run: Promise<CheckResult[]> | undefined;
+    const token = properties.path ? parseReplayToken(properties.path) : undefined;
+    const names = token ? (token.revision === MODERN_REVISION ? [token.name] : []) : MODERN_PROPERTY_NAMES;
+    describe(MODERN_PROPERTY_SECTION, () => {
+      for (const name of names)
+        test(`2026-properties.${name}`, { timeout: properties.timeoutMs * names.length + 30_000 }, async (ctx) => {
+          const s = sessionFor(MODERN_REVISION);
+          if (!s) return ctx.skip(`not exercised: the target is not graded in ${MODERN_REVISION} (${decision!.why.join('; ')})`);
+          run ??= runModernProperties(
+            { ...config, options: { ...options, revision: MODERN_REVISION }, discover: undefined, discovered: s.discovery },
+            properties,
+          );
+          const result = (await run).find((r) => r.id === `2026-properties.${name}`);
+          if (!result) throw new Error(`2026-properties.${name}: the property run gave no result`);
           await settle(result, ctx);
         });
     });
