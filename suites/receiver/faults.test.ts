@@ -5,14 +5,11 @@
 // HTTP (an in-process HTTP listener) for faults that show only there (`transport: 'http'`).
 import { describe, expect, it } from 'vitest';
 import { allChecks } from '../index.ts';
-import { openTargetSession, runChecks } from '../runner/session.ts';
-import { loadProfile, type TargetSpec } from '../runner/target.ts';
+import { runAllChecksOnReference } from './test-helpers.ts';
 import type { CheckDef, CheckResult } from '../engine/check.ts';
 import { FAULTS as ALL_FAULTS, type FaultInfo, type FaultName } from '../../mocks/receiver/faults.ts';
-import { createReferenceReceiverFromArgs } from '../../mocks/receiver/args.ts';
 import { primaryId, hasRequirement } from '../../schema/catalog.ts';
 
-const profile = loadProfile('fixtures/reference.profile.json');
 /** Faults of the receiver as requestor are killed by the requestor checks (suites/requestor-server.test.ts). */
 const FAULTS = ALL_FAULTS.filter((f: FaultInfo) => !f.asRequestor);
 
@@ -20,26 +17,11 @@ const citing = (c: CheckDef, req: string) => c.requirements.some((r) => primaryI
 const failing = (r: CheckResult) => r.status === 'fail' || r.status === 'warn';
 const killedBy = (fault: FaultName) => allChecks.filter((c) => c.killedBy.includes(fault));
 
-async function runWith(fault: FaultInfo): Promise<CheckResult[]> {
-  const args = ['--fault', fault.name, ...(fault.args ?? [])];
-  let target: TargetSpec = { kind: 'reference', args };
-  let stop = async () => {};
-  if (fault.transport === 'http') {
-    const receiver = createReferenceReceiverFromArgs(args);
-    const h = await receiver.listenHttp(0);
-    target = { kind: 'http', url: h.url };
-    stop = async () => {
-      await h.close();
-      await receiver.close();
-    };
-  }
-  const session = await openTargetSession({ target, profile, options: { checkTimeoutMs: 20_000, requestTimeoutMs: 5_000 } });
-  try {
-    return await runChecks(allChecks, session, 16);
-  } finally {
-    await session.close();
-    await stop();
-  }
+function runWith(fault: FaultInfo): Promise<CheckResult[]> {
+  return runAllChecksOnReference(['--fault', fault.name, ...(fault.args ?? [])], fault.transport === 'http', {
+    checkTimeoutMs: 20_000,
+    requestTimeoutMs: 5_000,
+  });
 }
 
 describe('the kill facts', () => {

@@ -6,41 +6,20 @@
 // about a minute in all, bounded by the all-compatible cell, whose slow tool runs minutes.
 import { describe, expect, it } from 'vitest';
 import { allChecks } from '../index.ts';
-import { openTargetSession, runChecks } from '../runner/session.ts';
-import { loadProfile, type TargetSpec } from '../runner/target.ts';
+import { runAllChecksOnReference } from './test-helpers.ts';
 import type { CheckResult } from '../engine/check.ts';
 import { LATITUDES, type LatitudeInfo } from '../../mocks/receiver/latitudes.ts';
 import { latitudeCells, type LatitudeCell } from '../../mocks/latitude-matrix.ts';
-import { createReferenceReceiverFromArgs } from '../../mocks/receiver/args.ts';
 import { hasRequirement } from '../../schema/catalog.ts';
 import { rulings } from '../../schema/rulings.ts';
 import { readFileSync } from 'node:fs';
 
-const profile = loadProfile('fixtures/reference.profile.json');
 const ALL = LATITUDES as readonly LatitudeInfo[];
 
 const CELLS = latitudeCells(ALL);
 
-async function runCell(cell: LatitudeCell): Promise<CheckResult[]> {
-  const args = ['--status-notifications', ...cell.latitudes.flatMap((l) => ['--latitude', l])];
-  let target: TargetSpec = { kind: 'reference', args };
-  let stop = async () => {};
-  if (cell.transport === 'http') {
-    const receiver = createReferenceReceiverFromArgs(args);
-    const h = await receiver.listenHttp(0);
-    target = { kind: 'http', url: h.url };
-    stop = async () => {
-      await h.close();
-      await receiver.close();
-    };
-  }
-  const session = await openTargetSession({ target, profile });
-  try {
-    return await runChecks(allChecks, session, 16);
-  } finally {
-    await session.close();
-    await stop();
-  }
+function runCell(cell: LatitudeCell): Promise<CheckResult[]> {
+  return runAllChecksOnReference(['--status-notifications', ...cell.latitudes.flatMap((l) => ['--latitude', l])], cell.transport === 'http');
 }
 
 describe('the latitude facts', () => {
