@@ -14,6 +14,23 @@ export const COMMAND_OPTIONS = {
   help: { type: 'boolean', short: 'h' },
 } as const;
 
+/**
+ * A mock command's parsed command line (`parse` throws a usage error), or the exit code it is done with at once:
+ * 2 after a usage error, 0 after --help (the usage on stderr, with the error before it).
+ */
+export function parseCommandLine<P extends { values: { help?: boolean } }>(argv: string[], parse: (argv: string[]) => P, usage: string): P | number {
+  let parsed: P;
+  try {
+    parsed = parse(argv);
+  } catch (e) {
+    process.stderr.write(`${e instanceof Error ? e.message : String(e)}\n${usage}\n`);
+    return 2;
+  }
+  if (!parsed.values.help) return parsed;
+  process.stderr.write(usage + '\n');
+  return 0;
+}
+
 /** Exit code 2 with the usage on stderr unless exactly one of --stdio and --http <port> is given. */
 export function transportChoiceError(values: { stdio?: boolean; http?: string }, usage: string): 2 | undefined {
   if (!!values.stdio !== (values.http !== undefined)) return undefined;

@@ -4,7 +4,7 @@
 // extension server runs instead (mocks/2026-07-28/cli.ts, its own options); with `--revision dual-era` both,
 // behind one endpoint (mocks/dual-era/cli.ts).
 import { parseArgs } from 'node:util';
-import { listenAnnounced, runWhenMain, shutdownOnSignals, transportChoiceError } from '../mocks/command.ts';
+import { listenAnnounced, parseCommandLine, runWhenMain, shutdownOnSignals, transportChoiceError } from '../mocks/command.ts';
 import { createReferenceReceiver, FAULTS, LATITUDES, type FaultInfo, type LatitudeInfo } from '../mocks/receiver/index.ts';
 import { MOCK_USAGE, parseMockArgs } from '../mocks/receiver/args.ts';
 
@@ -48,18 +48,9 @@ export async function runMock(argvWithRevision: string[]): Promise<number | void
     const { runExtensionServer } = await import('../mocks/2026-07-28/cli.ts');
     return runExtensionServer(argv);
   }
-  let parsed: ReturnType<typeof parseMockArgs>;
-  try {
-    parsed = parseMockArgs(argv);
-  } catch (e) {
-    process.stderr.write(`${e instanceof Error ? e.message : String(e)}\n${USAGE}\n`);
-    return 2;
-  }
+  const parsed = parseCommandLine(argv, parseMockArgs, USAGE);
+  if (typeof parsed === 'number') return parsed;
   const { values, port, faults, options, access } = parsed;
-  if (values.help) {
-    process.stderr.write(USAGE + '\n');
-    return 0;
-  }
   if (values['list-faults']) {
     for (const f of FAULTS as readonly FaultInfo[]) {
       const needs = [...(f.args?.length ? [`needs ${f.args.join(' ')}`] : []), ...(f.transport ? [`${f.transport.toUpperCase()} only`] : [])];

@@ -3,7 +3,7 @@
 //   mcp-tasks-conformance mock --revision 2026-07-28 …   (scripts/mock.ts hands over here)
 // Stdout carries only JSON-RPC (stdio mode); everything else goes to stderr. See README.md next to this file.
 import { parseArgs } from 'node:util';
-import { COMMAND_OPTIONS, listenAnnounced, runWhenMain, shutdownOnSignals, transportChoiceError } from '../command.ts';
+import { COMMAND_OPTIONS, listenAnnounced, parseCommandLine, runWhenMain, shutdownOnSignals, transportChoiceError } from '../command.ts';
 import { accessFromArgs, TOKEN_ENV } from '../receiver/http-access.ts';
 import { FAULTS, LATITUDES, isFaultName, isLatitudeName, type SwitchInfo } from './faults.ts';
 import { createExtensionServer } from './index.ts';
@@ -116,18 +116,9 @@ function listing(items: readonly SwitchInfo[]): string {
 
 /** Runs the server. An exit code when it is done at once (usage error: 2, listings/help: 0, cannot listen: 1); void while serving. */
 export async function runExtensionServer(argv: string[]): Promise<number | void> {
-  let parsed: ReturnType<typeof parseExtensionServerArgs>;
-  try {
-    parsed = parseExtensionServerArgs(argv);
-  } catch (e) {
-    process.stderr.write(`${e instanceof Error ? e.message : String(e)}\n${EXTENSION_SERVER_USAGE}\n`);
-    return 2;
-  }
+  const parsed = parseCommandLine(argv, parseExtensionServerArgs, EXTENSION_SERVER_USAGE);
+  if (typeof parsed === 'number') return parsed;
   const { values, port, options, access } = parsed;
-  if (values.help) {
-    process.stderr.write(EXTENSION_SERVER_USAGE + '\n');
-    return 0;
-  }
   if (values['list-faults'] || values['list-latitudes']) {
     process.stderr.write((values['list-faults'] ? listing(FAULTS) : '') + (values['list-latitudes'] ? listing(LATITUDES) : ''));
     return 0;

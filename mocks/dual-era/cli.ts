@@ -3,7 +3,7 @@
 // (scripts/mock.ts hands over here). Stdout carries only JSON-RPC (stdio mode); everything else goes to stderr.
 // Options are handed to the two peers through their own parsers (mocks/receiver/args.ts, mocks/2026-07-28/cli.ts).
 import { parseArgs } from 'node:util';
-import { COMMAND_OPTIONS, listenAnnounced, shutdownOnSignals, transportChoiceError } from '../command.ts';
+import { COMMAND_OPTIONS, listenAnnounced, parseCommandLine, shutdownOnSignals, transportChoiceError } from '../command.ts';
 import { accessFromArgs, TOKEN_ENV } from '../receiver/http-access.ts';
 import { FAULTS as LEGACY_FAULTS } from '../receiver/faults.ts';
 import { LATITUDES as LEGACY_LATITUDES } from '../receiver/latitudes.ts';
@@ -118,18 +118,9 @@ function listing(kind: 'fault' | 'latitude'): string {
 
 /** Runs the target. An exit code when it is done at once (usage error: 2, listings/help: 0, cannot listen: 1); void while serving. */
 export async function runDualEra(argv: string[]): Promise<number | void> {
-  let parsed: ReturnType<typeof parseDualEraArgs>;
-  try {
-    parsed = parseDualEraArgs(argv);
-  } catch (e) {
-    process.stderr.write(`${e instanceof Error ? e.message : String(e)}\n${DUAL_ERA_USAGE}\n`);
-    return 2;
-  }
+  const parsed = parseCommandLine(argv, parseDualEraArgs, DUAL_ERA_USAGE);
+  if (typeof parsed === 'number') return parsed;
   const { values, port, options, access } = parsed;
-  if (values.help) {
-    process.stderr.write(DUAL_ERA_USAGE + '\n');
-    return 0;
-  }
   if (values['list-faults'] || values['list-latitudes']) {
     process.stderr.write((values['list-faults'] ? listing('fault') : '') + (values['list-latitudes'] ? listing('latitude') : ''));
     return 0;
