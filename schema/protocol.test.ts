@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { INITIAL_STATUS, TASK_STATUSES, TERMINAL_STATUSES, TRANSITIONS, type TaskStatus } from './protocol.ts';
+import { INITIAL_STATUS, TASK_STATUSES, TERMINAL_STATUSES, TRANSITIONS } from './protocol.ts';
 import { VENDORED_SPEC_DIR } from './spec.ts';
 import { readStateDiagram } from './test-helpers.ts';
 

@@ -116,7 +116,7 @@ describe('2026-07-28: a reproduction replays the deviation', () => {
     const replay: Replay = JSON.parse(readFileSync(join(dir, replayFileName(check)), 'utf8'));
     const mismatched = replay.steps.find((s) => s.headers);
     expect(mismatched?.headers).toEqual({ 'Mcp-Method': 'tasks/cancel' });
-    expect((mismatched?.message as { method?: string }).method).toBe('tasks/get');
+    expect((mismatched!.message as { method?: string }).method).toBe('tasks/get');
     expect(replayCommands(replay, faultyUrl).join('\n')).toMatch(
       /-H 'Mcp-Method: tasks\/cancel' -H 'Mcp-Name: \{\{taskId:1\}\}' --data-raw '\{[^']*"method":"tasks\/get"/,
     );
