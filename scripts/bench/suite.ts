@@ -8,7 +8,6 @@
 // once against the reference receiver in this process: no spawning, no vitest, no sockets) measures
 // the same thing empirically, polling granularity included.
 import { readFileSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -18,6 +17,7 @@ import { selected } from '../../suites/engine/select.ts';
 import { loadProfile } from '../../suites/runner/target.ts';
 import { SHORT_TTL_MS } from '../../suites/receiver/ttl.ts';
 import { DEFAULT_TIMINGS } from '../../mocks/receiver/index.ts';
+import { freePort } from '../../fixtures/targets.ts';
 import { BenchClient } from './client.ts';
 import { round, run, series, startServer, type Series } from './stats.ts';
 import { sparesFor } from '../../suites/runner/target.ts';
@@ -288,17 +288,6 @@ async function withEverythingHttp<T>(root: string, f: (url: string) => Promise<T
   } finally {
     await server.stop();
   }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as { port: number }).port;
-      srv.close(() => resolve(port));
-    });
-    srv.on('error', reject);
-  });
 }
 
 /** ms from spawning the reference receiver over stdio to its initialize response. */
