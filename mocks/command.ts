@@ -31,6 +31,20 @@ export function parseCommandLine<P extends { values: { help?: boolean } }>(argv:
   return 0;
 }
 
+/** The usage error for named faults or latitudes the peer does not have (the faults first), or undefined. */
+export function unknownSwitches(
+  faults: readonly string[],
+  latitudes: readonly string[],
+  isFault: (name: string) => boolean,
+  isLatitude: (name: string) => boolean,
+): string | undefined {
+  const badFaults = faults.filter((f) => !isFault(f));
+  if (badFaults.length) return `unknown fault(s): ${badFaults.join(', ')} (see --list-faults)`;
+  const badLatitudes = latitudes.filter((l) => !isLatitude(l));
+  if (badLatitudes.length) return `unknown latitude(s): ${badLatitudes.join(', ')} (see --list-latitudes)`;
+  return undefined;
+}
+
 /** Exit code 2 with the usage on stderr unless exactly one of --stdio and --http <port> is given. */
 export function transportChoiceError(values: { stdio?: boolean; http?: string }, usage: string): 2 | undefined {
   if (!!values.stdio !== (values.http !== undefined)) return undefined;

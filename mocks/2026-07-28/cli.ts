@@ -3,7 +3,7 @@
 //   mcp-tasks-conformance mock --revision 2026-07-28 …   (scripts/mock.ts hands over here)
 // Stdout carries only JSON-RPC (stdio mode); everything else goes to stderr. See README.md next to this file.
 import { parseArgs } from 'node:util';
-import { COMMAND_OPTIONS, listenAnnounced, parseCommandLine, runWhenMain, shutdownOnSignals, transportChoiceError } from '../command.ts';
+import { COMMAND_OPTIONS, listenAnnounced, parseCommandLine, unknownSwitches, runWhenMain, shutdownOnSignals, transportChoiceError } from '../command.ts';
 import { accessFromArgs, TOKEN_ENV } from '../receiver/http-access.ts';
 import { FAULTS, LATITUDES, isFaultName, isLatitudeName, type SwitchInfo } from './faults.ts';
 import { createExtensionServer } from './index.ts';
@@ -71,10 +71,8 @@ export function parseExtensionServerArgs(argv: string[]) {
   }
   const faults = values.fault ?? [];
   const latitudes = values.latitude ?? [];
-  const badF = faults.filter((f) => !isFaultName(f));
-  if (badF.length) throw new ExtensionServerUsageError(`unknown fault(s): ${badF.join(', ')} (see --list-faults)`);
-  const badL = latitudes.filter((l) => !isLatitudeName(l));
-  if (badL.length) throw new ExtensionServerUsageError(`unknown latitude(s): ${badL.join(', ')} (see --list-latitudes)`);
+  const unknown = unknownSwitches(faults, latitudes, isFaultName, isLatitudeName);
+  if (unknown) throw new ExtensionServerUsageError(unknown);
   const port = values.http !== undefined ? int(values.http, 'http', 0, 65535)! : 0;
   const ttl = values['ttl-ms'];
   const completesMs = int(values['completes-ms'], 'completes-ms', 0, 60_000);

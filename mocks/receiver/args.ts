@@ -3,7 +3,7 @@
 import { parseArgs } from 'node:util';
 import { createReferenceReceiver, type ReceiverOptions } from './index.ts';
 import { isFaultName } from './faults.ts';
-import { COMMAND_OPTIONS } from '../command.ts';
+import { COMMAND_OPTIONS, unknownSwitches } from '../command.ts';
 import { accessFromArgs, TOKEN_ENV } from './http-access.ts';
 import { isLatitudeName, LATITUDES, type LatitudeInfo } from './latitudes.ts';
 
@@ -75,11 +75,9 @@ export function parseMockArgs(argv: string[]) {
     throw new MockUsageError(e instanceof Error ? e.message : String(e));
   }
   const faults = values.fault ?? [];
-  const unknown = faults.filter((f) => !isFaultName(f));
-  if (unknown.length) throw new MockUsageError(`unknown fault(s): ${unknown.join(', ')} (see --list-faults)`);
   const latitudes = values.latitude ?? [];
-  const unknownLatitudes = latitudes.filter((l) => !isLatitudeName(l));
-  if (unknownLatitudes.length) throw new MockUsageError(`unknown latitude(s): ${unknownLatitudes.join(', ')} (see --list-latitudes)`);
+  const unknown = unknownSwitches(faults, latitudes, isFaultName, isLatitudeName);
+  if (unknown) throw new MockUsageError(unknown);
   let port = 0;
   try {
     if (values.http !== undefined) port = num(values.http, 'http')!;
