@@ -3,6 +3,7 @@
 // receiver that is wrong in exactly the way the check is about. `requirement` is the catalog id
 // (schema/requirements.json). Where a fault acts: mocks/receiver/fault-switches.ts. Which checks it
 // kills: the checks' own `killedBy` (suites/engine/check.ts), held exact by suites/receiver/faults.test.ts.
+import { SwitchSet } from './switch-set.ts';
 
 export interface FaultInfo {
   name: string;
@@ -486,20 +487,8 @@ export function faultInfo(name: FaultName): FaultInfo {
 }
 
 /** The set of faults active in one receiver. */
-export class FaultSet {
-  private readonly set: ReadonlySet<FaultName>;
+export class FaultSet extends SwitchSet<FaultName> {
   constructor(names: Iterable<string> = []) {
-    const s = new Set<FaultName>();
-    for (const n of names) {
-      if (!isFaultName(n)) throw new Error(`unknown fault: ${n} (known: ${FAULT_NAMES.join(', ')})`);
-      s.add(n);
-    }
-    this.set = s;
-  }
-  has(name: FaultName): boolean {
-    return this.set.has(name);
-  }
-  get names(): FaultName[] {
-    return [...this.set];
+    super('fault', FAULT_NAMES, names);
   }
 }

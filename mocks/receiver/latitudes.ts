@@ -7,6 +7,7 @@
 // mocks/receiver/latitude-switches.ts.
 
 import type { LatitudeInfo } from '../latitude-matrix.ts';
+import { SwitchSet } from './switch-set.ts';
 
 export type { LatitudeInfo } from '../latitude-matrix.ts';
 
@@ -144,20 +145,8 @@ export function latitudeInfo(name: LatitudeName): LatitudeInfo {
 }
 
 /** The set of latitudes active in one receiver. */
-export class LatitudeSet {
-  private readonly set: ReadonlySet<LatitudeName>;
+export class LatitudeSet extends SwitchSet<LatitudeName> {
   constructor(names: Iterable<string> = []) {
-    const s = new Set<LatitudeName>();
-    for (const n of names) {
-      if (!isLatitudeName(n)) throw new Error(`unknown latitude: ${n} (known: ${LATITUDE_NAMES.join(', ')})`);
-      s.add(n);
-    }
-    this.set = s;
-  }
-  has(name: LatitudeName): boolean {
-    return this.set.has(name);
-  }
-  get names(): LatitudeName[] {
-    return [...this.set];
+    super('latitude', LATITUDE_NAMES, names);
   }
 }
