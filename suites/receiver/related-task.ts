@@ -17,7 +17,7 @@ import { canonical, withoutMeta } from '../arrange/compare.ts';
 import { timeLeft } from '../arrange/budget.ts';
 import { delay, getTask, pollDelay } from '../arrange/poll.ts';
 import { short } from '../engine/text.ts';
-import { WireTimeoutError, type Message, type Response } from '../wire/peer.ts';
+import { WireTimeoutError, type Message, type Response, type TranscriptEntry } from '../wire/peer.ts';
 import { isTaskStatus, isTerminal, RELATED_TASK_META } from '../../schema/protocol.ts';
 
 const SECTION = 'Associating Task-Related Messages';
@@ -26,6 +26,15 @@ const metaFor = (taskId: string) => ({ [RELATED_TASK_META]: { taskId } });
 const bogusId = () => `conformance-no-such-task-${Math.random().toString(36).slice(2, 10)}`;
 
 /** The tasks/result response carries related-task naming `taskId`. */
+/** The messages a connection received after the answer to request `id` (all it received when that answer is not in the transcript). */
+function receivedAfter(transcript: readonly TranscriptEntry[], id: Response['id']): Message[] {
+  const answeredAt = transcript.findIndex((e) => e.dir === 'in' && (e.message as Message | undefined)?.id === id);
+  return transcript
+    .slice(answeredAt + 1)
+    .filter((e) => e.dir === 'in')
+    .map((e) => e.message as Message);
+}
+
 function expectResultMeta(ctx: CheckContext, r: Response, taskId: string, what: string): void {
   if (r.error)
     ctx.skip(`tasks/result for the ${what} task answered JSON-RPC error ${r.error.code} ${r.error.message} (an error response has no _meta to judge)`);
@@ -188,13 +197,9 @@ export const checks: CheckDef[] = [
       const token = `${ctx.def.id}-${Math.random().toString(36).slice(2, 10)}`;
       const c = await createTask(ctx, 'progress', { meta: { progressToken: token } });
       await reachTerminal(ctx, c.taskId, { initial: c.task });
-      const t = ctx.peer.transcript;
-      const createdAt = t.findIndex((e) => e.dir === 'in' && (e.message as Message | undefined)?.id === c.response.id);
-      const progress = t
-        .slice(createdAt + 1)
-        .filter((e) => e.dir === 'in')
-        .map((e) => e.message as Message)
-        .filter((m) => m?.method === 'notifications/progress' && m.params?.progressToken === token);
+      const progress = receivedAfter(ctx.peer.transcript, c.response.id).filter(
+        (m) => m?.method === 'notifications/progress' && m.params?.progressToken === token,
+      );
       if (progress.length === 0) ctx.skip("the target sent no notifications/progress with the task's progressToken after the CreateTaskResult");
       for (const m of progress) {
         const got = relatedTaskId(m.params);
@@ -223,13 +228,7 @@ export const checks: CheckDef[] = [
       const s = await ctx.openSession();
       const c = await createTask(ctx, 'logs', { peer: s });
       await reachTerminal(ctx, c.taskId, { initial: c.task, peer: s, role: 'logs' });
-      const t = s.peer.transcript;
-      const createdAt = t.findIndex((e) => e.dir === 'in' && (e.message as Message | undefined)?.id === c.response.id);
-      const logs = t
-        .slice(createdAt + 1)
-        .filter((e) => e.dir === 'in')
-        .map((e) => e.message as Message)
-        .filter((m) => m?.method === 'notifications/message');
+      const logs = receivedAfter(s.peer.transcript, c.response.id).filter((m) => m?.method === 'notifications/message');
       if (logs.length === 0) ctx.skip(`the logs task sent no notifications/message on its connection after the CreateTaskResult`);
       const named = logs.filter((m) => relatedTaskId(m.params) === c.taskId);
       const foreign = logs.filter((m) => hasRelatedTask(m.params) && relatedTaskId(m.params) !== c.taskId);
