@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { CheckContext, CheckResult } from '../../engine/check.ts';
 import type { TranscriptEntry } from '../../wire/peer.ts';
 import { runAnswers, runIncoming } from './observed.ts';
-import { codeMisuse } from '../receiver/codes.ts';
+import { codeMisuse, toolsMirroringParameters } from '../receiver/codes.ts';
 
 let seq = 0;
 const entry = (dir: 'in' | 'out', message: unknown, note?: string): TranscriptEntry => ({
@@ -78,5 +78,28 @@ describe('codeMisuse: one line per code', () => {
     [-31001, false, undefined],
   ] as const)('%s (protocol error of tasks/*: %s) → %s', (code, protocol, rule) => {
     expect(codeMisuse(code, protocol)).toBe(rule);
+  });
+});
+
+describe('toolsMirroringParameters: the tools whose -32020 the defined-meaning check cannot contradict', () => {
+  it('names a listed tool with an x-mcp-header parameter, and only it', () => {
+    const list = (tools: unknown[]) => ({
+      source: 'shared connection',
+      request: { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} },
+      response: { jsonrpc: '2.0', id: 1, result: { resultType: 'complete', tools } },
+    });
+    const answers = [
+      list([
+        { name: 'plain', inputSchema: { type: 'object', properties: { ms: { type: 'integer' } } } },
+        { name: 'mirrored', inputSchema: { type: 'object', properties: { region: { type: 'string', 'x-mcp-header': 'Region' } } } },
+        {
+          name: 'nested',
+          inputSchema: { type: 'object', properties: { where: { type: 'object', properties: { zone: { type: 'string', 'x-mcp-header': 'Zone' } } } } },
+        },
+      ]),
+      // Not a tools/list: its result's tools are not read.
+      { ...list([{ name: 'other', inputSchema: { properties: { a: { 'x-mcp-header': 'A' } } } }]), request: { jsonrpc: '2.0', id: 2, method: 'prompts/list' } },
+    ];
+    expect([...toolsMirroringParameters(answers as never)].sort()).toEqual(['mirrored', 'nested']);
   });
 });

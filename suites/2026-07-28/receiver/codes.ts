@@ -153,8 +153,32 @@ function declaredAll(required: unknown, declared: unknown, path = ''): boolean {
   });
 }
 
+/** Does a JSON Schema carry an `x-mcp-header` annotation anywhere in it? */
+function mirrorsParameter(schema: unknown): boolean {
+  if (!schema || typeof schema !== 'object') return false;
+  if (!Array.isArray(schema) && Object.hasOwn(schema, 'x-mcp-header')) return true;
+  return Object.values(schema).some(mirrorsParameter);
+}
+
+/**
+ * The tools a tools/list result of the run lists with a parameter mirrored into an `Mcp-Param-{Name}` header
+ * (basic-transports-streamable-http.md "Custom Headers from Tool Parameters", `x-mcp-header`). A tools/call of
+ * such a tool that carries the value without the header is one the server MUST reject, and -32020 is the code
+ * for it: the suite's requests send the standard headers only, so the meaning of that -32020 is not contradicted.
+ */
+export function toolsMirroringParameters(answers: readonly Answered[]): Set<string> {
+  const out = new Set<string>();
+  for (const a of answers) {
+    if (a.request?.method !== Method.ToolsList) continue;
+    const tools: unknown = (a.response.result as Record<string, unknown> | undefined)?.tools;
+    if (!Array.isArray(tools)) continue;
+    for (const t of tools) if (t && typeof t.name === 'string' && mirrorsParameter(t.inputSchema)) out.add(t.name);
+  }
+  return out;
+}
+
 /** Why the wire shows a defined code used for another meaning, or undefined when it does not (or cannot tell). */
-function wrongMeaning(ctx: CheckContext, a: Answered, e: JsonRpcError): string | undefined {
+function wrongMeaning(ctx: CheckContext, a: Answered, e: JsonRpcError, mirroring: ReadonlySet<string>): string | undefined {
   const req = a.request;
   if (!req) return undefined;
   const http = ctx.info.transport === 'http';
@@ -169,6 +193,8 @@ function wrongMeaning(ctx: CheckContext, a: Answered, e: JsonRpcError): string |
       // A body without the value Mcp-Name comes from (e.g. tasks/get without taskId) leaves the header missing: a mismatch.
       if (typeof version === 'string' && NAMED_METHODS.includes(req.method as string) && typeof mcpNameSource(req.method as string, req.params) !== 'string')
         return undefined;
+      // A tool with a mirrored parameter: the Mcp-Param header the server may require is not among the standard ones.
+      if (req.method === Method.ToolsCall && typeof req.params?.name === 'string' && mirroring.has(req.params.name)) return undefined;
       if (typeof version === 'string' && headersMatch()) return 'HeaderMismatch to a request whose standard headers all matched its body';
       return undefined;
     case ErrorCode.MissingRequiredClientCapability: {
@@ -236,8 +262,9 @@ export const checks: CheckDef[] = [
         .catch(() => undefined);
       const used = runErrors(ctx).filter((e) => e.answered && MCP_DEFINED_CODES.includes(e.error.code));
       if (!used.length) ctx.skip('no error of the run carried -32020, -32021 or -32022: no meaning to judge');
+      const mirroring = toolsMirroringParameters(runAnswers(ctx));
       const bad = used.flatMap((e) => {
-        const why = wrongMeaning(ctx, e.answered!, e.error);
+        const why = wrongMeaning(ctx, e.answered!, e.error, mirroring);
         return why ? [`${line(e)}: ${why}`] : [];
       });
       ctx.expect(bad.length === 0, `${bad.length} error(s) carry a defined code for another meaning: ${bad.slice(0, 5).join('; ')}`);
