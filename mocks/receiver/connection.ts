@@ -1,6 +1,7 @@
 // One connection of the reference receiver (our own code: no SDK Server/Protocol): the transport, sending
 // requests, notifications and responses, the ownership key of its requests, the standalone HTTP GET
 // stream, and teardown. What a request means is the business of the dispatcher it is handed (dispatch.ts).
+import { abortWith } from './abort.ts';
 import { createHash, randomUUID } from 'node:crypto';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage, MessageExtraInfo } from '@modelcontextprotocol/sdk/types.js';
@@ -213,7 +214,7 @@ export class ReceiverSession implements SessionPort {
     else if (m.method === 'notifications/cancelled' && isObject(m.params)) {
       // cancellation.md: stop the plain request, send no response. Tasks ignore this (tasks/cancel is the way).
       const c = this.inflight.get(JSON.stringify(m.params.requestId));
-      c?.abort(new Error('request cancelled'));
+      if (c) abortWith(c, new Error('request cancelled'));
     }
   }
 
@@ -249,7 +250,7 @@ export class ReceiverSession implements SessionPort {
     if (this.closed) return;
     this.tap('event', undefined, 'session closed');
     this.closed = true;
-    for (const c of this.inflight.values()) c.abort(new Error('connection closed'));
+    for (const c of this.inflight.values()) abortWith(c, new Error('connection closed'));
     this.inflight.clear();
     for (const p of this.pendingOut.values()) p.reject(new Error('connection closed'));
     this.pendingOut.clear();

@@ -1,5 +1,6 @@
 // Task store of the reference receiver: ids, ownership, status transitions (through the one table in
 // model.ts), TTL expiry with prompt cleanup, per-requestor limits, opaque list cursors.
+import { abortWith } from './abort.ts';
 import { createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { IllegalTransitionError, RpcError, type JsonRpcError } from '../errors.ts';
 import { canTransition, ErrorCode, INITIAL_STATUS, isTerminal, type TaskStatus } from '../../schema/protocol.ts';
@@ -276,7 +277,7 @@ export class TaskStore {
     t.deleted = true;
     if (t.timer) clearTimeout(t.timer);
     if (!isTerminal(t.status)) this.countActive(t.owner, -1);
-    t.abort.abort(ABORT_REASONS[reason]);
+    abortWith(t.abort, ABORT_REASONS[reason]);
     // Two tasks share an id only under a fault (duplicate-ids, adopts-requestor-id): keep the other's entry.
     if (this.tasks.get(t.taskId) === t) this.tasks.delete(t.taskId);
     const mine = this.byOwner.get(t.owner);

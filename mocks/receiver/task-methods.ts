@@ -1,4 +1,5 @@
 // tasks/get, tasks/list and tasks/cancel of the reference receiver (the Task as it travels: task-view.ts).
+import { abortWith } from './abort.ts';
 import { ErrorCode, isTerminal } from '../../schema/protocol.ts';
 import type { SessionPort } from './port.ts';
 import type { Params, Reply, RequestCtx } from './core.ts';
@@ -85,7 +86,7 @@ function cancelNow(s: SessionPort, t: StoredTask): void {
   store.transition(t, 'cancelled', CANCELLED_STATUS_MESSAGE);
   for (const p of t.inputQueue.splice(0)) p.reject(new Error('task cancelled'));
   // cancel-attempt-stop (SHOULD): stop the work.
-  if (!s.core.switches.workOutlivesCancel()) t.abort.abort(new Error('task cancelled'));
+  if (!s.core.switches.workOutlivesCancel()) abortWith(t.abort, new Error('task cancelled'));
   s.core.audit('task.cancelled', { task: t.taskId });
   s.core.switches.afterCancel(t, store);
   if (s.core.latitude.deletesCancelled()) store.delete(t, 'evicted'); // cancel-delete-may
