@@ -188,10 +188,15 @@ const PROBES: Record<LatitudeName, Probe> = {
   'status-message-always': { seen: async (c) => typeof (await callTool(c, 'slow')).result?.statusMessage === 'string' },
   'high-latency': {
     options: { latencyMs: 150 },
+    // The quickest of three answers: a busy machine may slow one answer past 150 ms, not every one.
     seen: async (c) => {
-      const t0 = Date.now();
-      await c.request(Method.ServerDiscover);
-      return Date.now() - t0 >= 150;
+      const times: number[] = [];
+      for (let i = 0; i < 3; i++) {
+        const t0 = Date.now();
+        await c.request(Method.ServerDiscover);
+        times.push(Date.now() - t0);
+      }
+      return Math.min(...times) >= 150;
     },
   },
   'sse-responses': {
