@@ -466,6 +466,13 @@ export const LATITUDES = [
     description: 'a subscription is ended once every task it agreed to is terminal: notifications/cancelled for it, then its successful response',
   },
   {
+    name: 'listen-refused',
+    requirement:
+      'tasks.md "Task Status Notifications": servers MAY push status updates; one that pushes none need not open a stream for them (RULINGS.md#ext-listen-optional)',
+    description:
+      "a declaring client's subscriptions/listen for task ids is answered -32601 (Method not found, HTTP 404): tasks are followed through tasks/get only (a non-declaring client still gets -32021)",
+  },
+  {
     name: 'listen-agrees-none',
     requirement: 'tasks.md "Task Status Notifications": the ack lists the task ids the server agreed to, if any',
     description: 'the acknowledgement agrees to no task ids and no notifications/tasks are sent',
@@ -482,6 +489,7 @@ export const STDIO_CELL_LEAVES_OUT: readonly LatitudeName[] = [
   'sync-results',
   'alternate-results',
   'listen-agrees-none',
+  'listen-refused',
   'delete-on-cancel',
   'partial-ignored',
   'cancel-ignored',

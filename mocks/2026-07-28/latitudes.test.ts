@@ -3,7 +3,7 @@
 // (through a task, or synchronously, whichever it chose).
 import { afterAll, describe, expect, it } from 'vitest';
 import { LATITUDES, createExtensionServer, type LatitudeName, type ReferenceExtensionServer, type ServerOptions } from './index.ts';
-import { Meta, Method } from './protocol.ts';
+import { ErrorCode, Meta, Method } from './protocol.ts';
 import { validatorFor } from '../../schema/validate.ts';
 import { callTool, createTask, getTask, HttpClient, meta, pollTask, StreamClient, until, type Client, type Msg } from './test-client.ts';
 
@@ -241,6 +241,16 @@ const PROBES: Record<LatitudeName, Probe> = {
       // notifications/cancelled for the subscription came before its response
       const i = stdio!.received.indexOf(end);
       return stdio!.received.slice(from, i).some((m) => m.method === Method.Cancelled && (m.params as any)?.requestId === sid);
+    },
+  },
+  'listen-refused': {
+    seen: async (c, { stdio }) => {
+      const id = await createTask(c, 'slow');
+      const sid = stdio!.id();
+      const from = stdio!.received.length;
+      stdio!.send({ jsonrpc: '2.0', id: sid, method: Method.SubscriptionsListen, params: { notifications: { taskIds: [id] }, _meta: meta() } });
+      const first = await stdio!.waitFor((m) => m.method === Method.SubscriptionsAcknowledged || (m.id === sid && 'error' in m), 3000, from);
+      return (first as any).error?.code === ErrorCode.MethodNotFound;
     },
   },
   'listen-agrees-none': {

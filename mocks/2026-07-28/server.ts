@@ -898,6 +898,13 @@ export class ExtensionServer {
       if (ids.length > this.opts.maxListenTaskIds)
         throw new RpcError(ErrorCode.InvalidParams, `Invalid params: at most ${this.opts.maxListenTaskIds} taskIds per subscription`);
       if (this.opts.tasksExtension && !this.fault('listen-undeclared')) this.requireTasks(params);
+      // latitude listen-refused (RULINGS.md#ext-listen-optional): no stream for task notifications; tasks/get only.
+      if (this.opts.tasksExtension && this.latitude('listen-refused'))
+        throw new LadderError(
+          ErrorCode.MethodNotFound,
+          `Method not found: ${Method.SubscriptionsListen} for task ids (this server pushes no task status notifications; poll tasks/get)`,
+          404,
+        );
     }
     if (ctx.subscriptions.count >= this.opts.maxSubscriptions)
       throw new RpcError(ErrorCode.InternalError, `Subscription limit reached: at most ${this.opts.maxSubscriptions} open subscriptions`, {
