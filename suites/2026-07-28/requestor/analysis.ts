@@ -4,6 +4,7 @@
 // and the client's tasks/get, tasks/update, tasks/cancel for it.
 import { isTaskStatus, ResultType, type TaskStatus } from '../../../schema/2026-07-28/protocol.ts';
 import { short as shortText } from '../../engine/text.ts';
+import { actWindowMs } from '../../requestor/analysis.ts';
 import type { RecordedEntry, ScenarioRun } from './harness.ts';
 
 export interface Exchange {
@@ -187,4 +188,34 @@ export function at(ms: number | undefined): string {
 
 export function createdBy(t: TaskView): string {
   return `tools/call "${String(t.created.params?.name)}"`;
+}
+
+/** When the client's run ended, ms from its start: its last recorded message, or its exit (a kill at the bound) if later. */
+function runEndMs(run: Analysis): number {
+  return Math.max(0, run.exit.durationMs, ...run.entries.map((e) => e.ms));
+}
+
+/**
+ * Why "after `sinceMs` the client did not …" is no verdict (RULINGS.md#response-time): it was killed at the
+ * scenario's bound within `windowMs` of `sinceMs`, so only time stopped it. Undefined: judge it (a client that
+ * stopped on its own and waited to be killed ended later than that; one that exited, even with an error, ended
+ * on its own).
+ */
+export function endedTooSoon(run: Analysis, sinceMs: number, windowMs: number, doing = 'before it could act'): string | undefined {
+  if (!run.exit.timedOut) return undefined;
+  const gap = runEndMs(run) - sinceMs;
+  if (gap > windowMs) return undefined;
+  return `cut at the scenario's bound ${doing} (killed at its ${run.timeoutMs} ms bound, ${Math.max(0, Math.round(gap))} ms after ${at(sinceMs)}, within ${Math.round(windowMs)} ms)`;
+}
+
+/**
+ * Why the client did not follow task `t` to its end through no fault of its own, or undefined: its run was cut
+ * at the scenario's bound while it was still polling: it had seen or polled the task
+ * (or sent `sinceMs`'s request) within the time a poll at the last pollIntervalMs takes. Time alone is never a verdict.
+ */
+export function cutWhileFollowing(run: Analysis, t: TaskView, sinceMs = 0): string | undefined {
+  const last = Math.max(sinceMs, t.gets.at(-1)?.sentMs ?? 0, lastShown(t)?.ms ?? 0, t.created.answeredMs ?? 0);
+  const pi = lastShown(t)?.pollIntervalMs;
+  const late = endedTooSoon(run, last, actWindowMs(pi), 'while still polling');
+  return late ? `task ${t.taskId} (last seen or polled at ${at(last)}, pollIntervalMs ${pi ?? 'none'}): ${late}` : undefined;
 }

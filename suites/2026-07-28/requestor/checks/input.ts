@@ -1,5 +1,7 @@
 // Requestor checks (2026-07-28): input (tasks.md "Task Update Requests").
-import { allTasks, at, createdBy, type Analysis, type TaskView } from '../analysis.ts';
+import { CAUSE_CUT_OFF } from '../../../requestor/checks/common.ts';
+import { actWindowMs } from '../../../requestor/analysis.ts';
+import { allTasks, at, createdBy, endedTooSoon, type Analysis, type TaskView } from '../analysis.ts';
 import { defineExtensionRequestorCheck, INPUT, ALL, type ExtensionRequestorCheckDef, type JudgeContext } from '../engine.ts';
 
 const SECTION = 'Requestor (2026-07-28): Task Update Requests';
@@ -29,17 +31,23 @@ export const checks: ExtensionRequestorCheckDef[] = [
       const tasks = allTasks(run).filter((t) => keysShown(t).size > 0);
       if (tasks.length === 0) ctx.skip('the client saw no input_required task with inputRequests');
       const bad: string[] = [];
+      const cut: string[] = [];
       let keys = 0;
       for (const t of tasks) {
         const answered = new Set(t.updates.flatMap(answeredKeys));
         for (const [k, ms] of keysShown(t)) {
           keys++;
-          if (!answered.has(k))
-            bad.push(`task ${t.taskId} (${createdBy(t)}): key "${k}" shown at ${at(ms)} was never answered (${t.updates.length} tasks/update)`);
+          if (answered.has(k)) continue;
+          // Killed at the scenario's bound within a poll of seeing the key: only time stopped it.
+          const late = endedTooSoon(run, ms, actWindowMs(t.shown.find((x) => x.ms === ms)?.pollIntervalMs), 'before it could answer');
+          if (late) cut.push(`task ${t.taskId}: key "${k}" shown at ${at(ms)}: ${late}`);
+          else bad.push(`task ${t.taskId} (${createdBy(t)}): key "${k}" shown at ${at(ms)} was never answered (${t.updates.length} tasks/update)`);
         }
       }
       ctx.expect(bad.length === 0, bad.join('; '));
-      return `all ${keys} input request(s) of ${tasks.length} task(s) answered through tasks/update`;
+      if (cut.length === keys) ctx.skip(cut.join('; '), { timedOut: true, cause: CAUSE_CUT_OFF });
+      for (const c of cut) ctx.note(`not judged: ${c}`);
+      return `${keys - cut.length} input request(s) of ${tasks.length} task(s) answered through tasks/update`;
     },
   }),
 

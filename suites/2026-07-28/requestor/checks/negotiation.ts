@@ -1,5 +1,7 @@
 // Requestor checks (2026-07-28): capability negotiation (tasks.md "Capability Negotiation").
-import { at, type Analysis } from '../analysis.ts';
+import { CAUSE_CUT_OFF } from '../../../requestor/checks/common.ts';
+import { actWindowMs } from '../../../requestor/analysis.ts';
+import { at, endedTooSoon, type Analysis } from '../analysis.ts';
 
 const isObj = (v: unknown): v is Record<string, any> => typeof v === 'object' && v !== null && !Array.isArray(v);
 import { defineExtensionRequestorCheck, type ExtensionRequestorCheckDef, type JudgeContext } from '../engine.ts';
@@ -25,18 +27,26 @@ export const checks: ExtensionRequestorCheckDef[] = [
       const tasks = calls.filter((x) => x.result?.resultType === 'task');
       if (plain.length === 0 || tasks.length === 0) ctx.skip('the client did not get both a plain CallToolResult and a CreateTaskResult');
       const bad: string[] = [];
+      const cut: string[] = [];
       for (const x of plain) {
         const rest = listed.slice(listed.indexOf(String(x.params?.name)) + 1);
         // By recording order: the next call can come in within the millisecond of the answer.
-        const later = new Set(calls.filter((c) => c.request.seq > (x.response?.seq ?? Infinity)).map((c) => String(c.params?.name)));
+        const laterCalls = calls.filter((c) => c.request.seq > (x.response?.seq ?? Infinity));
+        const later = new Set(laterCalls.map((c) => String(c.params?.name)));
         const skipped = rest.filter((n) => !later.has(n));
-        if (skipped.length)
+        // Killed at the scenario's bound within a poll of its last call (or of this answer): only time stopped it.
+        const since = Math.max(x.answeredMs ?? x.sentMs, ...laterCalls.map((c) => c.answeredMs ?? c.sentMs));
+        const late = skipped.length ? endedTooSoon(run, since, actWindowMs(undefined), 'before it could call the next tool') : undefined;
+        if (late) cut.push(`after the plain CallToolResult of "${String(x.params?.name)}" (${at(x.answeredMs)}): ${late}`);
+        else if (skipped.length)
           bad.push(
             `after the plain CallToolResult of "${String(x.params?.name)}" (${at(x.answeredMs)}) the client called none of ${skipped.map((n) => `"${n}"`).join(', ')}`,
           );
       }
       ctx.expect(bad.length === 0, bad.join('; '));
-      return `${plain.length} plain CallToolResult(s) and ${tasks.length} CreateTaskResult(s), the client went on after each`;
+      if (cut.length === plain.length) ctx.skip(cut.join('; '), { timedOut: true, cause: CAUSE_CUT_OFF });
+      for (const c of cut) ctx.note(`not judged: ${c}`);
+      return `${plain.length - cut.length} plain CallToolResult(s) and ${tasks.length} CreateTaskResult(s), the client went on after each`;
     },
   }),
 

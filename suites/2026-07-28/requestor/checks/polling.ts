@@ -1,6 +1,6 @@
 // Requestor checks (2026-07-28): polling (tasks.md "Task Polling").
-import { POLL_TOLERANCE } from '../../../requestor/checks/common.ts';
-import { allTasks, at, createdBy, endedOnError, lastShown, shownBefore, type Analysis } from '../analysis.ts';
+import { CAUSE_CUT_OFF, POLL_TOLERANCE } from '../../../requestor/checks/common.ts';
+import { allTasks, at, createdBy, cutWhileFollowing, endedOnError, lastShown, shownBefore, type Analysis } from '../analysis.ts';
 import { defineExtensionRequestorCheck, FOLLOW, INPUT, ALL, type ExtensionRequestorCheckDef, type JudgeContext } from '../engine.ts';
 import { isTerminal } from '../../../../schema/2026-07-28/protocol.ts';
 
@@ -57,6 +57,7 @@ export const checks: ExtensionRequestorCheckDef[] = [
       const bad: string[] = [];
       const ok: string[] = [];
       const gaveUp: string[] = [];
+      const cut: string[] = [];
       for (const t of tasks) {
         const last = lastShown(t);
         if (last && isTerminal(last.status)) {
@@ -72,13 +73,21 @@ export const checks: ExtensionRequestorCheckDef[] = [
           ok.push('a tasks/get in flight when the run ended');
           continue;
         }
+        // Killed at the scenario's bound while it was still polling the task: only time stopped it.
+        const c = cutWhileFollowing(run, t);
+        if (c) {
+          cut.push(c);
+          continue;
+        }
         bad.push(
           `task ${t.taskId} (${createdBy(t)}): the last status the client saw was "${last?.status}" (${last?.via} at ${at(last?.ms)}); it sent no tasks/get afterwards (${t.gets.length} in all) and did not cancel it`,
         );
       }
       ctx.expect(bad.length === 0, `the client stopped following ${bad.length} of ${tasks.length} task(s): ${bad.join('; ')}`);
+      if (ok.length === 0 && cut.length) ctx.skip(cut.join('; '), { timedOut: true, cause: CAUSE_CUT_OFF });
       if (ok.length === 0) ctx.skip(`no task to judge: ${gaveUp.join('; ')}`);
-      return `${ok.length} task(s) followed to: ${[...new Set(ok)].join(', ')}${gaveUp.length ? `; not judged: ${gaveUp.join('; ')}` : ''}`;
+      const notJudged = [...gaveUp, ...cut];
+      return `${ok.length} task(s) followed to: ${[...new Set(ok)].join(', ')}${notJudged.length ? `; not judged: ${notJudged.join('; ')}` : ''}`;
     },
   }),
 
@@ -94,17 +103,26 @@ export const checks: ExtensionRequestorCheckDef[] = [
       const tasks = allTasks(run).filter((t) => t.updates.some((u) => u.result !== undefined) && t.cancels.length === 0);
       if (tasks.length === 0) ctx.skip('the client sent no acknowledged tasks/update (for a task it did not cancel)');
       const bad: string[] = [];
+      const cut: string[] = [];
       for (const t of tasks) {
         const lastUpdate = t.updates.at(-1)!;
         const later = t.gets.filter((g) => g.sentMs > lastUpdate.sentMs);
         const last = lastShown(t);
         if (later.length && ((last && isTerminal(last.status)) || endedOnError(t) || later.some((g) => !g.response))) continue;
+        // Killed at the scenario's bound while it was still polling (or had just had its tasks/update answered): only time stopped it.
+        const c = cutWhileFollowing(run, t, lastUpdate.answeredMs ?? lastUpdate.sentMs);
+        if (c) {
+          cut.push(c);
+          continue;
+        }
         bad.push(
           `task ${t.taskId} (${createdBy(t)}): after its tasks/update at ${at(lastUpdate.sentMs)} the client sent ${later.length} tasks/get; the last status it saw was "${last?.status}"`,
         );
       }
       ctx.expect(bad.length === 0, bad.join('; '));
-      return `${tasks.length} task(s) observed after tasks/update until terminal`;
+      if (cut.length === tasks.length) ctx.skip(cut.join('; '), { timedOut: true, cause: CAUSE_CUT_OFF });
+      for (const c of cut) ctx.note(`not judged: ${c}`);
+      return `${tasks.length - cut.length} task(s) observed after tasks/update until terminal`;
     },
   }),
 ];

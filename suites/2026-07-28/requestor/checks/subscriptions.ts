@@ -1,7 +1,7 @@
 // Requestor checks (2026-07-28): subscriptions (basic-patterns-subscriptions.md "Acknowledgment"; tasks.md
 // "Task Status Notifications").
 import { isTerminal, Meta, Method } from '../../../../schema/2026-07-28/protocol.ts';
-import { at, endedOnError, lastShown, short, type Analysis } from '../analysis.ts';
+import { at, cutWhileFollowing, endedOnError, lastShown, short, type Analysis } from '../analysis.ts';
 import { defineExtensionRequestorCheck, ALL, type ExtensionRequestorCheckDef, type JudgeContext } from '../engine.ts';
 
 const SECTION = 'Requestor (2026-07-28): Subscriptions';
@@ -45,9 +45,10 @@ export const checks: ExtensionRequestorCheckDef[] = [
             ok.push(`task ${t.taskId}: ${later.length} tasks/get after the acknowledgement, to ${last?.status}`);
             continue;
           }
-          // Killed at the scenario's bound while it was still polling the task: following it, cut short by time (not a verdict).
-          if (later.length && run.exit.timedOut) {
-            cut.push(`task ${t.taskId}: ${later.length} tasks/get after the acknowledgement, the last to "${last?.status}", when the run was cut at its bound`);
+          // Killed at the scenario's bound while it was still polling the task (or within a poll of the acknowledgement): cut short by time (not a verdict).
+          const c = cutWhileFollowing(run, t, ack.ms);
+          if (c) {
+            cut.push(`${c}; ${later.length} tasks/get after the acknowledgement, the last to "${last?.status}"`);
             continue;
           }
           bad.push(

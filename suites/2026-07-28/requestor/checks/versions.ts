@@ -1,7 +1,9 @@
 // Requestor checks (2026-07-28): protocol versions and discovery (basic-versioning.md "Protocol Version
 // Negotiation", server-discover.md "When to Call", basic-transports-stdio.md "Backward Compatibility").
 import { ErrorCode, Meta, Method } from '../../../../schema/2026-07-28/protocol.ts';
-import { at, short, type Analysis, type Exchange } from '../analysis.ts';
+import { CAUSE_CUT_OFF } from '../../../requestor/checks/common.ts';
+import { actWindowMs } from '../../../requestor/analysis.ts';
+import { at, endedTooSoon, short, type Analysis, type Exchange } from '../analysis.ts';
 import { defineExtensionRequestorCheck, ALL, type ExtensionRequestorCheckDef, type JudgeContext } from '../engine.ts';
 
 const SECTION = 'Requestor (2026-07-28): Versions and discovery';
@@ -27,11 +29,15 @@ export const checks: ExtensionRequestorCheckDef[] = [
       if (refused.length === 0) ctx.skip('no request of the client was answered -32022 with data.supported');
       const bad: string[] = [];
       const ok: string[] = [];
+      const cut: string[] = [];
       for (const x of refused) {
         const supported: unknown[] = (x.error!.data as any).supported;
         // -32022 names the client's own version of this revision (2026-07-28): a compatible version exists, so the text asks for the retry.
         const retry = run.requests.find((r) => r.method === x.method && r.request.seq > (x.response?.seq ?? Infinity));
-        if (!retry)
+        // Killed at the scenario's bound right after the answer: only time stopped it.
+        const late = retry ? undefined : endedTooSoon(run, x.answeredMs ?? x.sentMs, actWindowMs(undefined), 'before it could retry');
+        if (late) cut.push(`${x.method} (id ${short(x.id)}) answered -32022 at ${at(x.answeredMs)}: ${late}`);
+        else if (!retry)
           bad.push(
             `${x.method} (id ${short(x.id)}) answered -32022 at ${at(x.answeredMs)} with supported ${short(supported)}; the client never sent ${x.method} again`,
           );
@@ -42,6 +48,8 @@ export const checks: ExtensionRequestorCheckDef[] = [
         else ok.push(`${x.method} sent again at ${at(retry.sentMs)} in ${String(versionOf(retry))}`);
       }
       ctx.expect(bad.length === 0, `${bad.join('; ')}; the client should select a mutually supported version from data.supported and retry`);
+      if (ok.length === 0) ctx.skip(cut.join('; '), { timedOut: true, cause: CAUSE_CUT_OFF });
+      for (const c of cut) ctx.note(`not judged: ${c}`);
       return ok.join('; ');
     },
   }),
