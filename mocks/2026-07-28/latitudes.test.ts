@@ -188,7 +188,8 @@ const PROBES: Record<LatitudeName, Probe> = {
   'status-message-always': { seen: async (c) => typeof (await callTool(c, 'slow')).result?.statusMessage === 'string' },
   'high-latency': {
     options: { latencyMs: 150 },
-    // The quickest of three answers: a busy machine may slow one answer past 150 ms, not every one.
+    // The quickest of three answers: a busy machine may slow one answer past the bar, not every one. The bar is
+    // under the 150 ms: a timer may fire a millisecond early as Date.now() counts (CI measured 149).
     seen: async (c) => {
       const times: number[] = [];
       for (let i = 0; i < 3; i++) {
@@ -196,7 +197,7 @@ const PROBES: Record<LatitudeName, Probe> = {
         await c.request(Method.ServerDiscover);
         times.push(Date.now() - t0);
       }
-      return Math.min(...times) >= 150;
+      return Math.min(...times) >= 135;
     },
   },
   'sse-responses': {
