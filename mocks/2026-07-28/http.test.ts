@@ -98,6 +98,32 @@ describe('standard headers (streamable-http "Server Validation"): -32020 with HT
     expect([tool.status, tool.body?.error?.code]).toEqual([400, -32020]);
     await c.request(Method.TasksCancel, { taskId: id });
   });
+
+  it('a parameter mirrored by x-mcp-header (complete: region → Mcp-Param-Region) must be sent as a header equal to the body value', async () => {
+    const listed = await c.request(Method.ToolsList);
+    const complete = ((listed.result?.tools ?? []) as any[]).find((t) => t.name === 'complete');
+    expect(complete.inputSchema.properties.region['x-mcp-header']).toBe('Region');
+    const call = (region: unknown) => body(Method.ToolsCall, { name: 'complete', arguments: { region, ms: 0 } });
+    for (const [region, h] of [
+      ['us-west1', {}],
+      ['us-west1', { 'mcp-param-region': 'us-east1' }],
+      ['Z\u00fcrich', { 'mcp-param-region': 'Z\u00fcrich' }],
+      ['Z\u00fcrich', { 'mcp-param-region': `=?base64?${Buffer.from('Zurich').toString('base64')}?=` }],
+      [undefined, { 'mcp-param-region': 'caf\u00e9' }],
+    ] as const) {
+      const r = await c.send(call(region), h);
+      expect([r.status, r.body?.error?.code], `${String(region)} ${JSON.stringify(h)}`).toEqual([400, -32020]);
+    }
+    for (const [region, h] of [
+      ['us-west1', { 'mcp-param-region': 'us-west1' }],
+      ['Z\u00fcrich', { 'mcp-param-region': `=?base64?${Buffer.from('Z\u00fcrich').toString('base64')}?=` }],
+      [null, {}],
+      [undefined, {}],
+    ] as const) {
+      const r = await c.send(call(region), h);
+      expect([r.status, r.body?.error], `${String(region)} ${JSON.stringify(h)}`).toEqual([200, undefined]);
+    }
+  });
 });
 
 describe('subscriptions/listen over HTTP: an SSE stream', () => {

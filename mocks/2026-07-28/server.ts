@@ -426,6 +426,19 @@ export class ExtensionServer {
     if (decoded === undefined) throw mismatch(`${Header.Name} header value contains invalid characters`);
     if (decoded !== body && !(task && this.fault('mcp-name-unchecked')))
       throw mismatch(`${Header.Name} header value '${decoded}' does not match body value '${String(body)}'`);
+    if (method !== Method.ToolsCall) return;
+    // "Custom Headers from Tool Parameters": a mirrored value in the body needs its Mcp-Param header, equal after decoding.
+    const args = isObject(params.arguments) ? params.arguments : {};
+    for (const [k, m] of Object.entries((typeof body === 'string' ? TOOL_BY_NAME.get(body) : undefined)?.mirrored ?? {})) {
+      const header = `${Header.ParamPrefix}${m.header}`;
+      const sent = one(header);
+      const value = args[k];
+      const got = sent === undefined ? undefined : decodeHeaderValue(sent);
+      if (sent !== undefined && got === undefined) throw mismatch(`${header} header value contains invalid characters`);
+      if (value === undefined || value === null) continue;
+      if (sent === undefined) throw mismatch(`${header} header is required: arguments.${k} is in the body`);
+      if (got !== String(value)) throw mismatch(`${header} header value '${got}' does not match body value '${String(value)}'`);
+    }
   }
 
   // --- capabilities ----------------------------------------------------------------------------------

@@ -31,6 +31,8 @@ export interface ToolSpec {
   before?: Question;
   /** Needs a task: a client that did not declare the extension gets -32021. */
   taskOnly?: boolean;
+  /** String parameters mirrored into `Mcp-Param-{header}` (x-mcp-header), by parameter name: validated over HTTP. */
+  mirrored?: Readonly<Record<string, { header: string; description: string }>>;
   /** The outcome once the time has passed and the answers are in (answers by question label). */
   outcome(answers: Record<string, string>): { result: JsonObject } | { error: JsonRpcError };
 }
@@ -45,6 +47,8 @@ export const TOOLS: readonly ToolSpec[] = [
     role: 'completes',
     timing: 'completesMs',
     description: 'Completes after a short time with the text "done".',
+    // Exercises "Custom Headers from Tool Parameters": over HTTP a call with region needs Mcp-Param-Region.
+    mirrored: { region: { header: 'Region', description: 'where to run (mirrored into the Mcp-Param-Region header)' } },
     outcome: () => text('done'),
   },
   {
@@ -128,7 +132,10 @@ export function toolDefinition(t: ToolSpec, timings: Timings): JsonObject {
     description: t.description,
     inputSchema: {
       type: 'object',
-      properties: { ms: { type: 'integer', minimum: 0, maximum: MAX_MS, default: timings[t.timing], description: 'run time in milliseconds' } },
+      properties: {
+        ms: { type: 'integer', minimum: 0, maximum: MAX_MS, default: timings[t.timing], description: 'run time in milliseconds' },
+        ...Object.fromEntries(Object.entries(t.mirrored ?? {}).map(([k, m]) => [k, { type: 'string', description: m.description, 'x-mcp-header': m.header }])),
+      },
     },
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   };
@@ -138,6 +145,11 @@ export function toolDefinition(t: ToolSpec, timings: Timings): JsonObject {
 export function runTime(t: ToolSpec, args: unknown, timings: Timings): number {
   if (args === undefined) return timings[t.timing];
   if (typeof args !== 'object' || args === null || Array.isArray(args)) throw new RpcError(ErrorCode.InvalidParams, 'arguments must be an object');
+  for (const k of Object.keys(t.mirrored ?? {})) {
+    const v = (args as JsonObject)[k];
+    if (v !== undefined && v !== null && typeof v !== 'string')
+      throw new RpcError(ErrorCode.InvalidParams, `Invalid arguments for tool ${t.name}: ${k} must be a string`);
+  }
   const ms = (args as JsonObject).ms;
   if (ms === undefined) return timings[t.timing];
   if (typeof ms !== 'number' || !Number.isInteger(ms) || ms < 0 || ms > MAX_MS)

@@ -11,7 +11,7 @@ import { DEFAULT_DISCOVERY, type DiscoveryPlan, type DiscoverySettings } from '.
 import { discoverModern, planModernDiscovery, type ModernDiscoveryResult } from './discovery.ts';
 import { connectorFor, describeTarget, type TargetSpec } from '../../runner/target.ts';
 import { limiter } from '../../runner/limiter.ts';
-import { connectModern, ModernPeer, type ModernScope } from '../wire/peer.ts';
+import { connectModern, listTools, ModernPeer, type ModernScope } from '../wire/peer.ts';
 
 /** Opens fresh 2026-07-28 connections to a target (a process per connection over stdio; nothing to open over HTTP but a label). */
 export function modernConnector(spec: TargetSpec, requestTimeoutMs: number): TargetConnector {
@@ -58,18 +58,7 @@ function legacyConnector(spec: TargetSpec, requestTimeoutMs: number): TargetConn
 }
 
 /** tools/list, every page (bounded), with this revision's `_meta`. */
-export async function listModernTools(s: ModernScope): Promise<any[]> {
-  const tools: any[] = [];
-  let cursor: string | undefined;
-  for (let page = 0; page < 50; page++) {
-    const r = await s.request('tools/list', cursor ? { cursor } : {});
-    if (r.error || !Array.isArray(r.result?.tools)) break;
-    tools.push(...r.result.tools);
-    cursor = typeof r.result.nextCursor === 'string' ? r.result.nextCursor : undefined;
-    if (!cursor) break;
-  }
-  return tools;
-}
+export const listModernTools = (s: ModernScope): Promise<any[]> => listTools(s);
 
 /** What the probe is to do about roles the profile leaves out: discover them, or take a discovery done before. */
 export interface ModernProbeOptions {

@@ -85,6 +85,70 @@ export function standardHeaders(message: Message): Record<string, string> {
   return out;
 }
 
+/** One parameter of a tool mirrored into a header: the `properties` chain to its value and the `{Name}` of `Mcp-Param-{Name}`. */
+export interface MirroredParameter {
+  path: readonly string[];
+  name: string;
+}
+
+/** RFC 9110 token (`1*tchar`): what an `x-mcp-header` value must be (no empty value, no control characters). */
+const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+const PRIMITIVE = new Set(['string', 'integer', 'boolean']);
+/** Keywords whose values are data, not subschemas (an `x-mcp-header` key in a default value annotates nothing). */
+const DATA_KEYWORDS = new Set(['const', 'enum', 'default', 'examples']);
+
+/**
+ * The parameters a tool's inputSchema mirrors into `Mcp-Param-{Name}` headers (basic-transports-streamable-http.md
+ * "Schema Extension"), or the reason its annotations are invalid: a value that is no token or not unique
+ * (case-insensitively), on a parameter that is not an integer, string or boolean, or anywhere not reached from
+ * the root by `properties` keys alone (items, composition, conditionals, $ref, $defs ...).
+ */
+export function mirroredParameters(inputSchema: unknown): { params: MirroredParameter[] } | { invalid: string } {
+  const params: MirroredParameter[] = [];
+  const problems: string[] = [];
+  const visit = (node: unknown, path: string[] | undefined, where: string): void => {
+    if (Array.isArray(node)) return node.forEach((n, i) => visit(n, undefined, `${where}/${i}`));
+    if (!node || typeof node !== 'object') return;
+    const o = node as Record<string, unknown>;
+    if (Object.hasOwn(o, 'x-mcp-header')) {
+      const v = o['x-mcp-header'];
+      const types = Array.isArray(o.type) ? o.type.filter((t) => t !== 'null') : [o.type];
+      if (!path || path.length === 0) problems.push(`x-mcp-header at ${where || '/'} is not on a property reached through properties alone`);
+      else if (typeof v !== 'string' || !TOKEN.test(v)) problems.push(`x-mcp-header ${JSON.stringify(v)} at ${where} is not an HTTP token`);
+      else if (types.length !== 1 || !PRIMITIVE.has(types[0] as string))
+        problems.push(`x-mcp-header at ${where} is on a parameter of type ${JSON.stringify(o.type)}`);
+      else params.push({ path, name: v });
+    }
+    for (const [k, v] of Object.entries(o)) {
+      if (k === 'x-mcp-header' || DATA_KEYWORDS.has(k)) continue;
+      if (k === 'properties' && v && typeof v === 'object' && !Array.isArray(v))
+        for (const [prop, sub] of Object.entries(v)) visit(sub, path ? [...path, prop] : undefined, `${where}/properties/${prop}`);
+      else visit(v, undefined, `${where}/${k}`);
+    }
+  };
+  visit(inputSchema, [], '');
+  const seen = new Set<string>();
+  for (const p of params) {
+    if (seen.has(p.name.toLowerCase())) problems.push(`x-mcp-header ${JSON.stringify(p.name)} is not unique (case-insensitively)`);
+    seen.add(p.name.toLowerCase());
+  }
+  return problems.length > 0 ? { invalid: problems.join('; ') } : { params };
+}
+
+/**
+ * The `Mcp-Param-{Name}` headers of a tools/call with these arguments ("Client Behavior"): one per mirrored
+ * parameter whose value is present (not absent, not null), encoded by the Value Encoding rules.
+ */
+export function parameterHeaders(params: readonly MirroredParameter[], args: unknown): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const p of params) {
+    let v: unknown = args;
+    for (const k of p.path) v = v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>)[k] : undefined;
+    if (v !== undefined && v !== null) out[`${Header.ParamPrefix}${p.name}`] = encodeHeaderValue(v);
+  }
+  return out;
+}
+
 export interface ModernHttpOptions {
   url: string;
   /** Sent on every POST (e.g. Authorization). */
@@ -108,8 +172,29 @@ export class ModernHttpTransport implements Transport {
   /** Per-message header overrides, set by the driver just before the message is sent. */
   private readonly overrides = new WeakMap<object, HeaderOverrides>();
   private closed = false;
+  /** The mirrored parameters of each tool, from the tools/list answers read on this connection (invalid: none sent). */
+  private readonly mirrored = new Map<string, ReturnType<typeof mirroredParameters>>();
 
   constructor(private readonly opts: ModernHttpOptions) {}
+
+  /** Whether a tools/list answer on this connection listed the tool. */
+  knowsTool(name: string): boolean {
+    return this.mirrored.has(name);
+  }
+
+  /** The `Mcp-Param-*` headers a tools/call message is sent with, by the tool's inputSchema as listed. */
+  parameterHeadersOf(m: Message): Record<string, string> {
+    if (m.method !== Method.ToolsCall || typeof m.params?.name !== 'string') return {};
+    const spec = this.mirrored.get(m.params.name);
+    // A tool whose annotations are invalid is one a client MUST exclude: none sent, the server's answer is the check's.
+    return spec && 'params' in spec ? parameterHeaders(spec.params, m.params.arguments) : {};
+  }
+
+  private learnTools(result: unknown): void {
+    const tools = (result as { tools?: unknown } | undefined)?.tools;
+    if (!Array.isArray(tools)) return;
+    for (const t of tools) if (t && typeof t === 'object' && typeof t.name === 'string') this.mirrored.set(t.name, mirroredParameters(t.inputSchema));
+  }
 
   async start(): Promise<void> {}
 
@@ -150,6 +235,7 @@ export class ModernHttpTransport implements Transport {
       accept: 'application/json, text/event-stream',
       ...(this.opts.headers ?? {}),
       ...standardHeaders(m),
+      ...this.parameterHeadersOf(m),
     };
     for (const [k, v] of Object.entries(this.overrides.get(m) ?? {})) {
       for (const existing of Object.keys(headers)) if (existing.toLowerCase() === k.toLowerCase()) delete headers[existing];
@@ -256,7 +342,10 @@ export class ModernHttpTransport implements Transport {
         continue;
       }
       const msg = m as Message;
-      if (!('method' in msg) && idKey(msg.id) === x.key) x.answered = true;
+      if (!('method' in msg) && idKey(msg.id) === x.key) {
+        x.answered = true;
+        if (x.method === Method.ToolsList) this.learnTools(msg.result);
+      }
       this.arrivals.set(msg, x.key);
       this.onmessage?.(msg as JSONRPCMessage);
     }

@@ -5,7 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Header, Meta, PROTOCOL_VERSION, TASKS_EXTENSION } from '../../../schema/2026-07-28/protocol.ts';
 import { WireTimeoutError } from '../../wire/peer.ts';
 import { CLIENT_CAPABILITIES, HttpNoAnswerError, connectModern, modern, type ModernPeer } from './peer.ts';
-import { encodeHeaderValue, standardHeaders } from './http.ts';
+import { encodeHeaderValue, mirroredParameters, parameterHeaders, standardHeaders } from './http.ts';
 import { STDIO_ECHO_SOURCE, STDIO_GARBAGE_SOURCE, STDIO_SILENT_SOURCE, startEchoHttp, type TestHttpServer } from './test-helpers.ts';
 
 const node = (source: string) => ({ kind: 'stdio' as const, command: process.execPath, args: ['-e', source] });
@@ -54,6 +54,61 @@ describe('2026-07-28 driver: messages', () => {
     expect(encodeHeaderValue(' padded ')).toBe('=?base64?IHBhZGRlZCA=?=');
     expect(encodeHeaderValue('line1\nline2')).toBe('=?base64?bGluZTEKbGluZTI=?=');
     expect(encodeHeaderValue('=?base64?literal?=')).toBe('=?base64?PT9iYXNlNjQ/bGl0ZXJhbD89?=');
+  });
+});
+
+describe('2026-07-28 driver: Mcp-Param-{Name} headers from x-mcp-header (streamable-http "Custom Headers from Tool Parameters")', () => {
+  const str = (h: string) => ({ type: 'string', 'x-mcp-header': h });
+  it('mirrored parameters: properties chains only, nested objects too; the values encoded, absent and null omitted', () => {
+    const schema = {
+      type: 'object',
+      properties: {
+        region: str('Region'),
+        query: { type: 'string' },
+        n: { type: 'integer', 'x-mcp-header': 'N' },
+        dry: { type: 'boolean', 'x-mcp-header': 'Dry-Run' },
+        where: { type: 'object', properties: { zone: str('Zone') } },
+        note: { ...str('Greeting'), default: { 'x-mcp-header': 'data, not an annotation' } },
+      },
+    };
+    const m = mirroredParameters(schema);
+    expect(m).toEqual({
+      params: [
+        { path: ['region'], name: 'Region' },
+        { path: ['n'], name: 'N' },
+        { path: ['dry'], name: 'Dry-Run' },
+        { path: ['where', 'zone'], name: 'Zone' },
+        { path: ['note'], name: 'Greeting' },
+      ],
+    });
+    const params = 'params' in m ? m.params : [];
+    expect(parameterHeaders(params, { region: 'us-west1', n: -7, dry: false, where: { zone: 'b' }, note: 'Hello, 世界', query: 'x' })).toEqual({
+      'Mcp-Param-Region': 'us-west1',
+      'Mcp-Param-N': '-7',
+      'Mcp-Param-Dry-Run': 'false',
+      'Mcp-Param-Zone': 'b',
+      'Mcp-Param-Greeting': '=?base64?SGVsbG8sIOS4lueVjA==?=',
+    });
+    expect(parameterHeaders(params, { region: null, where: 'not an object' })).toEqual({});
+    expect(parameterHeaders(params, undefined)).toEqual({});
+  });
+
+  it('invalid annotations make the tool invalid: not a token, not unique, type number or object, not statically reachable', () => {
+    const invalid = (properties: Record<string, unknown>, more: Record<string, unknown> = {}) =>
+      'invalid' in mirroredParameters({ type: 'object', properties, ...more });
+    expect(invalid({ a: str('') })).toBe(true);
+    expect(invalid({ a: str('Bad Name') })).toBe(true);
+    expect(invalid({ a: str('Bad\r\nX: y') })).toBe(true);
+    expect(invalid({ a: str('Dup'), b: str('dup') })).toBe(true);
+    expect(invalid({ a: { type: 'number', 'x-mcp-header': 'A' } })).toBe(true);
+    expect(invalid({ a: { type: 'object', 'x-mcp-header': 'A' } })).toBe(true);
+    expect(invalid({ a: { 'x-mcp-header': 'A' } })).toBe(true);
+    expect(invalid({ a: { type: 'array', items: str('A') } })).toBe(true);
+    expect(invalid({ a: { anyOf: [str('A')] } })).toBe(true);
+    expect(invalid({ a: { $ref: '#/$defs/x' } }, { $defs: { x: str('A') } })).toBe(true);
+    expect(invalid({}, { 'x-mcp-header': 'Root' })).toBe(true);
+    expect(invalid({ a: { type: ['string', 'null'], 'x-mcp-header': 'A' } })).toBe(false);
+    expect(mirroredParameters(undefined)).toEqual({ params: [] });
   });
 });
 

@@ -147,9 +147,13 @@ export class ModernPeer {
 
   /** @internal sends a built request and waits (bounded) for its response; an HTTP answer without one rejects at once. */
   async exchange(message: Message, send: (m: Message, timeoutMs: number) => Promise<Response>, timeoutMs: number): Promise<ModernResponse> {
-    const answer = send(message, timeoutMs);
-    if (!this.http) return answer;
+    if (!this.http) return send(message, timeoutMs);
     const http = this.http;
+    // A tools/call carries the Mcp-Param-* headers of the tool's listed inputSchema: a tool no tools/list of
+    // this connection listed yet is looked up once per connection (bounded by the request's own timeout).
+    const tool = message.method === Method.ToolsCall ? (message.params as { name?: unknown } | undefined)?.name : undefined;
+    if (typeof tool === 'string' && !http.knowsTool(tool)) await this.listToolsOnce(timeoutMs);
+    const answer = send(message, timeoutMs);
     // The POST's answer ended without the response: no point waiting out the timeout. (The exchange is
     // registered synchronously when the message goes out.)
     const x0 = http.exchangeOf(message.id);
@@ -162,6 +166,16 @@ export class ModernPeer {
     const r = await Promise.race([answer, ended]);
     const x = http.exchangeOf(message.id);
     return { ...r, ...(x?.status !== undefined ? { httpStatus: x.status } : {}), ...(x ? { httpRequestHeaders: x.headers } : {}) };
+  }
+
+  private toolListing?: Promise<void>;
+  /** tools/list, every page (bounded), once per connection; the transport reads the tools off the answers. */
+  private listToolsOnce(timeoutMs: number): Promise<void> {
+    this.toolListing ??= listTools(this.all(), timeoutMs).then(
+      () => undefined,
+      () => undefined,
+    );
+    return this.toolListing;
   }
 
   /** @internal */
@@ -301,6 +315,20 @@ export class ModernScope {
     await (this.scope ? this.scope.send(message) : peer.send(message));
     return sub;
   }
+}
+
+/** tools/list, every page (bounded), with this revision's `_meta`; stops at an error or a page without tools. */
+export async function listTools(s: ModernScope, timeoutMs?: number): Promise<any[]> {
+  const tools: any[] = [];
+  let cursor: string | undefined;
+  for (let page = 0; page < 50; page++) {
+    const r = await s.request(Method.ToolsList, cursor ? { cursor } : {}, timeoutMs !== undefined ? { timeoutMs } : {});
+    if (r.error || !Array.isArray(r.result?.tools)) break;
+    tools.push(...r.result.tools);
+    cursor = typeof r.result.nextCursor === 'string' ? r.result.nextCursor : undefined;
+    if (!cursor) break;
+  }
+  return tools;
 }
 
 export type ModernTarget =

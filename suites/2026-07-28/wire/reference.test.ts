@@ -25,10 +25,11 @@ async function taskThroughListen(s: ModernScope): Promise<void> {
 describe('2026-07-28 driver against the reference extension server over Streamable HTTP', () => {
   let server: ReferenceExtensionServer;
   let peer: ModernPeer;
+  let url: string;
   beforeAll(async () => {
     server = createExtensionServer(FAST);
-    const h = await server.listenHttp(0);
-    peer = await connectModern({ kind: 'http', url: h.url }, { defaultTimeoutMs: 20_000 });
+    ({ url } = await server.listenHttp(0));
+    peer = await connectModern({ kind: 'http', url }, { defaultTimeoutMs: 20_000 });
   });
   afterAll(async () => {
     await peer.close();
@@ -45,6 +46,32 @@ describe('2026-07-28 driver against the reference extension server over Streamab
     const bad = await s.request(Method.TasksGet, { taskId }, { headers: { [Header.Name]: 'someone-else' } });
     expect(bad.error?.code).toBe(ErrorCode.HeaderMismatch);
     expect(bad.httpStatus).toBe(400);
+  });
+
+  it('a tools/call of a tool with an x-mcp-header parameter carries Mcp-Param-{Name} (base64 when not plain ASCII): served; without it -32020 and 400', async () => {
+    // A connection of its own: no tools/list read on it yet, so the driver lists the tools once before the call.
+    const fresh = await connectModern({ kind: 'http', url }, { defaultTimeoutMs: 20_000 });
+    try {
+      const s = fresh.all();
+      const ok = await s.request(Method.ToolsCall, { name: 'complete', arguments: { region: 'Zürich', ms: 0 } });
+      expect(ok.error).toBeUndefined();
+      expect(ok.httpRequestHeaders?.['Mcp-Param-Region']).toBe(`=?base64?${Buffer.from('Zürich').toString('base64')}?=`);
+      const plain = await s.request(Method.ToolsCall, { name: 'complete', arguments: { region: 'us-west1', ms: 0 } });
+      expect([plain.httpStatus, plain.error, plain.httpRequestHeaders?.['Mcp-Param-Region']]).toEqual([200, undefined, 'us-west1']);
+      const none = await s.request(Method.ToolsCall, { name: 'complete', arguments: { ms: 0 } });
+      expect(none.error).toBeUndefined();
+      expect(Object.keys(none.httpRequestHeaders ?? {}).some((k) => /^mcp-param-/i.test(k))).toBe(false);
+      const listings = fresh.peer.transcript.filter((e) => e.dir === 'out' && (e.message as any)?.method === Method.ToolsList);
+      expect(listings).toHaveLength(1);
+      const without = await s.request(
+        Method.ToolsCall,
+        { name: 'complete', arguments: { region: 'us-west1', ms: 0 } },
+        { headers: { 'Mcp-Param-Region': null } },
+      );
+      expect([without.httpStatus, without.error?.code]).toEqual([400, ErrorCode.HeaderMismatch]);
+    } finally {
+      await fresh.close();
+    }
   });
 
   it('a removed method: -32601 with 404', async () => {
