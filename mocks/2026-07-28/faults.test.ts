@@ -316,6 +316,12 @@ const PROBES: Record<FaultName, Probe> = {
         )
       ).error?.code === -32020,
   },
+  'mcp-param-match-refused': {
+    http: true,
+    seen: async (c) =>
+      (await c.request(Method.ToolsCall, { name: 'complete', arguments: { region: 'us-west1', ms: 0 } }, { headers: { 'mcp-param-region': 'us-west1' } })).error
+        ?.code === -32020,
+  },
   'unsupported-version-http-200': {
     http: true,
     seen: async (c) =>

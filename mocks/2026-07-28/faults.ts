@@ -283,6 +283,12 @@ export const FAULTS = [
     transport: 'http',
   },
   {
+    name: 'mcp-param-match-refused',
+    requirement: '2026-codes-defined-meaning',
+    description: 'a tools/call whose Mcp-Param-{Name} header matches the mirrored argument is refused with -32020 (HeaderMismatch) all the same',
+    transport: 'http',
+  },
+  {
     name: 'unsupported-version-http-200',
     requirement: '2026-header-unsupported-version-400',
     description: 'the -32022 of an unsupported protocol version is sent with HTTP 200 instead of 400',

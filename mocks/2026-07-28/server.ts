@@ -438,6 +438,7 @@ export class ExtensionServer {
       if (value === undefined || value === null) continue;
       if (sent === undefined) throw mismatch(`${header} header is required: arguments.${k} is in the body`);
       if (got !== String(value)) throw mismatch(`${header} header value '${got}' does not match body value '${String(value)}'`);
+      if (this.fault('mcp-param-match-refused')) throw mismatch(`${header} header value '${got}' refused`);
     }
   }
 

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { CheckContext, CheckResult } from '../../engine/check.ts';
 import type { TranscriptEntry } from '../../wire/peer.ts';
 import { runAnswers, runIncoming } from './observed.ts';
-import { codeMisuse, toolsMirroringParameters } from '../receiver/codes.ts';
+import { codeMisuse, conformingHeaders, listedInputSchemas } from '../receiver/codes.ts';
 
 let seq = 0;
 const entry = (dir: 'in' | 'out', message: unknown, note?: string): TranscriptEntry => ({
@@ -81,8 +81,8 @@ describe('codeMisuse: one line per code', () => {
   });
 });
 
-describe('toolsMirroringParameters: the tools whose -32020 the defined-meaning check cannot contradict', () => {
-  it('names a listed tool with an x-mcp-header parameter, and only it', () => {
+describe('conformingHeaders: the headers whose -32020 the defined-meaning check contradicts', () => {
+  it('the standard headers, and for a tools/call the Mcp-Param-{Name} of the listed inputSchema; none defined for a tool with invalid annotations', () => {
     const list = (tools: unknown[]) => ({
       source: 'shared connection',
       request: { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} },
@@ -92,14 +92,22 @@ describe('toolsMirroringParameters: the tools whose -32020 the defined-meaning c
       list([
         { name: 'plain', inputSchema: { type: 'object', properties: { ms: { type: 'integer' } } } },
         { name: 'mirrored', inputSchema: { type: 'object', properties: { region: { type: 'string', 'x-mcp-header': 'Region' } } } },
-        {
-          name: 'nested',
-          inputSchema: { type: 'object', properties: { where: { type: 'object', properties: { zone: { type: 'string', 'x-mcp-header': 'Zone' } } } } },
-        },
+        { name: 'invalid', inputSchema: { type: 'object', properties: { n: { type: 'number', 'x-mcp-header': 'N' } } } },
       ]),
       // Not a tools/list: its result's tools are not read.
-      { ...list([{ name: 'other', inputSchema: { properties: { a: { 'x-mcp-header': 'A' } } } }]), request: { jsonrpc: '2.0', id: 2, method: 'prompts/list' } },
+      { ...list([{ name: 'other', inputSchema: {} }]), request: { jsonrpc: '2.0', id: 2, method: 'prompts/list' } },
     ];
-    expect([...toolsMirroringParameters(answers as never)].sort()).toEqual(['mirrored', 'nested']);
+    const schemas = listedInputSchemas(answers as never);
+    expect([...schemas.keys()].sort()).toEqual(['invalid', 'mirrored', 'plain']);
+    const call = (name: string, args: unknown) => ({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name, arguments: args } });
+    const standard = { 'MCP-Protocol-Version': '2026-07-28', 'Mcp-Method': 'tools/call' };
+    expect(conformingHeaders(call('plain', { ms: 1 }), schemas)).toEqual({ ...standard, 'Mcp-Name': 'plain' });
+    expect(conformingHeaders(call('mirrored', { region: 'Zürich' }), schemas)).toEqual({
+      ...standard,
+      'Mcp-Name': 'mirrored',
+      'Mcp-Param-Region': `=?base64?${Buffer.from('Zürich').toString('base64')}?=`,
+    });
+    expect(conformingHeaders(call('mirrored', {}), schemas)).toEqual({ ...standard, 'Mcp-Name': 'mirrored' });
+    expect(conformingHeaders(call('invalid', { n: 1.5 }), schemas)).toBeUndefined();
   });
 });

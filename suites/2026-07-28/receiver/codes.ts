@@ -12,10 +12,11 @@
 import type { CheckContext, CheckDef } from '../../engine/check.ts';
 import { isLimitError } from '../../arrange/arrange.ts';
 import { short } from '../../engine/text.ts';
-import type { JsonRpcError } from '../../wire/peer.ts';
+import type { JsonRpcError, Message } from '../../wire/peer.ts';
 import {
   ErrorCode,
   Field,
+  Header,
   JSONRPC_STANDARD_CODES,
   LEGACY_CODE_RANGE,
   MCP_DEFINED_CODES,
@@ -28,7 +29,7 @@ import {
 import { modernCheck, wire } from '../engine/check.ts';
 import { NON_DECLARING } from '../arrange/tasks.ts';
 import { declaredCapabilities, errorOf, failedTaskErrors, runAnswers, type Answered } from '../arrange/observed.ts';
-import { mcpNameSource, standardHeaders } from '../wire/http.ts';
+import { mcpNameSource, mirroredParameters, parameterHeaders, standardHeaders } from '../wire/http.ts';
 
 /** Methods whose requests carry Mcp-Name (the standard header table; tasks.md "Streamable HTTP: Routing Headers"). */
 const NAMED_METHODS: readonly string[] = [Method.ToolsCall, 'prompts/get', 'resources/read', ...TASK_METHODS];
@@ -153,49 +154,54 @@ function declaredAll(required: unknown, declared: unknown, path = ''): boolean {
   });
 }
 
-/** Does a JSON Schema carry an `x-mcp-header` annotation anywhere in it? */
-function mirrorsParameter(schema: unknown): boolean {
-  if (!schema || typeof schema !== 'object') return false;
-  if (!Array.isArray(schema) && Object.hasOwn(schema, 'x-mcp-header')) return true;
-  return Object.values(schema).some(mirrorsParameter);
-}
-
-/**
- * The tools a tools/list result of the run lists with a parameter mirrored into an `Mcp-Param-{Name}` header
- * (basic-transports-streamable-http.md "Custom Headers from Tool Parameters", `x-mcp-header`). A tools/call of
- * such a tool that carries the value without the header is one the server MUST reject, and -32020 is the code
- * for it: the suite's requests send the standard headers only, so the meaning of that -32020 is not contradicted.
- */
-export function toolsMirroringParameters(answers: readonly Answered[]): Set<string> {
-  const out = new Set<string>();
+/** The inputSchema of each tool the run's tools/list answers list, by name (a later listing wins). */
+export function listedInputSchemas(answers: readonly Answered[]): Map<string, unknown> {
+  const out = new Map<string, unknown>();
   for (const a of answers) {
     if (a.request?.method !== Method.ToolsList) continue;
     const tools: unknown = (a.response.result as Record<string, unknown> | undefined)?.tools;
     if (!Array.isArray(tools)) continue;
-    for (const t of tools) if (t && typeof t.name === 'string' && mirrorsParameter(t.inputSchema)) out.add(t.name);
+    for (const t of tools) if (t && typeof t.name === 'string') out.set(t.name, t.inputSchema);
   }
   return out;
 }
 
+/**
+ * The headers a conforming client sends with `req`: the standard ones and, for a tools/call, the `Mcp-Param-{Name}`
+ * headers of the tool's listed inputSchema (basic-transports-streamable-http.md "Custom Headers from Tool
+ * Parameters"). Undefined when the tool's `x-mcp-header` annotations are invalid: a client MUST exclude such a
+ * tool, so no request of it is one whose headers a server must accept.
+ */
+export function conformingHeaders(req: Message, schemas: ReadonlyMap<string, unknown>): Record<string, string> | undefined {
+  const out = standardHeaders(req);
+  if (req.method !== Method.ToolsCall || typeof req.params?.name !== 'string') return out;
+  const m = mirroredParameters(schemas.get(req.params.name));
+  return 'invalid' in m ? undefined : { ...out, ...parameterHeaders(m.params, req.params.arguments) };
+}
+
 /** Why the wire shows a defined code used for another meaning, or undefined when it does not (or cannot tell). */
-function wrongMeaning(ctx: CheckContext, a: Answered, e: JsonRpcError, mirroring: ReadonlySet<string>): string | undefined {
+function wrongMeaning(ctx: CheckContext, a: Answered, e: JsonRpcError, schemas: ReadonlyMap<string, unknown>): string | undefined {
   const req = a.request;
   if (!req) return undefined;
   const http = ctx.info.transport === 'http';
   const version = req.params?._meta?.[Meta.ProtocolVersion];
   const sent = a.headers ? Object.fromEntries(Object.entries(a.headers).map(([k, v]) => [k.toLowerCase(), v])) : undefined;
   // Spelled as the standard table spells them: a server that reads only some spellings is judged by
-  // 2026-header-names-case-insensitive, not here.
-  const headersMatch = () => !!a.headers && Object.entries(standardHeaders(req)).every(([k, v]) => a.headers![k] === v);
+  // 2026-header-names-case-insensitive, not here. The Mcp-Param-* headers sent are exactly those the listing asks for.
+  const headersMatch = () => {
+    const expected = conformingHeaders(req, schemas);
+    if (!a.headers || !expected) return false;
+    const params = (h: Record<string, string>) => Object.keys(h).filter((k) => k.toLowerCase().startsWith(Header.ParamPrefix.toLowerCase()));
+    return Object.entries(expected).every(([k, v]) => a.headers![k] === v) && params(a.headers).every((k) => k in expected);
+  };
   switch (e.code) {
     case ErrorCode.HeaderMismatch:
       if (!http) return 'HeaderMismatch over stdio, where a request has no headers';
       // A body without the value Mcp-Name comes from (e.g. tasks/get without taskId) leaves the header missing: a mismatch.
       if (typeof version === 'string' && NAMED_METHODS.includes(req.method as string) && typeof mcpNameSource(req.method as string, req.params) !== 'string')
         return undefined;
-      // A tool with a mirrored parameter: the Mcp-Param header the server may require is not among the standard ones.
-      if (req.method === Method.ToolsCall && typeof req.params?.name === 'string' && mirroring.has(req.params.name)) return undefined;
-      if (typeof version === 'string' && headersMatch()) return 'HeaderMismatch to a request whose standard headers all matched its body';
+      if (typeof version === 'string' && headersMatch())
+        return "HeaderMismatch to a request whose standard headers and the Mcp-Param headers of the tool's listed inputSchema all matched its body";
       return undefined;
     case ErrorCode.MissingRequiredClientCapability: {
       const required = (e.data as any)?.requiredCapabilities;
@@ -252,7 +258,7 @@ export const checks: CheckDef[] = [
     section: SECTION,
     requirements: ['2026-codes-defined-meaning'],
     level: 'MUST',
-    killedBy: ['tool-error-defined-code'],
+    killedBy: ['tool-error-defined-code', 'mcp-param-match-refused'],
     runsLast: true,
     async run(ctx: CheckContext) {
       await provokeErrors(ctx);
@@ -262,9 +268,9 @@ export const checks: CheckDef[] = [
         .catch(() => undefined);
       const used = runErrors(ctx).filter((e) => e.answered && MCP_DEFINED_CODES.includes(e.error.code));
       if (!used.length) ctx.skip('no error of the run carried -32020, -32021 or -32022: no meaning to judge');
-      const mirroring = toolsMirroringParameters(runAnswers(ctx));
+      const schemas = listedInputSchemas(runAnswers(ctx));
       const bad = used.flatMap((e) => {
-        const why = wrongMeaning(ctx, e.answered!, e.error, mirroring);
+        const why = wrongMeaning(ctx, e.answered!, e.error, schemas);
         return why ? [`${line(e)}: ${why}`] : [];
       });
       ctx.expect(bad.length === 0, `${bad.length} error(s) carry a defined code for another meaning: ${bad.slice(0, 5).join('; ')}`);
