@@ -81,6 +81,8 @@ export const checks: CheckDef[] = [
             if (!(e instanceof WireClosedError || e instanceof WireTimeoutError)) throw e;
           },
         );
+        // Awaited below; handled now too, so a target that dies during the ping leaves no unhandled rejection.
+        first.catch(() => undefined);
         // A ping answered after it: the tasks/result has reached the receiver (its HTTP request was sent first).
         await ctx.peer.request('ping');
         const missed = answered
