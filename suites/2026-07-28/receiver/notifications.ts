@@ -63,6 +63,12 @@ function streamOpened(ctx: CheckContext, l: Listening): void {
     );
 }
 
+/** A stream was opened and acknowledged; else not exercised (the acknowledgement is judged by 2026-notify.ack-first). */
+function streamAcknowledged(ctx: CheckContext, l: Listening): void {
+  streamOpened(ctx, l);
+  if (!l.ack) ctx.skip('no notifications/subscriptions/acknowledged arrived', { judgedBy: '2026-notify.ack-first' });
+}
+
 /** Every notifications/tasks of the task on the connection, with or without the subscription id. */
 function allOf(l: Listening): Message[] {
   return taskNotifications(l.task.scope.peer.messages(), l.task.taskId);
@@ -70,8 +76,7 @@ function allOf(l: Listening): Message[] {
 
 /** Cancels the task (a status change) and waits, bounded, for a notifications/tasks of it on the connection. */
 async function provoke(ctx: CheckContext, l: Listening): Promise<Message | undefined> {
-  streamOpened(ctx, l);
-  if (!l.ack) ctx.skip('no notifications/subscriptions/acknowledged arrived', { judgedBy: '2026-notify.ack-first' });
+  streamAcknowledged(ctx, l);
   if (!l.agreed) ctx.skip(`the acknowledgement agreed to no notifications for task ${l.task.taskId} (${short(l.ack?.params)}): the server may send none`);
   await cancelTask(l.task.scope, l.task.taskId);
   try {
@@ -183,8 +188,7 @@ export const checks: CheckDef[] = [
     async run(ctx: CheckContext) {
       const l = await listenTo(ctx);
       try {
-        streamOpened(ctx, l);
-        if (!l.ack) ctx.skip('no notifications/subscriptions/acknowledged arrived', { judgedBy: '2026-notify.ack-first' });
+        streamAcknowledged(ctx, l);
         // Another task of the same client changes status while the subscription is open.
         const other = await createSettled(ctx, 'completes', { scope: l.task.scope });
         await provoke(ctx, l);
@@ -214,8 +218,7 @@ export const checks: CheckDef[] = [
     async run(ctx: CheckContext) {
       const l = await listenTo(ctx);
       try {
-        streamOpened(ctx, l);
-        if (!l.ack) ctx.skip('no notifications/subscriptions/acknowledged arrived', { judgedBy: '2026-notify.ack-first' });
+        streamAcknowledged(ctx, l);
         if (!l.agreed) ctx.skip(`the acknowledgement agreed to no notifications for task ${l.task.taskId} (${short(l.ack?.params)}): the server may send none`);
         let n: Message | undefined;
         try {
@@ -265,8 +268,7 @@ export const checks: CheckDef[] = [
     async run(ctx: CheckContext) {
       const l = await listenTo(ctx);
       try {
-        streamOpened(ctx, l);
-        if (!l.ack) ctx.skip('no notifications/subscriptions/acknowledged arrived', { judgedBy: '2026-notify.ack-first' });
+        streamAcknowledged(ctx, l);
         await cancelTask(l.task.scope, l.task.taskId);
         const key = idKey(l.sub.id);
         let end: Message | undefined;
