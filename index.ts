@@ -1,7 +1,7 @@
 // mcp-tasks-conformance as a library (the package root). The vitest helper is a subpath of its own,
 // `mcp-tasks-conformance/vitest` (suites/vitest.ts), so that this entry does not load vitest.
 export { runConformance, runConfig, targetSpec, type ConformanceOptions, type RunConformanceOptions, type Target } from './suites/api.ts';
-export { allChecks, checksToRun } from './suites/index.ts';
+export { receiverChecks2025, checksToRun } from './suites/index.ts';
 export { buildReport, exitCode, type Report, type ReportCheck } from './suites/report/model.ts';
 export { formatConsole } from './suites/report/console.ts';
 export type { CheckDef, CheckResult, Level, Status } from './suites/engine/check.ts';

@@ -11,7 +11,7 @@ import { buildReport, exitCode, loadBaseline } from '../suites/report/model.ts';
 import { formatConsole } from '../suites/report/console.ts';
 import type { CheckResult } from '../suites/engine/check.ts';
 import { loadProfile } from '../suites/runner/target.ts';
-import { allChecks } from '../suites/index.ts';
+import { receiverChecks2025 } from '../suites/index.ts';
 import { selected } from '../suites/engine/select.ts';
 import { PROFILE_ROLES } from '../suites/engine/profile.ts';
 import { junitSchemaErrors } from '../fixtures/junit/validate.ts';
@@ -113,10 +113,12 @@ describe('argument parsing', () => {
     if (a.help) throw new Error('unexpected help');
     expect(a.config.exclude).toEqual(['cancel.stops-work', 'errors-invalid-taskid-32602']);
     expect(a.config.options.maxTasks).toBe(5);
-    const kept = allChecks.filter((c) => selected(c, a.config.only, a.config.exclude)).map((c) => c.id);
+    const kept = receiverChecks2025.filter((c) => selected(c, a.config.only, a.config.exclude)).map((c) => c.id);
     expect(kept).toContain('cancel.stays-cancelled');
     expect(kept).not.toContain('cancel.stops-work');
-    expect(allChecks.filter((c) => selected(c, undefined, ['errors-invalid-taskid-32602'])).map((c) => c.id)).not.toContain('errors.get-invalid-taskid');
+    expect(receiverChecks2025.filter((c) => selected(c, undefined, ['errors-invalid-taskid-32602'])).map((c) => c.id)).not.toContain(
+      'errors.get-invalid-taskid',
+    );
     expect(() => parseServerArgs(['--stdio', 'x', '--exclude', 'no.such.check'])).toThrow(/--exclude: no check matches/);
   });
   it('keeps every header, identity and selector it is given', () => {

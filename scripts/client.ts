@@ -16,7 +16,7 @@ import { REPORT_OPTIONS } from './report-options.ts';
 import { requestorChecks } from '../suites/requestor/checks.ts';
 import { clientRunLimitMs, SCENARIO_ENV } from '../suites/requestor/harness.ts';
 import { DEFAULT_CLIENT_CONCURRENCY, planScenarios, TASK_RECEIVER, wantsTaskReceiver, type ClientRunConfig } from '../suites/requestor/run.ts';
-import { allChecks } from '../suites/index.ts';
+import { receiverChecks2025 } from '../suites/index.ts';
 import { REQUEST_TYPE_NAMES } from '../suites/requestor/client-receiver.ts';
 import { SPEC_REVISION } from '../schema/spec.ts';
 import { CLIENT_SCENARIOS as EXTENSION_SCENARIOS, CLIENT_SCENARIO_NAMES as EXTENSION_SCENARIO_NAMES } from '../mocks/2026-07-28/scenarios.ts';
@@ -183,7 +183,7 @@ export function parseClientArgs(argv: string[]) {
 
 /** Every check id the client command reports: requestor checks, then receiver checks per request type. */
 export function allCheckIds(): string[] {
-  return [...requestorChecks.map((c) => c.id), ...REQUEST_TYPE_NAMES.flatMap((t) => allChecks.map((c) => `${c.id}@${t}`))];
+  return [...requestorChecks.map((c) => c.id), ...REQUEST_TYPE_NAMES.flatMap((t) => receiverChecks2025.map((c) => `${c.id}@${t}`))];
 }
 
 /** Whether the executable of a command line can be found (pre-flight: a client that cannot start is exit 2). */

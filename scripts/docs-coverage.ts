@@ -13,7 +13,7 @@ import { FAULTS } from '../mocks/receiver/faults.ts';
 import { LATITUDES } from '../mocks/receiver/latitudes.ts';
 import { latitudeCells, type LatitudeCell, type LatitudeInfo } from '../mocks/latitude-matrix.ts';
 import { CLIENT_LATITUDES, clientLatitudeCells } from '../mocks/client/latitudes.ts';
-import { allChecks } from '../suites/index.ts';
+import { receiverChecks2025 } from '../suites/index.ts';
 import { propertyCatalog } from '../suites/properties/run.ts';
 import { requestorChecks } from '../suites/requestor/checks.ts';
 import { checksFor } from '../suites/index.ts';
@@ -37,7 +37,7 @@ interface Row {
 
 function rows(): Row[] {
   return [
-    ...allChecks.map((c) => ({ id: c.id, level: c.level, requirements: c.requirements, faults: [...c.killedBy] })),
+    ...receiverChecks2025.map((c) => ({ id: c.id, level: c.level, requirements: c.requirements, faults: [...c.killedBy] })),
     ...requestorChecks.map((c) => ({ id: c.id, level: c.level, requirements: c.requirements, faults: c.killedBy.map((f) => `client:${f}`) })),
     ...propertyCatalog().map((p) => ({ id: p.id, level: p.level, requirements: p.requirements, faults: [] })),
   ];

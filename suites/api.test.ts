@@ -10,7 +10,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Reporter, TestCase } from 'vitest/node';
-import { allChecks, runConformance, targetSpec, type Report } from '../index.ts';
+import { receiverChecks2025, runConformance, targetSpec, type Report } from '../index.ts';
 import { createSdkTasksServer } from '../fixtures/sdk-tasks-server.ts';
 import { serverRequestorChecks } from './requestor/server-requestor.ts';
 import { exitCode } from './report/model.ts';
@@ -126,7 +126,7 @@ describe('runConformance: the SDK task server in process', () => {
   const status = (id: string) => report.checks.find((c) => c.id === id)?.status;
 
   it('reports every check once, in catalog order (receiver, then the target as requestor), with counts that add up', () => {
-    expect(report.checks.map((c) => c.id)).toEqual([...allChecks, ...serverRequestorChecks].map((c) => c.id));
+    expect(report.checks.map((c) => c.id)).toEqual([...receiverChecks2025, ...serverRequestorChecks].map((c) => c.id));
     expect(report.target).toBe('sdk-tasks-server (in process)');
     const s = report.summary;
     expect(s.pass + s.fail + s.warn + s.info + s.skip).toBe(s.total);
@@ -159,7 +159,7 @@ describe('runConformance: the SDK task server in process', () => {
     ])
       expect(status(id), id).toBe('pass');
     // Transport checks need stdio or Streamable HTTP; the isolation checks a second identity.
-    const transportChecks = report.checks.filter((c) => c.section === allChecks.find((a) => a.id.startsWith('transport.'))!.section);
+    const transportChecks = report.checks.filter((c) => c.section === receiverChecks2025.find((a) => a.id.startsWith('transport.'))!.section);
     expect(transportChecks.length).toBeGreaterThan(0);
     for (const c of transportChecks) expect(c.status, c.id).toBe('skip');
     expect(report.checks.find((c) => c.id === 'security.foreign-context-rejected')?.message).toMatch(/not exercised/);
@@ -217,7 +217,7 @@ describe("describeConformance: one vitest test per check in the user's own run",
     expect(outcomes.get('capabilities.tasks-shape')?.path).toMatch(
       /^MCP Tasks conformance \(2025-11-25\): in-process transport > [^>]+ > capabilities\.tasks-shape$/,
     );
-    const expected = allChecks
+    const expected = receiverChecks2025
       .filter((c) => c.id.startsWith('capabilities.') || ['creation.create-task-result', 'errors.get-invalid-taskid'].includes(c.id) || c.runsLast)
       .map((c) => c.id);
     expect([...outcomes.keys()].sort()).toEqual([...expected, 'applicable MUST requirements exercised'].sort());

@@ -85,7 +85,7 @@ export function checksFor(revision: Revision = SPEC_REVISION): CheckDef[] {
 }
 
 /** The receiver checks of 2025-11-25 (SPEC_REVISION, what `npm start` judges); every revision's: receiverChecks. */
-export const allChecks: CheckDef[] = checksFor(SPEC_REVISION);
+export const receiverChecks2025: CheckDef[] = checksFor(SPEC_REVISION);
 
 /** The checks a run of `revision` with these selectors runs (`runsLast` checks always: they read the others' transcripts). */
 export function checksToRun(only: string[] | undefined, exclude: string[] = [], revision: Revision = SPEC_REVISION): CheckDef[] {

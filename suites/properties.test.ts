@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FAULTS } from '../mocks/receiver/faults.ts';
-import { allChecks } from './index.ts';
+import { receiverChecks2025 } from './index.ts';
 import type { Profile } from './engine/profile.ts';
 import { runProperties, parseReplayToken, parsePropertyArgs, type PropertyCheckResult, type PropertyName, type PropertyRunOptions } from './properties/run.ts';
 
@@ -53,7 +53,7 @@ describe.concurrent('command line', () => {
     async () => {
       const out = join(mkdtempSync(join(tmpdir(), 'mtc-props-')), 'out.json');
       const target = `${process.execPath} --import tsx scripts/mock.ts --stdio --fault cancelled-resurrects --slow-ms 400`;
-      const small = (allChecks.find((c) => c.id === 'capabilities.tasks-shape') ?? allChecks[0]!).id; // one quick check
+      const small = (receiverChecks2025.find((c) => c.id === 'capabilities.tasks-shape') ?? receiverChecks2025[0]!).id; // one quick check
       const r = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
         execFile(
           process.execPath,

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { connectHttp, connectStdio, splitCommand } from './wire/connect.ts';
 import type { Status } from './engine/check.ts';
-import { allChecks } from './index.ts';
+import { receiverChecks2025 } from './index.ts';
 import { CLIENT_RECEIVER_CHECKS, runClientReceiverChecks, type RequestType } from './requestor/client-receiver.ts';
 import type { ClientLauncher } from './requestor/harness.ts';
 import { explain, referenceClient, sdkClient, statusMap } from './requestor/test-helpers.ts';
@@ -13,7 +13,7 @@ import { ClientTaskReceiver, receiverCapabilities } from '../mocks/client/task-r
 /** The reference client passes every applicable check; error outcomes leave no _meta to judge. */
 function referenceWant(type: RequestType): Record<string, Status> {
   const want: Record<string, Status> = {};
-  for (const c of allChecks) {
+  for (const c of receiverChecks2025) {
     const id = `${c.id}@${type}`;
     want[id] = !CLIENT_RECEIVER_CHECKS.includes(c.id) ? 'skip' : c.level === 'MAY' ? 'info' : 'pass';
   }

@@ -11,7 +11,7 @@ import { readFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { allChecks } from '../../suites/index.ts';
+import { receiverChecks2025 } from '../../suites/index.ts';
 import { openTargetSession, runChecks } from '../../suites/runner/session.ts';
 import { selected } from '../../suites/engine/select.ts';
 import { loadProfile } from '../../suites/runner/target.ts';
@@ -137,7 +137,7 @@ const quote = (s: string) => (/^[\w@%+=:,./-]+$/.test(s) ? s : `"${s.replace(/([
 export async function benchSuite(o: SuiteOptions): Promise<SuiteSection> {
   const profile = loadProfile(join(o.root, PROFILE_PATH));
   const slowMs = Number(profile.tools.slow?.arguments?.ms ?? DEFAULT_TIMINGS.slowMs);
-  const checks = allChecks.filter((c) => c.runsLast || selected(c, o.only));
+  const checks = receiverChecks2025.filter((c) => c.runsLast || selected(c, o.only));
   const ids = new Set(checks.map((c) => c.id));
   const waits = knownWaits(slowMs, 100).filter((w) => ids.has(w.check));
   const knownMs = Math.max(0, ...waits.map((w) => w.ms));

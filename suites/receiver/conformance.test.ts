@@ -1,7 +1,7 @@
 // The reference receiver passes every check, over stdio, Streamable HTTP and in process.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { allChecks } from '../index.ts';
+import { receiverChecks2025 } from '../index.ts';
 import { openTargetSession, runChecks } from '../runner/session.ts';
 import { loadProfile, type TargetSpec } from '../runner/target.ts';
 
@@ -50,8 +50,8 @@ describe.each(targets)('reference receiver over %s', (_name, target, maySkip) =>
   it('passes every check (none fails or warns; only transport-bound checks are not exercised)', { timeout: 120_000 }, async () => {
     const session = await openTargetSession({ target: target(), profile });
     try {
-      const results = await runChecks(allChecks, session, 16);
-      expect(results.length).toBe(allChecks.length);
+      const results = await runChecks(receiverChecks2025, session, 16);
+      expect(results.length).toBe(receiverChecks2025.length);
       const bad = results.filter((r) => r.status === 'fail' || r.status === 'warn');
       expect(bad.map((r) => `${r.id} ${r.status}: ${r.message}`)).toEqual([]);
       const skipped = results.filter((r) => r.status === 'skip' && !maySkip(r.id));
@@ -66,7 +66,7 @@ describe('reference receiver without the tasks capability', () => {
   it('processes task-augmented requests normally, and nothing fails', { timeout: 120_000 }, async () => {
     const session = await openTargetSession({ target: { kind: 'reference', args: ['--no-tasks-capability'] }, profile });
     try {
-      const results = await runChecks(allChecks, session, 16);
+      const results = await runChecks(receiverChecks2025, session, 16);
       expect(results.filter((r) => r.status === 'fail' || r.status === 'warn').map((r) => `${r.id}: ${r.message}`)).toEqual([]);
       expect(results.find((r) => r.id === UNDECLARED)?.status).toBe('pass');
     } finally {

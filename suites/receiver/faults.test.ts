@@ -4,7 +4,7 @@
 // fault. Each fault runs with the receiver options it names (`args`), in process — or over Streamable
 // HTTP (an in-process HTTP listener) for faults that show only there (`transport: 'http'`).
 import { describe, expect, it } from 'vitest';
-import { allChecks } from '../index.ts';
+import { receiverChecks2025 } from '../index.ts';
 import { runAllChecksOnReference } from './test-helpers.ts';
 import type { CheckDef, CheckResult } from '../engine/check.ts';
 import { FAULTS as ALL_FAULTS, type FaultInfo, type FaultName } from '../../mocks/receiver/faults.ts';
@@ -15,7 +15,7 @@ const FAULTS = ALL_FAULTS.filter((f: FaultInfo) => !f.asRequestor);
 
 const citing = (c: CheckDef, req: string) => c.requirements.some((r) => primaryId(r) === primaryId(req));
 const failing = (r: CheckResult) => r.status === 'fail' || r.status === 'warn';
-const killedBy = (fault: FaultName) => allChecks.filter((c) => c.killedBy.includes(fault));
+const killedBy = (fault: FaultName) => receiverChecks2025.filter((c) => c.killedBy.includes(fault));
 
 function runWith(fault: FaultInfo): Promise<CheckResult[]> {
   return runAllChecksOnReference(['--fault', fault.name, ...(fault.args ?? [])], fault.transport === 'http', {
@@ -28,7 +28,7 @@ describe('the kill facts', () => {
   it('every fault names a catalog requirement; alsoFails name known checks', () => {
     const unknown = FAULTS.filter((f) => !hasRequirement(f.requirement)).map((f) => `${f.name} → ${f.requirement}`);
     expect(unknown).toEqual([]);
-    const ids = new Set(allChecks.map((c) => c.id));
+    const ids = new Set(receiverChecks2025.map((c) => c.id));
     const bad = FAULTS.flatMap((f: FaultInfo) =>
       (f.alsoFails ?? []).flatMap((a) => (a.checks ?? []).filter((id) => !ids.has(id)).map((id) => `${f.name}: alsoFails names unknown check ${id}`)),
     );
@@ -36,7 +36,7 @@ describe('the kill facts', () => {
   });
 
   it('every MUST check names a fault that kills it; every fault kills a check citing its requirement', () => {
-    const unkilled = allChecks.filter((c) => c.level === 'MUST' && c.killedBy.length === 0);
+    const unkilled = receiverChecks2025.filter((c) => c.level === 'MUST' && c.killedBy.length === 0);
     expect(
       unkilled.map(
         (c) => `${c.id} [${c.requirements.join(', ')}]: add the fault that breaks it to killedBy (a new one in mocks/receiver/faults.ts if none does)`,
@@ -47,7 +47,7 @@ describe('the kill facts', () => {
   });
 
   it("a check killed by a fault of another requirement is listed in that fault's alsoFails (with the reason)", () => {
-    const unexplained = allChecks.flatMap((c) =>
+    const unexplained = receiverChecks2025.flatMap((c) =>
       c.killedBy
         .map((n) => FAULTS.find((f) => f.name === n) as FaultInfo)
         .filter((f) => !citing(c, f.requirement) && !(f.alsoFails ?? []).some((a) => a.checks?.includes(c.id)))

@@ -1,7 +1,7 @@
 // What the kill matrix (faults.test.ts) and the no-false-verdict matrix (latitudes.test.ts) share: every check
 // run against the reference receiver with some command-line options, in process, or over Streamable HTTP (an
 // in-process HTTP listener) for the switches whose effect shows only there.
-import { allChecks } from '../index.ts';
+import { receiverChecks2025 } from '../index.ts';
 import { openTargetSession, runChecks, type RunConfig } from '../runner/session.ts';
 import { loadProfile, type TargetSpec } from '../runner/target.ts';
 import type { CheckResult } from '../engine/check.ts';
@@ -24,7 +24,7 @@ export async function runAllChecksOnReference(args: string[], overHttp: boolean,
   }
   const session = await openTargetSession({ target, profile, ...(options ? { options } : {}) });
   try {
-    return await runChecks(allChecks, session, 16);
+    return await runChecks(receiverChecks2025, session, 16);
   } finally {
     await session.close();
     await stop();

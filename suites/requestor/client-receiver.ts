@@ -15,7 +15,7 @@ import type { Peer } from '../wire/peer.ts';
 import { hasPath, type CheckDef, type CheckResult, type TargetConnector, type TargetInfo } from '../engine/check.ts';
 import { runOptions, type RunOptions } from '../engine/options.ts';
 import { taskSlots } from '../runner/task-slots.ts';
-import { allChecks } from '../index.ts';
+import { receiverChecks2025 } from '../index.ts';
 import { runChecks, type TargetSession } from '../runner/session.ts';
 import { measureLatency } from '../runner/target.ts';
 import { startClient, type ClientLauncher } from './harness.ts';
@@ -47,7 +47,7 @@ export function roleRequest(type: RequestType, role: ProfileRole, task?: Record<
  * through helpers.createTask / result.createTask (or send only tasks/* requests) and need no tools. Every
  * other receiver check is reported as skipped (see skipReason).
  */
-export const CLIENT_RECEIVER_CHECKS: readonly string[] = allChecks.filter((c) => c.clientReceiver === true).map((c) => c.id);
+export const CLIENT_RECEIVER_CHECKS: readonly string[] = receiverChecks2025.filter((c) => c.clientReceiver === true).map((c) => c.id);
 
 function skipReason(check: CheckDef): string {
   if (typeof check.clientReceiver === 'string') return `${check.clientReceiver}: not applicable to a client receiver`;
@@ -139,7 +139,7 @@ export async function runClientReceiverChecks(
   opts: { options?: Partial<RunOptions>; only?: readonly string[]; concurrency?: number } = {},
 ): Promise<ClientReceiverRun> {
   const options = runOptions(opts.options);
-  const wanted = allChecks.filter((c) => !opts.only || opts.only.includes(c.id));
+  const wanted = receiverChecks2025.filter((c) => !opts.only || opts.only.includes(c.id));
   const runnable = wanted.filter((c) => CLIENT_RECEIVER_CHECKS.includes(c.id));
   const skippedChecks = (reason: (c: CheckDef) => string) => wanted.map((c) => skipped(c, type, reason(c)));
   const connector = clientReceiverConnector(launcher, transport, options.requestTimeoutMs);

@@ -7,7 +7,7 @@ import type { Analysis } from './analysis.ts';
 import { requestorChecks } from './checks.ts';
 import { gradeCheck, runNote } from './engine.ts';
 import { commandLauncher, runClientScenarios, wantsTaskReceiver, type ClientRunConfig } from './run.ts';
-import { allChecks } from '../index.ts';
+import { receiverChecks2025 } from '../index.ts';
 import { REQUEST_TYPE_NAMES, REQUEST_TYPES, runClientReceiverChecks, type ClientReceiverRun, type RequestType } from './client-receiver.ts';
 
 declare module 'vitest' {
@@ -75,10 +75,10 @@ if (wantsTaskReceiver(config.scenarios)) {
     return p;
   };
   for (const type of REQUEST_TYPE_NAMES) {
-    const sections = [...new Set(allChecks.map((c) => c.section))];
+    const sections = [...new Set(receiverChecks2025.map((c) => c.section))];
     for (const section of sections) {
       describe(`Client as receiver (${REQUEST_TYPES[type].method}): ${section}`, () => {
-        for (const check of allChecks.filter((c) => c.section === section)) {
+        for (const check of receiverChecks2025.filter((c) => c.section === section)) {
           test(`${check.id}@${type}`, async ({ task, skip }) => {
             const run = await receiverRun(type);
             const result = run.results.find((r) => r.id === `${check.id}@${type}`);

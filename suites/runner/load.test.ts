@@ -10,7 +10,7 @@
 // duration. The client part runs the scenarios whose checks judge timing (polling, cancellation, input).
 import { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
-import { allChecks } from '../index.ts';
+import { receiverChecks2025 } from '../index.ts';
 import { selected } from '../engine/select.ts';
 import type { CheckResult, Status } from '../engine/check.ts';
 import { openTargetSession, runChecks } from './session.ts';
@@ -44,7 +44,7 @@ function busyCpu(): { stop(): Promise<void> } {
 }
 
 async function receiverRun(args: string[]): Promise<{ results: CheckResult[]; roundTripMs: number }> {
-  const checks = allChecks.filter((c) => selected(c, SECTIONS));
+  const checks = receiverChecks2025.filter((c) => selected(c, SECTIONS));
   const session = await openTargetSession({ target: { kind: 'reference', args }, profile });
   try {
     return { results: await runChecks(checks, session, 8), roundTripMs: session.info.latency?.roundTripMs ?? 0 };

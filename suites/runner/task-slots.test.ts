@@ -1,7 +1,7 @@
 import { expect, test } from 'vitest';
 import { taskSlots } from './task-slots.ts';
 import { scheduled } from './session.ts';
-import { allChecks } from '../index.ts';
+import { receiverChecks2025 } from '../index.ts';
 import { loadProfile } from './target.ts';
 
 const later = (ms = 5_000) => Date.now() + ms;
@@ -39,17 +39,19 @@ test('task slots: a waiter whose deadline passes gets false and leaves the queue
 
 test('schedule: the checks that wait longest on timers start first (for this profile), the rest in catalog order; loadsTarget, then runsLast after', () => {
   const profile = loadProfile('fixtures/reference.profile.json');
-  const { first, last } = scheduled(allChecks, profile);
+  const { first, last } = scheduled(receiverChecks2025, profile);
   const waits = first.map((c) => c.waitsMs?.(profile) ?? 0);
   expect(waits).toEqual([...waits].sort((a, b) => b - a));
   expect(first[0]!.id).toBe('cancel.stays-cancelled');
   const plain = first.filter((c) => !c.waitsMs);
-  expect(plain.map((c) => c.id)).toEqual(allChecks.filter((c) => !c.waitsMs && !c.runsLast && !c.loadsTarget).map((c) => c.id));
-  expect(last.map((c) => c.id)).toEqual([...allChecks.filter((c) => c.loadsTarget && !c.runsLast), ...allChecks.filter((c) => c.runsLast)].map((c) => c.id));
+  expect(plain.map((c) => c.id)).toEqual(receiverChecks2025.filter((c) => !c.waitsMs && !c.runsLast && !c.loadsTarget).map((c) => c.id));
+  expect(last.map((c) => c.id)).toEqual(
+    [...receiverChecks2025.filter((c) => c.loadsTarget && !c.runsLast), ...receiverChecks2025.filter((c) => c.runsLast)].map((c) => c.id),
+  );
   // A profile whose slow tool runs longer moves its waits up with it.
   const slower = { tools: { ...profile.tools, slow: { name: 'slow', arguments: { ms: 10_000 } } } };
   expect(
-    scheduled(allChecks, slower)
+    scheduled(receiverChecks2025, slower)
       .first.slice(0, 2)
       .map((c) => c.id),
   ).toEqual(['cancel.stays-cancelled', 'lifecycle.terminal-sticky-cancelled']);

@@ -1,7 +1,7 @@
 // Verdicts on messy targets: each class of trouble, reproduced by a small target, ends with no verdict
 // charged to an unrelated requirement, the cause named once, and the run finishing.
 import { describe, expect, it } from 'vitest';
-import { allChecks } from '../index.ts';
+import { receiverChecks2025 } from '../index.ts';
 import { openTargetSession, runChecks } from './session.ts';
 import { loadProfile, type TargetSpec } from './target.ts';
 import { buildReport } from '../report/model.ts';
@@ -17,7 +17,7 @@ async function runAll(target: TargetSpec, profile: Profile, during?: (shared: { 
   const session = await openTargetSession({ target, profile, options: OPTIONS });
   try {
     const side = during?.(session.shared);
-    const results = await runChecks(allChecks, session, 8);
+    const results = await runChecks(receiverChecks2025, session, 8);
     await side;
     return results;
   } finally {

@@ -1,7 +1,7 @@
 // Checks of revision 2026-07-28 (the Tasks extension io.modelcontextprotocol/tasks). How to write one:
 //
 // 1. A file per section, suites/2026-07-28/receiver/<section>.ts, exporting `checks: CheckDef[]`, spread into
-//    `allChecks` in suites/index.ts. `checksFor('2026-07-28')` (what a run of that revision runs) then finds it.
+//    `receiverChecks` in suites/index.ts. `checksFor('2026-07-28')` (what a run of that revision runs) then finds it.
 // 2. Each check is `modernCheck({ … })` — the check object of suites/engine/check.ts, with:
 //    - `id` `2026-<section>.<what>` (the catalog's `2026-` prefix), `section` as the page names it (the
 //      revision is added to it: "Negotiation (2026-07-28)"), `revisions` set to ['2026-07-28'];
