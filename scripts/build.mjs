@@ -1,12 +1,14 @@
 #!/usr/bin/env node
 // Builds the package into dist/ (npm run build; also run by `prepare`, so by `npm ci` and `npm pack`):
 // tsc -p tsconfig.build.json, then the files the code reads at run time, copied next to the
-// compiled module that reads them (each is found by `new URL('./…', import.meta.url)`).
+// compiled module that reads them (each is found by `new URL('./…', import.meta.url)`), then the
+// reference peers' entry (dist/scripts/mock.js) bundled with what it imports.
 import { spawnSync } from 'node:child_process';
 import { chmodSync, cpSync, existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const DIST = join(ROOT, 'dist');
@@ -35,6 +37,25 @@ const r = spawnSync(process.execPath, [tsc, '-p', join(ROOT, 'tsconfig.build.jso
 if (r.status !== 0) process.exit(r.status ?? 1);
 for (const a of ASSETS) cpSync(join(ROOT, a), join(DIST, a));
 chmodSync(join(DIST, 'scripts/cli.js'), 0o755);
+
+// A stdio run spawns the reference receiver once per connection (~25 times), and most of each start-up is
+// Node's module loader resolving and compiling ~130 files (the SDK's transports and the zod schemas
+// they parse with, our own modules). One file per entry halves that CPU. dist/scripts/mock.js is replaced
+// by the bundle (same exports; `mock` of dist/scripts/cli.js loads it too); what it imports on demand —
+// the Streamable HTTP transport, the 2026-07-28 and dual-era peers — stays on demand, in mock-chunks/.
+// The modules it was built from stay in dist/ for the library's own imports.
+await build({
+  entryPoints: [join(DIST, 'scripts/mock.js')],
+  outdir: join(DIST, 'scripts'),
+  chunkNames: 'mock-chunks/[name]-[hash]',
+  allowOverwrite: true,
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  logLevel: 'warning',
+});
 
 // Every file the compiled code finds through `new URL('./…', import.meta.url)` must be in dist/.
 const missing = [];
