@@ -52,6 +52,16 @@ export class WireTimeoutError extends Error {
   }
 }
 
+/** What `p` settles to, or undefined when it timed out (WireTimeoutError); any other error is thrown. */
+export async function unlessTimedOut<T>(p: Promise<T>): Promise<T | undefined> {
+  try {
+    return await p;
+  } catch (e) {
+    if (e instanceof WireTimeoutError) return undefined;
+    throw e;
+  }
+}
+
 export class WireClosedError extends Error {
   constructor(reason: string) {
     super(`connection closed: ${reason}`);

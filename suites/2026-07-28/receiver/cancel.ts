@@ -4,12 +4,20 @@ import type { CheckContext, CheckDef } from '../../engine/check.ts';
 import { short } from '../../engine/text.ts';
 import { seqText } from '../../arrange/poll.ts';
 import { timeLeft } from '../../arrange/budget.ts';
-import { Field, isTerminal, ResultType, type TaskStatus } from '../../../schema/2026-07-28/protocol.ts';
+import { Field, isTerminal, type TaskStatus } from '../../../schema/2026-07-28/protocol.ts';
 import { extensionNotAdvertised, modernCheck } from '../engine/check.ts';
 import { cancelTask, createSettled, createTask, watch } from '../arrange/tasks.ts';
-import { judgeAck } from './input.ts';
+import { judgeAck, judgeAckResultType } from './input.ts';
 
 const SECTION = 'Task Cancellation';
+
+/** A slow task and its tasks/cancel, acknowledged (an error: not exercised, judged by 2026-cancel.ack-empty). */
+async function cancelledRunning(ctx: CheckContext) {
+  const c = await createTask(ctx, 'slow');
+  const r = await cancelTask(c.scope, c.taskId);
+  if (r.error) ctx.skip(`tasks/cancel answered error ${r.error.code} ${r.error.message}`, { judgedBy: '2026-cancel.ack-empty' });
+  return { c, r };
+}
 
 export const checks: CheckDef[] = [
   modernCheck({
@@ -48,14 +56,8 @@ export const checks: CheckDef[] = [
     needs: ['slow'],
     notApplicable: extensionNotAdvertised,
     async run(ctx: CheckContext) {
-      const c = await createTask(ctx, 'slow');
-      const r = await cancelTask(c.scope, c.taskId);
-      if (r.error) ctx.skip(`tasks/cancel answered error ${r.error.code} ${r.error.message}`, { judgedBy: '2026-cancel.ack-empty' });
-      ctx.expect(
-        r.result?.[Field.resultType] === ResultType.Complete,
-        `the tasks/cancel acknowledgement carries resultType ${short(r.result?.[Field.resultType])}, not "complete"`,
-      );
-      return 'resultType "complete"';
+      const { r } = await cancelledRunning(ctx);
+      return judgeAckResultType(ctx, 'tasks/cancel', r.result);
     },
   }),
   modernCheck({
@@ -68,9 +70,7 @@ export const checks: CheckDef[] = [
     needs: ['slow'],
     notApplicable: extensionNotAdvertised,
     async run(ctx: CheckContext) {
-      const c = await createTask(ctx, 'slow');
-      const r = await cancelTask(c.scope, c.taskId);
-      if (r.error) ctx.skip(`tasks/cancel answered error ${r.error.code} ${r.error.message}`, { judgedBy: '2026-cancel.ack-empty' });
+      const { c } = await cancelledRunning(ctx);
       const statuses: TaskStatus[] = [];
       const w = await watch(ctx, c.taskId, (t) => isTerminal(t[Field.status]), {
         scope: c.scope,

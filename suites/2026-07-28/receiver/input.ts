@@ -32,6 +32,12 @@ export function judgeAck(ctx: CheckContext, what: string, result: unknown): void
   const extra = extraMembers(result, ACK_MEMBERS);
   ctx.expect(extra.length === 0, `the ${what} acknowledgement carries ${extra.join(', ')} besides resultType and _meta (got ${short(result, 300)})`);
 }
+/** Judges an acknowledgement's resultType: "complete". */
+export function judgeAckResultType(ctx: CheckContext, what: string, result: unknown): string {
+  const type = isObj(result) ? result[Field.resultType] : undefined;
+  ctx.expect(type === ResultType.Complete, `the ${what} acknowledgement carries resultType ${short(type)}, not "complete"`);
+  return 'resultType "complete"';
+}
 
 /** The request objects seen under each key over a task's life (method and params, as JSON). */
 class KeyLedger {
@@ -81,6 +87,23 @@ async function answer(ctx: CheckContext, c: Created, task: Record<string, any>, 
   const r = await updateTask(c.scope, c.taskId, Object.fromEntries(keys.filter((k) => k in all).map((k) => [k, all[k]])));
   if (r.error)
     ctx.skip(`tasks/update answering ${keys.join(', ')} answered error ${r.error.code} ${r.error.message}`, { judgedBy: '2026-input.update-ack-empty' });
+  return r;
+}
+
+/** A needsTwoInputs task in input_required with two keys (fewer: not exercised, judged by 2026-get.input-requests-all). */
+async function twoInputsRequired(ctx: CheckContext) {
+  const c = await createInputRequired(ctx, 'needsTwoInputs');
+  const keys = inputKeys(c.last);
+  if (keys.length < 2) ctx.skip(`task ${c.taskId} lists ${keys.length} inputRequests`, { judgedBy: '2026-get.input-requests-all' });
+  const [k1, k2] = keys as [string, string];
+  return { c, k1, k2 };
+}
+
+/** A needsInput task in input_required, every key answered by one tasks/update: its acknowledgement (an error: not exercised). */
+async function answeredAll(ctx: CheckContext) {
+  const c = await createInputRequired(ctx, 'needsInput');
+  const r = await updateTask(c.scope, c.taskId, answersFor(c.last[Field.inputRequests]));
+  if (r.error) ctx.skip(`tasks/update answering every outstanding key answered error ${r.error.code} ${r.error.message}`);
   return r;
 }
 
@@ -175,9 +198,7 @@ export const checks: CheckDef[] = [
     needs: ['needsInput'],
     notApplicable: extensionNotAdvertised,
     async run(ctx: CheckContext) {
-      const c = await createInputRequired(ctx, 'needsInput');
-      const r = await updateTask(c.scope, c.taskId, answersFor(c.last[Field.inputRequests]));
-      if (r.error) ctx.skip(`tasks/update answering every outstanding key answered error ${r.error.code} ${r.error.message}`);
+      const r = await answeredAll(ctx);
       judgeAck(ctx, 'tasks/update', r.result);
       return `ack ${short(r.result, 120)}`;
     },
@@ -192,14 +213,8 @@ export const checks: CheckDef[] = [
     needs: ['needsInput'],
     notApplicable: extensionNotAdvertised,
     async run(ctx: CheckContext) {
-      const c = await createInputRequired(ctx, 'needsInput');
-      const r = await updateTask(c.scope, c.taskId, answersFor(c.last[Field.inputRequests]));
-      if (r.error) ctx.skip(`tasks/update answering every outstanding key answered error ${r.error.code} ${r.error.message}`);
-      ctx.expect(
-        r.result?.[Field.resultType] === ResultType.Complete,
-        `the tasks/update acknowledgement carries resultType ${short(r.result?.[Field.resultType])}, not "complete"`,
-      );
-      return 'resultType "complete"';
+      const r = await answeredAll(ctx);
+      return judgeAckResultType(ctx, 'tasks/update', r.result);
     },
   }),
   modernCheck({
@@ -239,10 +254,7 @@ export const checks: CheckDef[] = [
     needs: ['needsTwoInputs'],
     notApplicable: extensionNotAdvertised,
     async run(ctx: CheckContext) {
-      const c = await createInputRequired(ctx, 'needsTwoInputs');
-      const keys = inputKeys(c.last);
-      if (keys.length < 2) ctx.skip(`task ${c.taskId} lists ${keys.length} inputRequests`, { judgedBy: '2026-get.input-requests-all' });
-      const [k1, k2] = keys as [string, string];
+      const { c, k1, k2 } = await twoInputsRequired(ctx);
       const token = randomUUID().slice(0, 8);
       await answer(ctx, c, c.last, [k1], `first-${token}`);
       // The server may take a partial set or not (2026-update-partial): go on only once k1 is answered.
@@ -273,10 +285,7 @@ export const checks: CheckDef[] = [
     needs: ['needsTwoInputs'],
     notApplicable: extensionNotAdvertised,
     async run(ctx: CheckContext) {
-      const c = await createInputRequired(ctx, 'needsTwoInputs');
-      const keys = inputKeys(c.last);
-      if (keys.length < 2) ctx.skip(`task ${c.taskId} lists ${keys.length} inputRequests`, { judgedBy: '2026-get.input-requests-all' });
-      const [k1, k2] = keys as [string, string];
+      const { c, k1, k2 } = await twoInputsRequired(ctx);
       await answer(ctx, c, c.last, [k1], 'conformance-partial');
       // Watch for a while: the task may show input_required with both keys (partial set not taken) or with
       // k2 only; it must not move on while k2 is unanswered.

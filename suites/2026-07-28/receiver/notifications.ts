@@ -6,7 +6,7 @@
 import type { CheckContext, CheckDef } from '../../engine/check.ts';
 import { short } from '../../engine/text.ts';
 import { timeLeft } from '../../arrange/budget.ts';
-import { WireTimeoutError, idKey, type Message } from '../../wire/peer.ts';
+import { idKey, unlessTimedOut, type Message } from '../../wire/peer.ts';
 import { Field, isTerminal, Meta, Method } from '../../../schema/2026-07-28/protocol.ts';
 import { declaresExtension, extensionNotAdvertised, modernCheck, wire } from '../engine/check.ts';
 import { runIncoming } from '../arrange/observed.ts';
@@ -35,22 +35,18 @@ async function listenTo(ctx: CheckContext): Promise<Listening> {
   const task = await createTask(ctx, 'slow');
   const sub = await task.scope.listen({ [Field.taskIds]: [task.taskId] });
   const key = idKey(sub.id);
-  let ack: Message | undefined;
-  let refused: Message | undefined;
   const waitedMs = timeLeft(ctx, { marginMs: 8_000, floorMs: 1_000, capMs: 5_000 });
-  try {
-    const first = await sub.waitFor(
+  const first = await unlessTimedOut(
+    sub.waitFor(
       (m) =>
         (m.method === Method.SubscriptionsAcknowledged && idKey(m.params?._meta?.[Meta.SubscriptionId]) === key) ||
         (!('method' in m) && 'error' in m && idKey(m.id) === key),
       waitedMs,
       `notifications/subscriptions/acknowledged for subscription ${String(sub.id)} (or an error answer to it)`,
-    );
-    if ('method' in first) ack = first;
-    else refused = first;
-  } catch (e) {
-    if (!(e instanceof WireTimeoutError)) throw e;
-  }
+    ),
+  );
+  const ack = first && 'method' in first ? first : undefined;
+  const refused = first && !('method' in first) ? first : undefined;
   const ids = ack?.params?.[Field.notifications]?.[Field.taskIds];
   return { task, sub, ack, refused, waitedMs, agreed: Array.isArray(ids) && ids.includes(task.taskId) };
 }
@@ -69,6 +65,22 @@ function streamAcknowledged(ctx: CheckContext, l: Listening): void {
   if (!l.ack) ctx.skip('no notifications/subscriptions/acknowledged arrived', { judgedBy: '2026-notify.ack-first' });
 }
 
+/** Runs `judge` on a listen for a slow task (listenTo), closing the subscription whatever the outcome. */
+async function listening<T>(ctx: CheckContext, judge: (l: Listening) => Promise<T>): Promise<T> {
+  const l = await listenTo(ctx);
+  try {
+    return await judge(l);
+  } finally {
+    await l.sub.close();
+  }
+}
+
+/** Acknowledged, and the acknowledgement agreed to notify for the task; else not exercised (the server may send none). */
+function streamAgreed(ctx: CheckContext, l: Listening): void {
+  streamAcknowledged(ctx, l);
+  if (!l.agreed) ctx.skip(`the acknowledgement agreed to no notifications for task ${l.task.taskId} (${short(l.ack?.params)}): the server may send none`);
+}
+
 /** Every notifications/tasks of the task on the connection, with or without the subscription id. */
 function allOf(l: Listening): Message[] {
   return taskNotifications(l.task.scope.peer.messages(), l.task.taskId);
@@ -76,20 +88,16 @@ function allOf(l: Listening): Message[] {
 
 /** Cancels the task (a status change) and waits, bounded, for a notifications/tasks of it on the connection. */
 async function provoke(ctx: CheckContext, l: Listening): Promise<Message | undefined> {
-  streamAcknowledged(ctx, l);
-  if (!l.agreed) ctx.skip(`the acknowledgement agreed to no notifications for task ${l.task.taskId} (${short(l.ack?.params)}): the server may send none`);
+  streamAgreed(ctx, l);
   await cancelTask(l.task.scope, l.task.taskId);
-  try {
-    return await l.task.scope.waitFor(
+  return unlessTimedOut(
+    l.task.scope.waitFor(
       (m) => m.method === Method.TasksNotification && m.params?.[Field.taskId] === l.task.taskId,
       timeLeft(ctx, { marginMs: 4_000, floorMs: 1_000, capMs: 5_000 }),
       `notifications/tasks for task ${l.task.taskId}`,
       true,
-    );
-  } catch (e) {
-    if (e instanceof WireTimeoutError) return undefined;
-    throw e;
-  }
+    ),
+  );
 }
 
 export const checks: CheckDef[] = [
@@ -103,8 +111,7 @@ export const checks: CheckDef[] = [
     needs: ['slow'],
     notApplicable: extensionNotAdvertised,
     async run(ctx: CheckContext) {
-      const l = await listenTo(ctx);
-      try {
+      return listening(ctx, async (l) => {
         streamOpened(ctx, l);
         // Nothing within the bound is time alone, not a verdict; a stream that carried something else first is.
         if (!l.ack && l.sub.messages().length === 0)
@@ -117,9 +124,7 @@ export const checks: CheckDef[] = [
           `the first message of subscription ${String(l.sub.id)} is ${short(first?.method ?? first)}, not its acknowledgement`,
         );
         return `acknowledged first (${short(l.ack?.params, 120)})`;
-      } finally {
-        await l.sub.close();
-      }
+      });
     },
   }),
   modernCheck({
@@ -132,8 +137,7 @@ export const checks: CheckDef[] = [
     needs: ['slow'],
     notApplicable: extensionNotAdvertised,
     async run(ctx: CheckContext) {
-      const l = await listenTo(ctx);
-      try {
+      return listening(ctx, async (l) => {
         const n = await provoke(ctx, l);
         if (!n) ctx.skip(`no notifications/tasks for task ${l.task.taskId} arrived after its status changed (pushing is the server's choice)`);
         // Over HTTP the stream is the subscription's; over stdio a notification of the task without any id.
@@ -146,9 +150,7 @@ export const checks: CheckDef[] = [
           `${bad.length} notifications/tasks for task ${l.task.taskId} lack _meta["${Meta.SubscriptionId}"] = ${JSON.stringify(l.sub.id)} (got ${short(bad[0]?.params?._meta)})`,
         );
         return `${allOf(l).length} notification(s), each with the subscription id`;
-      } finally {
-        await l.sub.close();
-      }
+      });
     },
   }),
   modernCheck({
@@ -161,8 +163,7 @@ export const checks: CheckDef[] = [
     needs: ['slow'],
     notApplicable: extensionNotAdvertised,
     async run(ctx: CheckContext) {
-      const l = await listenTo(ctx);
-      try {
+      return listening(ctx, async (l) => {
         const n = await provoke(ctx, l);
         if (!n) ctx.skip(`no notifications/tasks for task ${l.task.taskId} arrived (pushing is the server's choice): the stream carried nothing to judge`);
         const bad = l.sub.messages().filter((m) => m.method === Method.Progress || m.method === Method.Message);
@@ -171,9 +172,7 @@ export const checks: CheckDef[] = [
           `the subscriptions/listen stream of task ${l.task.taskId} carried ${bad.map((m) => m.method).join(', ')} (${short(bad[0]?.params)})`,
         );
         return `${l.sub.messages().length} message(s) on the stream, none progress or log`;
-      } finally {
-        await l.sub.close();
-      }
+      });
     },
   }),
   modernCheck({
@@ -186,8 +185,7 @@ export const checks: CheckDef[] = [
     needs: ['slow', 'completes'],
     notApplicable: extensionNotAdvertised,
     async run(ctx: CheckContext) {
-      const l = await listenTo(ctx);
-      try {
+      return listening(ctx, async (l) => {
         streamAcknowledged(ctx, l);
         // Another task of the same client changes status while the subscription is open.
         const other = await createSettled(ctx, 'completes', { scope: l.task.scope });
@@ -198,9 +196,7 @@ export const checks: CheckDef[] = [
           `the subscription for task ${l.task.taskId} carried notifications/tasks for ${[...new Set(stray.map((m) => m.params?.[Field.taskId]))].join(', ')} (not asked for; e.g. ${short(stray[0]?.params)})`,
         );
         return `none for task ${other.taskId} (not asked for); ${taskNotifications(l.sub.messages(), l.task.taskId).length} for the one asked for`;
-      } finally {
-        await l.sub.close();
-      }
+      });
     },
   }),
   // tasks.md: "Each notification carries a complete DetailedTask for the current status, identical to what
@@ -216,22 +212,17 @@ export const checks: CheckDef[] = [
     needs: ['slow'],
     notApplicable: extensionNotAdvertised,
     async run(ctx: CheckContext) {
-      const l = await listenTo(ctx);
-      try {
-        streamAcknowledged(ctx, l);
-        if (!l.agreed) ctx.skip(`the acknowledgement agreed to no notifications for task ${l.task.taskId} (${short(l.ack?.params)}): the server may send none`);
-        let n: Message | undefined;
-        try {
-          // The slow task runs to its end; its last notification is the terminal one.
-          n = await l.task.scope.waitFor(
+      return listening(ctx, async (l) => {
+        streamAgreed(ctx, l);
+        // The slow task runs to its end; its last notification is the terminal one.
+        const n = await unlessTimedOut(
+          l.task.scope.waitFor(
             (m) => m.method === Method.TasksNotification && m.params?.[Field.taskId] === l.task.taskId && isTerminal(m.params?.[Field.status]),
             timeLeft(ctx, { marginMs: 3_000, floorMs: 1_000 }),
             `the terminal notifications/tasks of task ${l.task.taskId}`,
             true,
-          );
-        } catch (e) {
-          if (!(e instanceof WireTimeoutError)) throw e;
-        }
+          ),
+        );
         if (!n)
           ctx.skip(
             `no terminal notifications/tasks for task ${l.task.taskId} arrived within the check's budget (pushing is the server's choice; the slow tool may outlast it)`,
@@ -244,9 +235,7 @@ export const checks: CheckDef[] = [
           `the notifications/tasks of completed task ${l.task.taskId} has no result object (got ${short(n.params, 300)}): tasks/get returns the result of a completed task, and a notification is what tasks/get would return`,
         );
         return `completed notification with result ${short(result, 120)}`;
-      } finally {
-        await l.sub.close();
-      }
+      });
     },
   }),
   // Cancellation (core basic-patterns-cancellation.md): "A server MUST send notifications/cancelled referencing
@@ -266,22 +255,18 @@ export const checks: CheckDef[] = [
     needs: ['slow'],
     notApplicable: extensionNotAdvertised,
     async run(ctx: CheckContext) {
-      const l = await listenTo(ctx);
-      try {
+      return listening(ctx, async (l) => {
         streamAcknowledged(ctx, l);
         await cancelTask(l.task.scope, l.task.taskId);
         const key = idKey(l.sub.id);
-        let end: Message | undefined;
-        try {
-          end = await l.task.scope.waitFor(
+        const end = await unlessTimedOut(
+          l.task.scope.waitFor(
             (m) => !('method' in m) && 'result' in m && idKey(m.id) === key,
             timeLeft(ctx, { marginMs: 4_000, floorMs: 1_000, capMs: 5_000 }),
             `the end of subscription ${String(l.sub.id)}`,
             true,
-          );
-        } catch (e) {
-          if (!(e instanceof WireTimeoutError)) throw e;
-        }
+          ),
+        );
         if (!end)
           ctx.skip(
             `the server did not end subscription ${String(l.sub.id)} while the check watched (ending a subscription is its choice): no teardown to judge`,
@@ -293,9 +278,7 @@ export const checks: CheckDef[] = [
           `the server ended subscription ${String(l.sub.id)} (response ${short(end, 160)}) without notifications/cancelled referencing its request id`,
         );
         return `subscription ${String(l.sub.id)} ended with notifications/cancelled (${short(cancelled[0]?.params, 120)})`;
-      } finally {
-        await l.sub.close();
-      }
+      });
     },
   }),
   // "Servers MUST NOT send notifications/cancelled for any other purpose": every notifications/cancelled of the
