@@ -70,6 +70,12 @@ export interface CheckDef {
    */
   waitsMs?: (profile: Profile) => number;
   /**
+   * Scheduling only, never a bound or a verdict: how many connections of its own (ctx.openSession) the check
+   * opens at most on any transport; default 0. Over stdio each is a process, and a run starts processes ahead
+   * only for the connections its checks are still to open (runner/spares.ts).
+   */
+  opensConnections?: number;
+  /**
    * The check. Return normally → pass (MAY checks: info, with the returned observation);
    * `ctx.violation()`/`ctx.expect()` → fail or warn by level; `ctx.skip()` → not exercised.
    */
@@ -228,6 +234,11 @@ export interface TargetConnector {
   readonly hasSecondIdentity: boolean;
   /** Ends what the connector keeps beside the connections it handed out (stdio: processes started ahead). */
   close?(): Promise<void>;
+  /**
+   * `n` more connections will be opened (runChecks: the checks' `opensConnections`; negative: a check ended
+   * having opened fewer): stdio starts no more processes ahead than that. A hint, never a bound.
+   */
+  expect?(n: number): void;
   /**
    * A 2026-07-28 session's connector to the same target in 2025-11-25 (initialize first): the cross-version
    * checks open such connections with `openSession({ revision: '2025-11-25' })`.

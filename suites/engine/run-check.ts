@@ -52,6 +52,26 @@ export async function runCheck(
   history: () => readonly CheckResult[] = () => [],
   run: RunState = { health: {} },
 ): Promise<CheckResult> {
+  const opens = { n: 0 };
+  try {
+    return await runOne(def, shared, info, connector, options, history, run, opens);
+  } finally {
+    // The connections it might have opened and did not will not be asked for (connector.expect).
+    const unused = (def.opensConnections ?? 0) - opens.n;
+    if (unused > 0) connector.expect?.(-unused);
+  }
+}
+
+async function runOne(
+  def: CheckDef,
+  shared: Peer,
+  info: TargetInfo,
+  connector: TargetConnector,
+  options: RunOptions,
+  history: () => readonly CheckResult[],
+  run: RunState,
+  opens: { n: number },
+): Promise<CheckResult> {
   const started = Date.now();
   const scope = shared.scope(def.id);
   const extra: { peer: Peer; scope: Scope }[] = [];
@@ -154,6 +174,7 @@ export async function runCheck(
           const { revision, ...rest } = opts ?? {};
           const via = revision === undefined || revision === (info.revision ?? SPEC_REVISION) ? connector : connector.legacy;
           if (!via) throw new NotExercised(`no ${revision} connection can be opened from a ${info.revision ?? SPEC_REVISION} session`);
+          if (via === connector) opens.n++;
           peer = await via.open(rest);
         } catch (e) {
           if (e instanceof NotExercised) throw e;

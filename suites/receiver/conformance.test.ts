@@ -56,6 +56,11 @@ describe.each(targets)('reference receiver over %s', (_name, target, maySkip) =>
       expect(bad.map((r) => `${r.id} ${r.status}: ${r.message}`)).toEqual([]);
       const skipped = results.filter((r) => r.status === 'skip' && !maySkip(r.id));
       expect(skipped.map((r) => `${r.id}: ${r.message}`)).toEqual([]);
+      // No check opens more connections of its own than its opensConnections says (the processes a stdio run
+      // starts ahead are sized by it).
+      const opened = (id: string) => new Set(results.find((r) => r.id === id)!.transcript.flatMap((e) => (e.connection ? [e.connection] : []))).size;
+      const over = receiverChecks2025.filter((c) => opened(c.id) > (c.opensConnections ?? 0));
+      expect(over.map((c) => `${c.id}: opened ${opened(c.id)}, declares ${c.opensConnections ?? 0}`)).toEqual([]);
     } finally {
       await session.close();
     }

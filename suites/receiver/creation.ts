@@ -346,6 +346,7 @@ export const checks: CheckDef[] = [
     killedBy: ['duplicate-ids', 'ids-per-session'],
     needs: ['completes'],
     needsCapabilities: ['tasks.requests.tools.call'],
+    opensConnections: 2,
     async run(ctx: CheckContext) {
       const seq = await createMany(ctx, 'completes', 4, false);
       const par = await createMany(ctx, 'completes', 6, true);
@@ -421,6 +422,7 @@ export const checks: CheckDef[] = [
     killedBy: ['sequential-ids'],
     needs: ['completes'],
     needsCapabilities: ['tasks.requests.tools.call'],
+    opensConnections: 1,
     async run(ctx: CheckContext) {
       const { ids, errors } = await createMany(ctx, 'completes', 8, false);
       const strs = ids.filter((x): x is string => typeof x === 'string');

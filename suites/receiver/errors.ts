@@ -264,6 +264,7 @@ export const checks: CheckDef[] = [
     killedBy: ['unknown-task-32603', 'bad-cursor-ignored'],
     clientReceiver: 'sends raw malformed bytes from the client side of a connection',
     needsCapabilities: ['tasks'],
+    opensConnections: 1,
     async run(ctx: CheckContext) {
       const s = await ctx.openSession();
       const problems: string[] = [];

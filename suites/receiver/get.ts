@@ -95,6 +95,7 @@ export const checks: CheckDef[] = [
     killedBy: ['missing-created-at'],
     needs: ['completes'],
     needsCapabilities: ['tasks.requests.tools.call'],
+    opensConnections: 1,
     async run(ctx: CheckContext) {
       const { seen, covered } = await gatherTaskObjects(ctx);
       const problems = timestampProblems(seen, 'createdAt');
@@ -122,6 +123,7 @@ export const checks: CheckDef[] = [
     killedBy: ['bad-timestamp'],
     needs: ['completes'],
     needsCapabilities: ['tasks.requests.tools.call'],
+    opensConnections: 1,
     async run(ctx: CheckContext) {
       const { seen, covered } = await gatherTaskObjects(ctx);
       const problems = timestampProblems(seen, 'lastUpdatedAt');

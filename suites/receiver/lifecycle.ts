@@ -94,6 +94,7 @@ export const checks: CheckDef[] = [
     needsCapabilities: ['tasks.requests.tools.call'],
     needs: ['needsInput'],
     timeoutMs: INPUT_TIMEOUT_MS,
+    opensConnections: 1,
     async run(ctx: CheckContext) {
       const run = await startInputTask(ctx);
       let o: Observation;
@@ -235,6 +236,7 @@ export const checks: CheckDef[] = [
     needsCapabilities: ['tasks.requests.tools.call'],
     needs: ['needsInput'],
     timeoutMs: INPUT_TIMEOUT_MS,
+    opensConnections: 1,
     async run(ctx: CheckContext) {
       return withInputTask(ctx, async (run) => {
         const o = await awaitInputRequired(ctx, run, INPUT_WAIT_MS);
@@ -268,6 +270,7 @@ export const checks: CheckDef[] = [
     needsCapabilities: ['tasks.requests.tools.call'],
     needs: ['needsInput'],
     timeoutMs: INPUT_TIMEOUT_MS,
+    opensConnections: 1,
     async run(ctx: CheckContext) {
       return withInputTask(ctx, async (run) => {
         await awaitInputRequired(ctx, run, INPUT_WAIT_MS);
@@ -298,6 +301,7 @@ export const checks: CheckDef[] = [
     killedBy: ['input-to-every-session'],
     needs: ['needsInput'],
     timeoutMs: INPUT_TIMEOUT_MS,
+    opensConnections: 2,
     async run(ctx: CheckContext) {
       const bystander = await ctx.openSession();
       const stray: Message[] = [];
@@ -349,6 +353,7 @@ export const checks: CheckDef[] = [
     needsCapabilities: ['tasks.requests.tools.call'],
     needs: ['needsInput'],
     timeoutMs: INPUT_TIMEOUT_MS,
+    opensConnections: 1,
     async run(ctx: CheckContext) {
       return withInputTask(ctx, async (run) => {
         const o = await awaitInputRequired(ctx, run, INPUT_WAIT_MS);

@@ -98,6 +98,7 @@ export const checks: CheckDef[] = [
     clientReceiver: true,
     needs: ['completes'],
     needsCapabilities: ['tasks.list'],
+    opensConnections: 1,
     async run(ctx: CheckContext) {
       const s = await ctx.openSession();
       const a = await createTask(ctx, 'completes', { peer: s });
@@ -122,6 +123,7 @@ export const checks: CheckDef[] = [
     clientReceiver: true,
     needs: ['completes'],
     needsCapabilities: ['tasks.list'],
+    opensConnections: 1,
     async run(ctx: CheckContext) {
       const s = await ctx.openSession();
       const ids = await createMany(ctx, s, MANY);
@@ -152,6 +154,7 @@ export const checks: CheckDef[] = [
     needsCapabilities: ['tasks.list'],
     timeoutMs: 45_000,
     loadsTarget: true, // creates many tasks: runs last, on its own connection
+    opensConnections: 1,
     async run(ctx: CheckContext) {
       const s = await ctx.openSession();
       let created = (await createMany(ctx, s, MANY)).length;
@@ -203,6 +206,7 @@ export const checks: CheckDef[] = [
     clientReceiver: true,
     needs: ['completes'],
     needsCapabilities: ['tasks.list'],
+    opensConnections: 1,
     async run(ctx: CheckContext) {
       const s = await ctx.openSession();
       await createMany(ctx, s, MANY);
@@ -242,6 +246,7 @@ export const checks: CheckDef[] = [
     clientReceiver: true,
     needs: ['completes'],
     needsCapabilities: ['tasks.list'],
+    opensConnections: 1,
     async run(ctx: CheckContext) {
       const s = await ctx.openSession();
       const c = await createTask(ctx, 'completes', { peer: s });

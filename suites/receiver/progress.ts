@@ -2,8 +2,9 @@
 // tasks.md "Task Progress Notifications") and for notifications/cancelled aimed at a task
 // (cancellation.md line 38). Requirement ids from schema/requirements.json.
 //
-// The progress checks run on their own session: its only request carrying a progressToken is the
+// progress.same-token runs on a session of its own: its only request carrying a progressToken is the
 // task-creating call, so every notifications/progress on that connection belongs to the task.
+// progress.stop-after-terminal reads only its own token and task, so it runs on the shared connection.
 import { randomUUID } from 'node:crypto';
 import { defineCheck, type CheckContext, type CheckDef } from '../engine/check.ts';
 import type { Message, Scope, TranscriptEntry } from '../wire/peer.ts';
@@ -30,9 +31,9 @@ function showsTerminal(m: Message | undefined, taskId: string): boolean {
   return terminalTask(r) || terminalTask(r.task) || (Array.isArray(r.tasks) && r.tasks.some(terminalTask));
 }
 
-/** Opens a session and creates a `progress` task there with a fresh progressToken. */
-async function progressTask(ctx: CheckContext): Promise<{ s: Scope; token: string; taskId: string; task: any; createdSeq: number }> {
-  const s = await ctx.openSession();
+/** Creates a `progress` task with a fresh progressToken, on a session of its own or (`shared`) on the shared connection. */
+async function progressTask(ctx: CheckContext, shared = false): Promise<{ s: Scope; token: string; taskId: string; task: any; createdSeq: number }> {
+  const s = shared ? ctx.peer : await ctx.openSession();
   const token = `conformance-progress-${randomUUID()}`;
   const created = await createTask(ctx, 'progress', { peer: s, meta: { progressToken: token } });
   const createdEntry = s.peer.transcript.find((e) => e.dir === 'in' && e.message === created.response.message);
@@ -76,6 +77,7 @@ export const checks: CheckDef[] = [
     level: 'MUST',
     killedBy: ['progress-new-token'],
     needs: ['progress'],
+    opensConnections: 1,
     async run(ctx: CheckContext) {
       const { s, token, taskId, task, createdSeq } = await progressTask(ctx);
       await reachTerminal(ctx, taskId, { peer: s, initial: task, role: 'progress' });
@@ -108,10 +110,12 @@ export const checks: CheckDef[] = [
     killedBy: ['progress-after-terminal'],
     needs: ['progress'],
     async run(ctx: CheckContext) {
-      const { s, token, taskId, task } = await progressTask(ctx);
+      const { s, token, taskId, task } = await progressTask(ctx, true);
       const last = await reachTerminal(ctx, taskId, { peer: s, initial: task, role: 'progress' });
       await delay(Math.min(1_000, Math.max(200, 2 * pollDelay(ctx, last))));
-      const tr = s.peer.transcript;
+      // The check's own exchanges and what names its task or token (Scope), in wire order: other checks' messages
+      // on the shared connection (a tasks/list showing this task) are not its observation.
+      const tr = s.transcript;
       const terminal = tr.find((e) => e.dir === 'in' && showsTerminal(e.message as Message, taskId));
       if (!terminal) ctx.violation(`polling ended with task ${taskId} ${last?.status} but no incoming message showing it terminal was recorded`);
       const mine = tr.filter((e) => isProgress(e) && tokenOf(e) === token);
@@ -198,6 +202,7 @@ export const checks: CheckDef[] = [
     level: 'MUST',
     killedBy: ['progress-shared-token', 'progress-decreasing', 'progress-no-related-task'],
     runsLast: true,
+    opensConnections: 1,
     async run(ctx: CheckContext) {
       const sources = targetTranscripts(ctx);
       if (ctx.info.profile.tools.progress) {

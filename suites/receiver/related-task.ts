@@ -142,6 +142,7 @@ export const checks: CheckDef[] = [
     level: 'MUST',
     killedBy: ['input-no-related-task'],
     needs: ['needsInput'],
+    opensConnections: 1,
     async run(ctx: CheckContext) {
       // Own connection: every input request arriving there during the task is the task's. A ping relates to
       // no task (RULINGS.md#related-task-exemptions); another request counts when it names a task.
@@ -221,6 +222,7 @@ export const checks: CheckDef[] = [
     killedBy: ['log-no-related-task'],
     clientReceiver: 'logging is a server utility (logging.md); a client receiving a task sends no notifications/message for it',
     needs: ['logs'],
+    opensConnections: 1,
     async run(ctx: CheckContext) {
       // Own connection: only this task runs there. A server may log for other reasons too, so a log message
       // without related-task is not known to be the task's: the check fails when the role's tool logged and
@@ -270,6 +272,7 @@ export const checks: CheckDef[] = [
     clientReceiver: true,
     needs: ['completes'],
     needsCapabilities: ['tasks.list'],
+    opensConnections: 1,
     async run(ctx: CheckContext) {
       const s = await ctx.openSession();
       await createTask(ctx, 'completes', { peer: s });

@@ -273,6 +273,7 @@ export const checks: CheckDef[] = [
     level: 'MUST',
     killedBy: ['result-not-blocking'],
     needs: ['needsInput'],
+    opensConnections: 1,
     async run(ctx: CheckContext) {
       // Own connection: every input request arriving there belongs to this check's task.
       const s = await ctx.openSession();

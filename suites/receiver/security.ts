@@ -70,6 +70,7 @@ export const checks: CheckDef[] = [
     needs: ['completes'],
     needsCapabilities: ['tasks'],
     notApplicable: notOverStdio,
+    opensConnections: 1,
     async run(ctx: CheckContext) {
       const mode = isolationMode(ctx);
       const s2 = await openOther(ctx, mode);
@@ -135,6 +136,7 @@ export const checks: CheckDef[] = [
     needs: ['completes'],
     needsCapabilities: ['tasks.list'],
     notApplicable: notOverStdio,
+    opensConnections: 1,
     async run(ctx: CheckContext) {
       const mode = isolationMode(ctx);
       const s2 = await openOther(ctx, mode);
@@ -168,6 +170,7 @@ export const checks: CheckDef[] = [
     needs: ['completes'],
     needsCapabilities: ['tasks.list'],
     notApplicable: notOverStdio,
+    opensConnections: 1,
     async run(ctx: CheckContext) {
       const mode = isolationMode(ctx);
       const s2 = await openOther(ctx, mode);
@@ -198,6 +201,7 @@ export const checks: CheckDef[] = [
     needsCapabilities: ['tasks.requests.tools.call'],
     timeoutMs: 60_000,
     loadsTarget: true, // a flood: runs last, on its own connection
+    opensConnections: 1,
     async run(ctx: CheckContext) {
       const FLOOD_TASKS = 200;
       const BATCH = 20;

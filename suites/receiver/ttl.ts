@@ -199,6 +199,7 @@ export const checks: CheckDef[] = [
     needs: ['completes'],
     needsCapabilities: ['tasks.requests.tools.call'],
     loadsTarget: true,
+    opensConnections: 1,
     async run(ctx: CheckContext) {
       const tool = ctx.tool('completes');
       const problems: string[] = [];

@@ -191,6 +191,8 @@ export function scheduled(checks: readonly CheckDef[], profile?: Profile): { fir
  */
 export async function runChecks(checks: CheckDef[], session: TargetSession, concurrency = session.options.concurrency): Promise<CheckResult[]> {
   const { first, last } = scheduled(checks, session.info.profile);
+  // How many connections of their own the checks open (each check gives back what it did not use when it ends).
+  session.connector.expect?.(checks.reduce((n, c) => n + (c.opensConnections ?? 0), 0));
   const results = new Map<CheckDef, CheckResult>();
   let next = 0;
   const worker = async () => {

@@ -61,3 +61,30 @@ test('after a failed start no more are made ahead', async () => {
   expect(spares.take()).toBeUndefined();
   expect(made).toBe(3);
 });
+
+test('once the connections still to be asked for are known, no more than those are made ahead', async () => {
+  let made = 0;
+  const discarded: number[] = [];
+  const spares = new Spares(
+    2,
+    async () => ++made,
+    async (n) => void discarded.push(n),
+  );
+  spares.fill();
+  expect(made).toBe(2); // not known yet: size
+  spares.expect(3);
+  expect(await spares.take()).toBe(1); // 2 left to ask for, 1 ready: one more made
+  expect(made).toBe(3);
+  expect(spares.take(false)).toBeUndefined(); // asked for one of another kind: it counts, none made
+  expect(made).toBe(3);
+  expect(await spares.take()).toBe(2);
+  expect(made).toBe(3); // none left to ask for
+  spares.expect(-1); // never below zero
+  spares.expect(1);
+  expect(made).toBe(3); // one ready already covers it
+  expect(await spares.take()).toBe(3);
+  expect(spares.take()).toBeUndefined();
+  await spares.close();
+  expect(made).toBe(3);
+  expect(discarded).toEqual([]);
+});

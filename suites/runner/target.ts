@@ -79,8 +79,10 @@ export function connectorFor(spec: TargetSpec, requestTimeoutMs: number, concurr
             );
             return first;
           }
-          return (!opts?.capabilities && spares.take()) || start(opts?.capabilities);
+          // Only a connection with the suite's own capabilities can be one made ahead.
+          return spares.take(!opts?.capabilities) || start(opts?.capabilities);
         },
+        expect: (n) => spares.expect(n),
         close: () => spares.close(),
       };
     }
