@@ -134,11 +134,13 @@ const LOGGER = 'reference';
 
 async function runTask(s: SessionPort, t: StoredTask, tool: ToolDef, args: Params, progressToken: unknown): Promise<void> {
   const sw = s.core.switches;
-  const signal = t.abort.signal;
+  const abort = t.abort;
   const toolCtx: ToolContext = {
     args,
-    signal,
-    sleep: (ms) => abortableSleep(ms, signal),
+    get signal() {
+      return abort.signal;
+    },
+    sleep: (ms) => abortableSleep(ms, abort),
     progress: (progress, total, message) => {
       // progress-same-token; progress-stop-after-terminal
       if (progressToken === undefined || t.deleted) return;
@@ -165,7 +167,7 @@ async function runTask(s: SessionPort, t: StoredTask, tool: ToolDef, args: Param
     outcome = { kind: 'result', result: await tool.run(toolCtx) };
   } catch (e) {
     clearInterval(pings);
-    if (signal.aborted || t.deleted) return; // cancelled / expired: the status already says so
+    if (abort.aborted || t.deleted) return; // cancelled / expired: the status already says so
     outcome =
       e instanceof RpcError
         ? { kind: 'error', error: e.toJSON() }
@@ -231,7 +233,7 @@ function finishTask(s: SessionPort, t: StoredTask, outcome: Outcome): void {
 async function requestTaskInput(s: SessionPort, t: StoredTask, method: string, params: Params): Promise<{ result?: unknown; error?: JsonRpcErrorObject }> {
   const sw = s.core.switches;
   const store = s.core.store;
-  if (t.abort.signal.aborted || t.deleted) throw new Error('task is no longer active');
+  if (t.abort.aborted || t.deleted) throw new Error('task is no longer active');
   // input-required-related-task
   const withMeta = sw.dropsInputRelatedTask() ? params : { ...params, _meta: { ...(isObject(params._meta) ? params._meta : {}), ...relatedMeta(s, t) } };
   const answer = new Promise<{ result?: unknown; error?: JsonRpcErrorObject }>((resolve, reject) => {
@@ -243,9 +245,9 @@ async function requestTaskInput(s: SessionPort, t: StoredTask, method: string, p
   if (t.status === 'working' && !sw.staysWorkingForInput()) store.transition(t, 'input_required', `Waiting for input: ${method}`);
   store.fire(t); // wake any open tasks/result to deliver it
   try {
-    const r = await raceAbort(answer, t.abort.signal);
+    const r = await raceAbort(answer, t.abort);
     // input-required-resume
-    const stuck = sw.afterInput(t.abort.signal);
+    const stuck = sw.afterInput(t.abort);
     if (stuck) await stuck;
     return r;
   } finally {

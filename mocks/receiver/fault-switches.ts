@@ -6,6 +6,7 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { ErrorCode, isTerminal, RELATED_TASK_META, type Task, type TaskStatus } from '../../schema/protocol.ts';
 import { abortableSleep, type Params, type Reply } from './core.ts';
+import type { Abortable } from './abort.ts';
 import type { FaultSet } from './faults.ts';
 import type { JsonRpcErrorObject, StoredTask, TaskStore } from './store.ts';
 
@@ -388,7 +389,7 @@ export class FaultSwitches {
   }
 
   /** input-required-resume (input-stuck): the task stays input_required long after the answer; undefined: resume at once. */
-  afterInput(signal: AbortSignal): Promise<void> | undefined {
+  afterInput(signal: Abortable): Promise<void> | undefined {
     return this.f.has('input-stuck') ? abortableSleep(INPUT_STUCK_MS, signal) : undefined;
   }
 

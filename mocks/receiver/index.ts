@@ -28,7 +28,6 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { listenEndpoint, MCP_PATH } from '../http-endpoint.ts';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 // Type only: the HTTP transport (and the web server it brings) loads with the first HTTP session, not in a stdio process.
 import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
@@ -42,6 +41,7 @@ import { FaultSwitches } from './fault-switches.ts';
 import { LatitudeSet } from './latitudes.ts';
 import { LatitudeSwitches } from './latitude-switches.ts';
 import { TaskStore } from './store.ts';
+import { CoalescingStdioServerTransport } from './stdio.ts';
 import { buildTools, DEFAULT_TIMINGS, type ToolDef, type ToolTimings } from './tools.ts';
 
 export { FAULTS, FAULT_NAMES, FaultSet, isFaultName, type FaultName, type FaultInfo } from './faults.ts';
@@ -233,7 +233,7 @@ export class ReferenceReceiver implements ReceiverCore {
   }
 
   async serveStdio(): Promise<ReceiverSession> {
-    const transport = new StdioServerTransport();
+    const transport = new CoalescingStdioServerTransport();
     return this.connect(transport, { label: 'stdio' }, { answerTransportErrors: true });
   }
 

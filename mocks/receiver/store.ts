@@ -1,6 +1,6 @@
 // Task store of the reference receiver: ids, ownership, status transitions (through the one table in
 // model.ts), TTL expiry with prompt cleanup, per-requestor limits, opaque list cursors.
-import { abortWith } from './abort.ts';
+import { abortWith, TaskAbort } from './abort.ts';
 import { createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { IllegalTransitionError, RpcError, type JsonRpcError } from '../errors.ts';
 import { canTransition, ErrorCode, INITIAL_STATUS, isTerminal, type TaskStatus } from '../../schema/protocol.ts';
@@ -38,7 +38,7 @@ export interface StoredTask {
   timer?: NodeJS.Timeout;
   outcome?: Outcome;
   /** Aborted on cancel, expiry or deletion: stops the work. */
-  readonly abort: AbortController;
+  readonly abort: TaskAbort;
   /** Called on every change (status, outcome, queued input). */
   readonly listeners: Set<() => void>;
   readonly inputQueue: PendingInput[];
@@ -153,7 +153,7 @@ export class TaskStore {
       lastUpdatedAtMs: now,
       ttl,
       expiresAt: now + ttl,
-      abort: new AbortController(),
+      abort: new TaskAbort(),
       listeners: new Set(),
       inputQueue: [],
       origin: args.origin,

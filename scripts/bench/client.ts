@@ -2,6 +2,7 @@
 // suites/wire/peer.ts's Peer records every message (evidence for the checks); over 100 000 tasks that record
 // would be most of what the benchmark measures (time and memory), so the benchmarks use this instead,
 // the same client for every server they compare.
+import { spawn, type ChildProcess } from 'node:child_process';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 
@@ -113,3 +114,89 @@ export function sleep(ms: number): Promise<void> {
 
 const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
 export const isTerminalStatus = (s: unknown): boolean => typeof s === 'string' && TERMINAL.has(s);
+
+/**
+ * A server process's stdin/stdout as a Transport for the workloads, lean on purpose: newline-delimited JSON,
+ * `JSON.parse` of each line (no schema validation of the answers) and the messages sent in one turn of the
+ * event loop written together. The SDK's StdioClientTransport validates every message and writes each one on
+ * its own; that costs the requestor about as much CPU per task as a fast server spends, so on 2 cores
+ * (requestor and server share them) the stdio rows measured the requestor as much as the server.
+ */
+export class PipeClientTransport implements Transport {
+  onmessage?: Transport['onmessage'];
+  onclose?: () => void;
+  onerror?: (e: Error) => void;
+  private child: ChildProcess | undefined;
+  private pendingIn = '';
+  private queued: string[] = [];
+
+  constructor(
+    readonly command: string,
+    readonly args: string[],
+    readonly cwd: string,
+  ) {}
+
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
+  start(): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const child = spawn(this.command, this.args, { cwd: this.cwd, stdio: ['pipe', 'pipe', 'ignore'] });
+      this.child = child;
+      child.once('spawn', () => resolve());
+      child.once('error', (e) => {
+        reject(e);
+        this.onerror?.(e);
+      });
+      child.once('close', () => this.onclose?.());
+      child.stdin!.on('error', (e) => this.onerror?.(e));
+      child.stdout!.setEncoding('utf8');
+      child.stdout!.on('data', (chunk: string) => this.read(chunk));
+    });
+  }
+
+  private read(chunk: string): void {
+    let text = this.pendingIn + chunk;
+    let nl: number;
+    while ((nl = text.indexOf('\n')) >= 0) {
+      const line = text.slice(0, nl);
+      text = text.slice(nl + 1);
+      if (!line.trim()) continue;
+      let m: unknown;
+      try {
+        m = JSON.parse(line);
+      } catch (e) {
+        this.onerror?.(e as Error);
+        continue;
+      }
+      this.onmessage?.(m as never);
+    }
+    this.pendingIn = text;
+  }
+
+  async send(message: unknown): Promise<void> {
+    if (!this.child?.stdin?.writable) throw new Error('not connected');
+    this.queued.push(JSON.stringify(message));
+    if (this.queued.length === 1) setImmediate(this.flush);
+  }
+
+  private readonly flush = (): void => {
+    if (!this.queued.length) return;
+    const text = this.queued.join('\n') + '\n';
+    this.queued = [];
+    if (this.child?.stdin?.writable) this.child.stdin.write(text);
+  };
+
+  /** Ends the server's stdin (a stdio server exits on it); SIGTERM after 2 s if it has not exited. */
+  async close(): Promise<void> {
+    const child = this.child;
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    this.flush();
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    child.stdin?.end();
+    const timer = setTimeout(() => child.kill('SIGTERM'), 2_000);
+    await exited;
+    clearTimeout(timer);
+  }
+}

@@ -11,11 +11,10 @@
 // to keep the CPU busy, so the number is a capacity, not a latency.
 import { readFileSync } from 'node:fs';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ensureBuilt, MOCK } from './suite.ts';
 import { createReferenceReceiver } from '../../mocks/receiver/index.ts';
 import { createSdkTasksServer } from '../../fixtures/sdk-tasks-server.ts';
-import { BenchClient, isTerminalStatus, sleep, yieldToLoop } from './client.ts';
+import { BenchClient, isTerminalStatus, PipeClientTransport, sleep, yieldToLoop } from './client.ts';
 import { round, series, type Series } from './stats.ts';
 
 export type ServerKind = 'reference' | 'sdk';
@@ -131,7 +130,7 @@ export async function connect(
     if (kind === 'reference') await ensureBuilt(root);
     // The reference as the package runs it (compiled, section 1 builds it); the SDK-based fixture is not part of the package.
     const args = kind === 'reference' ? [MOCK, '--stdio'] : ['--import', 'tsx', 'fixtures/sdk-tasks-server.ts', '--stdio'];
-    const transport = new StdioClientTransport({ command: process.execPath, args, cwd: root, stderr: 'ignore' });
+    const transport = new PipeClientTransport(process.execPath, args, root);
     const c = new BenchClient(transport, timeoutMs);
     await c.start();
     clients.push(c);
