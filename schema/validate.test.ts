@@ -40,6 +40,16 @@ describe('definitions', () => {
     for (const n of names) expect(() => validate(n, {}), n).not.toThrow(); // every definition compiles (ajv strict mode)
   });
 
+  it('each committed document is valid against the 2020-12 meta-schema (validatorFor skips that check at run time)', () => {
+    for (const file of ['./tasks-2025-11-25.schema.json', './tasks-2026-07-28.schema.json']) {
+      const doc = JSON.parse(readFileSync(new URL(file, import.meta.url), 'utf8'));
+      expect(() => createValidator(doc, `meta-${file}`), file).not.toThrow();
+    }
+    // The check is on by default: a document the meta-schema rejects does not build.
+    expect(() => createValidator({ $defs: { X: { type: 12 } } }, 'meta-bad')).toThrow(/schema is invalid/);
+    expect(() => createValidator({ $defs: { X: { type: 12 } } }, 'meta-bad-unchecked', { validateSchema: false })).not.toThrow();
+  });
+
   it('is a draft 2020-12 document with provenance and recorded patches', () => {
     expect(committedDoc.$schema).toBe('https://json-schema.org/draft/2020-12/schema');
     expect(committedDoc['x-provenance']).toMatchObject({

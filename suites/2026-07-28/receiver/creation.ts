@@ -9,7 +9,7 @@ import { extensionNotAdvertised, modernCheck } from '../engine/check.ts';
 import { answersFor, callRole, callThroughMrtr, createTask, getTask, JUDGED_BY, answeredWithTask } from '../arrange/tasks.ts';
 
 const SECTION = 'Task Creation';
-const schema = validatorFor(REVISION);
+const schema = { validate: (name: string, value: unknown) => validatorFor(REVISION).validate(name, value) }; // built on first use, not on import
 
 export const checks: CheckDef[] = [
   modernCheck({

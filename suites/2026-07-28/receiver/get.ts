@@ -25,7 +25,7 @@ import {
 import type { ModernProfileRole } from '../../engine/profile.ts';
 
 const SECTION = 'Task Polling';
-const schema = validatorFor(REVISION);
+const schema = { validate: (name: string, value: unknown) => validatorFor(REVISION).validate(name, value) }; // built on first use, not on import
 
 /** The DetailedTask variant of each status (ext-tasks schema). */
 const VARIANT: Record<TaskStatus, string> = {

@@ -24,7 +24,7 @@ import {
 } from '../arrange/tasks.ts';
 
 const SECTION = 'Task Update Requests';
-const schema = validatorFor(REVISION);
+const schema = { validate: (name: string, value: unknown) => validatorFor(REVISION).validate(name, value) }; // built on first use, not on import
 /** Members an empty acknowledgement may have (RULINGS.md#ext-empty-ack). */
 export const ACK_MEMBERS = [Field.resultType, '_meta'] as const;
 /** Judges an acknowledgement: nothing but resultType and _meta (RULINGS.md#ext-empty-ack). */
