@@ -8,7 +8,7 @@ import { WireTimeoutError, type JsonRpcError, type Message, type Response, type 
 import { isTaskStatus, isTerminal, type TaskStatus } from '../../schema/protocol.ts';
 import type { ProfileRole } from '../engine/profile.ts';
 import { timeLeft } from './budget.ts';
-import { delay, getTask, observe, pollDelay, seqText, type ObserveOptions } from './poll.ts';
+import { delay, observe, pollDelay, seqText, type ObserveOptions } from './poll.ts';
 import { isObj, short } from '../engine/text.ts';
 
 /** ttl asked for by the checks' tasks: short, so that a target keeps nothing of ours for long. */
@@ -246,8 +246,9 @@ export async function cancelQuietly(ctx: CheckContext, taskId: string, peer: Sco
 }
 
 /**
- * Sends tasks/cancel and waits (bounded) until tasks/get shows a terminal status or the task is gone.
- * `settled` is the status seen last; `deleted` when tasks/get answered an error (receivers MAY delete cancelled tasks).
+ * Sends tasks/cancel and polls (observe, bounded) until tasks/get shows a terminal status or the task is gone.
+ * `settled` is the status seen last; `deleted` when tasks/get answered -32602 (receivers MAY delete cancelled
+ * tasks: RULINGS.md#delete-vs-sticky). Another tasks/get error or status is not exercised, as observe has it.
  */
 export async function cancelAndSettle(
   ctx: CheckContext,
@@ -255,17 +256,14 @@ export async function cancelAndSettle(
   peer: Scope = ctx.peer,
 ): Promise<{ cancel: Response; settled?: TaskStatus; deleted: boolean; getError?: Response['error'] }> {
   const cancel = await peer.request('tasks/cancel', { taskId });
-  const bound = timeLeft(ctx, { floorMs: 1_000, capMs: Math.max(1_000, Math.min(5_000, ctx.options.checkTimeoutMs / 4)) });
-  const deadline = Date.now() + bound;
-  let last: any = cancel.result;
-  for (;;) {
-    const g = await getTask(ctx, taskId, peer);
-    if (g.error) return { cancel, deleted: true, getError: g.error };
-    last = g.result;
-    if (isTaskStatus(last?.status) && isTerminal(last.status)) return { cancel, settled: last.status, deleted: false };
-    if (Date.now() + pollDelay(ctx, last) > deadline) return { cancel, settled: isTaskStatus(last?.status) ? last.status : undefined, deleted: false };
-    await delay(pollDelay(ctx, last));
-  }
+  const o = await observe(ctx, taskId, (t) => isTerminal(t.status), {
+    peer,
+    allowGone: true,
+    boundMs: timeLeft(ctx, { floorMs: 1_000, capMs: Math.max(1_000, Math.min(5_000, ctx.options.checkTimeoutMs / 4)) }),
+    label: 'waiting for the cancelled task to settle',
+  });
+  if (o.gone) return { cancel, deleted: true, getError: o.gone };
+  return { cancel, settled: o.last?.status, deleted: false };
 }
 
 /**

@@ -67,6 +67,8 @@ export interface ObserveOptions {
    * precondition; then `judgedBy` names the check that judges tasks/get.
    */
   onFailure?: 'violation' | 'not-exercised';
+  /** Awaited after each poll that did not end the observation, before the next (e.g. a second task polled in step). */
+  between?: () => Promise<void>;
 }
 
 /** The check that judges tasks/get answers and task statuses, cited when polling only arranges. */
@@ -119,8 +121,13 @@ export async function observe(
     if (isTerminal(last.status)) ctx.finished(taskId);
     const elapsed = Date.now() - started;
     if (done(last, polls, elapsed)) return { statuses, tasks, responses, last, timedOut: false, polls, elapsedMs: elapsed };
+    let sinceStart = elapsed;
+    if (opts.between) {
+      await opts.between();
+      sinceStart = Date.now() - started;
+    }
     const wait = pollDelay(ctx, last);
-    if (elapsed + wait > boundMs) return { statuses, tasks, responses, last, timedOut: true, polls, elapsedMs: elapsed };
+    if (sinceStart + wait > boundMs) return { statuses, tasks, responses, last, timedOut: true, polls, elapsedMs: sinceStart };
     if (wake) {
       if (await Promise.race([delay(wait).then(() => false), wake.then(() => true)])) wake = undefined;
     } else await delay(wait);

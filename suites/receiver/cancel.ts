@@ -4,10 +4,10 @@ import { defineCheck, type CheckContext, type CheckDef } from '../engine/check.t
 import { expectError } from '../arrange/tasks.ts';
 import { cancelAndSettle, cancelledTask, createTask, reachTerminal, type CreatedTask } from '../arrange/arrange.ts';
 import { timeLeft } from '../arrange/budget.ts';
-import { delay, getTask, pollDelay, seqText } from '../arrange/poll.ts';
+import { delay, getTask, observe, pollDelay, seqText } from '../arrange/poll.ts';
 import { short } from '../engine/text.ts';
 import type { Message, Response } from '../wire/peer.ts';
-import { isTaskStatus, isTerminal } from '../../schema/protocol.ts';
+import { isTaskStatus, isTerminal, type TaskStatus } from '../../schema/protocol.ts';
 import { roleRunMs, type ProfileRole } from '../engine/profile.ts';
 
 const SECTION = 'Task Cancellation';
@@ -105,27 +105,31 @@ export const checks: CheckDef[] = [
       }
       const b = await createTask(ctx, 'slow');
       const bound = timeLeft(ctx, { marginMs: 3_000, floorMs: 2_000 });
-      const deadline = Date.now() + bound;
-      const seen: string[] = [];
+      const seen: TaskStatus[] = [];
       let bDoneAt: number | undefined;
       let after = 0; // polls of A after B ended
-      let last: any = a.task;
-      for (;;) {
-        const ga = await getTask(ctx, a.taskId);
-        if (ga.error) return `task deleted after cancellation (tasks/get ${ga.error.code}); seen ${seqText(seen) || 'nothing'} before`;
-        last = ga.result;
-        seen.push(String(last?.status));
-        ctx.expect(last?.status === 'cancelled', `cancelled task ${a.taskId} later shows status ${short(last?.status)} (seen ${seqText(seen)})`);
-        if (bDoneAt === undefined) {
-          const gb = await getTask(ctx, b.taskId);
-          if (gb.error || (isTaskStatus(gb.result?.status) && isTerminal(gb.result.status))) bDoneAt = Date.now();
-        } else if (++after >= 3 && Date.now() - bDoneAt >= 500) break;
-        if (Date.now() + pollDelay(ctx, last) > deadline) {
-          ctx.note(`the uncancelled twin task did not end within ${bound} ms; judged on what was seen`);
-          break;
-        }
-        await delay(pollDelay(ctx, last));
-      }
+      // A is polled (deletion, -32602, allowed: RULINGS.md#delete-vs-sticky); B in step with it until B ends.
+      const o = await observe(
+        ctx,
+        a.taskId,
+        (t) => {
+          ctx.expect(t.status === 'cancelled', `cancelled task ${a.taskId} later shows status ${short(t.status)} (seen ${seqText(seen)})`);
+          return bDoneAt !== undefined && ++after >= 3 && Date.now() - bDoneAt >= 500;
+        },
+        {
+          boundMs: bound,
+          into: seen,
+          allowGone: true,
+          label: 'watching the cancelled task',
+          between: async () => {
+            if (bDoneAt !== undefined) return;
+            const gb = await getTask(ctx, b.taskId);
+            if (gb.error || (isTaskStatus(gb.result?.status) && isTerminal(gb.result.status))) bDoneAt = Date.now();
+          },
+        },
+      );
+      if (o.gone) return `task deleted after cancellation (tasks/get ${o.gone.code}); seen ${seqText(seen) || 'nothing'} before`;
+      if (o.timedOut) ctx.note(`the uncancelled twin task did not end within ${bound} ms; judged on what was seen`);
       await ctx.peer.request('tasks/cancel', { taskId: b.taskId }).catch(() => undefined);
       return `stayed cancelled over ${seen.length} polls`;
     },

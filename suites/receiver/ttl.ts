@@ -8,12 +8,12 @@
 // the CreateTaskResult arrived: created ≤ received, hence the task's lifetime is over by
 // received + ttl. Checks wait until then (plus a grace period), never longer than EXPIRY_BOUND_MS.
 import { defineCheck, NotExercised, type CheckContext, type CheckDef } from '../engine/check.ts';
-import type { Response } from '../wire/peer.ts';
+import type { JsonRpcError, Response } from '../wire/peer.ts';
 import { createTask } from '../arrange/arrange.ts';
-import { delay, getTask, pollDelay } from '../arrange/poll.ts';
+import { delay, getTask, observe, pollDelay } from '../arrange/poll.ts';
 import { short } from '../engine/text.ts';
 import type { Scope } from '../wire/peer.ts';
-import { isTaskStatus, isTerminal } from '../../schema/protocol.ts';
+import { isTerminal } from '../../schema/protocol.ts';
 
 const SECTION = 'TTL and Resource Management';
 
@@ -131,21 +131,20 @@ async function watchRetained(ctx: CheckContext, requested: number): Promise<stri
   if (requested > MAX_TIMER_MS && ttl !== null && ttl <= MAX_TIMER_MS) ctx.skip(`a requested ttl of ${requested} ms was granted as ${ttl} ms`);
   const until = ttl === null ? Infinity : sent + ttl - CLOCK_MARGIN_MS;
   const reported = ttl === null ? 'null (unlimited)' : `${ttl} ms`;
-  const vanished = (r: Response, when: string) =>
-    `task ${created.taskId} (reported ttl ${reported}) answered tasks/get ${r.error!.code} ${short(r.error!.message)} ${when}, ${Date.now() - sent} ms after it was requested: it vanished before its ttl elapsed`;
-  let last: any = created.task;
-  const bound = ctx.deadline - RETAIN_WATCH_MS - 3_000;
-  for (;;) {
-    const r = await getTask(ctx, created.taskId);
-    if (r.error) {
-      if (Date.now() < until) ctx.violation(vanished(r, `while ${short(last?.status)}`));
-      ctx.skip(`the task's ttl elapsed before it ended (${reported})`);
-    }
-    last = r.result;
-    if (isTaskStatus(last?.status) && isTerminal(last.status)) break;
-    if (Date.now() > bound) ctx.skip(`the task did not end within the check's time (last status ${short(last?.status)})`);
-    await delay(pollDelay(ctx, last));
+  const vanished = (e: JsonRpcError, when: string) =>
+    `task ${created.taskId} (reported ttl ${reported}) answered tasks/get ${e.code} ${short(e.message)} ${when}, ${Date.now() - sent} ms after it was requested: it vanished before its ttl elapsed`;
+  // Polled to its end; gone (-32602) before its ttl elapsed is the violation.
+  const o = await observe(ctx, created.taskId, (t) => isTerminal(t.status), {
+    boundMs: ctx.deadline - RETAIN_WATCH_MS - 3_000 - Date.now(),
+    allowGone: true,
+    label: 'polling the task to its end',
+  });
+  let last: any = o.last ?? created.task;
+  if (o.gone) {
+    if (Date.now() < until) ctx.violation(vanished(o.gone, `while ${short(last?.status)}`));
+    ctx.skip(`the task's ttl elapsed before it ended (${reported})`);
   }
+  if (o.timedOut) ctx.skip(`the task did not end within the check's time (last status ${short(last?.status)})`);
   const watchEnd = Math.min(Date.now() + RETAIN_WATCH_MS, until);
   if (watchEnd - Date.now() < 500) ctx.skip(`the reported ttl (${reported}) leaves no time to watch the ${short(last.status)} task`);
   let polls = 0;
@@ -153,7 +152,7 @@ async function watchRetained(ctx: CheckContext, requested: number): Promise<stri
     await delay(Math.min(pollDelay(ctx, last), Math.max(20, watchEnd - Date.now())));
     const r = await getTask(ctx, created.taskId);
     polls++;
-    if (r.error && Date.now() < until) ctx.violation(vanished(r, `after it was ${short(last.status)}`));
+    if (r.error && Date.now() < until) ctx.violation(vanished(r.error, `after it was ${short(last.status)}`));
     if (!r.error) last = r.result;
   }
   return `the ${short(last.status)} task (reported ttl ${reported}) answered ${polls} tasks/get over ${RETAIN_WATCH_MS} ms after it ended`;
