@@ -4,7 +4,9 @@
 //
 // progress.same-token runs on a session of its own: its only request carrying a progressToken is the
 // task-creating call, so every notifications/progress on that connection belongs to the task.
-// progress.stop-after-terminal reads only its own token and task, so it runs on the shared connection.
+// progress.stop-after-terminal reads only its own token and task, so over stdio and in process (one ordered
+// stream) it runs on the shared connection; over HTTP on a session of its own: the shared session's GET stream
+// carries every check's notifications and lags behind the POST answers (RULINGS.md#http-stream-order).
 import { randomUUID } from 'node:crypto';
 import { defineCheck, type CheckContext, type CheckDef } from '../engine/check.ts';
 import type { Message, Scope, TranscriptEntry } from '../wire/peer.ts';
@@ -109,8 +111,9 @@ export const checks: CheckDef[] = [
     level: 'MUST',
     killedBy: ['progress-after-terminal'],
     needs: ['progress'],
+    opensConnections: 1, // over HTTP only
     async run(ctx: CheckContext) {
-      const { s, token, taskId, task } = await progressTask(ctx, true);
+      const { s, token, taskId, task } = await progressTask(ctx, ctx.info.transport !== 'http');
       const last = await reachTerminal(ctx, taskId, { peer: s, initial: task, role: 'progress' });
       await delay(Math.min(1_000, Math.max(200, 2 * pollDelay(ctx, last))));
       // The check's own exchanges and what names its task or token (Scope), in wire order: other checks' messages
