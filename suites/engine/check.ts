@@ -25,8 +25,9 @@ export { severity, type Level };
 export type Status = 'pass' | 'fail' | 'warn' | 'info' | 'skip';
 export type TargetTransport = 'stdio' | 'http' | 'in-process';
 
-export interface CheckDef {
-  /** Stable id, `<section>.<what>` e.g. `cancel.terminal-rejected`. */
+/** What every check names of itself, a receiver check or a requestor check (suites/requestor/engine.ts). */
+export interface CheckMetadata {
+  /** Stable id, `<section>.<what>` e.g. `cancel.terminal-rejected` (requestor checks: `requestor.<what>`). */
   id: string;
   /** One line: what the check verifies. */
   title: string;
@@ -38,6 +39,11 @@ export interface CheckDef {
   level: Level;
   /** Why `level` is weaker than the strongest of `requirements` (the check observes, it cannot judge a violation). */
   weakerLevel?: string;
+  /** Spec revisions the check judges (default: [SPEC_REVISION], schema/spec.ts); a run of one revision runs only its checks (suites/index.ts checksFor). */
+  revisions?: readonly Revision[];
+}
+
+export interface CheckDef extends CheckMetadata {
   /**
    * Reference-receiver faults (mocks/receiver/faults.ts) that make this check fail (MUST) or warn (SHOULD):
    * exactly these (suites/receiver/faults.test.ts); known names only (suites/checks.test.ts). Plain names, so
@@ -46,8 +52,6 @@ export interface CheckDef {
   killedBy: readonly string[];
   /** A client receiving task-augmented sampling/elicitation: true → the check runs there too; a string → why it does not apply; absent → not vetted. */
   clientReceiver?: true | string;
-  /** Spec revisions the check judges (default: [SPEC_REVISION], schema/spec.ts); a run of one revision runs only its checks (suites/index.ts checksFor). */
-  revisions?: readonly Revision[];
   /** Profile roles the check needs; missing → skip ("not exercised") with the reason. */
   needs?: ProfileRole[];
   /** Server capabilities the check needs (e.g. 'tasks.list'); missing → skip with the reason. */

@@ -3,29 +3,17 @@
 // A check is judged once per scenario it applies to; the verdicts merge into one CheckResult:
 // any violation → fail (MUST) / warn (SHOULD) / info (MAY); else any judged scenario → pass (MAY: info);
 // else skip, with each scenario's reason.
-import { NotExercised, Violation, severity, verdicts, type CheckResult, type Level, type Status, type Verdicts } from '../engine/check.ts';
+import { NotExercised, Violation, severity, verdicts, type CheckMetadata, type CheckResult, type Status, type Verdicts } from '../engine/check.ts';
 import type { ClientFaultName } from '../../mocks/client/faults.ts';
 import type { Analysis } from './analysis.ts';
 import type { ClientExit } from './harness.ts';
 import type { TranscriptEntry } from '../wire/peer.ts';
-import type { Revision } from '../../schema/spec.ts';
 
 export type JudgeContext = Verdicts;
 
-export interface RequestorCheckDef {
-  /** `requestor.<what>` */
-  id: string;
-  title: string;
-  section: string;
-  /** Requirement ids from schema/requirements.json. */
-  requirements: string[];
-  level: Level;
-  /** Why `level` is weaker than the strongest of `requirements` (the check observes, it cannot judge a violation). */
-  weakerLevel?: string;
+export interface RequestorCheckDef extends CheckMetadata {
   /** Faults of the reference client that make this check fail (MUST) or warn (SHOULD): exactly these (suites/requestor-faults.test.ts). */
   killedBy: readonly ClientFaultName[];
-  /** Spec revisions the check judges (default: [SPEC_REVISION], schema/spec.ts). */
-  revisions?: readonly Revision[];
   /** Scenarios whose transcripts this check judges. */
   scenarios: readonly string[];
   /** Judges one scenario. Return → fine (an observation); ctx.violation → fail/warn by level; ctx.skip → not exercised there. */

@@ -1,7 +1,7 @@
 // Requestor checks of revision 2026-07-28: the shape of a check and the scenario sets they judge. Grading
 // (one verdict per check over its scenarios, the level mapping, not-exercised reasons) is the 2025 engine's
 // (suites/requestor/engine.ts gradeCheck), over this revision's runs (analysis.ts).
-import type { Level } from '../../engine/check.ts';
+import type { CheckMetadata } from '../../engine/check.ts';
 import type { ClientFaultName } from '../../../mocks/2026-07-28/client/faults.ts';
 import { CLIENT_SCENARIOS } from '../../../mocks/2026-07-28/scenarios.ts';
 import type { Revision } from '../../../schema/spec.ts';
@@ -10,14 +10,8 @@ import type { Analysis } from './analysis.ts';
 
 export type { JudgeContext };
 
-export interface ExtensionRequestorCheckDef {
-  /** `2026-requestor.<what>` */
-  id: string;
-  title: string;
-  section: string;
-  /** Requirement ids from schema/2026-07-28/requirements.json. */
-  requirements: string[];
-  level: Level;
+/** `id` is `2026-requestor.<what>`, `requirements` are ids of schema/2026-07-28/requirements.json. */
+export interface ExtensionRequestorCheckDef extends CheckMetadata {
   /** Faults of the reference extension client that make this check fail (MUST) or warn (SHOULD): exactly these. */
   killedBy: readonly ClientFaultName[];
   revisions: readonly Revision[];

@@ -1,0 +1,62 @@
+// What the vitest entries of `client` (client.suite.ts here and in suites/2026-07-28/requestor/) share: the
+// scenarios run once against the client (beforeAll), then one test per check and section, grading the
+// recorded transcripts; a check's result rides on the test (task.meta.check), a fail throws, a skip skips.
+import { beforeAll, describe, test } from 'vitest';
+import type { CheckResult } from '../engine/check.ts';
+import { runNote, type GradedRun } from './engine.ts';
+
+declare module '@vitest/runner' {
+  interface TaskMeta {
+    check?: CheckResult;
+  }
+}
+
+/** A test's part of a check result: meta.check, a fail throws, a skip skips. */
+export function reportCheck(task: { meta: { check?: CheckResult } }, skip: (note?: string) => void, result: CheckResult): void {
+  task.meta.check = result;
+  if (result.status === 'fail') throw new Error(`[${result.requirements.join(', ')}] ${result.message}`);
+  if (result.status === 'skip') skip(result.message);
+}
+
+export interface GradedSuite<R extends GradedRun, C extends { id: string; section: string }> {
+  /** Runs every selected scenario against the client. */
+  run: (log: (line: string) => void) => Promise<{ runs: R[]; notRun: Record<string, string> }>;
+  /** The client reached the reference peer in this scenario (else, in none of them, the run is an error). */
+  reached: (run: R) => boolean;
+  /** The error when it reached it in none: "the client never … in any scenario". */
+  never: string;
+  checks: readonly C[];
+  grade: (check: C, runs: R[], notRun: Record<string, string>) => CheckResult;
+  log: (line: string) => void;
+}
+
+/** The scenarios once (beforeAll), then a describe per section and a test per check. */
+export function gradedSuite<R extends GradedRun, C extends { id: string; section: string }>(s: GradedSuite<R, C>): void {
+  let runs: R[] = [];
+  let notRun: Record<string, string> = {};
+  let failure: unknown;
+  beforeAll(async () => {
+    try {
+      ({ runs, notRun } = await s.run(s.log));
+      for (const r of runs) {
+        const n = runNote(r);
+        if (n) s.log(`scenario ${r.scenario.name}: ${n}`);
+      }
+      // A client that never reached the reference peer in any scenario is an error of the run, not a list of skips.
+      if (runs.length && !runs.some(s.reached))
+        failure = new Error(`${s.never} in any scenario (${runs.map((r) => `${r.scenario.name}: ${runNote(r) ?? `exited ${r.exit.code}`}`).join('; ')})`);
+    } catch (e) {
+      failure = e;
+    }
+  });
+  for (const section of [...new Set(s.checks.map((c) => c.section))]) {
+    describe(section, () => {
+      for (const check of s.checks.filter((c) => c.section === section)) {
+        test(check.id, async ({ task, skip }) => {
+          if (failure) throw new Error(`could not grade the client: ${failure instanceof Error ? failure.message : String(failure)}`);
+          reportCheck(task, skip, s.grade(check, runs, notRun));
+        });
+      }
+    });
+  }
+}
