@@ -1,8 +1,9 @@
 // schema/ module tests. Valid samples are the spec's own JSON examples (tasks.md).
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { readdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { assertValid, createValidator, definitionNames, isIso8601DateTime, validate } from './validate.ts';
+import { assertValid, createValidator, definitionNames, isIso8601DateTime, standaloneSource, standaloneValidator, validate } from './validate.ts';
 import { DEFAULT_SPEC_DIR, ERRATA, OUTPUT_FILE, ROOTS, generate, loadUpstream, serialize } from '../scripts/sync-schema.ts';
 
 const specDir = DEFAULT_SPEC_DIR;
@@ -221,5 +222,41 @@ describe('errata', () => {
 describe('generator', () => {
   it('output equals the committed file (npm run schema:sync)', () => {
     expect(serialize(generate({ specDir }))).toBe(readFileSync(OUTPUT_FILE, 'utf8'));
+  });
+});
+
+describe('the validators compiled ahead (the package: dist/schema/validators-<revision>.cjs)', () => {
+  // Every JSON example of the vendored spec texts (valid and invalid values of many definitions), and a few values of every shape.
+  const specRoot = new URL('./spec/', import.meta.url);
+  const examples = readdirSync(specRoot, { recursive: true })
+    .map(String)
+    .filter((f) => f.endsWith('.md'))
+    .flatMap((f) => [...readFileSync(join(specRoot.pathname, f), 'utf8').matchAll(/```json\n([\s\S]*?)```/g)].map((m) => m[1]!))
+    .flatMap((text) => {
+      try {
+        return [JSON.parse(text) as unknown];
+      } catch {
+        return []; // examples with comments or ellipses
+      }
+    });
+  const samples = [...examples, ...examples.flatMap((e) => (e && typeof e === 'object' && 'params' in e ? [e.params, e] : [])), {}, null, 'x', 1, [], task()];
+
+  it.each(['2025-11-25', '2026-07-28'])('%s: the same verdict and errors as compiling on first use, for every definition and sample', async (revision) => {
+    const doc = JSON.parse(readFileSync(new URL(`./tasks-${revision}.schema.json`, import.meta.url), 'utf8'));
+    const module = { exports: undefined as unknown };
+    new Function('module', 'require', await standaloneSource(doc, revision))(module, createRequire(import.meta.url));
+    const ahead = standaloneValidator(module.exports as Parameters<typeof standaloneValidator>[0]);
+    const onUse = createValidator(doc, revision, { validateSchema: false });
+    expect(ahead.definitionNames()).toEqual(onUse.definitionNames());
+    expect(examples.length).toBeGreaterThan(50);
+    let invalid = 0;
+    for (const name of onUse.definitionNames())
+      for (const value of samples) {
+        const expected = onUse.validate(name, value);
+        if (!expected.valid) invalid++;
+        expect(ahead.validate(name, value), `${name} ${JSON.stringify(value).slice(0, 200)}`).toEqual(expected);
+      }
+    expect(invalid).toBeGreaterThan(0);
+    expect(() => ahead.validate('NoSuchThing', {})).toThrow(/unknown definition "NoSuchThing"/);
   });
 });
