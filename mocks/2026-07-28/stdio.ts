@@ -6,6 +6,7 @@ import type { Readable, Writable } from 'node:stream';
 import { ErrorCode, Method } from './protocol.ts';
 import type { ExtensionServer, RequestCtx } from './server.ts';
 import type { JsonObject } from './store.ts';
+import { deferred } from '../../suites/wire/deferred.ts';
 
 /** Longest line accepted (bytes); a longer one is answered -32600 and skipped. */
 export const MAX_LINE_BYTES = 1024 * 1024;
@@ -30,8 +31,7 @@ export function serveStream(
   let skipping = false;
   let ended = false;
   let pending = 0;
-  let resolveClosed!: () => void;
-  const closed = new Promise<void>((r) => (resolveClosed = r));
+  const { promise: closed, resolve: resolveClosed } = deferred<void>();
   const maybeDone = () => {
     if (ended && pending === 0) resolveClosed();
   };

@@ -35,6 +35,7 @@ import { httpHandler, MAX_BODY_BYTES } from '../2026-07-28/http.ts';
 import type { RequestCtx as ModernCtx } from '../2026-07-28/server.ts';
 import { LegacyField, Meta, Method, PROTOCOL_VERSION as MODERN, ResultType, TASKS_EXTENSION } from '../2026-07-28/protocol.ts';
 import { DUAL_ERA_FAULTS, isDualEraFaultName, type DualEraFaultName } from './faults.ts';
+import { deferred } from '../../suites/wire/deferred.ts';
 
 export { DUAL_ERA_FAULTS, isDualEraFaultName, type DualEraFaultName };
 
@@ -205,8 +206,7 @@ export class DualEraServer {
       }
     };
     let ended = false;
-    let resolveClosed!: () => void;
-    const closed = new Promise<void>((r) => (resolveClosed = r));
+    const { promise: closed, resolve: resolveClosed } = deferred<void>();
     const onEnd = () => {
       if (ended) return;
       ended = true;

@@ -6,6 +6,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage, MessageExtraInfo } from '@modelcontextprotocol/sdk/types.js';
 import { ErrorCode } from '../../schema/protocol.ts';
+import { deferred } from '../../suites/wire/deferred.ts';
 import { isObject, NO_REPLY, type Msg, type Params, type RequestCtx } from './core.ts';
 import type { Dispatcher, PeerResponse as Response, ReceiverCore, SessionIdentity, SessionOptions, SessionPort, TapEvent } from './port.ts';
 import { statusChanged } from './result-delivery.ts';
@@ -144,13 +145,7 @@ export class ReceiverSession implements SessionPort {
   /** Sends a request to the peer; resolves with its response (result or error). */
   request(method: string, params: Params, relatedRequestId?: string | number): { sent: Promise<boolean>; response: Promise<Response> } {
     const id = `rr-${++this.outCounter}`;
-    let resolve!: (r: Response) => void;
-    let reject!: (e: Error) => void;
-    const response = new Promise<Response>((res, rej) => {
-      resolve = res;
-      reject = rej;
-    });
-    response.catch(() => undefined);
+    const { promise: response, resolve, reject } = deferred<Response>();
     this.pendingOut.set(id, { resolve, reject });
     const sent = this.sendRaw({ jsonrpc: '2.0', id, method, params }, relatedRequestId).then(
       () => true,

@@ -24,6 +24,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { PROTOCOL_VERSION } from '../../schema/protocol.ts';
 import { Peer, WireTimeoutError, type Message } from './peer.ts';
+import { deferred } from './deferred.ts';
 
 export const REQUESTOR_NAME = 'mcp-tasks-reference-requestor';
 export const REQUESTOR_VERSION = '0.1.0';
@@ -77,13 +78,7 @@ export interface ListenOptions {
 
 export async function listenForClient(transport: 'http' | 'stdio', opts: ListenOptions = {}): Promise<RequestorEndpoint> {
   const defaultTimeoutMs = opts.requestTimeoutMs ?? 10_000;
-  let resolveConn!: (c: ClientConnection) => void;
-  let rejectConn!: (e: Error) => void;
-  const conn = new Promise<ClientConnection>((res, rej) => {
-    resolveConn = res;
-    rejectConn = rej;
-  });
-  conn.catch(() => undefined);
+  const { promise: conn, resolve: resolveConn, reject: rejectConn } = deferred<ClientConnection>();
   const peers: Peer[] = [];
   const accept = async (peer: Peer, ready: (timeoutMs: number) => Promise<void>) => {
     peers.push(peer);
