@@ -7,6 +7,7 @@ import { probeClientReceiver } from './client-probe.ts';
 import { logsAt, sendLog, sendProgress } from './result-delivery.ts';
 import { RpcError, type JsonRpcErrorObject, type Outcome, type PendingInput, type StoredTask } from './store.ts';
 import { relatedMeta, wireTask } from './task-view.ts';
+import type { FaultSwitches } from './fault-switches.ts';
 import type { ToolContext, ToolDef } from './tools.ts';
 
 /** Scenario hook servesAnyToolAs: an unlisted tool name is served by the scenario's tool, under the name called. */
@@ -132,35 +133,56 @@ async function createTask(s: SessionPort, tool: ToolDef, args: Params, taskParam
 /** The logger name of the reference receiver's notifications/message. */
 const LOGGER = 'reference';
 
+/** What a task's tool works with: one object per task, its methods shared (no closures made per task). */
+class TaskToolContext implements ToolContext {
+  readonly clientCapabilities: Params;
+  readonly switches: FaultSwitches;
+
+  constructor(
+    private readonly s: SessionPort,
+    private readonly t: StoredTask,
+    readonly args: Params,
+    private readonly progressToken: unknown,
+  ) {
+    this.clientCapabilities = s.clientCapabilities;
+    this.switches = s.core.switches;
+  }
+
+  get signal(): AbortSignal {
+    return this.t.abort.signal;
+  }
+
+  sleep(ms: number): Promise<void> {
+    return abortableSleep(ms, this.t.abort);
+  }
+
+  progress(progress: number, total?: number, message?: string): void {
+    const { s, t, progressToken, switches: sw } = this;
+    // progress-same-token; progress-stop-after-terminal
+    if (progressToken === undefined || t.deleted) return;
+    if (isTerminal(t.status) && !sw.progressAfterCancel(t)) return;
+    const token = sw.progressToken(t, progressToken, progress, total);
+    sendProgress(s, t, {
+      progressToken: token,
+      progress: sw.progressValue(progress, total),
+      ...(total !== undefined ? { total } : {}),
+      ...(message ? { message } : {}),
+    });
+  }
+
+  log(level: 'debug' | 'info' | 'notice' | 'warning', data: unknown): void {
+    if (this.t.deleted || isTerminal(this.t.status)) return;
+    sendLog(this.s, this.t, { level, logger: LOGGER, data });
+  }
+
+  requestInput(method: string, params: Params): Promise<{ result?: unknown; error?: JsonRpcErrorObject }> {
+    return requestTaskInput(this.s, this.t, method, params);
+  }
+}
+
 async function runTask(s: SessionPort, t: StoredTask, tool: ToolDef, args: Params, progressToken: unknown): Promise<void> {
-  const sw = s.core.switches;
   const abort = t.abort;
-  const toolCtx: ToolContext = {
-    args,
-    get signal() {
-      return abort.signal;
-    },
-    sleep: (ms) => abortableSleep(ms, abort),
-    progress: (progress, total, message) => {
-      // progress-same-token; progress-stop-after-terminal
-      if (progressToken === undefined || t.deleted) return;
-      if (isTerminal(t.status) && !sw.progressAfterCancel(t)) return;
-      const token = sw.progressToken(t, progressToken, progress, total);
-      sendProgress(s, t, {
-        progressToken: token,
-        progress: sw.progressValue(progress, total),
-        ...(total !== undefined ? { total } : {}),
-        ...(message ? { message } : {}),
-      });
-    },
-    log: (level, data) => {
-      if (t.deleted || isTerminal(t.status)) return;
-      sendLog(s, t, { level, logger: LOGGER, data });
-    },
-    requestInput: (method, params) => requestTaskInput(s, t, method, params),
-    clientCapabilities: s.clientCapabilities,
-    switches: sw,
-  };
+  const toolCtx = new TaskToolContext(s, t, args, progressToken);
   let outcome: Outcome;
   const pings = pingWhileRunning(s, t);
   try {

@@ -219,7 +219,13 @@ function requestorTool(name: string, method: ClientRequestMethod, what: string):
               requestedSchema: { type: 'object', properties: { answer: { type: 'string', title: 'Answer' } }, required: ['answer'] },
             };
       const o = await requestFromClient(
-        { clientCapabilities: ctx.clientCapabilities, switches: ctx.switches, signal: ctx.signal, sleep: ctx.sleep, send: ctx.requestInput },
+        {
+          clientCapabilities: ctx.clientCapabilities,
+          switches: ctx.switches,
+          signal: ctx.signal,
+          sleep: (ms) => ctx.sleep(ms),
+          send: (m, p) => ctx.requestInput(m, p),
+        },
         method,
         params,
       );
