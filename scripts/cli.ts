@@ -38,7 +38,7 @@ export async function main(argv: string[]): Promise<number> {
       case '--help':
       case '-h':
       case 'help': {
-        const { HELP } = await import('./server.ts');
+        const { HELP } = await import('./help.ts');
         process.stdout.write(HELP);
         return cmd === undefined ? 2 : 0;
       }

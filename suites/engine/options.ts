@@ -8,6 +8,9 @@
 import { isRevision, type Revision } from '../../schema/spec.ts';
 import type { CheckResult } from './check.ts';
 
+/** Defaults of discovery (suites/runner/discovery.ts): --discover-budget and the bounds inside it. */
+export const DEFAULT_DISCOVERY = { budgetMs: 30_000, concurrency: 4, slowAfterMs: 2_000, observeMs: 10_000, requestTimeoutMs: 10_000 };
+
 /** What --revision takes: a revision, or `auto` (probe the target: suites/runner/revision.ts). */
 export type RevisionChoice = Revision | 'auto';
 export const REVISION_CHOICES: readonly RevisionChoice[] = ['2025-11-25', '2026-07-28', 'auto'];

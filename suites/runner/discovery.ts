@@ -12,6 +12,7 @@ import { WireClosedError, type Message, type Peer, type Scope } from '../wire/pe
 import { delay } from '../arrange/poll.ts';
 import type { Revision } from '../../schema/spec.ts';
 import { REVISION as MODERN } from '../../schema/2026-07-28/protocol.ts';
+import { DEFAULT_DISCOVERY } from '../engine/options.ts';
 
 export type DiscoverMode = 'off' | 'safe' | 'all';
 export const DISCOVER_MODES: readonly DiscoverMode[] = ['off', 'safe', 'all'];
@@ -34,7 +35,7 @@ export interface DiscoverySettings {
   roles?: ProfileRole[];
 }
 
-export const DEFAULT_DISCOVERY = { budgetMs: 30_000, concurrency: 4, slowAfterMs: 2_000, observeMs: 10_000, requestTimeoutMs: 10_000 };
+export { DEFAULT_DISCOVERY }; // defined with the run's options (the CLI's help reads it without loading discovery)
 /** ttl asked for each discovery task: long enough to be observed, short enough not to linger if a cancel is lost. */
 const DISCOVERY_TTL_MS = 60_000;
 const MAX_ATTEMPTS = 3;
