@@ -58,7 +58,10 @@ export interface CheckDef extends CheckMetadata {
   needsCapabilities?: string[];
   /** Why its requirements do not apply to this target (e.g. another transport), or undefined when they do; not applicable → skip. */
   notApplicable?: (info: TargetInfo) => string | undefined;
-  /** Runs after every other check (e.g. the schema check, which reads their transcripts). */
+  /**
+   * Reads the whole run (e.g. the schema check, every transcript): the check may act first, alongside the
+   * others, and reads the run (`ctx.history()`, the shared transcript) only after `await ctx.othersDone()`.
+   */
   runsLast?: boolean;
   /**
    * The check loads the target on purpose (a huge ttl, a flood, many tasks): it runs after the others,
@@ -220,10 +223,25 @@ export interface TaskSlots {
   release(): void;
 }
 
+/**
+ * Where a run's `runsLast` checks stop acting and start reading (runner/session.ts runChecks). Absent: they
+ * run after every other check, one at a time, and nothing need wait.
+ */
+export interface RunBarrier {
+  /** A runsLast check has acted (`evidence`: its messages so far, for the others to read); resolves when every other check is done and every runsLast check has acted. */
+  reached(id: string, evidence: () => CheckResult): Promise<void>;
+  /** A runsLast check past the barrier has judged; resolves when all have (their clean-up waits: what the judges read stays as it was at the barrier). */
+  judged(id: string): Promise<void>;
+  /** What check `id` reads as the run's history: `results` and the evidence of the runsLast checks still judging. */
+  history(results: readonly CheckResult[], id: string): readonly CheckResult[];
+}
+
 /** What a run shares between its checks besides the connection: target health, the live-task bound, the limit seen. */
 export interface RunState {
   health: TargetHealth;
   slots?: TaskSlots;
+  /** Set while runChecks runs its runsLast checks alongside the others. */
+  barrier?: RunBarrier;
   /** The first resource-limit refusal seen (reported once, on the check that saw it). */
   limit?: { check: string; what: string };
 }
@@ -377,8 +395,13 @@ export interface CheckContext extends Verdicts {
   tool(role: ProfileRole): ProfileTool;
   /** `execution.taskSupport` of a tool as listed (absent → undefined). */
   taskSupport(name: string): TaskSupport | undefined;
-  /** Results of the checks that finished before this one (the schema check reads their transcripts). */
+  /** Results of the checks that finished before this one (the schema check reads their transcripts); a runsLast check reads it after othersDone(). */
   history(): readonly CheckResult[];
+  /**
+   * runsLast checks only: waits until every other check has finished and every runsLast check has acted, so
+   * that the run can be read; the wait is not counted in the check's budget.
+   */
+  othersDone(): Promise<void>;
 }
 
 export function defineCheck(def: CheckDef): CheckDef {

@@ -111,9 +111,20 @@ async function runOne(
   const bound = (ms: number, roundTrips = 2) => scaledBound(ms, options, info, roundTrips);
   // Connections being opened for the check, and whether it ended. The time spent opening them (a new process
   // starting on a loaded machine) is added to the budget: it is the machine's, not the check's, and each
-  // opening is bounded by the connector's own start-up bound.
-  const state = { opening: 0, ended: false, openingSince: 0, extendedMs: 0, opened: () => {} };
+  // opening is bounded by the connector's own start-up bound. So is a runsLast check's wait for the others.
+  const state = { opening: 0, paused: 0, pausedSince: 0, ended: false, extendedMs: 0, resumed: () => {} };
+  const pause = () => {
+    if (state.paused++ === 0) state.pausedSince = Date.now();
+    return () => {
+      if (--state.paused > 0) return;
+      state.extendedMs += Date.now() - state.pausedSince;
+      state.resumed();
+    };
+  };
   const deadline = () => started + limit + state.extendedMs;
+  // A runsLast check: whether it may read the run (no barrier: it already runs after the others), and the barrier it passed.
+  let mayRead = !run.barrier;
+  let passed: RunState['barrier'];
   const ctx = checkContext();
 
   let result: CheckResult;
@@ -131,6 +142,7 @@ async function runOne(
   } finally {
     state.ended = true;
   }
+  await passed?.judged(def.id);
   result = await withTargetDown(result);
   await cleanUp();
   return result;
@@ -169,7 +181,8 @@ async function runOne(
       connector,
       async openSession(opts) {
         let peer: Peer;
-        if (state.opening++ === 0) state.openingSince = Date.now();
+        state.opening++;
+        const resume = pause();
         try {
           const { revision, ...rest } = opts ?? {};
           const via = revision === undefined || revision === (info.revision ?? SPEC_REVISION) ? connector : connector.legacy;
@@ -182,10 +195,8 @@ async function runOne(
           if (await detectDown(shared, e)) throw e;
           throw new NotExercised(`could not open a connection of its own: ${errorText(e)}`, { cause: 'opening a new connection to the target failed' });
         } finally {
-          if (--state.opening === 0) {
-            state.extendedMs += Date.now() - state.openingSince;
-            state.opened();
-          }
+          state.opening--;
+          resume();
         }
         // Opened after the check had ended: nobody will use it.
         if (state.ended) {
@@ -206,7 +217,23 @@ async function runOne(
         return t?.execution?.taskSupport;
       },
       ...verdicts(notes, outside),
-      history,
+      history() {
+        if (def.runsLast && !mayRead) throw new Error(`${def.id} reads the run before ctx.othersDone()`);
+        return history();
+      },
+      async othersDone() {
+        if (!def.runsLast) throw new Error(`${def.id} is not runsLast: it cannot wait for the others`);
+        const barrier = run.barrier;
+        if (mayRead || !barrier) return void (mayRead = true);
+        const resume = pause();
+        try {
+          await barrier.reached(def.id, () => finish('skip', 'judging'));
+        } finally {
+          resume();
+        }
+        passed = barrier;
+        mayRead = true;
+      },
     };
   }
 
@@ -328,9 +355,8 @@ function unmetPrecondition(def: CheckDef, info: TargetInfo): string | undefined 
   return undefined;
 }
 
-/** The check's own run, or BudgetSpent once `limitMs` have passed. */
-/** The check's run, or BudgetSpent once `deadline()` passes with no connection of its own opening (one that is waits for it). */
-async function withinBudget<T>(running: Promise<T>, deadline: () => number, state: { opening: number; opened: () => void }): Promise<T> {
+/** The check's run, or BudgetSpent once `deadline()` passes while nothing pauses its budget (a connection of its own opening, the wait for the others). */
+async function withinBudget<T>(running: Promise<T>, deadline: () => number, state: { paused: number; resumed: () => void }): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const started = Date.now();
   try {
@@ -340,7 +366,7 @@ async function withinBudget<T>(running: Promise<T>, deadline: () => number, stat
         const arm = () => {
           const left = deadline() - Date.now();
           if (left > 0) timer = setTimeout(arm, left);
-          else if (state.opening > 0) state.opened = arm;
+          else if (state.paused > 0) state.resumed = arm;
           else reject(new BudgetSpent(Date.now() - started));
         };
         arm();
@@ -348,7 +374,7 @@ async function withinBudget<T>(running: Promise<T>, deadline: () => number, stat
     ]);
   } finally {
     clearTimeout(timer);
-    state.opened = () => {};
+    state.resumed = () => {};
   }
 }
 

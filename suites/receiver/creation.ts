@@ -120,6 +120,7 @@ export const checks: CheckDef[] = [
     async run(ctx: CheckContext) {
       const probe = await callRole(ctx, 'completes');
       if (isObj(probe.result?.task) && typeof probe.result.task.taskId === 'string') await cancelQuietly(ctx, probe.result.task.taskId);
+      await ctx.othersDone();
       const plainAnsweredWithTask: string[] = [];
       let judged = 0;
       for (const src of targetTranscripts(ctx)) {
@@ -277,6 +278,7 @@ export const checks: CheckDef[] = [
     killedBy: ['created-input-required', 'starts-completed'],
     runsLast: true,
     async run(ctx: CheckContext) {
+      await ctx.othersDone();
       let judged = 0;
       const notes = new Map<string, number>();
       const problems: string[] = [];

@@ -379,6 +379,7 @@ export const checks: CheckDef[] = [
       for (const method of (['tasks/get', 'tasks/result', 'tasks/cancel'] as const).filter((m) => methodAvailable(ctx, m))) {
         await ctx.peer.request(method, { taskId: huge }).catch(() => undefined);
       }
+      await ctx.othersDone();
       // tasks/result errors are the receiver's own only for a taskId that no task of the run had.
       const taskIds = new Set<string>();
       for (const src of targetTranscripts(ctx))

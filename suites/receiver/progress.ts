@@ -207,14 +207,17 @@ export const checks: CheckDef[] = [
     runsLast: true,
     opensConnections: 1,
     async run(ctx: CheckContext) {
-      const sources = targetTranscripts(ctx);
+      let own: Scope | undefined;
       if (ctx.info.profile.tools.progress) {
-        const s = await ctx.openSession();
+        own = await ctx.openSession();
+        const s = own;
         const [a, b] = await Promise.all([createTask(ctx, 'progress', { peer: s }), createTask(ctx, 'progress', { peer: s })]);
         await Promise.all([a, b].map((c) => reachTerminal(ctx, c.taskId, { peer: s, initial: c.task, role: 'progress' })));
         await s.request('ping').catch(() => undefined); // progress sent before the last answer has arrived by now
-        sources.push({ label: "this check's session", entries: s.peer.transcript });
       }
+      await ctx.othersDone();
+      const sources = targetTranscripts(ctx);
+      if (own) sources.push({ label: "this check's session", entries: own.peer.transcript });
       const problems: string[] = [];
       const notes: string[] = [];
       let judged = 0;

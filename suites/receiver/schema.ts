@@ -98,6 +98,7 @@ export const checks: CheckDef[] = [
     clientReceiver: 'validates tasks/result payloads as CallToolResult (the suite creates tasks through tools/call only)',
     runsLast: true,
     async run(ctx: CheckContext) {
+      await ctx.othersDone();
       // Which check a message came up in (for the report).
       const owner = new Map<unknown, string>();
       for (const r of ctx.history()) for (const e of r.transcript) if (e.dir === 'in' && e.message && !owner.has(e.message)) owner.set(e.message, r.id);

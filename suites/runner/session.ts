@@ -1,7 +1,7 @@
 // One run against one target: the connector, the shared connection, what the probe learnt.
 import type { Peer } from '../wire/peer.ts';
 import type { Profile } from '../engine/profile.ts';
-import type { CheckDef, CheckResult, RunState, TargetConnector, TargetInfo } from '../engine/check.ts';
+import type { CheckDef, CheckResult, RunBarrier, RunState, TargetConnector, TargetInfo } from '../engine/check.ts';
 import { runOptions, type RunOptions } from '../engine/options.ts';
 import { runCheck } from '../engine/run-check.ts';
 import { taskSlots } from './task-slots.ts';
@@ -164,7 +164,8 @@ export async function openTargetSession(config: RunConfig, hooks: SessionHooks =
 /** Runs one check in a session and keeps its result in the session's history (onCheckStart, onCheckDone: the run's events). */
 export async function runInSession(check: CheckDef, session: TargetSession): Promise<CheckResult> {
   session.options.onCheckStart?.({ id: check.id, section: check.section });
-  const r = await runCheck(check, session.shared, session.info, session.connector, session.options, () => session.results, session.run);
+  const history = () => session.run.barrier?.history(session.results, check.id) ?? session.results;
+  const r = await runCheck(check, session.shared, session.info, session.connector, session.options, history, session.run);
   r.revision = session.revision;
   session.results.push(r);
   session.options.onCheckDone?.(r);
@@ -174,34 +175,90 @@ export async function runInSession(check: CheckDef, session: TargetSession): Pro
 /**
  * The order a run schedules checks in: the others concurrently, those that wait longest (CheckDef.waitsMs, for
  * this profile) first and the rest in catalog order, then the checks that load the target one at a time, then
- * those marked `runsLast`.
+ * those marked `runsLast`. `actingFirst`: the runsLast checks act among the others, in catalog order (their
+ * reading waits: runChecks), and `last` is the checks that load the target.
  */
-export function scheduled(checks: readonly CheckDef[], profile?: Profile): { first: CheckDef[]; last: CheckDef[] } {
+export function scheduled(checks: readonly CheckDef[], profile?: Profile, actingFirst = false): { first: CheckDef[]; last: CheckDef[] } {
   const waits = new Map(checks.map((c) => [c, profile && c.waitsMs ? c.waitsMs(profile) : 0]));
+  const loads = checks.filter((c) => c.loadsTarget && !c.runsLast);
   return {
-    first: checks.filter((c) => !c.runsLast && !c.loadsTarget).sort((a, b) => waits.get(b)! - waits.get(a)!),
-    last: [...checks.filter((c) => c.loadsTarget && !c.runsLast), ...checks.filter((c) => c.runsLast)],
+    first: checks.filter((c) => (actingFirst ? c.runsLast || !c.loadsTarget : !c.runsLast && !c.loadsTarget)).sort((a, b) => waits.get(b)! - waits.get(a)!),
+    last: actingFirst ? loads : [...loads, ...checks.filter((c) => c.runsLast)],
   };
 }
 
 /**
  * Runs checks in this process with bounded concurrency (the CLI, runConformance, tests and benchmarks;
  * the vitest helper runs the same checks as tests). Checks that load the target run after the others, one
- * at a time; checks marked `runsLast` after those. Results in the order of `checks`.
+ * at a time. Checks marked `runsLast` act among the others and wait (without holding a place among the
+ * `concurrency`) until the rest is done before they read the run; then they judge together. With concurrency
+ * 1, one check at a time: the others, those that load the target, then each runsLast check whole. Results in
+ * the order of `checks`.
  */
 export async function runChecks(checks: CheckDef[], session: TargetSession, concurrency = session.options.concurrency): Promise<CheckResult[]> {
-  const { first, last } = scheduled(checks, session.info.profile);
+  const actingFirst = concurrency > 1 && checks.some((c) => c.runsLast);
+  const { first, last } = scheduled(checks, session.info.profile, actingFirst);
   // How many connections of their own the checks open (each check gives back what it did not use when it ends).
   session.connector.expect?.(checks.reduce((n, c) => n + (c.opensConnections ?? 0), 0));
   const results = new Map<CheckDef, CheckResult>();
+  const running = new Map<CheckDef, Promise<void>>();
+  const barrier = actingFirst ? runBarrier(checks.filter((c) => c.runsLast)) : undefined;
+  const start = (c: CheckDef) => {
+    const p = runInSession(c, session).then((r) => void results.set(c, r));
+    running.set(c, p);
+    return p;
+  };
   let next = 0;
+  // A runsLast check frees its place once it has acted.
   const worker = async () => {
     while (next < first.length) {
       const c = first[next++]!;
-      results.set(c, await runInSession(c, session));
+      await (c.runsLast && barrier ? Promise.race([start(c), barrier.acted(c.id)]) : start(c));
     }
   };
-  await Promise.all(Array.from({ length: Math.min(concurrency, first.length) }, worker));
-  for (const c of last) results.set(c, await runInSession(c, session));
+  if (barrier) session.run.barrier = barrier;
+  try {
+    await Promise.all(Array.from({ length: Math.min(concurrency, first.length) }, worker));
+    for (const c of last) await start(c);
+    barrier?.open();
+    await Promise.all(running.values());
+  } finally {
+    if (barrier && session.run.barrier === barrier) session.run.barrier = undefined;
+  }
   return checks.map((c) => results.get(c)!);
+}
+
+function deferred(): { promise: Promise<void>; resolve: () => void } {
+  let resolve!: () => void;
+  const promise = new Promise<void>((r) => (resolve = r));
+  return { promise, resolve };
+}
+
+/** The barrier of runChecks for these runsLast checks: `acted(id)` resolves when that one has, `open()` lets them read. */
+function runBarrier(judges: readonly CheckDef[]): RunBarrier & { acted(id: string): Promise<void>; open(): void } {
+  const acted = new Map(judges.map((c) => [c.id, deferred()]));
+  const opened = deferred();
+  const allJudged = deferred();
+  const evidence = new Map<string, () => CheckResult>();
+  let judged = 0;
+  return {
+    acted: (id) => acted.get(id)!.promise,
+    open: () => {
+      opened.resolve();
+      if (evidence.size === 0) allJudged.resolve();
+    },
+    reached(id, what) {
+      evidence.set(id, what);
+      acted.get(id)?.resolve();
+      return opened.promise;
+    },
+    judged() {
+      if (++judged === evidence.size) allJudged.resolve();
+      return allJudged.promise;
+    },
+    history(results, id) {
+      const done = new Set(results.map((r) => r.id));
+      return [...results, ...[...evidence].filter(([other]) => other !== id && !done.has(other)).map(([, what]) => what())];
+    },
+  };
 }

@@ -132,6 +132,7 @@ function codeCheck(def: {
     runsLast: true,
     async run(ctx: CheckContext) {
       await provokeErrors(ctx);
+      await ctx.othersDone();
       const errors = runErrors(ctx);
       if (!errors.length) ctx.skip('the target sent no error in the run: no code to judge');
       const bad = errors.filter((e) => codeMisuse(e.error.code, e.protocol) === def.rule);
@@ -266,6 +267,7 @@ export const checks: CheckDef[] = [
       await wire(ctx)
         .request(Method.ToolsList, {}, { meta: { [Meta.ProtocolVersion]: '1999-01-01' } })
         .catch(() => undefined);
+      await ctx.othersDone();
       const used = runErrors(ctx).filter((e) => e.answered && MCP_DEFINED_CODES.includes(e.error.code));
       if (!used.length) ctx.skip('no error of the run carried -32020, -32021 or -32022: no meaning to judge');
       const schemas = listedInputSchemas(runAnswers(ctx));

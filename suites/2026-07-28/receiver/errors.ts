@@ -74,6 +74,7 @@ export const checks: CheckDef[] = [
     runsLast: true,
     async run(ctx: CheckContext) {
       await provokeTaskErrors(ctx);
+      await ctx.othersDone();
       const errors = runErrors(ctx).filter((e) => e.protocol && !e.limit);
       if (!errors.length) ctx.skip('no protocol error of tasks/* in the run');
       const bad = errors.filter((e) => codeMisuse(e.error.code, true) === 'non-standard');
@@ -97,6 +98,7 @@ export const checks: CheckDef[] = [
     runsLast: true,
     async run(ctx: CheckContext) {
       await provokeTaskErrors(ctx);
+      await ctx.othersDone();
       const errors = runErrors(ctx).filter((e) => e.answered && (e.protocol || e.error.code === ErrorCode.MissingRequiredClientCapability));
       if (!errors.length) ctx.skip('no protocol error of the extension in the run');
       const bad = errors.filter((e) => typeof e.error.message !== 'string' || e.error.message.trim() === '');

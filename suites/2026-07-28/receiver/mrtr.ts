@@ -29,6 +29,7 @@ export const checks: CheckDef[] = [
         const r = await callRole(ctx, role, capabilities ? { capabilities } : {}).catch(() => undefined);
         own.push(`${ctx.tool(role).name}: ${r ? (r.error ? `error ${short(r.error.code)}` : short(r.result?.resultType)) : 'no answer'}`);
       }
+      await ctx.othersDone();
       const requests = runIncoming(ctx).filter((i) => 'id' in i.message);
       ctx.expect(
         requests.length === 0,

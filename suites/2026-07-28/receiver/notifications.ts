@@ -306,6 +306,7 @@ export const checks: CheckDef[] = [
         await wire(ctx)
           .discover()
           .catch(() => undefined);
+      await ctx.othersDone();
       const incoming = runIncoming(ctx);
       const cancels = incoming.filter((i) => i.message.method === Method.Cancelled);
       const bad = cancels.filter((i) => i.requests.get(idKey(i.message.params?.requestId))?.method !== Method.SubscriptionsListen);

@@ -57,6 +57,7 @@ export const checks: CheckDef[] = [
       const s = wire(ctx);
       await s.request(Method.ServerDiscover, {}).catch(() => undefined);
       await s.request(Method.ToolsList, {}).catch(() => undefined);
+      await ctx.othersDone();
       const advertised = declaresExtension(ctx.info);
       const typed = runAnswers(ctx).filter((a) => typeof (a.response.result as any)?.[Field.resultType] === 'string');
       if (!typed.length) ctx.skip('no result of the run carried a resultType', { judgedBy: '2026-results.result-type-present' });
