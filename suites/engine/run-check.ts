@@ -73,6 +73,7 @@ async function runOne(
   opens: { n: number },
 ): Promise<CheckResult> {
   const started = Date.now();
+  let waitedMs = 0; // a runsLast check's wait for the others: not its own time (durationMs)
   const scope = shared.scope(def.id);
   const extra: { peer: Peer; scope: Scope }[] = [];
   const notes: string[] = [];
@@ -86,7 +87,13 @@ async function runOne(
       ...extra.flatMap((e) => e.peer.transcript.map((t) => ({ ...t, connection: e.scope.label, note: t.note ?? `session ${e.scope.label}` }))),
     ];
     transcript.sort((a, b) => a.time.localeCompare(b.time) || a.seq - b.seq);
-    const r: CheckResult = { ...base, status, message: [message, ...notes].filter(Boolean).join('; '), durationMs: Date.now() - started, transcript };
+    const r: CheckResult = {
+      ...base,
+      status,
+      message: [message, ...notes].filter(Boolean).join('; '),
+      durationMs: Date.now() - started - waitedMs,
+      transcript,
+    };
     for (const [k, v] of Object.entries(more)) if (v !== undefined) (r as any)[k] = v;
     if (outside.length) r.outside = [...outside];
     if (run.limit?.check === def.id) r.limitObserved = run.limit.what;
@@ -226,10 +233,12 @@ async function runOne(
         const barrier = run.barrier;
         if (mayRead || !barrier) return void (mayRead = true);
         const resume = pause();
+        const since = Date.now();
         try {
           await barrier.reached(def.id, () => finish('skip', 'judging'));
         } finally {
           resume();
+          waitedMs += Date.now() - since;
         }
         passed = barrier;
         mayRead = true;

@@ -110,11 +110,13 @@ describe('runsLast checks and the barrier', () => {
     expect(results.find((r) => r.id === 'e.last')!.message).toBe('a.last:0,b.one:0,c.load:0,d.two:0');
   });
 
-  it("the wait for the others is not counted in a runsLast check's budget", async () => {
+  it("the wait for the others is not counted in a runsLast check's budget or duration", async () => {
     const { def } = recorder();
     const checks = [def('a.last', { runsLast: true, timeoutMs: 200, read: readRun }), def('b.slow', { act: async () => void (await pause(600)) })];
     const results = await withSession((s) => runChecks(checks, s, 4));
     expect(results.map((r) => `${r.id} ${r.status}`)).toEqual(['a.last pass', 'b.slow pass']);
+    // Nor in its duration: its own time is a fraction of the other's.
+    expect(results[0]!.durationMs).toBeLessThan(results[1]!.durationMs);
   });
 
   it('a runsLast check that reads the run before othersDone() fails loudly (a bug of the check, not a verdict on the target)', async () => {
