@@ -118,6 +118,8 @@ async function createTask(s: SessionPort, tool: ToolDef, args: Params, taskParam
   // create-asap: answer at once; the work continues in the background.
   let task = wireTask(s, t);
   task = sw.createdTask(t, () => wireTask(s, t)) ?? task;
+  const createdPoll = s.core.scenario?.createdPollInterval;
+  if (createdPoll !== undefined && task.pollInterval !== undefined) task = { ...task, pollInterval: createdPoll }; // scenario hook (client grading)
   const early = s.core.latitude.progressBeforeCreate(tool.name, ctx.progressToken);
   if (early) await s.notify('notifications/progress', early, ctx.id); // RULINGS.md#progress-before-create
   const hold = sw.holdCreateResult(t, work);

@@ -122,5 +122,11 @@ export interface ScenarioHooks {
   servesAnyToolAs?: string;
   /** On the first tools/call, probe a client that declares tasks.requests for sampling/elicitation as a task receiver (client-probe.ts). */
   probeClientReceiver?: boolean;
+  /**
+   * The pollInterval (ms) of the task in the CreateTaskResult, longer than the one tasks/get shows: a requestor's
+   * first poll counts from the CreateTaskResult, and a long first interval keeps a poll sent at once far below it
+   * however slow the machine makes the client (poll-respect-interval).
+   */
+  createdPollInterval?: number;
 }
 // --- end of scenario hooks -------------------------------------------------------------------

@@ -72,6 +72,8 @@ function negotiationTools(): ToolDef[] {
 }
 
 export const POLL_INTERVAL_SCENARIO_MS = 1500;
+/** The poll-interval scenario's CreateTaskResult pollInterval: a first tasks/get sent at once stays far below it on a slow machine. */
+export const POLL_INTERVAL_CREATED_MS = 3000;
 
 export const SCENARIOS: readonly Scenario[] = [
   {
@@ -100,9 +102,13 @@ export const SCENARIOS: readonly Scenario[] = [
   },
   {
     name: 'poll-interval',
-    title: `A long pollInterval (${POLL_INTERVAL_SCENARIO_MS} ms)`,
-    ask: `Call the one tool (\`slow_task\`, required, runs about 4 s) as a task and poll it to completion. Every Task carries pollInterval ${POLL_INTERVAL_SCENARIO_MS}: polls must not come faster.`,
-    receiver: { tools: [tool('slow', { name: 'slow_task', taskSupport: 'required', ms: 4000 })], pollInterval: POLL_INTERVAL_SCENARIO_MS },
+    title: `A long pollInterval (${POLL_INTERVAL_CREATED_MS} ms on the CreateTaskResult, then ${POLL_INTERVAL_SCENARIO_MS} ms)`,
+    ask: `Call the one tool (\`slow_task\`, required, runs about 4 s) as a task and poll it to completion. The CreateTaskResult's task carries pollInterval ${POLL_INTERVAL_CREATED_MS}, every later Task ${POLL_INTERVAL_SCENARIO_MS}: polls must not come faster than the latest one.`,
+    receiver: {
+      tools: [tool('slow', { name: 'slow_task', taskSupport: 'required', ms: 4000 })],
+      pollInterval: POLL_INTERVAL_SCENARIO_MS,
+      scenario: { createdPollInterval: POLL_INTERVAL_CREATED_MS },
+    },
     timeoutMs: 30_000,
   },
   {

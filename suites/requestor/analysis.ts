@@ -26,6 +26,8 @@ export interface StatusShown {
   ms: number;
   /** The message that showed it: 'create', 'tasks/get', 'tasks/cancel', 'tasks/list', 'notifications/tasks/status'. */
   via: string;
+  /** The request whose response showed it (not for notifications). */
+  of?: Exchange;
 }
 
 export interface TaskView {
@@ -157,16 +159,16 @@ function sessionView(id: string, entries: RecordedEntry[]): SessionView {
     if (isTaskStatus(t.status)) v.shown.push({ status: t.status, pollInterval: num(t.pollInterval), ms: x.response.ms, via: 'create' });
     s.tasks.set(t.taskId, v);
   }
-  const show = (task: any, ms: number, via: string) => {
+  const show = (task: any, ms: number, via: string, of?: Exchange) => {
     if (!isObj(task) || typeof task.taskId !== 'string' || !isTaskStatus(task.status)) return;
-    s.tasks.get(task.taskId)?.shown.push({ status: task.status, pollInterval: num(task.pollInterval), ms, via });
+    s.tasks.get(task.taskId)?.shown.push({ status: task.status, pollInterval: num(task.pollInterval), ms, via, ...(of ? { of } : {}) });
   };
   for (const x of clientRequests) {
     const tid = x.params?.taskId;
     const v = typeof tid === 'string' ? s.tasks.get(tid) : undefined;
     if (x.method === 'tasks/get' && v) {
       v.gets.push(x);
-      if (x.response) show(x.result, x.response.ms, 'tasks/get');
+      if (x.response) show(x.result, x.response.ms, 'tasks/get', x);
     } else if (x.method === 'tasks/result' && v) v.results.push(x);
     else if (x.method === 'tasks/cancel' && v) {
       v.cancels.push(x);
@@ -209,10 +211,10 @@ export function allTasks(a: Analysis): TaskView[] {
   return a.sessions.flatMap((s) => [...s.tasks.values()]);
 }
 
-/** The last status shown to the client before `ms` (or overall). */
-export function lastShown(t: TaskView, beforeMs = Infinity): StatusShown | undefined {
+/** The last status shown to the client before `ms` (or overall), leaving out what the response to `except` showed. */
+export function lastShown(t: TaskView, beforeMs = Infinity, except?: Exchange): StatusShown | undefined {
   let last: StatusShown | undefined;
-  for (const s of t.shown) if (s.ms <= beforeMs) last = s;
+  for (const s of t.shown) if (s.ms <= beforeMs && (except === undefined || s.of !== except)) last = s;
   return last;
 }
 
@@ -296,7 +298,8 @@ export function polling(s: SessionView, t: TaskView): { first?: PollGap; runs: P
       fromCreation = false;
       continue;
     }
-    const pi = lastShown(t, g.sentMs)?.pollInterval;
+    // The poll's own answer can share its millisecond: what it shows comes after the poll.
+    const pi = lastShown(t, g.sentMs, g)?.pollInterval;
     if (lastPoll !== undefined && pi !== undefined) {
       const gap = { gap: g.sentMs - lastPoll, pi, ms: g.sentMs };
       if (fromCreation) first = gap;
