@@ -1,0 +1,84 @@
+// The reference receiver's stdio transport (mocks/receiver/stdio.ts): the messages of one event-loop turn
+// reach stdout together, in the order sent; close writes what is still held back.
+import { describe, expect, it } from 'vitest';
+import { PassThrough } from 'node:stream';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { CoalescingStdioServerTransport } from './receiver/stdio.ts';
+
+function pair() {
+  const input = new PassThrough();
+  const output = new PassThrough();
+  const written: string[] = [];
+  output.on('data', (c: Buffer) => written.push(c.toString('utf8')));
+  const t = new CoalescingStdioServerTransport(input, output);
+  return { t, input, output, text: () => written.join('') };
+}
+
+const msg = (id: number) => ({ jsonrpc: '2.0' as const, id, result: { n: id } });
+
+describe('CoalescingStdioServerTransport', () => {
+  it('holds the sends of one turn back and writes them together, in order', async () => {
+    const { t, text } = pair();
+    await t.start();
+    const sent = [t.send(msg(1)), t.send(msg(2)), t.send(msg(3))];
+    await Promise.all(sent); // resolved without waiting for the turn's end (the buffer has room)
+    expect(text()).toBe('');
+    await nextTurn();
+    await nextTurn();
+    expect(
+      text()
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l).id),
+    ).toEqual([1, 2, 3]);
+    await t.close();
+  });
+
+  it('writes what is held back when closed', async () => {
+    const { t, text } = pair();
+    await t.start();
+    await t.send(msg(7));
+    await t.close();
+    await nextTurn();
+    expect(text()).toBe(`${JSON.stringify(msg(7))}\n`);
+  });
+
+  it('does not hold back more than half the stream buffer: a large turn is written as it goes', async () => {
+    const { t, output, text } = pair();
+    await t.start();
+    const big = { jsonrpc: '2.0' as const, id: 1, result: { pad: 'x'.repeat(output.writableHighWaterMark / 2) } };
+    await t.send(big);
+    expect(text()).toBe('');
+    const second = t.send(msg(2)); // past half the buffer: the first goes out now, this one at the turn's end
+    await new Promise((r) => process.nextTick(r));
+    expect(
+      text()
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l).id),
+    ).toEqual([1]);
+    await second;
+    await nextTurn();
+    expect(
+      text()
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l).id),
+    ).toEqual([1, 2]);
+    await t.close();
+  });
+
+  it('still reads messages and reports unparsable lines (the SDK transport underneath)', async () => {
+    const { t, input } = pair();
+    const got: unknown[] = [];
+    const errors: Error[] = [];
+    t.onmessage = (m) => got.push(m);
+    t.onerror = (e) => errors.push(e);
+    await t.start();
+    input.write('{"jsonrpc":"2.0","id":1,"method":"ping"}\nnot json\n');
+    await nextTurn();
+    expect(got).toEqual([{ jsonrpc: '2.0', id: 1, method: 'ping' }]);
+    expect(errors).toHaveLength(1);
+    await t.close();
+  });
+});
