@@ -1,0 +1,25 @@
+// tsx inproc.ts <repo>: one in-process run of the receiver checks at concurrency 16, ms from first check to end
+const repo = process.argv[2]!;
+const { openTargetSession, runChecks } = await import(`${repo}/suites/runner/session.ts`);
+const { receiverChecks2025: checks } = await import(`${repo}/suites/index.ts`);
+const { loadProfile } = await import(`${repo}/suites/runner/target.ts`);
+const profile = loadProfile(`${repo}/fixtures/reference.profile.json`);
+const session = await openTargetSession({ target: { kind: 'reference' }, profile });
+const done: string[] = []; const T0 = Date.now();
+session.options.onCheckDone = (r: any) => done.push(`${Date.now() - T0} ${r.id} ${r.durationMs}`);
+const t0 = performance.now();
+const cpu0 = process.cpuUsage();
+const results = await runChecks(checks, session, 16);
+const ms = performance.now() - t0;
+const cpu = process.cpuUsage(cpu0);
+await session.close();
+const bad = results.filter((r: any) => r.status === 'fail' || r.status === 'warn').map((r: any) => r.id);
+const statuses = Object.fromEntries(results.map((r: any) => [r.id, r.status]));
+(await import('node:fs')).writeFileSync(process.argv[3]!, JSON.stringify(statuses));
+console.log(`${repo.split('/').pop()} ${results.length} checks ${Math.round(ms)} ms cpu ${Math.round((cpu.user + cpu.system) / 1000)} ms bad=${bad.join(',')} load=${(await import('node:os')).default.loadavg()[0].toFixed(2)}`);
+const t0e = Date.now() - ms;
+const rows = results.map((r: any) => { const ts = r.transcript.map((e: any) => Date.parse(e.time)); return [r.id, ts.length ? Math.min(...ts) - t0e : NaN, ts.length ? Math.max(...ts) - t0e : NaN, r.durationMs]; });
+rows.sort((a: any, b: any) => (b[2] || 0) - (a[2] || 0));
+if (process.env.TAIL) for (const x of rows.slice(0, 10)) console.log('   ', x.join(' '));
+if (process.env.TAIL) console.log(done.slice(-9).join('\n'));
+process.exit(0);
