@@ -2,11 +2,11 @@
 // Builds the package into dist/ (npm run build; also run by `prepare`, so by `npm ci` and `npm pack`):
 // tsc -p tsconfig.build.json, then the files the code reads at run time, copied next to the
 // compiled module that reads them (each is found by `new URL('./…', import.meta.url)`), then the
-// reference peers' entry (dist/scripts/mock.js) bundled with what it imports.
+// reference peers' and the `server` command's entries (dist/scripts/mock.js, server.js) bundled with what they import.
 import { spawnSync } from 'node:child_process';
 import { chmodSync, cpSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 
@@ -46,24 +46,55 @@ for (const revision of ['2025-11-25', '2026-07-28']) {
 }
 chmodSync(join(DIST, 'scripts/cli.js'), 0o755);
 
-// A stdio run spawns the reference receiver once per connection (~25 times), and most of each start-up is
-// Node's module loader resolving and compiling ~130 files (the SDK's transports and the zod schemas
-// they parse with, our own modules). One file per entry halves that CPU. dist/scripts/mock.js is replaced
-// by the bundle (same exports; `mock` of dist/scripts/cli.js loads it too); what it imports on demand —
-// the Streamable HTTP transport, the 2026-07-28 and dual-era peers — stays on demand, in mock-chunks/.
-// The modules it was built from stay in dist/ for the library's own imports.
-await build({
-  entryPoints: [join(DIST, 'scripts/mock.js')],
-  outdir: join(DIST, 'scripts'),
-  chunkNames: 'mock-chunks/[name]-[hash]',
-  allowOverwrite: true,
-  bundle: true,
-  splitting: true,
-  format: 'esm',
-  platform: 'node',
-  target: 'node20',
-  logLevel: 'warning',
-});
+// Start-up is mostly Node's module loader resolving and compiling files: ~130 for the reference peers
+// (the SDK's transports and the zod schemas they parse with, our own modules), which a stdio run spawns
+// once per connection (~25 times), and ~250 for `server` before it can spawn its target. One file per
+// entry takes about a third off a mock's start-up and half off the CLI's. dist/scripts/mock.js and
+// dist/scripts/server.js are replaced by their bundles (same exports; dist/scripts/cli.js loads them);
+// what they import on demand (the HTTP transport, the 2026-07-28 and dual-era peers, the report formats)
+// stays on demand, in chunks beside them. The modules they were built from stay in dist/ for the
+// library, the vitest helper and the `client` command. vitest is never bundled.
+const SCRIPTS = join(DIST, 'scripts');
+/** Where a module lives in dist/: tsc's output, or (an entry's own source, scripts/<name>.ts) where tsc put it. */
+const inDist = (path) => (path.startsWith(DIST + sep) ? path : join(DIST, relative(ROOT, path)).replace(/\.ts$/, '.js'));
+const ours = (path) => path.startsWith(ROOT + sep) && !path.includes(`${sep}node_modules${sep}`);
+const fromDist = {
+  name: 'from-dist',
+  setup(b) {
+    // The entry is read from its source and everything else from tsc's output, so the bundles, written over
+    // dist/scripts/<name>.js, are never a build's input (two builds at once cannot bundle a bundle).
+    b.onResolve({ filter: /^\.\.?\/.*\.ts$/ }, (args) => ({ path: inDist(resolve(args.resolveDir, args.path)) }));
+    // Each of our modules' import.meta.url stays its own file's in dist/ (its schemas, catalog, rulings, the
+    // stdio bridge): the bundles and their chunks all sit in dist/scripts/.
+    b.onLoad({ filter: /\.[cm]?[jt]s$/ }, (args) => {
+      if (!ours(args.path)) return undefined;
+      const code = readFileSync(args.path, 'utf8');
+      if (!code.includes('import.meta.url')) return undefined;
+      const rel = './' + relative(SCRIPTS, inDist(args.path)).split(sep).join('/');
+      return {
+        contents: code.replaceAll('import.meta.url', `new URL(${JSON.stringify(rel)}, import.meta.url).href`),
+        loader: args.path.endsWith('.ts') ? 'ts' : 'js',
+      };
+    });
+  },
+};
+for (const name of ['mock', 'server'])
+  await build({
+    entryPoints: [join(ROOT, `scripts/${name}.ts`)],
+    outdir: SCRIPTS,
+    chunkNames: `${name}-[name]-[hash]`,
+    allowOverwrite: true,
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    external: ['vitest', 'vitest/*'],
+    // CommonJS dependencies require Node's built-in modules.
+    banner: { js: "import { createRequire as __bundleCreateRequire } from 'node:module'; const require = __bundleCreateRequire(import.meta.url);" },
+    plugins: [fromDist],
+    logLevel: 'warning',
+  });
 
 // Every file the compiled code finds through `new URL('./…', import.meta.url)` must be in dist/.
 const missing = [];

@@ -3,7 +3,7 @@
 // reference receiver over stdio on plain Node, tsx is not installed, the package root imports as a
 // library and runs a check, and the tarball holds no tests, CI files or test-only fixtures.
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -87,9 +87,21 @@ describe('the packed package, installed into an empty project', () => {
     const r = await run(process.execPath, ['--import', join(tmp, 'register.mjs'), cli, 'mock', '--list-faults'], project, 60_000);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).not.toContain('LOADED');
-    // The hook does see them where they are loaded.
-    const checks = await run(process.execPath, ['--import', join(tmp, 'register.mjs'), cli, 'checks'], project, 60_000);
-    expect(checks.stderr).toContain('LOADED');
+    // The hook does see them where they are loaded (the library's entry; `server` and `checks` are a bundle).
+    const library = await run(
+      process.execPath,
+      ['--import', join(tmp, 'register.mjs'), '--input-type=module', '-e', "await import('mcp-tasks-conformance')"],
+      project,
+      60_000,
+    );
+    expect(library.stderr).toContain('LOADED');
+    // dist/scripts/mock.js is a bundle (scripts/build.mjs): what it holds is named by esbuild's comment before each module.
+    const scripts = join(project, 'node_modules/mcp-tasks-conformance/dist/scripts');
+    const bundled = readdirSync(scripts)
+      .filter((f) => /^mock.*\.js$/.test(f))
+      .flatMap((f) => [...readFileSync(join(scripts, f), 'utf8').matchAll(/^\/\/ (\S+\.[cm]?js)$/gm)].map((m) => m[1]!));
+    expect(bundled).toContain('dist/mocks/receiver/index.js');
+    expect(bundled.filter((f) => /(^|\/)(vitest|@vitest)\/|dist\/suites\/(index|receiver\/)/.test(f))).toEqual([]);
   }, 150_000);
 
   it('does not install tsx', async () => {
