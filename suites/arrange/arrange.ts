@@ -245,6 +245,49 @@ export async function cancelQuietly(ctx: CheckContext, taskId: string, peer: Sco
   }
 }
 
+export interface FreshCancel {
+  /** The task the cancel is about (the second one when the first ended before its cancel). */
+  created: CreatedTask;
+  /** The tasks/cancel answer, as is: an error other than "the task had ended" is the caller's to judge. */
+  cancel: Response;
+  /** The first task, when it ended (status) before its tasks/cancel arrived and a second was cancelled instead. */
+  endedFirst?: { created: CreatedTask; status: TaskStatus };
+}
+
+/**
+ * tasks/cancel of a new running task of `role`, the arranging step of the checks
+ * about cancelled tasks. A task that ended otherwise before its cancel arrived (tasks/get shows it terminal,
+ * not cancelled: on a loaded machine the round trips can outlast a slow role) is tried once more with a new
+ * one, cancelled at once; if that one ended first too, the check is not exercised. `before` runs between a
+ * task's creation and its cancel (attempt 1, 2).
+ */
+export async function cancelFresh(
+  ctx: CheckContext,
+  role: ProfileRole,
+  opts: { before?: (c: CreatedTask, attempt: number) => Promise<void>; peer?: Scope } = {},
+): Promise<FreshCancel> {
+  const peer = opts.peer ?? ctx.peer;
+  let endedFirst: FreshCancel['endedFirst'];
+  for (let attempt = 1; ; attempt++) {
+    const created = await createTask(ctx, role, { peer });
+    if (isTaskStatus(created.task.status) && isTerminal(created.task.status))
+      ctx.skip(`the ${role} task was already "${created.task.status}" in its CreateTaskResult; nothing to cancel`);
+    await opts.before?.(created, attempt);
+    const cancel = await peer.request('tasks/cancel', { taskId: created.taskId });
+    if (!cancel.error) return { created, cancel, endedFirst };
+    const g = await peer.request('tasks/get', { taskId: created.taskId });
+    const st = g.result?.status;
+    if (g.error || !isTaskStatus(st) || !isTerminal(st) || st === 'cancelled') return { created, cancel, endedFirst };
+    ctx.finished(created.taskId);
+    if (attempt >= 2)
+      ctx.skip(
+        `the ${role} task reached "${st}" before tasks/cancel arrived, twice (cancel answered ${cancel.error.code}): it ends before a cancel can reach it`,
+      );
+    ctx.note(`the first ${role} task reached "${st}" before its tasks/cancel arrived (cancel answered ${cancel.error.code}): tried again with a new one`);
+    endedFirst = { created, status: st };
+  }
+}
+
 /**
  * Sends tasks/cancel and polls (observe, bounded) until tasks/get shows a terminal status or the task is gone.
  * `settled` is the status seen last; `deleted` when tasks/get answered -32602 (receivers MAY delete cancelled
@@ -254,8 +297,10 @@ export async function cancelAndSettle(
   ctx: CheckContext,
   taskId: string,
   peer: Scope = ctx.peer,
+  /** The tasks/cancel answer when it was sent already (cancelFresh): then only the settling. */
+  sent?: Response,
 ): Promise<{ cancel: Response; settled?: TaskStatus; deleted: boolean; getError?: Response['error'] }> {
-  const cancel = await peer.request('tasks/cancel', { taskId });
+  const cancel = sent ?? (await peer.request('tasks/cancel', { taskId }));
   const o = await observe(ctx, taskId, (t) => isTerminal(t.status), {
     peer,
     allowGone: true,
@@ -267,17 +312,18 @@ export async function cancelAndSettle(
 }
 
 /**
- * A task cancelled and seen "cancelled": tasks/cancel, then tasks/get until it settles (cancelAndSettle).
- * The arranging step of the checks about cancelled tasks; not exercised, with one wording, when the cancel is
- * refused, the task is deleted at once (receivers MAY delete cancelled tasks: cancel-delete-may) or it
- * settles in another status (the cancel checks judge those).
+ * A task of `role` cancelled and seen "cancelled": created and cancelled (cancelFresh), then tasks/get until it
+ * settles (cancelAndSettle). The arranging step of the checks about cancelled tasks; not exercised, with one
+ * wording, when the cancel is refused, the task is deleted at once (receivers MAY delete cancelled tasks:
+ * cancel-delete-may) or it settles in another status (the cancel checks judge those).
  */
-export async function cancelledTask(ctx: CheckContext, taskId: string, peer: Scope = ctx.peer): Promise<{ cancel: Response }> {
-  const k = await cancelAndSettle(ctx, taskId, peer);
+export async function cancelledTask(ctx: CheckContext, role: ProfileRole, peer: Scope = ctx.peer): Promise<{ created: CreatedTask; cancel: Response }> {
+  const { created, cancel } = await cancelFresh(ctx, role, { peer });
+  const k = await cancelAndSettle(ctx, created.taskId, peer, cancel);
   if (k.cancel.error) ctx.skip(`tasks/cancel answered error ${k.cancel.error.code} ${k.cancel.error.message} (task status then: ${k.settled ?? 'unknown'})`);
   if (k.deleted) ctx.skip(`the cancelled task was deleted at once (tasks/get: ${k.getError?.code}); receivers MAY do so (cancel-delete-may)`);
   if (k.settled !== 'cancelled') ctx.skip(`after tasks/cancel the task shows "${k.settled}", not "cancelled" (judged by cancel.cancelled-before-response)`);
-  return { cancel: k.cancel };
+  return { created, cancel: k.cancel };
 }
 
 /**

@@ -2,11 +2,11 @@
 // requirement ids from schema/requirements.json. tasks/cancel for an unknown id is in errors.ts.
 import { defineCheck, type CheckContext, type CheckDef } from '../engine/check.ts';
 import { expectError } from '../arrange/tasks.ts';
-import { cancelAndSettle, cancelledTask, createTask, reachTerminal, type CreatedTask } from '../arrange/arrange.ts';
+import { cancelAndSettle, cancelFresh, cancelledTask, createTask, reachTerminal, type CreatedTask } from '../arrange/arrange.ts';
 import { timeLeft } from '../arrange/budget.ts';
 import { delay, getTask, observe, pollDelay, seqText } from '../arrange/poll.ts';
 import { short } from '../engine/text.ts';
-import type { Message, Response } from '../wire/peer.ts';
+import type { JsonRpcError, Message, Response } from '../wire/peer.ts';
 import { isTaskStatus, isTerminal, type TaskStatus } from '../../schema/protocol.ts';
 import { roleRunMs, type ProfileRole } from '../engine/profile.ts';
 
@@ -21,26 +21,36 @@ async function runningTask(ctx: CheckContext, role: ProfileRole, meta?: Record<s
 }
 
 /**
- * tasks/cancel of a running task; skip when the task ended first, or its reported ttl had run out (a busy run
- * arranging more before the cancel): the cancel then rightly fails.
+ * A refused tasks/cancel of a running task: skip when the task ended first, or its reported ttl had run out (a
+ * busy run arranging more before the cancel): the cancel then rightly fails; else the violation.
  */
-async function cancelRunning(ctx: CheckContext, created: CreatedTask): Promise<Response> {
+async function refusedCancel(ctx: CheckContext, created: CreatedTask, error: JsonRpcError): Promise<never> {
   const taskId = created.taskId;
-  const r = await ctx.peer.request('tasks/cancel', { taskId });
-  if (r.error) {
-    const g = await getTask(ctx, taskId);
-    const st = g.result?.status;
-    if (!g.error && isTaskStatus(st) && isTerminal(st) && st !== 'cancelled')
-      ctx.skip(`the task reached "${st}" before tasks/cancel arrived (cancel answered ${r.error.code})`);
-    const { ttl, createdAt } = created.task ?? {};
-    const expiresAt = typeof ttl === 'number' && typeof createdAt === 'string' ? Date.parse(createdAt) + ttl : NaN;
-    if (g.error && Date.now() >= expiresAt)
-      ctx.skip(
-        `the task's ttl (${ttl} ms from createdAt ${createdAt}) had run out before tasks/cancel arrived (cancel answered ${r.error.code}, tasks/get ${g.error.code})`,
-      );
-    ctx.violation(`tasks/cancel of running task ${taskId} answered error ${r.error.code} ${r.error.message} (tasks/get then: ${short(g.error ?? st)})`);
-  }
+  const g = await getTask(ctx, taskId);
+  const st = g.result?.status;
+  if (!g.error && isTaskStatus(st) && isTerminal(st) && st !== 'cancelled')
+    ctx.skip(`the task reached "${st}" before tasks/cancel arrived (cancel answered ${error.code})`);
+  const { ttl, createdAt } = created.task ?? {};
+  const expiresAt = typeof ttl === 'number' && typeof createdAt === 'string' ? Date.parse(createdAt) + ttl : NaN;
+  if (g.error && Date.now() >= expiresAt)
+    ctx.skip(
+      `the task's ttl (${ttl} ms from createdAt ${createdAt}) had run out before tasks/cancel arrived (cancel answered ${error.code}, tasks/get ${g.error.code})`,
+    );
+  ctx.violation(`tasks/cancel of running task ${taskId} answered error ${error.code} ${error.message} (tasks/get then: ${short(g.error ?? st)})`);
+}
+
+/** tasks/cancel of a running task; a refused one is judged by refusedCancel. */
+async function cancelRunning(ctx: CheckContext, created: CreatedTask): Promise<Response> {
+  const r = await ctx.peer.request('tasks/cancel', { taskId: created.taskId });
+  if (r.error) await refusedCancel(ctx, created, r.error);
   return r;
+}
+
+/** A running `role` task cancelled (cancelFresh: a second one when the first ended before its cancel); a refused cancel is judged by refusedCancel. */
+async function cancelFreshRunning(ctx: CheckContext, role: ProfileRole): Promise<{ c: CreatedTask; r: Response }> {
+  const { created: c, cancel: r } = await cancelFresh(ctx, role);
+  if (r.error) await refusedCancel(ctx, c, r.error);
+  return { c, r };
 }
 
 /** A task of `role` polled to its terminal status; cancelling it must then be rejected with -32602. */
@@ -63,8 +73,7 @@ export const checks: CheckDef[] = [
     needs: ['slow'],
     needsCapabilities: ['tasks.cancel'],
     async run(ctx: CheckContext) {
-      const c = await runningTask(ctx, 'slow');
-      const r = await cancelRunning(ctx, c);
+      const { c, r } = await cancelFreshRunning(ctx, 'slow');
       ctx.expect(r.result?.taskId === c.taskId, `tasks/cancel result is about task ${short(r.result?.taskId)}, not ${c.taskId}`);
       ctx.expect(
         r.result?.status === 'cancelled',
@@ -90,11 +99,9 @@ export const checks: CheckDef[] = [
       // A (cancelled) and B (left running, created after A's cancel) run the same tool: once B ends,
       // A's work would have ended too. A must show "cancelled" (or be gone) all along. A is cancelled
       // first, so nothing but one round trip lies between its creation and its cancel.
-      const a = await runningTask(ctx, 'slow');
-      const k = await cancelAndSettle(ctx, a.taskId);
-      if (k.cancel.error) {
-        await cancelRunning(ctx, a); // skips if A had ended first, else reports the rejected cancel
-      }
+      const { created: a, cancel } = await cancelFresh(ctx, 'slow');
+      if (cancel.error) await refusedCancel(ctx, a, cancel.error);
+      const k = await cancelAndSettle(ctx, a.taskId, ctx.peer, cancel);
       if (k.deleted) return 'task deleted right after cancellation (receivers MAY delete cancelled tasks)';
       if (k.settled !== 'cancelled') {
         // Once the tasks/cancel answer showed "cancelled", any other status later is the violation itself.
@@ -178,9 +185,8 @@ export const checks: CheckDef[] = [
     needs: ['slow'],
     needsCapabilities: ['tasks.cancel'],
     async run(ctx: CheckContext) {
-      const c = await runningTask(ctx, 'slow');
       // A deleted task would also give -32602 (unknown id), which would prove nothing: cancelledTask skips then.
-      await cancelledTask(ctx, c.taskId);
+      const { created: c } = await cancelledTask(ctx, 'slow');
       return expectTerminalRejected(ctx, c.taskId, 'cancelled');
     },
   }),
@@ -254,8 +260,7 @@ export const checks: CheckDef[] = [
     needs: ['slow'],
     needsCapabilities: ['tasks.cancel'],
     async run(ctx: CheckContext) {
-      const c = await runningTask(ctx, 'slow');
-      await cancelRunning(ctx, c);
+      const { c } = await cancelFreshRunning(ctx, 'slow');
       let gone: Response['error'];
       for (let i = 0; i < 3 && !gone; i++) {
         const g = await getTask(ctx, c.taskId);
@@ -287,8 +292,7 @@ export const checks: CheckDef[] = [
     needs: ['slow'],
     needsCapabilities: ['tasks.cancel'],
     async run(ctx: CheckContext) {
-      const c = await runningTask(ctx, 'slow');
-      await cancelRunning(ctx, c);
+      const { c } = await cancelFreshRunning(ctx, 'slow');
       const seen: string[] = [];
       let last: any;
       for (let i = 0; i < 3; i++) {

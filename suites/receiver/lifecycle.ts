@@ -2,7 +2,7 @@
 // requirement ids from schema/requirements.json.
 import { roleRunMs } from '../engine/profile.ts';
 import { defineCheck, type CheckContext, type CheckDef } from '../engine/check.ts';
-import { cancelQuietly, createTask, reserveSlots, toTerminalAndBeyond } from '../arrange/arrange.ts';
+import { cancelFresh, cancelQuietly, createTask, reserveSlots, toTerminalAndBeyond } from '../arrange/arrange.ts';
 import { awaitInputRequest, awaitInputRequired, inputElsewhere, skipIfMisrouted, startInputTask, withInputTask } from '../arrange/input.ts';
 import { delay, getTask, observe, seqText, type Observation } from '../arrange/poll.ts';
 import type { Message } from '../wire/peer.ts';
@@ -65,11 +65,27 @@ export const checks: CheckDef[] = [
     needs: ['slow'],
     needsCapabilities: ['tasks.requests.tools.call', 'tasks.cancel'],
     async run(ctx: CheckContext) {
-      const c = await createTask(ctx, 'slow');
-      const seq: TaskStatus[] = isTaskStatus(c.task.status) ? [c.task.status] : [];
-      if (!isTaskStatus(c.task.status)) ctx.violation(`CreateTaskResult status ${short(c.task.status)} is not a task status`);
-      await observe(ctx, c.taskId, (_t, n) => n >= 1, { boundMs: 5_000, into: seq, onFailure: 'violation' });
-      const r = await ctx.peer.request('tasks/cancel', { taskId: c.taskId });
+      // One path per task: a poll before the cancel (a status while working is judged too); when the first task
+      // ended before its cancel arrived, a second is cancelled at once and both paths are judged.
+      const paths: TaskStatus[][] = [];
+      const {
+        created: c,
+        cancel: r,
+        endedFirst,
+      } = await cancelFresh(ctx, 'slow', {
+        async before(t, attempt) {
+          const path: TaskStatus[] = isTaskStatus(t.task.status) ? [t.task.status] : [];
+          paths.push(path);
+          if (!isTaskStatus(t.task.status)) ctx.violation(`CreateTaskResult status ${short(t.task.status)} is not a task status`);
+          if (attempt === 1) await observe(ctx, t.taskId, (_t, n) => n >= 1, { boundMs: 5_000, into: path, onFailure: 'violation' });
+        },
+      });
+      const seq = paths[paths.length - 1]!;
+      if (endedFirst) {
+        const first = [...paths[0]!, endedFirst.status];
+        const badFirst = pathMessage(first, "the first task's CreateTaskResult and tasks/get results");
+        ctx.expect(!badFirst, badFirst ?? '');
+      }
       if (r.error) ctx.skip(`tasks/cancel answered ${r.error.code} ${r.error.message} (seen ${seqText(seq)}); the cancelled path was not observed`);
       if (!isTaskStatus(r.result?.status)) ctx.violation(`tasks/cancel result status ${short(r.result?.status)} is not a task status`);
       seq.push(r.result.status);

@@ -11,7 +11,7 @@
 //    specific SHOULD NOTs govern those (absence is never a failure; presence warns).
 import { defineCheck, type CheckContext, type CheckDef } from '../engine/check.ts';
 import { hasRelatedTask, PROGRESS_WITHOUT_RELATED_TASK, relatedTaskId } from '../arrange/tasks.ts';
-import { cancelledTask, createTask, reachTerminal } from '../arrange/arrange.ts';
+import { cancelFresh, cancelledTask, createTask, reachTerminal } from '../arrange/arrange.ts';
 import { inputAnswer, skipIfMisrouted } from '../arrange/input.ts';
 import { canonical, withoutMeta } from '../arrange/compare.ts';
 import { timeLeft } from '../arrange/budget.ts';
@@ -120,8 +120,7 @@ export const checks: CheckDef[] = [
     needs: ['slow'],
     needsCapabilities: ['tasks.cancel'],
     async run(ctx: CheckContext) {
-      const c = await createTask(ctx, 'slow');
-      await cancelledTask(ctx, c.taskId);
+      const { created: c } = await cancelledTask(ctx, 'slow');
       let r: Response;
       try {
         r = await ctx.peer.request('tasks/result', { taskId: c.taskId });
@@ -293,8 +292,7 @@ export const checks: CheckDef[] = [
     needs: ['slow'],
     needsCapabilities: ['tasks.cancel'],
     async run(ctx: CheckContext) {
-      const c = await createTask(ctx, 'slow');
-      const r = await ctx.peer.request('tasks/cancel', { taskId: c.taskId });
+      const { cancel: r } = await cancelFresh(ctx, 'slow');
       if (r.error) ctx.skip(`tasks/cancel answered error ${r.error.code} ${r.error.message}`);
       expectNoMeta(ctx, r.result, 'tasks/cancel');
     },

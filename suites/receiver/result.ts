@@ -397,8 +397,7 @@ export const checks: CheckDef[] = [
     needs: ['slow'],
     needsCapabilities: ['tasks.cancel'],
     async run(ctx: CheckContext) {
-      const c = await createTask(ctx, 'slow');
-      await cancelledTask(ctx, c.taskId);
+      const { created: c } = await cancelledTask(ctx, 'slow');
       const r = await resultOfTerminal(ctx, c.taskId, 'cancelled');
       if (r.error) {
         if (r.error.code === -32602) {
