@@ -1,7 +1,7 @@
 import { expect, test } from 'vitest';
 import { taskSlots } from './task-slots.ts';
 import { scheduled } from './session.ts';
-import { receiverChecks2025 } from '../index.ts';
+import { checksFor, receiverChecks2025 } from '../index.ts';
 import { loadProfile } from './target.ts';
 
 const later = (ms = 5_000) => Date.now() + ms;
@@ -55,4 +55,10 @@ test('schedule: the checks that wait longest on timers start first (for this pro
       .first.slice(0, 2)
       .map((c) => c.id),
   ).toEqual(['cancel.stays-cancelled', 'lifecycle.terminal-sticky-cancelled']);
+});
+
+test('schedule (2026-07-28): the subscription teardown watch, the sticky-terminal watch and the slow task run to its notification start first', () => {
+  const profile = loadProfile('fixtures/reference-2026-07-28.profile.json');
+  const { first } = scheduled(checksFor('2026-07-28'), profile);
+  expect(first.slice(0, 3).map((c) => c.id)).toEqual(['2026-cancellation.listen-teardown', '2026-lifecycle.terminal-sticky', '2026-notify.detailed-task']);
 });

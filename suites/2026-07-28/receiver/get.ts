@@ -22,7 +22,7 @@ import {
   watch,
   type Created,
 } from '../arrange/tasks.ts';
-import type { ModernProfileRole } from '../../engine/profile.ts';
+import { roleRunMs, type ModernProfileRole } from '../../engine/profile.ts';
 
 const SECTION = 'Task Polling';
 const schema = { validate: (name: string, value: unknown) => validatorFor(REVISION).validate(name, value) }; // built on first use, not on import
@@ -324,6 +324,7 @@ export const checks: CheckDef[] = [
     level: 'MUST',
     killedBy: ['cancelled-resurrects', 'failed-resumes'],
     needs: ['failsWithError', 'slow'],
+    waitsMs: (p) => roleRunMs(p, 'failsWithError') + roleRunMs(p, 'slow') + 500, // the failed task, then the cancelled one past the slow run
     notApplicable: extensionNotAdvertised,
     async run(ctx: CheckContext) {
       const failed = await createSettled(ctx, 'failsWithError');

@@ -12,6 +12,10 @@ import { declaresExtension, extensionNotAdvertised, modernCheck, wire } from '..
 import { runIncoming } from '../arrange/observed.ts';
 import { cancelTask, createSettled, createTask, taskNotifications, type Created } from '../arrange/tasks.ts';
 import type { Subscription } from '../wire/peer.ts';
+import { roleRunMs } from '../../engine/profile.ts';
+
+/** Longest 2026-cancellation.listen-teardown watches for the server to end its subscription. */
+const TEARDOWN_WATCH_MS = 5_000;
 
 const SECTION = 'Task Status Notifications';
 
@@ -210,6 +214,7 @@ export const checks: CheckDef[] = [
     level: 'MUST',
     killedBy: ['notification-not-detailed', 'completed-no-result'],
     needs: ['slow'],
+    waitsMs: (p) => roleRunMs(p, 'slow'), // the slow task's run to its terminal notification
     notApplicable: extensionNotAdvertised,
     async run(ctx: CheckContext) {
       return listening(ctx, async (l) => {
@@ -253,6 +258,7 @@ export const checks: CheckDef[] = [
     level: 'MUST',
     killedBy: ['listen-teardown-not-cancelled'],
     needs: ['slow'],
+    waitsMs: () => TEARDOWN_WATCH_MS,
     notApplicable: extensionNotAdvertised,
     async run(ctx: CheckContext) {
       return listening(ctx, async (l) => {
@@ -262,7 +268,7 @@ export const checks: CheckDef[] = [
         const end = await unlessTimedOut(
           l.task.scope.waitFor(
             (m) => !('method' in m) && 'result' in m && idKey(m.id) === key,
-            timeLeft(ctx, { marginMs: 4_000, floorMs: 1_000, capMs: 5_000 }),
+            timeLeft(ctx, { marginMs: 4_000, floorMs: 1_000, capMs: TEARDOWN_WATCH_MS }),
             `the end of subscription ${String(l.sub.id)}`,
             true,
           ),
