@@ -390,6 +390,10 @@ export const FAULTS = [
         checks: ['related-task.param-wins-cancel', 'cancel.stays-cancelled'],
         why: 'they create twin tasks with the same request at once; when both land in one millisecond they are one task, and cancelling one cancels the other',
       },
+      {
+        checks: ['get.last-updated-moves'],
+        why: "its slow task can be another check's created in the same millisecond, which that check cancels at once: a status change in the millisecond of creation, so lastUpdatedAt cannot move",
+      },
     ],
   },
   { name: 'adopts-requestor-id', requirement: 'id-receiver-generated', description: 'params.task.taskId, when the requestor sends one, becomes the task id' },

@@ -12,6 +12,7 @@ import { delay } from './poll.ts';
 /** The checks that cancel a task of the slow role right after creating it (the client-receiver ones among them). */
 const CANCELLING = [
   'lifecycle.paths-cancelled',
+  'lifecycle.terminal-sticky-cancelled',
   'cancel.cancelled-before-response',
   'cancel.stays-cancelled',
   'cancel.cancelled-rejected',

@@ -2,7 +2,7 @@
 // requirement ids from schema/requirements.json.
 import { roleRunMs } from '../engine/profile.ts';
 import { defineCheck, type CheckContext, type CheckDef } from '../engine/check.ts';
-import { cancelFresh, cancelQuietly, createTask, reserveSlots, toTerminalAndBeyond } from '../arrange/arrange.ts';
+import { cancelFresh, cancelQuietly, createTask, toTerminalAndBeyond } from '../arrange/arrange.ts';
 import { awaitInputRequest, awaitInputRequired, inputElsewhere, skipIfMisrouted, startInputTask, withInputTask } from '../arrange/input.ts';
 import { delay, getTask, observe, seqText, type Observation } from '../arrange/poll.ts';
 import type { Message } from '../wire/peer.ts';
@@ -184,17 +184,18 @@ export const checks: CheckDef[] = [
     needsCapabilities: ['tasks.requests.tools.call', 'tasks.cancel'],
     timeoutMs: SLOW_WATCH_MAX_MS + 10_000,
     async run(ctx: CheckContext) {
-      const created = Date.now();
-      // A twin slow task, left to run, shows when the cancelled task's work would have ended (both slots first:
-      // the twins are created together, not once a slot frees).
-      const slots = await reserveSlots(ctx, 2);
-      const [c, twin] = await Promise.all([createTask(ctx, 'slow', { reserved: slots }), createTask(ctx, 'slow', { reserved: slots })]).finally(() =>
-        slots.release(),
-      );
+      let created = Date.now();
+      // The task is cancelled first (a second one if the first ended before its cancel arrived); its twin, left to
+      // run, is started after the cancel: once the twin ends, the cancelled task's work would have ended too.
+      const { created: c, cancel: r } = await cancelFresh(ctx, 'slow', {
+        async before(_t, attempt) {
+          if (attempt > 1) created = Date.now();
+        },
+      });
+      if (r.error) ctx.skip(`tasks/cancel of the fresh slow task answered ${r.error.code} ${r.error.message}; no cancelled task to watch`);
+      const twin = await createTask(ctx, 'slow');
       try {
         const seq: TaskStatus[] = isTaskStatus(c.task.status) ? [c.task.status] : [];
-        const r = await ctx.peer.request('tasks/cancel', { taskId: c.taskId });
-        if (r.error) ctx.skip(`tasks/cancel of the fresh slow task answered ${r.error.code} ${r.error.message}; no cancelled task to watch`);
         if (isTaskStatus(r.result?.status)) seq.push(r.result.status);
         // Reach `cancelled` first (a late transition is the cancel checks' business), then watch.
         const o = await observe(ctx, c.taskId, (t) => isTerminal(t.status), { boundMs: 5_000, into: seq, allowGone: true });
