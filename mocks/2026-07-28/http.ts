@@ -120,9 +120,10 @@ export function httpHandler(server: ExtensionServer, host = '127.0.0.1', access:
       if (res.headersSent) return;
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', 'x-accel-buffering': 'no' });
       open.add(res);
-      if (isListen) keepalive = setInterval(() => res.write(':\n\n'), KEEPALIVE_MS).unref();
+      if (isListen) keepalive = setInterval(() => res.writableEnded || res.write(':\n\n'), KEEPALIVE_MS).unref();
     };
     const writeEvent = (m: JsonObject) => {
+      if (res.writableEnded) return;
       server.wire('out', 'http', m);
       res.write(`event: message\ndata: ${JSON.stringify(m)}\n\n`);
     };
@@ -151,6 +152,8 @@ export function httpHandler(server: ExtensionServer, host = '127.0.0.1', access:
     if (keepalive) clearInterval(keepalive);
     open.delete(res);
     if (abort.signal.aborted && !res.headersSent) return;
+    // Ended meanwhile by close() (the server shutting down) or by the client: nothing more to write.
+    if (res.writableEnded || res.destroyed) return;
     if (!isRequest) {
       // A notification (or a stray response) accepted: 202 with no body. An invalid message: its error.
       if (!answer) return sendJson(res, 202, undefined);
