@@ -11,26 +11,28 @@ function pair() {
   const written: string[] = [];
   output.on('data', (c: Buffer) => written.push(c.toString('utf8')));
   const t = new CoalescingStdioServerTransport(input, output);
-  return { t, input, output, text: () => written.join('') };
+  const text = () => written.join('');
+  /** The ids of the messages written so far, in order. */
+  const ids = () =>
+    text()
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l).id);
+  return { t, input, output, text, ids };
 }
 
 const msg = (id: number) => ({ jsonrpc: '2.0' as const, id, result: { n: id } });
 
 describe('CoalescingStdioServerTransport', () => {
   it('holds the sends of one turn back and writes them together, in order', async () => {
-    const { t, text } = pair();
+    const { t, text, ids } = pair();
     await t.start();
     const sent = [t.send(msg(1)), t.send(msg(2)), t.send(msg(3))];
     await Promise.all(sent); // resolved without waiting for the turn's end (the buffer has room)
     expect(text()).toBe('');
     await nextTurn();
     await nextTurn();
-    expect(
-      text()
-        .split('\n')
-        .filter(Boolean)
-        .map((l) => JSON.parse(l).id),
-    ).toEqual([1, 2, 3]);
+    expect(ids()).toEqual([1, 2, 3]);
     await t.close();
   });
 
@@ -44,27 +46,17 @@ describe('CoalescingStdioServerTransport', () => {
   });
 
   it('does not hold back more than half the stream buffer: a large turn is written as it goes', async () => {
-    const { t, output, text } = pair();
+    const { t, output, text, ids } = pair();
     await t.start();
     const big = { jsonrpc: '2.0' as const, id: 1, result: { pad: 'x'.repeat(output.writableHighWaterMark / 2) } };
     await t.send(big);
     expect(text()).toBe('');
     const second = t.send(msg(2)); // past half the buffer: the first goes out now, this one at the turn's end
     await new Promise((r) => process.nextTick(r));
-    expect(
-      text()
-        .split('\n')
-        .filter(Boolean)
-        .map((l) => JSON.parse(l).id),
-    ).toEqual([1]);
+    expect(ids()).toEqual([1]);
     await second;
     await nextTurn();
-    expect(
-      text()
-        .split('\n')
-        .filter(Boolean)
-        .map((l) => JSON.parse(l).id),
-    ).toEqual([1, 2]);
+    expect(ids()).toEqual([1, 2]);
     await t.close();
   });
 
