@@ -5,6 +5,7 @@ import type { CheckDef, CheckResult, RunBarrier, RunState, TargetConnector, Targ
 import { runOptions, type RunOptions } from '../engine/options.ts';
 import { runCheck } from '../engine/run-check.ts';
 import { taskSlots } from './task-slots.ts';
+import { deferred } from '../wire/deferred.ts';
 import { connectorFor, initializeResultOf, listTools, probe, rolesLeftOut, type TargetSpec } from './target.ts';
 import { modernConnector, probeModern } from '../2026-07-28/runner/session.ts';
 import { isModernDiscovery, type ModernDiscoveryResult } from '../2026-07-28/runner/discovery.ts';
@@ -228,17 +229,11 @@ export async function runChecks(checks: CheckDef[], session: TargetSession, conc
   return checks.map((c) => results.get(c)!);
 }
 
-function deferred(): { promise: Promise<void>; resolve: () => void } {
-  let resolve!: () => void;
-  const promise = new Promise<void>((r) => (resolve = r));
-  return { promise, resolve };
-}
-
 /** The barrier of runChecks for these runsLast checks: `acted(id)` resolves when that one has, `open()` lets them read. */
 function runBarrier(judges: readonly CheckDef[]): RunBarrier & { acted(id: string): Promise<void>; open(): void } {
-  const acted = new Map(judges.map((c) => [c.id, deferred()]));
-  const opened = deferred();
-  const allJudged = deferred();
+  const acted = new Map(judges.map((c) => [c.id, deferred<void>()]));
+  const opened = deferred<void>();
+  const allJudged = deferred<void>();
   const evidence = new Map<string, () => CheckResult>();
   let judged = 0;
   return {
