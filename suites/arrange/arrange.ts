@@ -32,8 +32,6 @@ export interface TaskRequestOptions {
   /** `_meta` of the request. */
   meta?: Record<string, unknown>;
   timeoutMs?: number;
-  /** Take the live-task slot from these reserved ones (reserveSlots) instead of waiting for one. */
-  reserved?: SlotReservation;
 }
 
 /**
@@ -95,39 +93,6 @@ async function waitForSlot(ctx: CheckContext): Promise<void> {
   }
 }
 
-/** Live-task slots a check holds for tasks it creates later (TaskRequestOptions.reserved). */
-export interface SlotReservation {
-  /** Reserved and not taken yet. */
-  left: number;
-  /** Frees the slots not taken (call it in a finally: a check that ends early leaves none held). */
-  release(): void;
-}
-
-/**
- * Reserves `n` live-task slots before any of the tasks they are for is created: tasks that must run at the
- * same time (a cancelled task and its uncancelled twin) are then created back to back, not seconds apart on
- * a run at its --max-tasks bound (the first would have aged, or ended, while the second waited for a slot).
- */
-export async function reserveSlots(ctx: CheckContext, n: number): Promise<SlotReservation> {
-  const r: SlotReservation = {
-    left: 0,
-    release() {
-      for (; this.left > 0; this.left--) ctx.taskSlots?.release();
-    },
-  };
-  if (!ctx.taskSlots) return r;
-  try {
-    for (let i = 0; i < n; i++) {
-      await waitForSlot(ctx);
-      r.left++;
-    }
-  } catch (e) {
-    r.release();
-    throw e;
-  }
-  return r;
-}
-
 /**
  * Sends the task-augmented request for a role, gently: it takes one of the run's live-task slots (freed
  * once the task is seen terminal, or when the check ends after cancelling what it left running), and a
@@ -135,8 +100,7 @@ export async function reserveSlots(ctx: CheckContext, n: number): Promise<SlotRe
  * Returns the last answer as is: judging it is the caller's business.
  */
 export async function sendTaskRequest(ctx: CheckContext, role: ProfileRole, opts: TaskRequestOptions = {}): Promise<Response> {
-  if (opts.reserved && opts.reserved.left > 0) opts.reserved.left--;
-  else await waitForSlot(ctx);
+  await waitForSlot(ctx);
   let slotHeld = ctx.taskSlots !== undefined;
   try {
     let backoff = 250;
