@@ -74,10 +74,16 @@ async function needsInput(c: Client): Promise<string> {
   return JSON.stringify(t.result);
 }
 
-async function listenMessages(sc: StreamClient, taskIds: string[], settleMs = 150): Promise<Msg[]> {
+/** Sends subscriptions/listen for these tasks: its request id, and where its answers start in `received`. */
+function sendListen(sc: StreamClient, taskIds: string[]): { id: number; from: number } {
   const id = sc.id();
   const from = sc.received.length;
   sc.send({ jsonrpc: '2.0', id, method: Method.SubscriptionsListen, params: { notifications: { taskIds }, _meta: meta() } });
+  return { id, from };
+}
+
+async function listenMessages(sc: StreamClient, taskIds: string[], settleMs = 150): Promise<Msg[]> {
+  const { id, from } = sendListen(sc, taskIds);
   await sc.waitFor((m) => m.method === Method.SubscriptionsAcknowledged, 3000, from);
   await pause(settleMs);
   return sc.received.slice(from).filter((m) => (m.params as any)?._meta?.[Meta.SubscriptionId] === id);
@@ -232,9 +238,7 @@ const PROBES: Record<LatitudeName, Probe> = {
   'listen-ends-when-done': {
     seen: async (c, { stdio }) => {
       const id = await createTask(c, 'slow');
-      const sid = stdio!.id();
-      const from = stdio!.received.length;
-      stdio!.send({ jsonrpc: '2.0', id: sid, method: Method.SubscriptionsListen, params: { notifications: { taskIds: [id] }, _meta: meta() } });
+      const { id: sid, from } = sendListen(stdio!, [id]);
       await stdio!.waitFor((m) => m.method === Method.SubscriptionsAcknowledged, 3000, from);
       await c.request(Method.TasksCancel, { taskId: id });
       const end = await stdio!.waitFor((m) => m.id === sid && 'result' in m, 1000, from).catch(() => undefined);
@@ -247,9 +251,7 @@ const PROBES: Record<LatitudeName, Probe> = {
   'listen-refused': {
     seen: async (c, { stdio }) => {
       const id = await createTask(c, 'slow');
-      const sid = stdio!.id();
-      const from = stdio!.received.length;
-      stdio!.send({ jsonrpc: '2.0', id: sid, method: Method.SubscriptionsListen, params: { notifications: { taskIds: [id] }, _meta: meta() } });
+      const { id: sid, from } = sendListen(stdio!, [id]);
       const first = await stdio!.waitFor((m) => m.method === Method.SubscriptionsAcknowledged || (m.id === sid && 'error' in m), 3000, from);
       return (first as any).error?.code === ErrorCode.MethodNotFound;
     },
