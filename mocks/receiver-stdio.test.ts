@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { PassThrough } from 'node:stream';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { CoalescingStdioServerTransport } from './receiver/stdio.ts';
+import { CoalescingStdioServerTransport, HOLD_BYTES } from './receiver/stdio.ts';
 
 function pair() {
   const input = new PassThrough();
@@ -45,13 +45,13 @@ describe('CoalescingStdioServerTransport', () => {
     expect(text()).toBe(`${JSON.stringify(msg(7))}\n`);
   });
 
-  it('does not hold back more than half the stream buffer: a large turn is written as it goes', async () => {
-    const { t, output, text, ids } = pair();
+  it('does not hold back more than HOLD_BYTES: a large turn is written as it goes', async () => {
+    const { t, text, ids } = pair();
     await t.start();
-    const big = { jsonrpc: '2.0' as const, id: 1, result: { pad: 'x'.repeat(output.writableHighWaterMark / 2) } };
+    const big = { jsonrpc: '2.0' as const, id: 1, result: { pad: 'x'.repeat(HOLD_BYTES) } };
     await t.send(big);
     expect(text()).toBe('');
-    const second = t.send(msg(2)); // past half the buffer: the first goes out now, this one at the turn's end
+    const second = t.send(msg(2)); // past HOLD_BYTES: the first goes out now, this one at the turn's end
     await new Promise((r) => process.nextTick(r));
     expect(ids()).toEqual([1]);
     await second;

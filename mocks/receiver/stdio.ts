@@ -1,10 +1,15 @@
 // The receiver's stdio transport: the SDK's StdioServerTransport, with the messages sent in one turn of the
 // event loop written together. Each write to a pipe is a system call of its own, the largest single cost of
-// a task over stdio; stdout is corked at the first send of a turn and uncorked at setImmediate (one writev).
+// a task over stdio; stdout is corked at the first send of a turn and uncorked at setImmediate (one writev),
+// or as soon as HOLD_BYTES wait, so that the requestor works on the first answers while this process still
+// handles the rest of what it read (the two work side by side instead of taking turns).
 // Order and backpressure stay the stream's own (a full pipe still makes send wait for 'drain').
 import type { Readable, Writable } from 'node:stream';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+
+/** At most this much output waits for the turn's end (a few answers; measured in docs/PERFORMANCE.md). */
+export const HOLD_BYTES = 2048;
 
 export class CoalescingStdioServerTransport extends StdioServerTransport {
   private corked = false;
@@ -29,8 +34,7 @@ export class CoalescingStdioServerTransport extends StdioServerTransport {
   }
 
   override send(message: JSONRPCMessage): Promise<void> {
-    // Half the stream's buffer at most waits for the turn's end: a write never fills it just for being held back.
-    if (this.corked && this.output.writableLength >= this.output.writableHighWaterMark / 2) this.flush();
+    if (this.corked && this.output.writableLength >= HOLD_BYTES) this.flush();
     if (!this.corked) {
       this.corked = true;
       this.output.cork();
