@@ -7,6 +7,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 
 import { PROTOCOL_VERSION } from '../../schema/protocol.ts';
+import { LineReader } from '../../suites/wire/line-reader.ts';
 export { PROTOCOL_VERSION };
 
 export class RpcFailure extends Error {
@@ -142,7 +143,16 @@ export class PipeClientTransport implements Transport {
   onclose?: () => void;
   onerror?: (e: Error) => void;
   private child: ChildProcess | undefined;
-  private pendingIn = '';
+  private readonly lines = new LineReader((line) => {
+    let m: unknown;
+    try {
+      m = JSON.parse(line);
+    } catch (e) {
+      this.onerror?.(e as Error);
+      return;
+    }
+    this.onmessage?.(m as never);
+  });
   private queued: string[] = [];
 
   constructor(
@@ -166,28 +176,8 @@ export class PipeClientTransport implements Transport {
       });
       child.once('close', () => this.onclose?.());
       child.stdin!.on('error', (e) => this.onerror?.(e));
-      child.stdout!.setEncoding('utf8');
-      child.stdout!.on('data', (chunk: string) => this.read(chunk));
+      child.stdout!.on('data', (chunk: Buffer) => this.lines.push(chunk));
     });
-  }
-
-  private read(chunk: string): void {
-    let text = this.pendingIn + chunk;
-    let nl: number;
-    while ((nl = text.indexOf('\n')) >= 0) {
-      const line = text.slice(0, nl);
-      text = text.slice(nl + 1);
-      if (!line.trim()) continue;
-      let m: unknown;
-      try {
-        m = JSON.parse(line);
-      } catch (e) {
-        this.onerror?.(e as Error);
-        continue;
-      }
-      this.onmessage?.(m as never);
-    }
-    this.pendingIn = text;
   }
 
   async send(message: unknown): Promise<void> {

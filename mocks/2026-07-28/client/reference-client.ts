@@ -24,6 +24,7 @@ import {
   TASKS_EXTENSION,
 } from '../../../schema/2026-07-28/protocol.ts';
 import { splitCommand } from '../../../suites/wire/connect.ts';
+import { LineReader } from '../../../suites/wire/line-reader.ts';
 import { CLIENT_FAULTS, CLIENT_LATITUDES, isClientFault, isClientLatitude, type ClientFaultName, type ClientLatitudeName } from './faults.ts';
 
 export const CLIENT_NAME = 'mcp-tasks-reference-extension-client';
@@ -170,7 +171,6 @@ function stdioChannel(commandLine: string, log: (l: string) => void): Channel {
   const waiting = new Map<string, (a: RpcAnswer) => void>();
   /** Open subscriptions by their request id: their notifications (by _meta subscriptionId) and their final answer. */
   const listeners = new Map<string, (m: Json) => void>();
-  let buffer = '';
   let gone: Error | undefined;
   const fail = (e: Error) => {
     gone ??= e;
@@ -180,30 +180,25 @@ function stdioChannel(commandLine: string, log: (l: string) => void): Channel {
   child.on('error', (e) => fail(e));
   child.on('close', () => fail(new Error('the server closed stdio')));
   child.stderr?.on('data', (c: Buffer) => log(`server stderr: ${c.toString('utf8').trim()}`));
-  child.stdout?.on('data', (c: Buffer) => {
-    buffer += c.toString('utf8');
-    let nl: number;
-    while ((nl = buffer.indexOf('\n')) >= 0) {
-      const line = buffer.slice(0, nl).trim();
-      buffer = buffer.slice(nl + 1);
-      if (!line) continue;
-      let m: Json;
-      try {
-        m = JSON.parse(line);
-      } catch {
-        log(`not JSON on the server's stdout: ${line.slice(0, 200)}`);
-        continue;
-      }
-      const resolve = waiting.get(JSON.stringify(m.id));
-      if (resolve && ('result' in m || 'error' in m)) {
-        waiting.delete(JSON.stringify(m.id));
-        resolve(m);
-        continue;
-      }
-      const sub = typeof m.method === 'string' ? m.params?._meta?.[Meta.SubscriptionId] : m.id;
-      listeners.get(JSON.stringify(sub))?.(m);
+  const lines = new LineReader((text) => {
+    const line = text.trim();
+    let m: Json;
+    try {
+      m = JSON.parse(line);
+    } catch {
+      log(`not JSON on the server's stdout: ${line.slice(0, 200)}`);
+      return;
     }
+    const resolve = waiting.get(JSON.stringify(m.id));
+    if (resolve && ('result' in m || 'error' in m)) {
+      waiting.delete(JSON.stringify(m.id));
+      resolve(m);
+      return;
+    }
+    const sub = typeof m.method === 'string' ? m.params?._meta?.[Meta.SubscriptionId] : m.id;
+    listeners.get(JSON.stringify(sub))?.(m);
   });
+  child.stdout?.on('data', (c: Buffer) => lines.push(c));
   const write = (m: Json) => child.stdin?.write(JSON.stringify(m) + '\n');
   return {
     request(message) {

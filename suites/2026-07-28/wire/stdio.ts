@@ -8,8 +8,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { LineReader } from '../../wire/line-reader.ts';
 
-/** Longest stdout line kept (bytes); the rest of a longer line is dropped and reported. */
+/** Longest stdout line kept (counted as LineReader counts: UTF-16 code units); a longer line is dropped whole and reported. */
 export const MAX_LINE_BYTES = 4 * 1024 * 1024;
 
 export interface ModernStdioOptions {
@@ -26,8 +27,10 @@ export class ModernStdioTransport implements Transport {
   /** Called with every chunk the process writes to stderr. */
   onstderr?: (text: string) => void;
   process?: ChildProcess;
-  private buffer = '';
-  private dropping = false;
+  private readonly lines = new LineReader((line) => this.line(line), {
+    maxLength: MAX_LINE_BYTES,
+    onOverlong: () => this.onerror?.(new Error(`stdout line longer than ${MAX_LINE_BYTES} bytes (dropped)`)),
+  });
   /** Set by close(): the exit that follows is ours (the Peer records who closed), not the target's. */
   private closing = false;
 
@@ -49,32 +52,11 @@ export class ModernStdioTransport implements Transport {
       child.once('spawn', () => resolve());
       child.once('close', () => (this.closing ? undefined : this.onclose?.()));
       child.stdin.on('error', (e) => this.onerror?.(e));
-      child.stdout.setEncoding('utf8');
-      child.stdout.on('data', (chunk: string) => this.read(chunk));
+      // A last line without its newline stays unread (lines.end() is not called), as this transport always did.
+      child.stdout.on('data', (chunk: Buffer) => this.lines.push(chunk));
       child.stderr.setEncoding('utf8');
       child.stderr.on('data', (chunk: string) => this.onstderr?.(chunk));
     });
-  }
-
-  private read(chunk: string): void {
-    let rest = chunk;
-    for (;;) {
-      const nl = rest.indexOf('\n');
-      if (nl < 0) {
-        if (!this.dropping) this.buffer += rest;
-        if (this.buffer.length > MAX_LINE_BYTES) {
-          this.onerror?.(new Error(`stdout line longer than ${MAX_LINE_BYTES} bytes (dropped)`));
-          this.buffer = '';
-          this.dropping = true;
-        }
-        return;
-      }
-      const line = this.dropping ? '' : (this.buffer + rest.slice(0, nl)).replace(/\r$/, '');
-      this.buffer = '';
-      this.dropping = false;
-      rest = rest.slice(nl + 1);
-      if (line.trim()) this.line(line);
-    }
   }
 
   private line(line: string): void {
