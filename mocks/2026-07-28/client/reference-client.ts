@@ -78,7 +78,17 @@ interface Channel {
   close(): Promise<void>;
 }
 
-/** The JSON-RPC messages of SSE `data:` blocks. */
+/** A JSON-RPC message from its text; undefined for what is not JSON or not an object (skipped, never thrown on). */
+function parseMessage(text: string): Json | undefined {
+  try {
+    const m: unknown = JSON.parse(text);
+    return typeof m === 'object' && m !== null && !Array.isArray(m) ? (m as Json) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The JSON-RPC messages of SSE `data:` blocks (a block that is not one is skipped). */
 function sseMessages(blocks: string[]): Json[] {
   const out: Json[] = [];
   for (const block of blocks) {
@@ -87,7 +97,8 @@ function sseMessages(blocks: string[]): Json[] {
       .filter((l) => l.startsWith('data:'))
       .map((l) => l.slice(5).trimStart())
       .join('\n');
-    if (data) out.push(JSON.parse(data));
+    const m = data ? parseMessage(data) : undefined;
+    if (m) out.push(m);
   }
   return out;
 }
@@ -118,7 +129,7 @@ function httpChannel(url: string, signal?: AbortSignal): Channel {
       const res = await post(message, headers);
       const text = await res.text();
       const type = res.headers.get('content-type') ?? '';
-      const messages: Json[] = type.includes('text/event-stream') ? sseMessages(text.split(/\r?\n\r?\n/)) : text ? [JSON.parse(text)] : [];
+      const messages: Json[] = type.includes('text/event-stream') ? sseMessages(text.split(/\r?\n\r?\n/)) : [parseMessage(text)].filter((m) => m !== undefined);
       const answer = messages.find((m) => m.id === message.id && ('result' in m || 'error' in m));
       if (!answer) throw new Error(`no answer to ${message.method} (HTTP ${res.status})`);
       return answer;
@@ -138,7 +149,8 @@ function httpChannel(url: string, signal?: AbortSignal): Channel {
         });
         if (!(res.headers.get('content-type') ?? '').includes('text/event-stream') || !res.body) {
           const text = await res.text();
-          if (text) onMessage(JSON.parse(text));
+          const m = parseMessage(text);
+          if (m) onMessage(m);
           return;
         }
         const decoder = new TextDecoder();
@@ -182,11 +194,9 @@ function stdioChannel(commandLine: string, log: (l: string) => void): Channel {
   child.stderr?.on('data', (c: Buffer) => log(`server stderr: ${c.toString('utf8').trim()}`));
   const lines = new LineReader((text) => {
     const line = text.trim();
-    let m: Json;
-    try {
-      m = JSON.parse(line);
-    } catch {
-      log(`not JSON on the server's stdout: ${line.slice(0, 200)}`);
+    const m = parseMessage(line);
+    if (!m) {
+      log(`not a JSON-RPC message on the server's stdout: ${line.slice(0, 200)}`);
       return;
     }
     const resolve = waiting.get(JSON.stringify(m.id));
