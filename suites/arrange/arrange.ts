@@ -218,12 +218,45 @@ export interface FreshCancel {
   endedFirst?: { created: CreatedTask; status: TaskStatus };
 }
 
+/** How a task showed that it ended otherwise before its tasks/cancel could stop it (retryEndedFirst). */
+export interface EndedBeforeCancel {
+  /** The terminal status it reached (not cancelled). */
+  status: TaskStatus;
+  /** What the cancel did not do in time: "arrived" (refused as of a terminal task), "took effect" (acknowledged, 2026-07-28). */
+  missed: 'arrived' | 'took effect';
+  /** What showed it, e.g. "cancel answered -32602". */
+  shown: string;
+}
+
 /**
- * tasks/cancel of a new running task of `role`, the arranging step of the checks
- * about cancelled tasks. A task that ended otherwise before its cancel arrived (tasks/get shows it terminal,
- * not cancelled: on a loaded machine the round trips can outlast a slow role) is tried once more with a new
- * one, cancelled at once; if that one ended first too, the check is not exercised. `before` runs between a
- * task's creation and its cancel (attempt 1, 2).
+ * The one retry of the arrangements that cancel a new running task, in either revision: `attempt(n)` (n = 1, 2)
+ * creates a task, cancels it and says whether the task ended otherwise before the cancel could stop it (on a
+ * loaded machine the round trips can outlast a slow role). Then that is noted and tried once more with a new
+ * task; a second that ended first too leaves the check not exercised, or with `keepSecond` is returned as it
+ * is (the caller judges what it shows). Time alone is never a verdict: a race only costs a second task.
+ */
+export async function retryEndedFirst<T>(
+  ctx: CheckContext,
+  role: string,
+  attempt: (n: number) => Promise<{ out: T; ended?: EndedBeforeCancel }>,
+  opts: { keepSecond?: boolean } = {},
+): Promise<{ out: T; endedFirst?: { out: T; status: TaskStatus }; endedTwice?: EndedBeforeCancel }> {
+  const first = await attempt(1);
+  if (!first.ended) return { out: first.out };
+  const e = first.ended;
+  ctx.note(`the first ${role} task reached "${e.status}" before its tasks/cancel ${e.missed} (${e.shown}): tried again with a new one`);
+  const second = await attempt(2);
+  const s = second.ended;
+  if (s && !opts.keepSecond)
+    ctx.skip(`the ${role} task reached "${s.status}" before tasks/cancel ${s.missed}, twice (${s.shown}): it ends before a cancel can reach it`);
+  return { out: second.out, endedFirst: { out: first.out, status: e.status }, ...(s ? { endedTwice: s } : {}) };
+}
+
+/**
+ * tasks/cancel of a new running task of `role`, the arranging step of the checks about cancelled tasks. A task
+ * that ended otherwise before its cancel arrived (the cancel refused, tasks/get shows it terminal, not
+ * cancelled) is tried once more with a new one, cancelled at once (retryEndedFirst); if that one ended first
+ * too, the check is not exercised. `before` runs between a task's creation and its cancel (attempt 1, 2).
  */
 export async function cancelFresh(
   ctx: CheckContext,
@@ -231,25 +264,21 @@ export async function cancelFresh(
   opts: { before?: (c: CreatedTask, attempt: number) => Promise<void>; peer?: Scope } = {},
 ): Promise<FreshCancel> {
   const peer = opts.peer ?? ctx.peer;
-  let endedFirst: FreshCancel['endedFirst'];
-  for (let attempt = 1; ; attempt++) {
+  const r = await retryEndedFirst(ctx, role, async (attempt) => {
     const created = await createTask(ctx, role, { peer });
     if (isTaskStatus(created.task.status) && isTerminal(created.task.status))
       ctx.skip(`the ${role} task was already "${created.task.status}" in its CreateTaskResult; nothing to cancel`);
     await opts.before?.(created, attempt);
     const cancel = await peer.request('tasks/cancel', { taskId: created.taskId });
-    if (!cancel.error) return { created, cancel, endedFirst };
+    const out = { created, cancel };
+    if (!cancel.error) return { out };
     const g = await peer.request('tasks/get', { taskId: created.taskId });
     const st = g.result?.status;
-    if (g.error || !isTaskStatus(st) || !isTerminal(st) || st === 'cancelled') return { created, cancel, endedFirst };
+    if (g.error || !isTaskStatus(st) || !isTerminal(st) || st === 'cancelled') return { out };
     ctx.finished(created.taskId);
-    if (attempt >= 2)
-      ctx.skip(
-        `the ${role} task reached "${st}" before tasks/cancel arrived, twice (cancel answered ${cancel.error.code}): it ends before a cancel can reach it`,
-      );
-    ctx.note(`the first ${role} task reached "${st}" before its tasks/cancel arrived (cancel answered ${cancel.error.code}): tried again with a new one`);
-    endedFirst = { created, status: st };
-  }
+    return { out, ended: { status: st, missed: 'arrived', shown: `cancel answered ${cancel.error.code}` } };
+  });
+  return { ...r.out, ...(r.endedFirst ? { endedFirst: { created: r.endedFirst.out.created, status: r.endedFirst.status } } : {}) };
 }
 
 /**

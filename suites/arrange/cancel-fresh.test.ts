@@ -5,11 +5,9 @@ import { describe, expect, it } from 'vitest';
 import { receiverChecks2025 } from '../index.ts';
 import { openTargetSession, runChecks } from '../runner/session.ts';
 import { loadProfile } from '../runner/target.ts';
-import type { Message, Response } from '../wire/peer.ts';
-import { isTerminal } from '../../schema/protocol.ts';
-import { delay } from './poll.ts';
+import { holdCancels } from './test-helpers.ts';
 
-/** The checks that cancel a task of the slow role right after creating it (the client-receiver ones among them). */
+/** The checks that cancel a task of the slow role right after creating it (the client-receiver ones among them; the last one after its tasks/result and a tasks/get). */
 const CANCELLING = [
   'lifecycle.paths-cancelled',
   'lifecycle.terminal-sticky-cancelled',
@@ -20,6 +18,7 @@ const CANCELLING = [
   'related-task.result-cancelled',
   'related-task.absent-on-cancel',
   'result.cancelled-answers',
+  'result.waiting-answered-on-cancel',
 ];
 
 const profile = loadProfile('fixtures/reference.profile.json');
@@ -28,21 +27,7 @@ const quickSlow = { ...profile, tools: { ...profile.tools, slow: { name: 'slow',
 /** Runs CANCELLING with the first `held` tasks/cancel of each check sent only once its task is terminal. */
 async function runHolding(held: number): Promise<Map<string, { status: string; message: string }>> {
   const session = await openTargetSession({ target: { kind: 'reference', args: [] }, profile: quickSlow, options: { checkTimeoutMs: 20_000 } });
-  const raw = session.shared.requestRaw.bind(session.shared);
-  const cancels = new Map<string, number>();
-  session.shared.requestRaw = async (m: Message, timeoutMs?: number): Promise<Response> => {
-    if (m.method === 'tasks/cancel') {
-      const check = String(m.id).replace(/-\d+$/, '');
-      const n = (cancels.get(check) ?? 0) + 1;
-      cancels.set(check, n);
-      for (let i = 0; n <= held && i < 100; i++) {
-        const g = await raw({ jsonrpc: '2.0', id: `held-${check}-${n}-${i}`, method: 'tasks/get', params: m.params });
-        if (g.error || isTerminal(g.result?.status)) break;
-        await delay(50);
-      }
-    }
-    return raw(m, timeoutMs);
-  };
+  holdCancels(session.shared, held);
   try {
     const rs = await runChecks(
       receiverChecks2025.filter((c) => CANCELLING.includes(c.id)),

@@ -1,7 +1,7 @@
 // Checks for tasks/result (tasks.md "Retrieving Task Results", Behavior Requirements > "Result
 // Retrieval", Error Handling > "Task Execution Errors"); requirement ids from schema/requirements.json.
 import { defineCheck, type CheckContext, type CheckDef } from '../engine/check.ts';
-import { callRole, cancelledTask, createTask, reachTerminal } from '../arrange/arrange.ts';
+import { callRole, cancelFresh, cancelledTask, createTask, reachTerminal, type CreatedTask } from '../arrange/arrange.ts';
 import { inputAnswer, skipIfMisrouted } from '../arrange/input.ts';
 import { outcomeDifference, withoutMeta } from '../arrange/compare.ts';
 import { timeLeft } from '../arrange/budget.ts';
@@ -167,20 +167,29 @@ function waitingResultCheck(end: 'cancel' | 'fail' | 'expire', title: string): C
     ...(end === 'expire' ? { waitsMs: () => SHORT_TTL_MS } : {}),
     ...(end === 'cancel' ? { needsCapabilities: ['tasks.cancel'] } : {}),
     async run(ctx: CheckContext) {
-      const c = await createTask(ctx, role, end === 'expire' ? { ttl: SHORT_TTL_MS } : {});
-      if (isTaskStatus(c.task.status) && isTerminal(c.task.status))
-        ctx.skip(`the ${role} task's CreateTaskResult already showed "${c.task.status}": no tasks/result can wait on it`);
-      const bound = blockingBound(ctx);
-      const pending = pendingResult(ctx.peer, c.taskId, bound);
-      // A tasks/get round trip: the tasks/result went out first and the task was still running when it did.
-      const g0 = await getTask(ctx, c.taskId);
-      if (g0.error) ctx.skip(`tasks/get right after tasks/result answered ${g0.error.code} ${g0.error.message}`);
-      if (isTaskStatus(g0.result?.status) && isTerminal(g0.result.status) && pending.answered())
-        ctx.skip(`the task was already "${g0.result.status}" when its tasks/result was answered: it never waited`);
+      const tries: { c: CreatedTask; bound: number; pending: ReturnType<typeof pendingResult> }[] = [];
+      // The waiting tasks/result, then a tasks/get round trip: the tasks/result went out first and the task was still running when it did.
+      const wait = async (c: CreatedTask) => {
+        const bound = blockingBound(ctx);
+        const pending = pendingResult(ctx.peer, c.taskId, bound);
+        pending.done.catch(() => undefined); // a task left for a new one (cancelFresh) is never awaited
+        tries.push({ c, bound, pending });
+        const g0 = await getTask(ctx, c.taskId);
+        if (g0.error) ctx.skip(`tasks/get right after tasks/result answered ${g0.error.code} ${g0.error.message}`);
+        if (isTaskStatus(g0.result?.status) && isTerminal(g0.result.status) && pending.answered())
+          ctx.skip(`the task was already "${g0.result.status}" when its tasks/result was answered: it never waited`);
+      };
       if (end === 'cancel') {
-        const k = await ctx.peer.request('tasks/cancel', { taskId: c.taskId });
+        // A task that ended between that tasks/get and its tasks/cancel is tried once more with a new one (cancelFresh).
+        const { cancel: k } = await cancelFresh(ctx, role, { before: wait });
         if (k.error) ctx.skip(`tasks/cancel answered ${k.error.code} ${k.error.message}; the task did not end by cancellation`);
+      } else {
+        const c = await createTask(ctx, role, end === 'expire' ? { ttl: SHORT_TTL_MS } : {});
+        if (isTaskStatus(c.task.status) && isTerminal(c.task.status))
+          ctx.skip(`the ${role} task's CreateTaskResult already showed "${c.task.status}": no tasks/result can wait on it`);
+        await wait(c);
       }
+      const { c, bound, pending } = tries[tries.length - 1]!;
       // Watch until the task is terminal or gone; from then on the answer has ANSWER_GRACE_MS to come.
       let ended: string | undefined;
       const deadline = Date.now() + bound;
