@@ -7,7 +7,7 @@ import { NotExercised, Violation, type CheckContext } from '../../engine/check.t
 import type { ModernProfileRole } from '../../engine/profile.ts';
 import { timeLeft } from '../../arrange/budget.ts';
 import { delay, seqText } from '../../arrange/poll.ts';
-import { isLimitError } from '../../arrange/arrange.ts';
+import { isLimitError, retryEndedFirst } from '../../arrange/arrange.ts';
 import { isObj, short } from '../../engine/text.ts';
 import { elicitationContent } from '../../wire/elicitation.ts';
 import { WireTimeoutError, type JsonRpcError, type Message } from '../../wire/peer.ts';
@@ -308,6 +308,56 @@ export function updateTask(
 /** tasks/cancel. */
 export function cancelTask(scope: ModernScope, taskId: string, opts: ModernRequestOptions = {}): Promise<ModernResponse> {
   return scope.request(Method.TasksCancel, { taskId }, opts);
+}
+
+export interface FreshCancel {
+  /** The task the cancel is about (the second when the first ended before its cancel took effect). */
+  created: Created;
+  /** The tasks/cancel answer, as is (an error is the caller's to judge or leave: RULINGS.md#ext-cancel-terminal). */
+  ack: ModernResponse;
+  /** tasks/get until terminal after an acknowledged cancel; absent when the cancel answered an error. */
+  watched?: Watch & { last: Record<string, any> };
+  /** The first task, when it ended (status) before its cancel took effect and a second was cancelled instead. */
+  endedFirst?: { created: Created; status: TaskStatus };
+  /** The second ended otherwise before its cancel too (a server may let the work finish: 2026-cancel-may-end-otherwise). */
+  endedTwice?: boolean;
+}
+
+/**
+ * tasks/cancel of a new running task of `role`, then tasks/get until it is terminal (reachTerminal, deletion
+ * allowed): the arranging step of the checks about cancelled tasks. A task that reached another terminal status
+ * first (the work finished before the cancel could take effect: on a loaded machine the round trips can outlast
+ * a slow role) is tried once more with a new one (retryEndedFirst, as 2025-11-25's cancelFresh); the second is
+ * returned whatever it shows, for the caller to judge as it would the first.
+ */
+export async function cancelFresh(ctx: CheckContext, role: ModernProfileRole, opts: CallOptions = {}): Promise<FreshCancel> {
+  const r = await retryEndedFirst(
+    ctx,
+    role,
+    async () => {
+      const created = await createTask(ctx, role, opts);
+      const ack = await cancelTask(created.scope, created.taskId);
+      if (ack.error) {
+        // An error for a task already terminal is allowed (RULINGS.md#ext-cancel-terminal): it may have ended first.
+        const g = await getTask(created.scope, created.taskId);
+        const st = g.result?.[Field.status];
+        if (g.error || !isTaskStatus(st) || !isTerminal(st) || st === 'cancelled') return { out: { created, ack } };
+        ctx.finished(created.taskId);
+        return { out: { created, ack }, ended: { status: st, missed: 'arrived', shown: `cancel answered ${ack.error.code}` } };
+      }
+      const watched = await reachTerminal(ctx, created.taskId, { scope: created.scope, allowGone: true });
+      const st = watched.last[Field.status] as TaskStatus;
+      const out = { created, ack, watched };
+      if (st === 'cancelled') return { out };
+      return { out, ended: { status: st, missed: 'took effect', shown: `acknowledged, then tasks/get showed "${st}"` } };
+    },
+    { keepSecond: true },
+  );
+  return {
+    ...r.out,
+    ...(r.endedFirst ? { endedFirst: { created: r.endedFirst.out.created, status: r.endedFirst.status } } : {}),
+    ...(r.endedTwice ? { endedTwice: true } : {}),
+  };
 }
 
 /** tasks/cancel, never throwing (cleanup). */

@@ -2,7 +2,7 @@
 // process over Streamable HTTP (or spawned over stdio), with the faults or latitudes of a matrix cell and the
 // options they need (`args`, as on the command line), and the profile naming a tool for every role.
 import { checksFor } from '../../index.ts';
-import { openTargetSession, runChecks } from '../../runner/session.ts';
+import { openTargetSession, runChecks, type TargetSession } from '../../runner/session.ts';
 import { loadProfile } from '../../runner/target.ts';
 import type { CheckDef, CheckResult } from '../../engine/check.ts';
 import type { RunOptions } from '../../engine/options.ts';
@@ -33,6 +33,9 @@ export function referenceStdioCommand(args: readonly string[]): string {
   return [process.execPath, '--import', 'tsx', 'scripts/cli.ts', 'mock', '--revision', REVISION, '--stdio', ...TEST_TIMINGS, ...args].join(' ');
 }
 
+/** Called with the session before the checks run (e.g. to hold some of their requests back). */
+type Prepare = (session: TargetSession) => void;
+
 /**
  * Runs `checks` against the reference extension server started with `args` (mock options: --fault, --latitude, …):
  * in this process over Streamable HTTP, or (`transport: 'stdio'`) spawned over stdio, the stdio framing on both sides.
@@ -42,6 +45,7 @@ export async function runAgainstReference(
   checks: CheckDef[] = modernChecks(),
   options: Partial<RunOptions> = {},
   transport: 'http' | 'stdio' = 'http',
+  prepare?: Prepare,
 ): Promise<CheckResult[]> {
   if (transport === 'stdio') {
     // The first answer of each process waits for tsx to compile the server: on a loaded machine that takes seconds.
@@ -50,6 +54,7 @@ export async function runAgainstReference(
       profile: REFERENCE_PROFILE,
       options: { revision: REVISION, checkTimeoutMs: 30_000, requestTimeoutMs: 20_000, ...options },
     });
+    prepare?.(session);
     try {
       return await runChecks(checks, session, 12);
     } finally {
@@ -60,7 +65,7 @@ export async function runAgainstReference(
   const server = createExtensionServer(serverOptions);
   const listener = await server.listenHttp(0, '127.0.0.1', access);
   try {
-    return await runOverHttp(listener.url, access.tokens ?? [], checks, options);
+    return await runOverHttp(listener.url, access.tokens ?? [], checks, options, prepare);
   } finally {
     await server.close();
   }
@@ -93,7 +98,13 @@ export async function runAgainstDualEra(
   }
 }
 
-async function runOverHttp(url: string, tokens: readonly string[], checks: CheckDef[], options: Partial<RunOptions>): Promise<CheckResult[]> {
+async function runOverHttp(
+  url: string,
+  tokens: readonly string[],
+  checks: CheckDef[],
+  options: Partial<RunOptions>,
+  prepare?: Prepare,
+): Promise<CheckResult[]> {
   const [primary, secondary] = tokens;
   const auth = (t: string | undefined) => (t ? { Authorization: `Bearer ${t}` } : undefined);
   const session = await openTargetSession({
@@ -101,6 +112,7 @@ async function runOverHttp(url: string, tokens: readonly string[], checks: Check
     profile: REFERENCE_PROFILE,
     options: { revision: REVISION, checkTimeoutMs: 20_000, requestTimeoutMs: 10_000, ...options },
   });
+  prepare?.(session);
   try {
     return await runChecks(checks, session, 12);
   } finally {
