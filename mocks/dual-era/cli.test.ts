@@ -12,6 +12,10 @@ describe('mock --revision dual-era: options', () => {
     expect(o.faults).toEqual(['extension-under-2025']);
     expect(o.modern?.faults).toEqual(['task-to-undeclared']);
     expect(o.legacy?.latitudes).toEqual(['lazy-expiry']);
+    expect(parseDualEraArgs(['--stdio', '--latitude', 'ambiguous-as-legacy', '--latitude', 'sync-results']).options).toMatchObject({
+      latitudes: ['ambiguous-as-legacy'],
+      modern: { latitudes: ['sync-results'] },
+    });
     expect(() => parseDualEraArgs(['--stdio', '--latitude', 'lazy-expiry'])).toThrow(/both peers: say 2025-11-25:lazy-expiry or 2026-07-28:lazy-expiry/);
     expect(() => parseDualEraArgs(['--stdio', '--fault', 'no-such-fault'])).toThrow(/unknown fault/);
     expect(() => parseDualEraArgs(['--stdio', '--fault', '2026-07-28:no-such-fault'])).toThrow(/unknown fault of revision 2026-07-28/);

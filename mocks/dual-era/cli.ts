@@ -10,7 +10,7 @@ import { LATITUDES as LEGACY_LATITUDES } from '../receiver/latitudes.ts';
 import { parseMockArgs } from '../receiver/args.ts';
 import { FAULTS as MODERN_FAULTS, LATITUDES as MODERN_LATITUDES } from '../2026-07-28/faults.ts';
 import { parseExtensionServerArgs } from '../2026-07-28/cli.ts';
-import { createDualEraServer, DUAL_ERA_FAULTS, type DualEraOptions } from './index.ts';
+import { createDualEraServer, DUAL_ERA_FAULTS, DUAL_ERA_LATITUDES, type DualEraOptions } from './index.ts';
 
 const LEGACY = '2025-11-25';
 const MODERN = '2026-07-28';
@@ -27,11 +27,12 @@ HTTP access:
 options:
   --fault <name>             a fault of the dual-era target, or of either peer (repeatable; --list-faults);
                              a name both peers have takes its revision: ${LEGACY}:<name> or ${MODERN}:<name>
-  --latitude <name>          a latitude of either peer, named the same way (repeatable; --list-latitudes)
+  --latitude <name>          a latitude of the dual-era target, or of either peer, named the same way
+                             (repeatable; --list-latitudes)
   --completes-ms <ms>        run time of "complete" and friends, both peers (default 100)
   --slow-ms <ms>             run time of "slow", both peers (default 3000)
   --list-faults              print the faults (name, requirement, description; the peers' with their revision) and exit
-  --list-latitudes           print the latitudes of both peers (with their revision) and exit
+  --list-latitudes           print the latitudes (the peers' with their revision) and exit
   -h, --help                 this text
 the peers' other options are their defaults (mock --help, mock --revision ${MODERN} --help)`;
 
@@ -47,7 +48,7 @@ type Side = 'dual-era' | typeof LEGACY | typeof MODERN;
 
 /** Which peer a switch name belongs to: the dual-era target's own, `<revision>:<name>`, or the one peer that has it. */
 function sideOf(name: string, kind: 'fault' | 'latitude'): { side: Side; name: string } {
-  const own = kind === 'fault' ? DUAL_ERA_FAULTS.map((f) => f.name as string) : [];
+  const own = (kind === 'fault' ? DUAL_ERA_FAULTS : DUAL_ERA_LATITUDES).map((s) => s.name as string);
   const legacy = (kind === 'fault' ? LEGACY_FAULTS : LEGACY_LATITUDES).map((s) => s.name as string);
   const modern = (kind === 'fault' ? MODERN_FAULTS : MODERN_LATITUDES).map((s) => s.name as string);
   if (own.includes(name)) return { side: 'dual-era', name };
@@ -73,13 +74,13 @@ export function parseDualEraArgs(argv: string[]) {
   } catch (e) {
     throw new DualEraUsageError(e instanceof Error ? e.message : String(e));
   }
-  const own: string[] = [];
+  const own = { fault: [] as string[], latitude: [] as string[] };
   const legacyArgv: string[] = [];
   const modernArgv: string[] = [];
   for (const kind of ['fault', 'latitude'] as const)
     for (const n of values[kind] ?? []) {
       const { side, name } = sideOf(n, kind);
-      if (side === 'dual-era') own.push(name);
+      if (side === 'dual-era') own[kind].push(name);
       else (side === LEGACY ? legacyArgv : modernArgv).push(`--${kind}`, name);
     }
   for (const t of ['completes-ms', 'slow-ms'] as const) if (values[t] !== undefined) for (const a of [legacyArgv, modernArgv]) a.push(`--${t}`, values[t]!);
@@ -87,7 +88,7 @@ export function parseDualEraArgs(argv: string[]) {
   let access;
   let port = 0;
   try {
-    options = { faults: own, legacy: parseMockArgs(legacyArgv).options, modern: parseExtensionServerArgs(modernArgv).options };
+    options = { faults: own.fault, latitudes: own.latitude, legacy: parseMockArgs(legacyArgv).options, modern: parseExtensionServerArgs(modernArgv).options };
     access = accessFromArgs(values);
     if (values.http !== undefined) {
       port = Number(values.http);
@@ -101,7 +102,7 @@ export function parseDualEraArgs(argv: string[]) {
 
 function listing(kind: 'fault' | 'latitude'): string {
   const rows: { name: string; requirement: string; description: string }[] = [
-    ...(kind === 'fault' ? DUAL_ERA_FAULTS : []),
+    ...(kind === 'fault' ? DUAL_ERA_FAULTS : DUAL_ERA_LATITUDES),
     ...(kind === 'fault' ? LEGACY_FAULTS : LEGACY_LATITUDES).map((s) => ({
       name: `${LEGACY}:${s.name}`,
       requirement: 'requirement' in s ? s.requirement : s.allows,

@@ -33,11 +33,12 @@ import { createAccessGuard, type HttpAccessOptions } from '../receiver/http-acce
 import { createExtensionServer, MAX_LINE_BYTES, type ReferenceExtensionServer, type ServerOptions } from '../2026-07-28/index.ts';
 import { httpHandler, MAX_BODY_BYTES } from '../2026-07-28/http.ts';
 import type { RequestCtx as ModernCtx } from '../2026-07-28/server.ts';
-import { LegacyField, Meta, Method, PROTOCOL_VERSION as MODERN, ResultType, TASKS_EXTENSION } from '../2026-07-28/protocol.ts';
-import { DUAL_ERA_FAULTS, isDualEraFaultName, type DualEraFaultName } from './faults.ts';
+import { ErrorCode, LegacyField, Meta, Method, PROTOCOL_VERSION as MODERN, ResultType, TASKS_EXTENSION } from '../2026-07-28/protocol.ts';
+import { SPEC_REVISION as LEGACY_VERSION } from '../../schema/spec.ts';
+import { DUAL_ERA_FAULTS, DUAL_ERA_LATITUDES, isDualEraFaultName, isDualEraLatitudeName, type DualEraFaultName, type DualEraLatitudeName } from './faults.ts';
 import { deferred } from '../../suites/wire/deferred.ts';
 
-export { DUAL_ERA_FAULTS, isDualEraFaultName, type DualEraFaultName };
+export { DUAL_ERA_FAULTS, DUAL_ERA_LATITUDES, isDualEraFaultName, isDualEraLatitudeName, type DualEraFaultName, type DualEraLatitudeName };
 
 /** The 2025-11-25 tasks capability the receiver declares in initialize (what the fault legacy-capabilities-advertised leaks). */
 const LEGACY_TASKS_CAPABILITY = { list: {}, cancel: {}, requests: { tools: { call: {} } } };
@@ -51,6 +52,8 @@ export interface DualEraOptions {
   modern?: ServerOptions;
   /** Faults of the dual-era target itself (faults.ts). */
   faults?: readonly string[];
+  /** Latitudes of the dual-era target itself (faults.ts). */
+  latitudes?: readonly string[];
 }
 
 type Json = Record<string, any>;
@@ -60,6 +63,9 @@ const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null 
 function isModern(m: unknown): m is Json {
   return isObject(m) && isObject(m.params) && isObject(m.params._meta) && m.params._meta[Meta.ProtocolVersion] !== undefined;
 }
+
+/** A JSON-RPC request (not a notification, not a batch). */
+const isRequest = (m: unknown): m is Json => isObject(m) && typeof m.method === 'string' && 'id' in m;
 
 function declaresExtension(capabilities: unknown): boolean {
   return isObject(capabilities) && isObject(capabilities.extensions) && capabilities.extensions[TASKS_EXTENSION] !== undefined;
@@ -85,12 +91,15 @@ export class DualEraServer {
   readonly legacy: ReferenceReceiver;
   readonly modern: ReferenceExtensionServer;
   readonly faults: ReadonlySet<DualEraFaultName>;
+  readonly latitudes: ReadonlySet<DualEraLatitudeName>;
   private readonly listeners = new Set<{ close(): Promise<void> }>();
   private readonly connections = new Set<{ close(): void }>();
 
   constructor(options: DualEraOptions = {}) {
     for (const f of options.faults ?? []) if (!isDualEraFaultName(f)) throw new Error(`unknown fault of the dual-era target "${f}"`);
     this.faults = new Set(options.faults as DualEraFaultName[]);
+    for (const l of options.latitudes ?? []) if (!isDualEraLatitudeName(l)) throw new Error(`unknown latitude of the dual-era target "${l}"`);
+    this.latitudes = new Set(options.latitudes as DualEraLatitudeName[]);
     this.legacy = createReferenceReceiver(options.legacy);
     this.modern = createExtensionServer({
       ...options.modern,
@@ -101,6 +110,10 @@ export class DualEraServer {
 
   fault(name: DualEraFaultName): boolean {
     return this.faults.has(name);
+  }
+
+  latitude(name: DualEraLatitudeName): boolean {
+    return this.latitudes.has(name);
   }
 
   /**
@@ -148,8 +161,10 @@ export class DualEraServer {
     const modernIn = new PassThrough();
     const legacyIn = new PassThrough();
     const modern = this.modern.stdio(modernIn, output);
-    // The 2025-11-25 session of this connection: opened by its initialize.
+    // The 2025-11-25 session of this connection: opened by its initialize (latitude ambiguous-as-legacy: by the
+    // first request with neither initialize nor the modern _meta). Its era is 2025-11-25 once an initialize came.
     let session: Promise<ReceiverSession> | undefined;
+    let initialized = false;
     const write = (m: Json) => {
       if (!output.writableEnded && !output.destroyed) output.write(JSON.stringify(m) + '\n');
     };
@@ -158,7 +173,7 @@ export class DualEraServer {
       legacyIn.write(bytes);
     };
     // Output of the receiver's answers and ours never interleave mid-line: each is one write of one line.
-    const current = (bytes: Buffer): void => void (session ? toLegacy(bytes) : modernIn.write(bytes));
+    const current = (bytes: Buffer): void => void (initialized ? toLegacy(bytes) : modernIn.write(bytes));
     const line = async (bytes: Buffer) => {
       let m: unknown;
       try {
@@ -166,8 +181,13 @@ export class DualEraServer {
       } catch {
         return current(bytes); // not JSON: the era of the connection answers -32700
       }
-      if (isObject(m) && m.method === 'initialize') return toLegacy(bytes);
+      if (isObject(m) && m.method === 'initialize') {
+        initialized = true;
+        return toLegacy(bytes);
+      }
       if (isModern(m)) {
+        // Latitude legacy-process-only: after its initialize the process speaks 2025-11-25 only (RULINGS.md#dual-era-one-era-per-process).
+        if (initialized && this.latitude('legacy-process-only')) return void ('id' in m && write(unsupportedOnLegacyProcess(m)));
         if (session && undeclaredTaskRequest(m)) {
           const s = await session;
           const a = await this.legacyTaskAnswer(s, s.ownerFor(undefined).owner, m);
@@ -183,6 +203,8 @@ export class DualEraServer {
         const a = await this.extensionUnder2025(await session, m);
         if (a) return write(a);
       }
+      // Latitude ambiguous-as-legacy: neither initialize nor the modern _meta is a 2025-11-25 request (RULINGS.md#dual-era-ambiguous-request).
+      if (this.latitude('ambiguous-as-legacy') && isRequest(m)) return toLegacy(bytes);
       return current(bytes);
     };
     // Lines in order, each routed whole; a line longer than MAX_LINE_BYTES goes on, raw, to the connection's era.
@@ -199,7 +221,7 @@ export class DualEraServer {
           passing = undefined;
         } else queue = queue.then(() => line(bytes)).catch(() => undefined);
       }
-      if (!passing && buffer.length > MAX_LINE_BYTES) passing = session ? toLegacy : (b) => void modernIn.write(b);
+      if (!passing && buffer.length > MAX_LINE_BYTES) passing = initialized ? toLegacy : (b) => void modernIn.write(b);
       if (passing && buffer.length) {
         passing(buffer);
         buffer = Buffer.alloc(0);
@@ -265,6 +287,8 @@ export class DualEraServer {
       }
       const initializes = (x: unknown) => isObject(x) && x.method === 'initialize';
       if (initializes(m) || (Array.isArray(m) && m.some(initializes))) return legacy.onRequest(req, res, { body: m });
+      // Latitude ambiguous-as-legacy (RULINGS.md#dual-era-ambiguous-request): the receiver answers it as a request outside a session.
+      if (this.latitude('ambiguous-as-legacy') && isRequest(m) && !isModern(m)) return legacy.onRequest(req, res, { body: m });
       const owner = bearerOwner(req);
       const s = [...this.legacy.sessions].find((x) => !x.closed);
       if (owner && s && undeclaredTaskRequest(m)) {
@@ -309,6 +333,19 @@ export class DualEraServer {
 
 export function createDualEraServer(options: DualEraOptions = {}): DualEraServer {
   return new DualEraServer(options);
+}
+
+/** The answer of a process that speaks 2025-11-25 only (latitude legacy-process-only) to a request of 2026-07-28. */
+function unsupportedOnLegacyProcess(m: Json): Json {
+  return {
+    jsonrpc: '2.0',
+    id: m.id,
+    error: {
+      code: ErrorCode.UnsupportedProtocolVersion,
+      message: 'Unsupported protocol version: this process speaks 2025-11-25 since its initialize',
+      data: { supported: [LEGACY_VERSION], requested: m.params._meta[Meta.ProtocolVersion] },
+    },
+  };
 }
 
 /** The body, at most `limit` bytes (the rest is not read: the caller answers 413). */

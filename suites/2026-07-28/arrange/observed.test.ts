@@ -17,9 +17,15 @@ const entry = (dir: 'in' | 'out', message: unknown, note?: string): TranscriptEn
   ...(note ? { note } : {}),
 });
 
-function fakeCtx(shared: TranscriptEntry[], earlier: { id: string; transcript: TranscriptEntry[] }[]): CheckContext {
+/** `info`: what the pre-flight found (default: a server of modern versions only, its initialize refused). */
+function fakeCtx(
+  shared: TranscriptEntry[],
+  earlier: { id: string; transcript: TranscriptEntry[] }[],
+  info: object = { legacy: { speaks: false, detail: 'refused' } },
+): CheckContext {
   return {
     def: { id: 'the-check' },
+    info,
     peer: { peer: { transcript: shared } },
     history: () => earlier as unknown as CheckResult[],
   } as unknown as CheckContext;
@@ -58,6 +64,28 @@ describe('the run as the run-wide checks read it', () => {
 
   it("leaves out a connection that spoke 2025-11-25 (a server's own request and -32042 are that revision's)", () => {
     expect(runIncoming(ctx).map((i) => [i.source, i.message.method, i.message.id])).toEqual([['other session other#2', 'elicitation/create', 's1']]);
+  });
+});
+
+describe('a target that speaks 2025-11-25 too (RULINGS.md#dual-era-ambiguous-request)', () => {
+  const meta = { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} } };
+  const shared = [
+    entry('out', { jsonrpc: '2.0', id: 'a', method: 'tools/list', params: { ...meta } }),
+    entry('in', { jsonrpc: '2.0', id: 'a', result: { resultType: 'complete', tools: [] } }),
+    entry('out', { jsonrpc: '2.0', id: 'b', method: 'tools/list', params: {} }),
+    entry('in', { jsonrpc: '2.0', id: 'b', error: { code: -32000, message: 'Bad Request: Mcp-Session-Id header is required' } }),
+    entry('out', { jsonrpc: '2.0', id: 'c', method: 'tools/list' }),
+    entry('in', { jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Bad Request: Mcp-Session-Id header is required' } }),
+  ];
+  const read = (info: object) => runAnswers(fakeCtx(shared, [], info)).map((x) => x.response.error?.code ?? 'result');
+
+  it('leaves out the answers to requests without the modern protocol version, and those naming no request', () => {
+    expect(read({ legacy: { speaks: true, detail: 'initialize succeeded' } })).toEqual(['result']);
+    expect(read({}), 'the pre-flight could not tell').toEqual(['result']);
+  });
+
+  it('keeps them on a server of modern versions only', () => {
+    expect(read({ legacy: { speaks: false, detail: 'refused' } })).toEqual(['result', -32000, -32000]);
   });
 });
 

@@ -2,7 +2,9 @@
 // came (error codes, resultType values, server-initiated requests and notifications/cancelled): the shared
 // connection and each connection of an earlier check's own (suites/arrange/tasks.ts targetTranscripts), every
 // message once, with the request a response answers (matched by id on its own connection). A connection
-// that spoke 2025-11-25 (a dual-era target's legacy session) is left out: its rules are that revision's.
+// that spoke 2025-11-25 (a dual-era target's legacy session) is left out: its rules are that revision's; so is,
+// on a target not known to speak modern versions only, an answer to a request without the modern protocol
+// version, or to no request we can tell (RULINGS.md#dual-era-ambiguous-request).
 import type { CheckContext } from '../../engine/check.ts';
 import { targetTranscripts } from '../../arrange/tasks.ts';
 import { idKey, type JsonRpcError, type Message } from '../../wire/peer.ts';
@@ -53,6 +55,8 @@ function observe(ctx: CheckContext): Run {
   const answers: Answered[] = [];
   const incoming: Incoming[] = [];
   const shared = ModernPeer.of(ctx.peer.peer);
+  // A dual-era server may answer a request that has neither the modern _meta nor initialize as one of 2025-11-25.
+  const mayBeDualEra = ctx.info.legacy?.speaks !== false;
   for (const src of targetTranscripts(ctx)) {
     const requests = new Map<string, Message>();
     const sentAt = new Map<string, number>();
@@ -74,6 +78,7 @@ function observe(ctx: CheckContext): Run {
       if (!('result' in m) && !('error' in m)) continue;
       const key = 'id' in m ? idKey(m.id) : undefined;
       const request = key !== undefined ? requests.get(key) : undefined;
+      if (mayBeDualEra && (request ? request.params?._meta?.[Meta.ProtocolVersion] === undefined : m.id === null)) continue;
       const headers = src.label === 'shared connection' && request ? shared?.exchangeOf(request.id)?.headers : undefined;
       answers.push({
         source: src.label,

@@ -156,14 +156,25 @@ export const checks: CheckDef[] = [
       if (typeof taskId !== 'string') ctx.skip(`no task was created under ${SPEC_REVISION}: ${show(created)}`);
       // A 2026-07-28 request (its own _meta) from a client declaring only the legacy capability: on the task's own
       // stdio connection (the requestor's), over HTTP with the run's credentials.
-      const modernRequest = (method: string) =>
+      const modernRequest = (method: string, params: Record<string, unknown> = { [Field.taskId]: taskId }) =>
         ctx.info.transport === 'stdio'
-          ? legacy.request(method, { [Field.taskId]: taskId, _meta: requestMeta(CLIENT_CAPABILITIES.legacyTasksOnly) })
-          : wire(ctx).request(method, { [Field.taskId]: taskId }, { capabilities: CLIENT_CAPABILITIES.legacyTasksOnly });
+          ? legacy.request(method, { ...params, _meta: requestMeta(CLIENT_CAPABILITIES.legacyTasksOnly) })
+          : wire(ctx).request(method, params, { capabilities: CLIENT_CAPABILITIES.legacyTasksOnly });
       const got = await modernRequest(Method.TasksGet);
       const named = got.result?.[Field.taskId] ?? got.result?.task?.taskId;
+      const operated = !got.error && named === taskId && typeof (got.result?.[Field.status] ?? got.result?.task?.status) === 'string';
+      // "Simultaneously support": where the task lives (over stdio its process, which its initialize made legacy) a
+      // dual-era server MAY serve 2026-07-28 requests too, and may not (RULINGS.md#dual-era-one-era-per-process).
+      // A request there that names no task tells the two apart.
+      if (!operated) {
+        const control = await modernRequest(Method.ServerDiscover, {});
+        if (control.error || control.result === undefined)
+          ctx.skip(
+            `tasks/get answered ${show(got)}; server/discover, a ${MODERN} request naming no task, ${ctx.info.transport === 'stdio' ? 'on the stdio connection where the task was created (after its initialize)' : 'with the credentials that created the task'}, answered ${show(control)}: ${MODERN} is not served where the task lives, which the line's "simultaneously support" asks for (RULINGS.md#dual-era-one-era-per-process)`,
+          );
+      }
       ctx.expect(
-        !got.error && named === taskId && typeof (got.result?.[Field.status] ?? got.result?.task?.status) === 'string',
+        operated,
         `tasks/get of a ${MODERN} request declaring only the ${SPEC_REVISION} tasks capability did not operate on the task created under ${SPEC_REVISION}: ${show(got)}`,
       );
       const status = JSON.stringify(got.result?.[Field.status] ?? got.result?.task?.status);

@@ -4,11 +4,14 @@
 // are those of the 2025-11-25 matrix (mocks/latitude-matrix.ts): every latitude alone (so that one cannot hide
 // another) and all of them together (the extension's registry states no exclusions); each cell is its own
 // server in this process over Streamable HTTP, with the options its latitudes need (`args`); one more cell runs
-// them together over stdio (the server spawned, its stdio framing and the driver's).
+// them together over stdio (the server spawned, its stdio framing and the driver's). The dual-era target's own
+// latitudes (mocks/dual-era/faults.ts: how it picks the era of a message) run against every check too: each
+// that shows over Streamable HTTP alone there, and all of them together over stdio.
 import { describe, expect, it } from 'vitest';
 import { LATITUDES, STDIO_LATITUDE_CELL, type SwitchInfo } from '../../../mocks/2026-07-28/faults.ts';
 import { latitudeCells, type LatitudeInfo } from '../../../mocks/latitude-matrix.ts';
-import { modernChecks, runAgainstReference } from './test-helpers.ts';
+import { DUAL_ERA_LATITUDES } from '../../../mocks/dual-era/faults.ts';
+import { modernChecks, runAgainstDualEra, runAgainstReference } from './test-helpers.ts';
 
 const CHECKS = modernChecks();
 const ALL: readonly SwitchInfo[] = LATITUDES;
@@ -48,5 +51,28 @@ describe('no check of 2026-07-28 fails or warns a server using a latitude', () =
         !/over Streamable HTTP|Streamable HTTP only|one authorization context|does not speak 2025-11-25|ended completed after tasks\/cancel/.test(r.message),
     );
     expect(skipped.map((r) => `${r.id}: ${r.message}`)).toEqual([]);
+  });
+});
+
+describe('no check of 2026-07-28 fails or warns the dual-era target using a latitude of its own', () => {
+  const loud = (rs: Awaited<ReturnType<typeof runAgainstDualEra>>) =>
+    rs.filter((r) => r.status === 'fail' || r.status === 'warn').map((r) => `${r.id} ${r.status}: ${r.message}`);
+  const overHttp = DUAL_ERA_LATITUDES.filter((l) => !('transport' in l) || l.transport !== 'stdio').map((l) => l.name);
+
+  it.concurrent.each(overHttp.map((n) => [n] as const))('%s, over Streamable HTTP', { timeout: 150_000 }, async (name) => {
+    const results = await runAgainstDualEra({ latitudes: [name] }, CHECKS);
+    expect(results.length).toBe(CHECKS.length);
+    expect(loud(results), `with the dual-era latitude ${name}`).toEqual([]);
+  });
+
+  it('all of them, over stdio', { timeout: 150_000 }, async () => {
+    const names = DUAL_ERA_LATITUDES.map((l) => l.name);
+    const results = await runAgainstDualEra({ latitudes: names }, CHECKS, {}, 'stdio');
+    expect(results.length).toBe(CHECKS.length);
+    expect(loud(results), `with ${names.join(', ')} over stdio`).toEqual([]);
+    // Not vacuous: the requests they concern reached their checks, which say why they do not judge them.
+    const byId = new Map(results.map((r) => [r.id, r]));
+    expect(byId.get('2026-meta.missing-32602')?.message).toMatch(/not judged: the target speaks 2025-11-25 too/);
+    expect(byId.get('2026-compat.legacy-get-cancel-permitted')?.message).toMatch(/RULINGS\.md#dual-era-one-era-per-process/);
   });
 });

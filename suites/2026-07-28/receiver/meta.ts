@@ -5,7 +5,8 @@
 import type { CheckContext, CheckDef, TargetInfo } from '../../engine/check.ts';
 import { isObj } from '../../engine/text.ts';
 import { ErrorCode, Field, HTTP_BAD_REQUEST, Meta, Method, PROTOCOL_VERSION } from '../../../schema/2026-07-28/protocol.ts';
-import { CLIENT_INFO, type ModernRequestOptions, type ModernResponse, type ModernScope } from '../wire/peer.ts';
+import { SPEC_REVISION } from '../../../schema/spec.ts';
+import { CLIENT_INFO, HttpNoAnswerError, type ModernRequestOptions, type ModernResponse, type ModernScope } from '../wire/peer.ts';
 import { brief, extensionNotAdvertised, modernCheck, openWire, wire } from '../engine/check.ts';
 import { createTask } from '../arrange/tasks.ts';
 
@@ -38,12 +39,29 @@ async function baseline(ctx: CheckContext, s: ModernScope): Promise<void> {
   if (r.error) ctx.skip(`tools/list with every per-request field answered ${show(r)}`);
 }
 
-/** The requests missing a required per-request field, and whether the field is also mirrored into a header (HTTP). */
+/**
+ * The requests missing a required per-request field. `mirrored`: the field is also mirrored into a header (HTTP),
+ * and the request carries no modern protocol version: era-ambiguous to a dual-era server
+ * (RULINGS.md#dual-era-ambiguous-request).
+ */
 const MISSING: { what: string; options: ModernRequestOptions; mirrored: boolean }[] = [
   { what: `without _meta["${Meta.ClientCapabilities}"]`, options: { meta: { [Meta.ClientCapabilities]: undefined } }, mirrored: false },
   { what: `without _meta["${Meta.ProtocolVersion}"]`, options: { meta: { [Meta.ProtocolVersion]: undefined } }, mirrored: true },
   { what: 'without _meta', options: { raw: true }, mirrored: true },
 ];
+
+/**
+ * Why a request without the modern protocol version is not judged on this target: it speaks 2025-11-25 too (a
+ * dual-era server may take the request for one of 2025-11-25), or the pre-flight could not tell; undefined on a
+ * target whose initialize the pre-flight saw refused (a server of modern versions only).
+ */
+function eraAmbiguous(info: TargetInfo): string | undefined {
+  if (info.legacy?.speaks === false) return undefined;
+  const why = info.legacy
+    ? `the target speaks ${SPEC_REVISION} too (${info.legacy.detail})`
+    : `the pre-flight could not tell whether the target speaks ${SPEC_REVISION} too`;
+  return `${why}: a dual-era server selects the era from the modern _meta or initialize, and this request has neither (RULINGS.md#dual-era-ambiguous-request)`;
+}
 
 export const checks: CheckDef[] = [
   modernCheck({
@@ -58,7 +76,24 @@ export const checks: CheckDef[] = [
       await baseline(ctx, s);
       const seen: string[] = [];
       for (const m of MISSING) {
-        const r = await s.request(Method.ToolsList, {}, m.options);
+        // Without the protocol version: judged on a server of modern versions only (RULINGS.md#dual-era-ambiguous-request).
+        const notJudged = (answer: string) => {
+          const why = m.mirrored ? eraAmbiguous(ctx.info) : undefined;
+          if (why) {
+            ctx.note(`tools/list ${m.what} answered ${answer}, not judged: ${why}`);
+            seen.push(`${m.what}: not judged`);
+          }
+          return why !== undefined;
+        };
+        let r: ModernResponse;
+        try {
+          r = await s.request(Method.ToolsList, {}, m.options);
+        } catch (e) {
+          // An HTTP answer without a JSON-RPC response (e.g. a 2025-11-25 400 outside a session).
+          if (e instanceof HttpNoAnswerError && notJudged(`HTTP ${e.exchange.status} ${brief(e.exchange.unreadBody ?? e.message)}`)) continue;
+          throw e;
+        }
+        if (r.error?.code !== ErrorCode.InvalidParams && notJudged(show(r))) continue;
         ctx.expect(r.error, `tools/list ${m.what} was served: ${show(r)}`);
         // Over HTTP the MCP-Protocol-Version header still names the version the body leaves out: a server may
         // answer that as a header mismatch (-32020, basic-transports-streamable-http.md "Server Validation") first.

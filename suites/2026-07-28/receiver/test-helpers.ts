@@ -76,17 +76,39 @@ const LEGACY_TEST_TIMINGS = ['--completes-ms', '50', '--slow-ms', '2000'];
 /** Two requestors of the dual-era target over HTTP: a bearer token binds a task across eras (a 2026-07-28 request has no session). */
 export const DUAL_ERA_TOKENS = ['dual-era-a', 'dual-era-b'];
 
+/** `mock --revision dual-era --stdio` with the test timings and `args` (its own faults and latitudes, either peer's by name). */
+export function dualEraStdioCommand(args: readonly string[]): string {
+  return [process.execPath, '--import', 'tsx', 'scripts/cli.ts', 'mock', '--revision', 'dual-era', '--stdio', '--completes-ms', '50', ...args].join(' ');
+}
+
 /**
  * Runs `checks` against the dual-era reference target (mocks/dual-era) over Streamable HTTP, with bearer tokens:
- * its own faults, and the two peers' options as on their command lines (`legacy`: mock …, `modern`: mock --revision 2026-07-28 …).
+ * its own faults and latitudes, and the two peers' options as on their command lines (`legacy`: mock …,
+ * `modern`: mock --revision 2026-07-28 …). `transport: 'stdio'` spawns it over stdio (its own switches only).
  */
 export async function runAgainstDualEra(
-  given: { faults?: string[]; legacy?: readonly string[]; modern?: readonly string[] } = {},
+  given: { faults?: string[]; latitudes?: string[]; legacy?: readonly string[]; modern?: readonly string[] } = {},
   checks: CheckDef[] = modernChecks(),
   options: Partial<RunOptions> = {},
+  transport: 'http' | 'stdio' = 'http',
 ): Promise<CheckResult[]> {
+  if (transport === 'stdio') {
+    if (given.legacy || given.modern) throw new Error("runAgainstDualEra over stdio takes the target's own faults and latitudes only");
+    const args = [...(given.faults ?? []).flatMap((f) => ['--fault', f]), ...(given.latitudes ?? []).flatMap((l) => ['--latitude', l])];
+    const session = await openTargetSession({
+      target: { kind: 'stdio', command: dualEraStdioCommand(args) },
+      profile: REFERENCE_PROFILE,
+      options: { revision: REVISION, checkTimeoutMs: 30_000, requestTimeoutMs: 20_000, ...options },
+    });
+    try {
+      return await runChecks(checks, session, 12);
+    } finally {
+      await session.close();
+    }
+  }
   const d = createDualEraServer({
     faults: given.faults,
+    latitudes: given.latitudes,
     legacy: parseMockArgs([...LEGACY_TEST_TIMINGS, ...(given.legacy ?? [])]).options,
     modern: parseExtensionServerArgs([...TEST_TIMINGS, ...(given.modern ?? [])]).options,
   });
