@@ -5,6 +5,7 @@
 // timestamped) through the receiver's tap, waits (bounded) for the client to exit, kills it after the
 // timeout, and returns what was seen. It never throws for a misbehaving client.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { createServer, type Server, type Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
@@ -128,11 +129,15 @@ async function bridgeServer(onSocket: (s: Socket) => void): Promise<{ port: numb
   return { port: addr.port, server, sockets };
 }
 
-/** The stdio bridge of one scenario: the server command line the client spawns (its stdio piped to a socket here), and its end. */
+/**
+ * The stdio bridge of one scenario: the server command line the client spawns (its stdio piped to a socket here), and
+ * its end. The line names the run, so it is a server configuration new to the client: no era it may remember from
+ * before applies to it (basic-versioning.md; RULINGS.md#dual-era-client-remembers-era).
+ */
 export async function stdioBridge(onSocket: (s: Socket) => void): Promise<{ serverArg: string; close(): Promise<void> }> {
   const b = await bridgeServer(onSocket);
   return {
-    serverArg: `${quote(process.execPath)} ${quote(BRIDGE)} ${b.port}`,
+    serverArg: `${quote(process.execPath)} ${quote(BRIDGE)} ${b.port} run-${randomBytes(6).toString('hex')}`,
     close: async () => {
       for (const s of b.sockets) s.destroy();
       await new Promise<void>((r) => b.server.close(() => r()));

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // stdio ↔ loopback TCP pipe: the "server command" a client under test spawns in
-// `mcp-tasks-conformance client --transport stdio`. Usage: node stdio-bridge.mjs <port>
+// `mcp-tasks-conformance client --transport stdio`. Usage: node stdio-bridge.mjs <port> [<run>]
+// (<run> is ignored: it makes each run's command line one the client has not seen before).
 // Everything the client writes to our stdin goes to the conformance harness's reference receiver
 // (which records it); everything the receiver sends comes back on our stdout. Plain JavaScript, so
 // that it starts fast and needs no TypeScript loader.

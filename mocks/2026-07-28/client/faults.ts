@@ -142,6 +142,14 @@ export const CLIENT_LATITUDES = [
     description: 'after -32022 asks server/discover for the supported versions before it retries the request',
   },
   {
+    name: 'restart-remembers-era',
+    requirement:
+      'basic-versioning.md "Backward Compatibility": clients MAY persist the era across restarts of the same server configuration, re-probing if the cached assumption later fails; RULINGS.md#dual-era-client-remembers-era',
+    description:
+      'on stdio, after its scenario, restarts the server (a second connection to the same command line) and opens it by the era it found: initialize first for a legacy server, no server/discover; then lists and calls the tools again',
+    transport: 'stdio',
+  },
+  {
     name: 'cancel-no-confirm',
     requirement: 'tasks.md "Task Cancellation": the client does not need to poll tasks/get again',
     description: 'after tasks/cancel it does not poll the task again',

@@ -263,22 +263,30 @@ export async function runExtensionClient(o: ReferenceClientOptions): Promise<num
     return 2;
   }
   const http = /^https?:\/\//i.test(o.serverArg);
-  let channel: Channel;
+  let channel: Channel | undefined;
   try {
     channel = http ? httpChannel(o.serverArg, o.signal) : stdioChannel(o.serverArg, log);
   } catch (e) {
     log(`cannot reach ${o.serverArg}: ${e instanceof Error ? e.message : String(e)}`);
     return 1;
   }
-  const client = new ExtensionRequestor(channel, http, new Set(o.faults as ClientFaultName[]), new Set(o.latitudes as ClientLatitudeName[]), o, log);
+  const faults = new Set(o.faults as ClientFaultName[]);
+  const latitudes = new Set(o.latitudes as ClientLatitudeName[]);
+  const client = new ExtensionRequestor(channel, http, faults, latitudes, o, log);
   try {
     await client.run();
+    if (!http && latitudes.has('restart-remembers-era')) {
+      // The same server command restarted: opened by the era found on the first connection (RULINGS.md#dual-era-client-remembers-era).
+      await channel.close();
+      channel = stdioChannel(o.serverArg, log);
+      await new ExtensionRequestor(channel, http, faults, latitudes, o, log, client.era).run();
+    }
     return 0;
   } catch (e) {
     if (!(e instanceof Error && e.name === 'AbortError')) log(`scenario ${o.scenario} failed: ${e instanceof Error ? e.message : String(e)}`);
     return 1;
   } finally {
-    await channel.close().catch(() => undefined);
+    await channel?.close().catch(() => undefined);
   }
 }
 
@@ -296,9 +304,17 @@ class ExtensionRequestor {
     private readonly latitudes: ReadonlySet<ClientLatitudeName>,
     private readonly o: ReferenceClientOptions,
     private readonly log: (line: string) => void,
+    /** The era found on an earlier connection to the same server command (latitude restart-remembers-era). */
+    private readonly remembered?: 'legacy' | 'modern',
   ) {}
 
+  /** The era this connection found. */
+  get era(): 'legacy' | 'modern' {
+    return this.legacy ? 'legacy' : 'modern';
+  }
+
   async run(): Promise<void> {
+    if (this.remembered) return this.runRemembered(this.remembered);
     if (!this.http && this.faults.has('initialize-first')) {
       // A dual-era client probing legacy first: initialize, no _meta (basic-transports-stdio.md "Backward Compatibility" asks for server/discover first).
       const init = await this.channel.request(
@@ -321,6 +337,20 @@ class ExtensionRequestor {
       if (d.error) this.log(`server/discover: error ${d.error.code} ${d.error.message}`);
       if (d.error && !MODERN_ERRORS.includes(d.error.code)) await this.legacyHandshake();
     }
+    const tools = await this.listTools();
+    for (const tool of tools) await this.callTool(tool);
+  }
+
+  /** A connection opened by the era remembered, no probe; a remembered legacy server whose initialize fails is probed after all. */
+  private async runRemembered(era: 'legacy' | 'modern'): Promise<void> {
+    if (era === 'legacy')
+      await this.legacyHandshake().catch(async (e: unknown) => {
+        this.log(`the remembered legacy server failed (${e instanceof Error ? e.message : String(e)}): probing again`);
+        this.legacy = false;
+        this.version = PROTOCOL_VERSION;
+        const d = await this.request(Method.ServerDiscover, {});
+        if (d.error && !MODERN_ERRORS.includes(d.error.code)) await this.legacyHandshake();
+      });
     const tools = await this.listTools();
     for (const tool of tools) await this.callTool(tool);
   }

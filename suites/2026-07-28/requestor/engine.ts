@@ -27,6 +27,8 @@ export function defineExtensionRequestorCheck(def: Omit<ExtensionRequestorCheckD
 
 /** The scenarios of a modern (2026-07-28) server; a legacy one's requests are 2025-11-25 traffic, judged only by the checks that name it. */
 export const ALL = CLIENT_SCENARIOS.filter((s) => !s.legacy).map((s) => s.name);
+/** The scenarios of a legacy (2025-11-25) server. */
+export const LEGACY = CLIENT_SCENARIOS.filter((s) => s.legacy).map((s) => s.name);
 /** Scenarios in which the client is asked to follow every task to its end (not cancel it). */
 export const FOLLOW = ALL.filter((s) => s !== 'cancel');
 /** Scenarios whose tasks ask for input. */

@@ -4,7 +4,7 @@ import { ErrorCode, Meta, Method } from '../../../../schema/2026-07-28/protocol.
 import { CAUSE_CUT_OFF } from '../../../requestor/checks/common.ts';
 import { actWindowMs } from '../../../requestor/analysis.ts';
 import { at, endedTooSoon, short, type Analysis, type Exchange } from '../analysis.ts';
-import { defineExtensionRequestorCheck, ALL, type ExtensionRequestorCheckDef, type JudgeContext } from '../engine.ts';
+import { defineExtensionRequestorCheck, ALL, LEGACY, type ExtensionRequestorCheckDef, type JudgeContext } from '../engine.ts';
 
 const SECTION = 'Requestor (2026-07-28): Versions and discovery';
 /** The legacy handshake (2025-11-25 and earlier): not a request of this revision. */
@@ -61,19 +61,26 @@ export const checks: ExtensionRequestorCheckDef[] = [
     requirements: ['2026-discover-dual-client-first'],
     level: 'SHOULD',
     killedBy: ['initialize-first'],
-    scenarios: ALL,
+    // Before either kind of server: the probe is how a dual-era client tells them apart.
+    scenarios: [...ALL, ...LEGACY],
     judge(run: Analysis, ctx: JudgeContext) {
       // Over Streamable HTTP a dual-era client MAY tell the era from its first modern request (basic-transports-streamable-http.md "Backward Compatibility").
       if (run.transport !== 'stdio') ctx.skip(`the line is about stdio (this run: ${run.transport})`);
-      const sessions = [...new Set(run.requests.map((x) => x.request.session))];
+      const inOrder = [...run.requests].sort((a, b) => a.request.seq - b.request.seq);
+      const sessions = [...new Set(inOrder.map((x) => x.request.session))];
       if (sessions.length === 0) ctx.skip('the client sent no request');
       const bad: string[] = [];
       const probed: string[] = [];
-      for (const s of sessions) {
-        const mine = run.requests.filter((x) => x.request.session === s).sort((a, b) => a.request.seq - b.request.seq);
+      for (const [i, s] of sessions.entries()) {
+        const mine = inOrder.filter((x) => x.request.session === s);
         const first = mine[0]!;
         const init = mine.find((x) => x.method === INITIALIZE);
         if (first.method === Method.ServerDiscover) probed.push(s);
+        // A later connection to the same server command may open by the era the client found before: it MAY
+        // persist it across restarts (basic-versioning.md; RULINGS.md#dual-era-client-remembers-era). The run's
+        // first connection is to a command line new to the client (the harness names the run in it).
+        else if (init && i > 0)
+          ctx.note(`not judged: ${s}, a later connection to the same server command, opened with ${first.method} (the client may remember the era)`);
         // Sending initialize shows the client speaks the legacy handshake: a dual-era client, whose probe comes first.
         else if (init)
           bad.push(
