@@ -479,6 +479,12 @@ export const LATITUDES = [
       "a declaring client's subscriptions/listen for task ids is answered -32601 (Method not found, HTTP 404): tasks are followed through tasks/get only (a non-declaring client still gets -32021)",
   },
   {
+    name: 'initialize-unanswered',
+    requirement:
+      'basic-versioning.md "Backward Compatibility": the SHOULD binds only an error a modern-only server returns to initialize; no keyword requires one (RULINGS.md#response-time: a missing answer is time, never a verdict)',
+    description: 'initialize is never answered (the request stays open until the client cancels it or goes away); modern requests are served as usual',
+  },
+  {
     name: 'listen-agrees-none',
     requirement: 'tasks.md "Task Status Notifications": the ack lists the task ids the server agreed to, if any',
     description: 'the acknowledgement agrees to no task ids and no notifications/tasks are sent',
@@ -488,7 +494,7 @@ export const LATITUDES = [
 /**
  * The stdio cell of the no-false-verdict matrix (suites/2026-07-28/receiver/latitudes.test.ts): the latitudes that
  * can show over stdio together, the server spawned over stdio, but those that hide what other checks need to see
- * (no task, no notification, no cancelled task, no partial answer taken; each has its own cell), so that every
+ * (no task, no notification, no cancelled task, no partial answer taken, no answer to initialize; each has its own cell), so that every
  * check is exercised there.
  */
 export const STDIO_CELL_LEAVES_OUT: readonly LatitudeName[] = [
@@ -499,6 +505,7 @@ export const STDIO_CELL_LEAVES_OUT: readonly LatitudeName[] = [
   'delete-on-cancel',
   'partial-ignored',
   'cancel-ignored',
+  'initialize-unanswered',
 ];
 export const STDIO_LATITUDE_CELL: readonly LatitudeName[] = LATITUDES.filter(
   (l) => !('transport' in l && l.transport === 'http') && !STDIO_CELL_LEAVES_OUT.includes(l.name),

@@ -256,6 +256,21 @@ const PROBES: Record<LatitudeName, Probe> = {
       return (first as any).error?.code === ErrorCode.MethodNotFound;
     },
   },
+  'initialize-unanswered': {
+    seen: async (_c, { stdio }) => {
+      const id = stdio!.id();
+      const from = stdio!.received.length;
+      stdio!.send({
+        jsonrpc: '2.0',
+        id,
+        method: 'initialize',
+        params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '0' } },
+      });
+      // A modern request sent after it is answered: initialize got whatever came before that answer.
+      expect((await stdio!.request(Method.ServerDiscover)).result).toBeDefined();
+      return !stdio!.received.slice(from).some((m) => m.id === id);
+    },
+  },
   'listen-agrees-none': {
     seen: async (c, { stdio }) => {
       const id = await createTask(c, 'slow');

@@ -305,6 +305,11 @@ export class ExtensionServer {
     const params: Params = rawParams ?? {};
     const handler = this.handlerFor(method);
     if (!handler) {
+      // latitude initialize-unanswered: no answer, until the request is cancelled or its connection ends.
+      if (method === INITIALIZE && this.latitude('initialize-unanswered')) {
+        await new Promise<void>((resolve) => (ctx.signal.aborted ? resolve() : ctx.signal.addEventListener('abort', () => resolve(), { once: true })));
+        return undefined;
+      }
       if (method === INITIALIZE && !this.fault('initialize-error-no-versions')) {
         // basic-versioning.md: a modern-only server names the versions it supports in its error to initialize.
         const requested = typeof params.protocolVersion === 'string' ? params.protocolVersion : '';
