@@ -158,8 +158,11 @@ export interface TargetInfo {
   initializeResult: any;
   /** 2026-07-28: the server/discover result (supportedVersions, capabilities, serverInfo). */
   discoverResult?: any;
-  /** 2026-07-28: whether the target speaks 2025-11-25 too (an initialize in the pre-flight); absent: not known. */
-  legacy?: { speaks: boolean; detail: string };
+  /**
+   * 2026-07-28: whether the target speaks 2025-11-25 too (an initialize in the pre-flight): true, false (refused),
+   * `unanswered` (no answer within its bound, `detail` says which and after how long: not known); absent: not known.
+   */
+  legacy?: { speaks: boolean | 'unanswered'; detail: string };
   serverCapabilities: any;
   tools: any[];
   profile: Profile;

@@ -200,7 +200,11 @@ async function runOne(
           if (e instanceof NotExercised) throw e;
           // A connection of the check's own is a precondition; a target that is gone is the run's finding (judgeError).
           if (await detectDown(shared, e)) throw e;
-          throw new NotExercised(`could not open a connection of its own: ${errorText(e)}`, { cause: 'opening a new connection to the target failed' });
+          // An initialize unanswered within its bound is time, not a finding (RULINGS.md#response-time).
+          throw new NotExercised(`could not open a connection of its own: ${errorText(e)}`, {
+            cause: 'opening a new connection to the target failed',
+            timedOut: e instanceof WireTimeoutError,
+          });
         } finally {
           state.opening--;
           resume();

@@ -54,6 +54,15 @@ describe('--revision auto', () => {
     }
   });
 
+  // Once server/discover has answered, initialize gets the request bound (and its process startupAllowance), not STARTUP_MS.
+  it('a modern server that never answers initialize: 2026-07-28, saying initialize got no answer', { timeout: 60_000 }, async () => {
+    const t0 = Date.now();
+    const d = await auto({ kind: 'stdio', command: `${TSX} scripts/cli.ts mock --revision 2026-07-28 --stdio --latitude initialize-unanswered` }, 5_000);
+    expect(d.revisions).toEqual(['2026-07-28']);
+    expect(d.why.join(' ')).toMatch(/DiscoverResult.*initialize got no answer within 5000 ms after server\/discover settled: no 2025-11-25/);
+    expect(Date.now() - t0).toBeLessThan(40_000);
+  });
+
   it('a dual-era server is graded in both', async () => {
     const d = await auto(node(DUAL_ERA_SOURCE));
     expect(d.revisions).toEqual(['2025-11-25', '2026-07-28']);

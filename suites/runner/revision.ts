@@ -9,6 +9,7 @@ import { ErrorCode, Field, REVISION as MODERN } from '../../schema/2026-07-28/pr
 import { SPEC_REVISION, type Revision } from '../../schema/spec.ts';
 import type { RunOptions } from '../engine/options.ts';
 import { connectModern, HttpNoAnswerError } from '../2026-07-28/wire/peer.ts';
+import { startupAllowance, type Peer } from '../wire/peer.ts';
 import { splitCommand } from '../wire/connect.ts';
 import { connectorFor, type TargetSpec } from './target.ts';
 
@@ -26,9 +27,15 @@ type DiscoverOutcome = { modern: true; speaks: boolean; detail: string } | { mod
 /**
  * server/discover on a connection of its own (closed after), bounded by the request timeout. A spawned process
  * gets its start-up allowance (STARTUP_MS) for its first answer; `upBy`, the legacy probe's settling, shows it
- * has started: from then on server/discover gets the request timeout.
+ * has started: from then on server/discover gets the request timeout. `opened` is told the connection (its
+ * start-up paces the legacy probe's: startupAllowance).
  */
-export async function probeDiscover(target: TargetSpec, requestTimeoutMs: number, upBy?: Promise<unknown>): Promise<DiscoverOutcome> {
+export async function probeDiscover(
+  target: TargetSpec,
+  requestTimeoutMs: number,
+  upBy?: Promise<unknown>,
+  opened?: (peer: Peer) => void,
+): Promise<DiscoverOutcome> {
   if (target.kind !== 'stdio' && target.kind !== 'http') return { modern: false, detail: 'not asked (an in-process target)' };
   let peer;
   try {
@@ -39,6 +46,7 @@ export async function probeDiscover(target: TargetSpec, requestTimeoutMs: number
   } catch (e) {
     return { modern: false, detail: `could not be sent (${e instanceof Error ? e.message : String(e)})` };
   }
+  opened?.(peer.peer);
   try {
     const discover = peer.all().discover({ timeoutMs: requestTimeoutMs });
     let timer: NodeJS.Timeout | undefined;
@@ -73,10 +81,10 @@ export async function probeDiscover(target: TargetSpec, requestTimeoutMs: number
   }
 }
 
-/** initialize on a connection of its own (closed after): does the target speak 2025-11-25 too? */
-async function probeInitialize(target: TargetSpec, requestTimeoutMs: number): Promise<void> {
+/** initialize on a connection of its own (closed after): does the target speak 2025-11-25 too? `startupMs`: its process's start-up allowance. */
+async function probeInitialize(target: TargetSpec, requestTimeoutMs: number, startupMs: () => number): Promise<void> {
   // Closing the connector discards the connections it started ahead (left open, they kept a library caller's process alive).
-  const connector = connectorFor(target, requestTimeoutMs);
+  const connector = connectorFor(target, requestTimeoutMs, 1, startupMs);
   try {
     const peer = await connector.open();
     await peer.close();
@@ -89,24 +97,38 @@ async function probeInitialize(target: TargetSpec, requestTimeoutMs: number): Pr
  * The revisions to grade `target` in under `options.revision`. Never throws: a target that cannot be reached
  * is the session's connection error. With `auto`, server/discover and the legacy probe run side by side (the
  * outcome is the probe-then-fall-back of the texts, in the time of one): `legacy` opens what the caller keeps
- * when it succeeds (the CLI: its 2025-11-25 pre-flight session), by default a bare initialize.
+ * when it succeeds (the CLI: its 2025-11-25 pre-flight session), by default a bare initialize. Once server/discover
+ * has settled, the legacy probe gets the request timeout (the mirror of probeDiscover's `upBy`): an initialize
+ * unanswered by then is no 2025-11-25, said so (time, never a verdict).
  */
 export async function chooseRevisions(
   target: TargetSpec,
   options: Pick<RunOptions, 'revision' | 'requestTimeoutMs'>,
-  legacy: () => Promise<unknown> = () => probeInitialize(target, options.requestTimeoutMs),
+  legacy?: () => Promise<unknown>,
 ): Promise<RevisionDecision> {
   if (options.revision !== 'auto') return { revisions: [options.revision], why: [`revision ${options.revision}: as asked (--revision)`] };
   if (target.kind !== 'stdio' && target.kind !== 'http')
     return { revisions: [SPEC_REVISION], why: [`revision ${SPEC_REVISION}: an in-process target speaks it`] };
-  const initialized = legacy().then(
+  let discovering: Peer | undefined;
+  const startupMs = startupAllowance(() => discovering, options.requestTimeoutMs);
+  const open = legacy ?? (() => probeInitialize(target, options.requestTimeoutMs, startupMs));
+  const initialized = open().then(
     () => ({ ok: true, detail: 'initialize succeeded' }),
     (e: unknown) => {
       const why = e instanceof Error ? e.message : String(e);
       return { ok: false, detail: why.startsWith('initialize failed') ? why : `initialize failed (${why})` };
     },
   );
-  const [d, init] = await Promise.all([probeDiscover(target, options.requestTimeoutMs, initialized), initialized]);
+  const d = await probeDiscover(target, options.requestTimeoutMs, initialized, (p) => (discovering = p));
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<{ ok: false; detail: string }>(
+    (resolve) =>
+      (timer = setTimeout(
+        () => resolve({ ok: false, detail: `initialize got no answer within ${options.requestTimeoutMs} ms after server/discover settled` }),
+        options.requestTimeoutMs,
+      )),
+  );
+  const init = await Promise.race([initialized, late]).finally(() => clearTimeout(timer));
   if (!d.modern) return { revisions: [SPEC_REVISION], why: [`server/discover ${d.detail}: a legacy server, revision ${SPEC_REVISION} (initialize)`] };
   const why = [`server/discover ${d.detail}: a modern server${d.speaks ? `, revision ${MODERN}` : ` that does not speak ${MODERN}`}`];
   why.push(`${init.detail}: ${init.ok ? `it speaks ${SPEC_REVISION} too (dual-era)` : `no ${SPEC_REVISION}`}`);

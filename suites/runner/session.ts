@@ -92,7 +92,7 @@ export async function openTargetSession(config: RunConfig, hooks: SessionHooks =
         ...(config.discover ? { discover: { requestTimeoutMs: options.requestTimeoutMs, ...config.discover } } : {}),
         ...(isModernDiscovery(config.discovered) ? { discovered: config.discovered } : {}),
         onDiscoveryPlan: hooks.onDiscoveryPlan,
-        legacyProbeMs: options.requestTimeoutMs,
+        legacyProbe: true,
       });
       const run = { health: {}, slots: taskSlots(options.maxTasks) };
       const close = async () => {

@@ -3,7 +3,7 @@
 // completed by discovery where it ran).
 import { readFileSync } from 'node:fs';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { type Peer } from '../wire/peer.ts';
+import { startupAllowance, type Peer } from '../wire/peer.ts';
 import { connectHttp, connectInMemory, connectStdio, connectTransport, splitCommand } from '../wire/connect.ts';
 import { ANY_REVISION_ROLES, PROFILE_ROLES, REQUESTOR_ROLES, type Profile, type ProfileRole } from '../engine/profile.ts';
 import type { TargetConnector, TargetInfo, TargetLatency } from '../engine/check.ts';
@@ -31,7 +31,11 @@ export type TargetSpec =
 /** Requestor capabilities the suite declares: it can answer elicitation (needsInput role). */
 export const SUITE_CLIENT_CAPABILITIES = { elicitation: { form: {} } };
 
-export function connectorFor(spec: TargetSpec, requestTimeoutMs: number, concurrency = 1): TargetConnector {
+/**
+ * Opens fresh initialized connections to a target. `startupMs`: the start-up allowance of each process over stdio
+ * (PeerOptions.startupMs; default STARTUP_MS for the first, then what the first showed: startupAllowance).
+ */
+export function connectorFor(spec: TargetSpec, requestTimeoutMs: number, concurrency = 1, startupMs?: () => number): TargetConnector {
   const init = async (peer: Peer, capabilities?: Record<string, unknown>) => {
     const r = await peer.initialize(capabilities ?? SUITE_CLIENT_CAPABILITIES, undefined, requestTimeoutMs);
     if (r.error) throw new Error(`initialize failed: ${r.error.code} ${r.error.message}`);
@@ -43,10 +47,14 @@ export function connectorFor(spec: TargetSpec, requestTimeoutMs: number, concurr
       // Each connection is a process: start them two at a time, so that a burst of checks opening
       // connections does not turn process start-up on a busy machine into initialize timeouts.
       const starting = limiter(2);
+      // The first process (the shared connection) gets STARTUP_MS, the others the request bound plus 3 × its start-up (startupAllowance).
+      let first: Peer | undefined;
+      const allowance = startupMs ?? startupAllowance(() => first, requestTimeoutMs);
       const start = (capabilities?: Record<string, unknown>, ahead = false) =>
         starting(
           async () => {
-            const peer = await connectStdio({ command, args, cwd: spec.cwd, env: spec.env }, { defaultTimeoutMs: requestTimeoutMs });
+            const peer = await connectStdio({ command, args, cwd: spec.cwd, env: spec.env }, { defaultTimeoutMs: requestTimeoutMs, startupMs: allowance });
+            first ??= peer;
             try {
               return await init(peer, capabilities);
             } catch (e) {

@@ -84,6 +84,21 @@ export interface RequestOptions {
 export const DEFAULT_TIMEOUT_MS = 10_000;
 /** Until a spawned process writes its first message, a request waits at least this long: its start-up (tsx, a loaded machine) is not its answer time. */
 export const STARTUP_MS = 60_000;
+/** A fresh process of a target whose first process has started: how many times that start-up it is allowed, on top of the request bound. */
+export const STARTUP_MULTIPLE = 3;
+
+/**
+ * The start-up allowance of the further processes of a target (PeerOptions.startupMs): once `first()` (its first
+ * process, e.g. the run's shared connection) has been heard from, the request bound plus STARTUP_MULTIPLE times
+ * how long that took, instead of STARTUP_MS: a process that never answers is given up on at the pace the target
+ * showed, and that is time, never a verdict (RULINGS.md#response-time).
+ */
+export function startupAllowance(first: () => Peer | undefined, requestTimeoutMs: number): () => number {
+  return () => {
+    const ms = first()?.firstHeardMs;
+    return ms === undefined ? STARTUP_MS : requestTimeoutMs + STARTUP_MULTIPLE * ms;
+  };
+}
 /** The reason a dropped response is aborted with (dropResponse): the transport's error about that stream is our doing, not the target's output. */
 export const DROPPED_RESPONSE = 'response dropped by the client';
 
@@ -104,8 +119,12 @@ export interface PeerOptions {
   dropResponse?: (key: string) => boolean;
   /** The protocol version initialize offers (default the 2025-11-25 revision's, schema/protocol.ts). */
   protocolVersion?: string;
-  /** Until the first message arrives, a request's bound is at least this (set for spawned processes: STARTUP_MS). */
-  startupMs?: number;
+  /**
+   * Until the first message arrives, a request's bound is at least this (set for spawned processes: STARTUP_MS,
+   * or what the run saw of the target's start-up: startupAllowance). A function is asked again when the bound
+   * runs out, so an allowance that an observation shortened (or lengthened) meanwhile applies.
+   */
+  startupMs?: number | (() => number);
 }
 
 /**
@@ -129,6 +148,7 @@ export class Peer implements Recorder {
   private stderrText = '';
   /** Whether any message has arrived (before that, requests get the start-up allowance). */
   private heard = false;
+  private heardAtMs: number | undefined;
   closed: string | null = null;
   private closeWaiters: (() => void)[] = [];
 
@@ -144,7 +164,7 @@ export class Peer implements Recorder {
       // The stream of a response we dropped (dropResponse) breaks by our doing: not output of the target.
       if (text.includes(DROPPED_RESPONSE)) return this.record({ dir: 'event', note: `our disconnect: ${text}` });
       // Output the transport could not read still shows the process is up: its start-up allowance ends.
-      this.heard = true;
+      this.hear();
       this.record({ dir: 'event', note: `transport error: ${text}` });
     };
     transport.onclose = () => this.markClosed('transport closed');
@@ -166,6 +186,20 @@ export class Peer implements Recorder {
     return this.stderrText;
   }
 
+  private hear(): void {
+    if (this.heard) return;
+    this.heard = true;
+    this.heardAtMs = Date.now() - this.started;
+  }
+  /** Milliseconds from opening the connection to the first message (or unreadable output) from the target; undefined: none yet. */
+  get firstHeardMs(): number | undefined {
+    return this.heardAtMs;
+  }
+  private startupAllowanceMs(): number {
+    const s = this.opts.startupMs;
+    return typeof s === 'function' ? s() : (s ?? 0);
+  }
+
   // --- sending -----------------------------------------------------------------------------
   /** Sends a request and waits (bounded) for its response. */
   request(method: string, params?: unknown, options: RequestOptions = {}): Promise<Response> {
@@ -178,15 +212,23 @@ export class Peer implements Recorder {
   /** Sends any object as a request-shaped message and waits for a response carrying its id. */
   requestRaw(message: Message, requestedMs = this.defaultTimeoutMs): Promise<Response> {
     if (this.closed) return Promise.reject(new WireClosedError(this.closed));
-    const timeoutMs = this.heard ? requestedMs : Math.max(requestedMs, this.opts.startupMs ?? 0);
+    const beforeHeard = !this.heard;
+    const boundMs = () => (beforeHeard ? Math.max(requestedMs, this.startupAllowanceMs()) : requestedMs);
     const key = idKey(message.id);
     const sentAt = Date.now();
     const p = new Promise<Response>((resolve, reject) => {
-      const timer = setTimeout(() => {
+      let timeoutMs = boundMs();
+      // An allowance that can change (a function) is asked again at least every request bound (1 s at the least).
+      const step = (ms: number) => (beforeHeard && typeof this.opts.startupMs === 'function' ? Math.min(ms, Math.max(requestedMs, 1_000)) : ms);
+      const expire = () => {
+        timeoutMs = boundMs();
+        const left = sentAt + timeoutMs - Date.now();
+        if (left > 0) return void (timer = setTimeout(expire, step(left)));
         this.pending.delete(key);
         this.record({ dir: 'event', note: `timeout: no response to ${String(message.method)} id=${key} within ${timeoutMs} ms` });
         reject(new WireTimeoutError(`response to ${String(message.method)} (id ${key})`, timeoutMs));
-      }, timeoutMs);
+      };
+      let timer = setTimeout(expire, step(timeoutMs));
       this.pending.set(key, {
         sentAt,
         method: String(message.method),
@@ -270,7 +312,7 @@ export class Peer implements Recorder {
 
   // --- receiving ---------------------------------------------------------------------------
   private onMessage(message: Message): void {
-    this.heard = true;
+    this.hear();
     this.record({ dir: 'in', message });
     const isResponse = !('method' in message) && ('result' in message || 'error' in message);
     if (isResponse) {

@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CheckResult } from '../../engine/check.ts';
 import { checks as COMPAT } from './compat.ts';
+import { checks as VERSIONING } from './versioning.ts';
 import { openTargetSession, runChecks } from '../../runner/session.ts';
 import { DUAL_ERA_FAULTS } from '../../../mocks/dual-era/faults.ts';
 import { LATITUDES as LEGACY_LATITUDES } from '../../../mocks/receiver/latitudes.ts';
@@ -82,6 +83,37 @@ describe('the cross-version checks against the dual-era reference target', () =>
     expect(results.filter(failing).map(line)).toEqual([]);
     expect(byId.get('2026-compat.no-legacy-capabilities')!.status).toBe('pass');
   });
+});
+
+// The checks that send initialize to a modern server: the cross-version ones and 2026-version.initialize-names-versions.
+const SENDS_INITIALIZE = [...COMPAT, ...VERSIONING.filter((c) => c.id === '2026-version.initialize-names-versions')];
+
+describe('a modern server that never answers initialize (latitude initialize-unanswered)', () => {
+  // Its initialize is waited for once, in the pre-flight, as long as the run's pace allows (startupAllowance), not STARTUP_MS.
+  it.each(['stdio', 'http'] as const)(
+    'over %s: not exercised (timed out), naming what did not answer and after how long',
+    { timeout: 90_000 },
+    async (transport) => {
+      const started = Date.now();
+      const results = await runAgainstReference(['--latitude', 'initialize-unanswered'], SENDS_INITIALIZE, { requestTimeoutMs: 5_000 }, transport);
+      const elapsedMs = Date.now() - started;
+      const byId = new Map(results.map((r) => [r.id, r]));
+      const waited = ['2026-compat.extension-not-under-2025', '2026-version.initialize-names-versions'];
+      // Over Streamable HTTP without credentials legacy-get-cancel-permitted is not exercised for that reason first.
+      if (transport === 'stdio') waited.push('2026-compat.legacy-get-cancel-permitted');
+      for (const id of waited) {
+        const r = byId.get(id)!;
+        expect(r.status, line(r)).toBe('skip');
+        expect(r.timedOut, line(r)).toBe(true);
+        expect(r.message).toMatch(/^not exercised \(timed out\): .*initialize .*no response to initialize \(id \d+\) within \d+ ms/);
+        expect(r.message).not.toMatch(/does not speak/);
+      }
+      expect(results.filter(failing).map(line)).toEqual([]);
+      expect(byId.get('2026-compat.no-legacy-capabilities')!.status).toBe('pass');
+      // Well under the old 60 s (STARTUP_MS) per waiting check, on a loaded machine too.
+      expect(elapsedMs).toBeLessThan(40_000);
+    },
+  );
 });
 
 describe('no latitude of either peer makes a cross-version check speak (the dual-era target)', () => {

@@ -4,7 +4,8 @@
 // and no legacy `tasks` capability is advertised beside the extension. The 2025-11-25 side is spoken to on
 // connections of the check's own (openSession({ revision: '2025-11-25' }), initialize first). A target the
 // pre-flight found not to speak 2025-11-25 (TargetInfo.legacy) is not one they apply to; where the pre-flight
-// could not tell, a failed initialize leaves them not exercised, with the reason.
+// could not tell, a failed initialize leaves them not exercised, with the reason; an unanswered one (there or
+// on their own connection, each bounded by the run's pace: startupAllowance) not exercised (timed out).
 import { NotExercised, type CheckContext, type CheckDef, type TargetConnector, type TargetInfo } from '../../engine/check.ts';
 import type { ModernProfileRole } from '../../engine/profile.ts';
 import type { Response, Scope } from '../../wire/peer.ts';
@@ -24,19 +25,28 @@ const DECLARES_EXTENSION_IN_2025 = { extensions: { [TASKS_EXTENSION]: {} } };
 const show = (r: Response) => brief(r.error ?? r.result);
 
 /** Why an earlier check of this run could not open a 2025-11-25 connection (one failed attempt per run is enough). */
-const notSpoken = new WeakMap<TargetConnector, string>();
+const notSpoken = new WeakMap<TargetConnector, { why: string; timedOut: boolean }>();
 
-/** A 2025-11-25 connection of the check's own, `capabilities` declared in its initialize; not exercised on a target that does not speak 2025-11-25. */
+/**
+ * A 2025-11-25 connection of the check's own, `capabilities` declared in its initialize; not exercised on a target
+ * that does not speak 2025-11-25, and (timed out) where initialize got no answer within its bound: silence is
+ * time, not a refusal (RULINGS.md#response-time), and the pre-flight's unanswered initialize is not waited for twice.
+ */
 async function legacySession(ctx: CheckContext, capabilities: Record<string, unknown>): Promise<Scope> {
-  const skip = (why: string) => ctx.skip(`the target does not speak ${SPEC_REVISION} (${why}): the cross-version rules apply to a dual-era server`);
+  const skip = ({ why, timedOut }: { why: string; timedOut: boolean }) =>
+    timedOut
+      ? ctx.skip(`whether the target speaks ${SPEC_REVISION} is not known: ${why}`, { timedOut })
+      : ctx.skip(`the target does not speak ${SPEC_REVISION} (${why}): the cross-version rules apply to a dual-era server`);
+  if (ctx.info.legacy?.speaks === 'unanswered') skip({ why: `in the pre-flight, ${ctx.info.legacy.detail}`, timedOut: true });
   const known = notSpoken.get(ctx.connector);
   if (known) skip(known);
   try {
     return await ctx.openSession({ revision: SPEC_REVISION, capabilities });
   } catch (e) {
     if (!(e instanceof NotExercised)) throw e;
-    notSpoken.set(ctx.connector, e.message);
-    return skip(e.message);
+    const failed = { why: e.message, timedOut: e.timedOut };
+    notSpoken.set(ctx.connector, failed);
+    return skip(failed);
   }
 }
 

@@ -57,6 +57,8 @@ export const checks: CheckDef[] = [
       const versions: unknown = ctx.info.discoverResult?.[Field.supportedVersions];
       if (!Array.isArray(versions) || !versions.length || !versions.every((v) => typeof v === 'string'))
         ctx.skip(`server/discover listed no supportedVersions to look for (${brief(versions)})`, { judgedBy: '2026-negotiation.discover-implemented' });
+      // The pre-flight's initialize (the same request) got no answer within its bound: not waited for twice; silence is time (RULINGS.md#response-time).
+      if (ctx.info.legacy?.speaks === 'unanswered') ctx.skip(`in the pre-flight, ${ctx.info.legacy.detail}`, { timedOut: true });
       // A connection of its own: a dual-era server that answers initialize is not left in a legacy session on the shared one.
       const s = await openWire(ctx);
       // What a legacy client sends: no per-request _meta and, over HTTP, none of the modern headers.

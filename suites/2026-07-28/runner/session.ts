@@ -2,7 +2,7 @@
 // probe (server/discover + tools/list), the roles (MODERN_PROFILE_ROLES) from the profile and discovery. openTargetSession
 // (suites/runner/session.ts) comes here when the run's revision is 2026-07-28.
 import { splitCommand } from '../../wire/connect.ts';
-import type { Peer } from '../../wire/peer.ts';
+import { startupAllowance, WireTimeoutError, type Peer } from '../../wire/peer.ts';
 import { MODERN_PROFILE_ROLES, type Profile, type ProfileRole } from '../../engine/profile.ts';
 import type { TargetConnector, TargetInfo } from '../../engine/check.ts';
 import { REVISION, TASKS_EXTENSION } from '../../../schema/2026-07-28/protocol.ts';
@@ -19,17 +19,22 @@ export function modernConnector(spec: TargetSpec, requestTimeoutMs: number): Tar
     case 'stdio': {
       const { command, args } = splitCommand(spec.command);
       const starting = limiter(2); // as for 2025-11-25: process start-up two at a time
+      // The first process (the shared connection) gets STARTUP_MS, every other (of either revision) the request bound plus 3 × its start-up (startupAllowance).
+      let first: Peer | undefined;
+      const allowance = startupAllowance(() => first, requestTimeoutMs);
       return {
         transport: 'stdio',
         label: spec.command,
         hasSecondIdentity: false,
-        legacy: legacyConnector(spec, requestTimeoutMs),
+        // The same target in 2025-11-25, for the cross-version checks: no connections started ahead (concurrency 0).
+        legacy: connectorFor(spec, requestTimeoutMs, 0, allowance),
         open: (opts) =>
           starting(async () => {
             const mp = await connectModern(
               { kind: 'stdio', command, args, cwd: spec.cwd, env: spec.env },
-              { defaultTimeoutMs: requestTimeoutMs, label: spec.command, capabilities: opts?.capabilities },
+              { defaultTimeoutMs: requestTimeoutMs, label: spec.command, capabilities: opts?.capabilities, startupMs: allowance },
             );
+            first ??= mp.peer;
             return mp.peer;
           }),
       };
@@ -40,7 +45,7 @@ export function modernConnector(spec: TargetSpec, requestTimeoutMs: number): Tar
         label: spec.url,
         hasSecondIdentity: spec.secondaryHeaders !== undefined,
         credentials: Object.keys(spec.headers ?? {}).some((h) => h.toLowerCase() === 'authorization'),
-        legacy: legacyConnector(spec, requestTimeoutMs),
+        legacy: connectorFor(spec, requestTimeoutMs, 0),
         async open(opts) {
           const headers = opts?.identity === 'secondary' && spec.secondaryHeaders ? spec.secondaryHeaders : spec.headers;
           const mp = await connectModern({ kind: 'http', url: spec.url, headers }, { defaultTimeoutMs: requestTimeoutMs, capabilities: opts?.capabilities });
@@ -52,11 +57,6 @@ export function modernConnector(spec: TargetSpec, requestTimeoutMs: number): Tar
   }
 }
 
-/** The same target in 2025-11-25, for the cross-version checks: no connections started ahead (concurrency 0). */
-function legacyConnector(spec: TargetSpec, requestTimeoutMs: number): TargetConnector {
-  return connectorFor(spec, requestTimeoutMs, 0);
-}
-
 /** tools/list, every page (bounded), with this revision's `_meta`. */
 export const listModernTools = (s: ModernScope): Promise<any[]> => listTools(s);
 
@@ -66,35 +66,35 @@ export interface ModernProbeOptions {
   discovered?: ModernDiscoveryResult;
   /** Called with discovery's plan before it calls any tool (the CLI prints it). */
   onDiscoveryPlan?: (plan: DiscoveryPlan, budgetMs: number) => void;
-  /** Bound of the probe whether the target speaks 2025-11-25 too (TargetInfo.legacy); absent: not probed. */
-  legacyProbeMs?: number;
+  /** Probe whether the target speaks 2025-11-25 too (TargetInfo.legacy); absent: not probed. */
+  legacyProbe?: boolean;
 }
 
 /**
  * Whether the target speaks 2025-11-25 too (the cross-version checks apply to a dual-era server only): an
- * initialize on a connection of its own, closed at once, while the probe goes on. Unknown (undefined) when
- * it does not settle within `boundMs` or fails otherwise than by an initialize error.
+ * initialize on a connection of its own, closed at once, while the probe goes on; bounded by that connection's
+ * bounds (the request bound; over stdio the start-up allowance the shared connection's start-up sets:
+ * startupAllowance). `unanswered` when initialize got no answer within them (not known: time alone);
+ * undefined when the connection failed otherwise than by an answer to initialize.
  */
-async function probeLegacy(connector: TargetConnector, boundMs: number): Promise<TargetInfo['legacy']> {
+async function probeLegacy(connector: TargetConnector, shared: Peer): Promise<TargetInfo['legacy']> {
   if (!connector.legacy) return undefined;
-  const outcome = connector.legacy.open({ capabilities: {} }).then(
+  return connector.legacy.open({ capabilities: {} }).then(
     async (p) => {
       await p.close();
       return { speaks: true, detail: 'initialize succeeded' };
     },
     (e: unknown) => {
       const why = e instanceof Error ? e.message : String(e);
+      if (e instanceof WireTimeoutError) {
+        const up = shared.firstHeardMs;
+        const pace = up === undefined ? '' : ` (the run's own connection was answered ${up} ms after it opened)`;
+        return { speaks: 'unanswered', detail: `initialize on a connection of its own: ${why}${pace}` };
+      }
       // Refused: an error answer to initialize (over Streamable HTTP the transport's error carries the endpoint's answer).
       return /^initialize failed|Error POSTing to endpoint/.test(why) ? { speaks: false, detail: why } : undefined;
     },
   );
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), boundMs)));
-  try {
-    return await Promise.race([outcome, late]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 /**
@@ -109,7 +109,7 @@ export async function probeModern(
   profile: Profile | undefined,
   how: ModernProbeOptions = {},
 ): Promise<{ info: TargetInfo; discovery?: ModernDiscoveryResult }> {
-  const legacy = how.legacyProbeMs !== undefined ? probeLegacy(connector, how.legacyProbeMs) : undefined;
+  const legacy = how.legacyProbe ? probeLegacy(connector, shared) : undefined;
   const s = ModernPeer.of(shared)!.all();
   const d = await s.discover();
   const tools = await listModernTools(s);

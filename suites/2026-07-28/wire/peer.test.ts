@@ -152,6 +152,16 @@ describe('2026-07-28 driver over stdio', () => {
     expect(Date.now() - t0).toBeLessThan(5_000);
   });
 
+  it('a silent target: a start-up allowance shortened after the request went out applies to it (startupAllowance)', async () => {
+    // As when the run's first process answers while a further one is still silent: its allowance drops from STARTUP_MS.
+    const allowance = { ms: 60_000 };
+    const p = await open(node(STDIO_SILENT_SOURCE), { startupMs: () => allowance.ms });
+    const pending = p.all().request('tools/list', {}, { timeoutMs: 200 });
+    allowance.ms = 400;
+    await expect(pending).rejects.toThrow(/no response to tools\/list \(id [^)]+\) within 400 ms/);
+    expect(p.peer.firstHeardMs).toBeUndefined();
+  });
+
   it('a garbage target: transport errors recorded, the request bounded, the connection still closes', async () => {
     const p = await open(node(STDIO_GARBAGE_SOURCE));
     // The garbage is seen (bounded wait on the transcript), and a request still ends at its own bound.
