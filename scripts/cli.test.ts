@@ -180,6 +180,18 @@ describe('end to end (the bin, as a user runs it)', () => {
     expect(nocmd.stderr).toMatch(/cannot connect/);
   });
 
+  it('says why a target cannot be reached: the socket error under "fetch failed", the exit code and stderr of a process that exited', async () => {
+    const down = await cli(['server', '--url', 'http://127.0.0.1:9/mcp', '--revision', '2025-11-25', '--timeout', '2000']);
+    expect(down.code).toBe(2);
+    expect(down.stderr).toMatch(/cannot connect to http: \S+: fetch failed: \w/);
+    const exits = `${process.execPath} -e "console.error('config file missing'); process.exit(3)"`;
+    for (const revision of ['2025-11-25', '2026-07-28']) {
+      const r = await cli(['server', '--stdio', exits, '--revision', revision, '--timeout', '2000']);
+      expect(r.code, revision).toBe(2);
+      expect(r.stderr, revision).toMatch(/cannot connect to stdio: .*\(exit code 3\)\n  its stderr ends:\n    config file missing/);
+    }
+  });
+
   // Every receiver check, then the server-as-requestor runs (their own connections, overlapping the checks).
   it('grades the reference receiver: exit 0, JSON and JUnit (valid against the JUnit schema) written, every check passes', { timeout: 120_000 }, async () => {
     const json = join(tmp, 'ref.json');

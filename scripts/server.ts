@@ -21,6 +21,7 @@ import { buildReport, exitCode, loadBaseline } from '../suites/report/model.ts';
 import { runSession } from '../suites/api.ts';
 import type { CheckResult } from '../suites/engine/check.ts';
 import { RunProgress, progressWanted } from '../suites/report/progress.ts';
+import { errorText } from '../suites/wire/peer.ts';
 import { formatConsole } from '../suites/report/console.ts';
 import { writeReports } from '../suites/report/write.ts';
 import { addReproductions } from '../suites/report/reproduce.ts';
@@ -343,7 +344,7 @@ export async function runServerCommand(argv: string[]): Promise<number> {
   } catch (e) {
     status?.stop();
     for (const p of preflights) await p.session.close();
-    say(`mcp-tasks-conformance: cannot connect to ${target}: ${e instanceof Error ? e.message : String(e)}\n`);
+    say(`mcp-tasks-conformance: cannot connect to ${target}: ${errorText(e)}\n`);
     return 2;
   }
 
@@ -459,7 +460,7 @@ async function listServerRun(config: RunConfig): Promise<number> {
   try {
     session = await openTargetSession({ ...config, discover: undefined });
   } catch (e) {
-    process.stderr.write(`mcp-tasks-conformance: cannot connect to ${target}: ${e instanceof Error ? e.message : String(e)}\n`);
+    process.stderr.write(`mcp-tasks-conformance: cannot connect to ${target}: ${errorText(e)}\n`);
     return 2;
   }
   try {

@@ -27,6 +27,7 @@ import { writeReports } from './report/write.ts';
 import { addReproductions, type PassedOption } from './report/reproduce.ts';
 import { addReplays } from './report/replay.ts';
 import { writeFileSync } from 'node:fs';
+import { errorText } from './wire/peer.ts';
 import { parsePropertyArgs, runProperties, type PropertyRunOptions } from './properties/run.ts';
 import { runModernProperties } from './2026-07-28/properties/report.ts';
 
@@ -305,7 +306,7 @@ export async function runConformance(target: Target, options: RunConformanceOpti
     try {
       session = await openTargetSession({ ...config, options: { ...given, revision } });
     } catch (e) {
-      throw new Error(`cannot connect to ${label}: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
+      throw new Error(`cannot connect to ${label}: ${errorText(e)}`, { cause: e });
     }
     // The profile to keep: 2025-11-25's for a target graded in it (a profile is written for one revision), else 2026-07-28's.
     if (options.writeProfile && (revision === SPEC_REVISION || !revisions.includes(SPEC_REVISION)))

@@ -2,7 +2,7 @@
 // what it threw, and what it leaves behind (its tasks cancelled, its connections closed, the target's
 // health). The check object is check.ts.
 import type { Peer, Scope } from '../wire/peer.ts';
-import { WireClosedError, WireTimeoutError } from '../wire/peer.ts';
+import { errorText, WireClosedError, WireTimeoutError } from '../wire/peer.ts';
 import { requestOn } from '../2026-07-28/wire/peer.ts';
 import { isTerminal } from '../../schema/protocol.ts';
 import { SPEC_REVISION } from '../../schema/spec.ts';
@@ -389,14 +389,6 @@ async function withinBudget<T>(running: Promise<T>, deadline: () => number, stat
     clearTimeout(timer);
     state.resumed = () => {};
   }
-}
-
-/** Error text with its cause chain (fetch failures put the socket error in `cause`). */
-function errorText(e: unknown): string {
-  const parts: string[] = [];
-  for (let x: any = e, i = 0; x && i < 4; x = x.cause, i++)
-    parts.push(x instanceof Error ? x.message : typeof x === 'object' ? (x.code ?? JSON.stringify(x)) : String(x));
-  return parts.join(': ');
 }
 
 const DEAD = /fetch failed|ECONNREFUSED|ECONNRESET|EPIPE|socket hang up|other side closed|UND_ERR_SOCKET/i;

@@ -101,6 +101,8 @@ export async function openTargetSession(config: RunConfig, hooks: SessionHooks =
       };
       return { revision, revisionWhy, connector, shared, info, discovery, options, results: [], run, close };
     } catch (e) {
+      // A process that exited before server/discover or tools/list was answered: what it wrote to stderr says why.
+      if (shared.closed && e instanceof Error) e.message += shared.stderrNote();
       await shared.close();
       throw e;
     }

@@ -58,6 +58,8 @@ export function connectorFor(spec: TargetSpec, requestTimeoutMs: number, concurr
             try {
               return await init(peer, capabilities);
             } catch (e) {
+              // A process that exited before it was initialized: what it wrote to stderr says why.
+              if (peer.closed && e instanceof Error) e.message += peer.stderrNote();
               await peer.close();
               throw e;
             }

@@ -34,7 +34,10 @@ export async function connectStdio(target: StdioTarget, opts: PeerOptions = {}):
     cwd: target.cwd,
     stderr: 'pipe',
   });
-  const child = () => (transport as unknown as { _process?: ChildProcess })._process;
+  // The SDK forgets its process on 'close' before it calls onclose: kept here, so the close names the exit code.
+  let spawned: ChildProcess | undefined;
+  const live = () => (transport as unknown as { _process?: ChildProcess })._process;
+  const child = () => live() ?? spawned;
   const peer = new Peer(transport, {
     label: opts.label ?? target.command,
     startupMs: STARTUP_MS,
@@ -42,13 +45,14 @@ export async function connectStdio(target: StdioTarget, opts: PeerOptions = {}):
     child,
     rawWriter: (text) =>
       new Promise<void>((resolve, reject) => {
-        const stdin = child()?.stdin;
+        const stdin = live()?.stdin;
         if (!stdin) return reject(new WireClosedError('process not running'));
         stdin.write(text.endsWith('\n') ? text : text + '\n', (err) => (err ? reject(err) : resolve()));
       }),
   });
   transport.stderr?.on('data', (chunk: Buffer) => peer.appendStderr(chunk.toString('utf8')));
   await transport.start();
+  spawned = live();
   peer.record({ dir: 'event', note: `spawned ${[target.command, ...(target.args ?? [])].join(' ')}` });
   return peer;
 }

@@ -62,6 +62,17 @@ export async function unlessTimedOut<T>(p: Promise<T>): Promise<T | undefined> {
   }
 }
 
+/** Error text with its cause chain (fetch failures put the socket error in `cause`: "fetch failed: connect ECONNREFUSED …"). */
+export function errorText(e: unknown): string {
+  const parts: string[] = [];
+  for (let x: any = e, i = 0; x && i < 4; x = x.cause, i++) {
+    const part = x instanceof Error ? x.message : typeof x === 'object' ? String(x.code ?? JSON.stringify(x)) : String(x);
+    // A wrapper that already quotes its cause ("cannot connect to …: fetch failed") does not repeat it.
+    if (!parts.some((p) => p.includes(part))) parts.push(part);
+  }
+  return parts.join(': ');
+}
+
 export class WireClosedError extends Error {
   constructor(reason: string) {
     super(`connection closed: ${reason}`);
@@ -184,6 +195,16 @@ export class Peer implements Recorder {
   }
   get stderr(): string {
     return this.stderrText;
+  }
+  /** The last lines the process wrote to stderr (at most `lines`, 1000 characters), indented under a heading; '' when none. */
+  stderrNote(lines = 12): string {
+    const text = this.stderrText.trimEnd().slice(-1000);
+    if (!text.trim()) return '';
+    return `\n  its stderr ends:\n${text
+      .split('\n')
+      .slice(-lines)
+      .map((l) => `    ${l}`)
+      .join('\n')}`;
   }
 
   private hear(): void {
