@@ -21,8 +21,8 @@ const ASSETS = [
   'schema/tasks-2026-07-28.schema.json', // schema/validate.ts
   'schema/RULINGS.md', // schema/rulings.ts (rulings cited in reports)
   'suites/wire/stdio-bridge.mjs', // suites/wire/client-endpoint.ts, suites/requestor/harness.ts
-  'fixtures/reference.profile.json', // the reference receiver's roles (npm start, README)
-  'fixtures/reference-2026-07-28.profile.json', // the reference extension server's roles (README)
+  'fixtures/reference.profile.json', // the reference receiver's roles (npm start)
+  'fixtures/reference-2026-07-28.profile.json', // the reference extension server's roles (npm run start:2026-07-28)
 ];
 
 // An installed package (a tarball is a "non-registry source" whose `prepare` npm may run) ships dist/

@@ -20,7 +20,7 @@ server options:
   --url <url>                Streamable HTTP endpoint of the target
   --header "K: V"            HTTP header sent on every request (repeatable), e.g. "Authorization: Bearer X"
   --secondary-header "K: V"  headers of a second identity for the isolation checks (repeatable)
-  --profile <file>           which tool plays which role (see README); it wins for the roles it names
+  --profile <file>           which tool plays which role (docs/SERVERS.md); it wins for the roles it names
   --discover off|safe|all    find the roles the profile leaves out by calling tools as tasks, and the requestor roles
                              by calling plainly, as a client declaring tasks.requests.*, the tools that say sampling or
                              elicitation; in 2026-07-28 by calling tools as a client declaring the Tasks extension,

@@ -1,7 +1,7 @@
 // The library API as an SDK maintainer uses it: the SDK's McpServer with experimental/tasks
 // (fixtures/sdk-tasks-server.ts, an implementation under test) graded in process, through
 // runConformance (the report object) and through describeConformance (one vitest test per check,
-// fixtures/sdk-gate.conformance.ts). The verdicts asserted are the SDK's findings the README explains
+// fixtures/sdk-gate.conformance.ts). The verdicts asserted are the SDK's findings docs/SERVERS.md explains
 // for the same server over stdio ("Findings on third-party targets").
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';

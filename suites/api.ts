@@ -48,7 +48,7 @@ export type Target =
   | (() => Transport | Promise<Transport>);
 
 export interface ConformanceOptions {
-  /** Which of the target's tools plays which role: a profile or the path of a profile file (README, "Profiles"). It wins for the roles it names; discovery finds the others. */
+  /** Which of the target's tools plays which role: a profile or the path of a profile file (docs/SERVERS.md, "Profiles"). It wins for the roles it names; discovery finds the others. */
   profile?: Profile | string;
   /** Find the roles the profile leaves out by calling tools as tasks (as the CLI's --discover; default 'safe'). */
   discover?: DiscoverMode;

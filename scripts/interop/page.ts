@@ -250,7 +250,7 @@ export function renderPage(p: PageInput): string {
     'bounded, on loopback only. Rows whose source is a golden file are made from that file (`fixtures/golden/`), so this page',
     'and the goldens cannot disagree (`scripts/interop.test.ts`); the live run is compared with the golden and any difference',
     "is named in the implementation's section. A count `a–b` means the golden allows a check either status (the target itself",
-    'varies between runs). Coverage is MUST and SHOULD requirements exercised out of those that apply (README, "First run").',
+    'varies between runs). Coverage is MUST and SHOULD requirements exercised out of those that apply (docs/SERVERS.md, "First run").',
     '',
     '## The matrix',
     '',
