@@ -43,10 +43,12 @@ export async function connectStdio(target: StdioTarget, opts: PeerOptions = {}):
     startupMs: STARTUP_MS,
     ...opts,
     child,
-    rawWriter: (text) =>
+    rawWriter: (text, signal) =>
       new Promise<void>((resolve, reject) => {
         const stdin = live()?.stdin;
         if (!stdin) return reject(new WireClosedError('process not running'));
+        // A process that never reads its stdin leaves the write pending once the pipe is full: the caller's bound aborts.
+        signal.addEventListener('abort', () => reject(signal.reason), { once: true });
         stdin.write(text.endsWith('\n') ? text : text + '\n', (err) => (err ? reject(err) : resolve()));
       }),
   });
@@ -100,7 +102,7 @@ export async function connectHttp(target: HttpTarget, opts: PeerOptions = {}): P
       c.abort(new Error(DROPPED_RESPONSE));
       return true;
     },
-    rawWriter: async (text) => {
+    rawWriter: async (text, signal) => {
       // Raw POST with this session's headers; any JSON-RPC answer in the body is fed back in.
       const headers: Record<string, string> = {
         'content-type': 'application/json',
@@ -110,7 +112,8 @@ export async function connectHttp(target: HttpTarget, opts: PeerOptions = {}): P
       if (transport.sessionId) headers['mcp-session-id'] = transport.sessionId;
       const pv = (transport as unknown as { _protocolVersion?: string })._protocolVersion;
       if (pv) headers['mcp-protocol-version'] = pv;
-      const res = await fetch(target.url, { method: 'POST', headers, body: text });
+      // The caller's bound (Peer.sendBytes) aborts a POST the target never answers, or an answer that never ends.
+      const res = await fetch(target.url, { method: 'POST', headers, body: text, signal });
       const bodyText = await res.text();
       peer.record({ dir: 'event', note: `http ${res.status} for raw POST`, raw: bodyText.slice(0, 4096) });
       for (const m of parseHttpBody(bodyText)) transport.onmessage?.(m as JSONRPCMessage);

@@ -52,6 +52,23 @@ export class WireTimeoutError extends Error {
   }
 }
 
+/**
+ * What `p` settles to, or WireTimeoutError("no `what` within `ms` ms") when it has not settled by then; `onTimeout`
+ * then ends what is still going (aborts a fetch). Every wait on the wire goes through a bound like this one.
+ */
+export function within<T>(p: Promise<T>, ms: number, what: string, onTimeout?: () => void): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([
+    p,
+    new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        onTimeout?.();
+        reject(new WireTimeoutError(what, ms));
+      }, ms);
+    }),
+  ]).finally(() => clearTimeout(timer));
+}
+
 /** What `p` settles to, or undefined when it timed out (WireTimeoutError); any other error is thrown. */
 export async function unlessTimedOut<T>(p: Promise<T>): Promise<T | undefined> {
   try {
@@ -123,8 +140,12 @@ interface Recorder {
 export interface PeerOptions {
   label?: string;
   defaultTimeoutMs?: number;
-  /** Raw writers for bytes the SDK transports would refuse to frame (set by the connect helpers). */
-  rawWriter?: (text: string) => Promise<void>;
+  /**
+   * Raw writers for bytes the SDK transports would refuse to frame (set by the connect helpers): resolves once
+   * the bytes are taken (stdio: written; HTTP: the POST answered and its body read). `signal` aborts when the
+   * caller's bound runs out (sendBytes).
+   */
+  rawWriter?: (text: string, signal: AbortSignal) => Promise<void>;
   child?: () => ChildProcess | undefined;
   /** Streamable HTTP: aborts the HTTP response carrying the request of this id (idKey); false when there is none (set by connectHttp). */
   dropResponse?: (key: string) => boolean;
@@ -270,7 +291,8 @@ export class Peer implements Recorder {
         }
       };
       this.closeWaiters.push(onClose);
-      this.send(message).catch((e) => {
+      // Bounded by the request's own timer above (an HTTP POST in JSON mode is taken only with its answer).
+      this.transmit(message).catch((e) => {
         if (this.pending.delete(key)) {
           clearTimeout(timer);
           reject(e instanceof Error ? e : new Error(String(e)));
@@ -283,8 +305,17 @@ export class Peer implements Recorder {
     return p;
   }
 
-  /** Sends one message without waiting for anything (notifications, responses, invalid shapes). */
-  async send(message: Message): Promise<void> {
+  /**
+   * Sends one message without waiting for an answer (notifications, responses, invalid shapes). Bounded: a
+   * transport that does not take it within `timeoutMs` (an HTTP POST the target never answers, a stdin it never
+   * reads) rejects with WireTimeoutError.
+   */
+  async send(message: Message, timeoutMs = this.defaultTimeoutMs): Promise<void> {
+    const what = `end of sending ${typeof message.method === 'string' ? message.method : `a response (id ${idKey(message.id)})`}`;
+    await within(this.transmit(message), timeoutMs, what, () => this.record({ dir: 'event', note: `timeout: no ${what} within ${timeoutMs} ms` }));
+  }
+
+  private async transmit(message: Message): Promise<void> {
     if (this.closed) throw new WireClosedError(this.closed);
     this.record({ dir: 'out', message });
     try {
@@ -302,11 +333,28 @@ export class Peer implements Recorder {
     return this.send(message);
   }
 
-  /** Writes raw text (e.g. malformed JSON) as one message; stdio: one line, HTTP: one POST body. */
-  async sendBytes(text: string): Promise<void> {
-    if (!this.opts.rawWriter) throw new Error(`${this.label}: this transport cannot send raw bytes`);
+  /**
+   * Writes raw text (e.g. malformed JSON) as one message; stdio: one line, HTTP: one POST body (resolves once its
+   * answer is read). Bounded like any request: WireTimeoutError after `timeoutMs` (the write or POST is aborted).
+   */
+  async sendBytes(text: string, timeoutMs = this.defaultTimeoutMs): Promise<void> {
+    const writer = this.opts.rawWriter;
+    if (!writer) throw new Error(`${this.label}: this transport cannot send raw bytes`);
+    if (this.closed) throw new WireClosedError(this.closed);
     this.record({ dir: 'out', raw: text });
-    await this.opts.rawWriter(text);
+    await this.boundedRaw((signal) => writer(text, signal), timeoutMs);
+  }
+
+  /** A raw exchange (`run`) bounded by `timeoutMs`: aborted and WireTimeoutError when it has not ended by then. */
+  async boundedRaw(run: (signal: AbortSignal) => Promise<void>, timeoutMs = this.defaultTimeoutMs): Promise<void> {
+    const abort = new AbortController();
+    const what = 'end of the raw write or POST (with its answer)';
+    const p = run(abort.signal);
+    p.catch(() => undefined);
+    await within(p, timeoutMs, what, () => {
+      this.record({ dir: 'event', note: `timeout: no ${what} within ${timeoutMs} ms` });
+      abort.abort(new WireTimeoutError(what, timeoutMs));
+    });
   }
   get canSendBytes(): boolean {
     return this.opts.rawWriter !== undefined;
@@ -431,7 +479,10 @@ export class Peer implements Recorder {
     if (r.result) {
       const v = r.result.protocolVersion;
       if (typeof v === 'string') this.transport.setProtocolVersion?.(v);
-      await this.notify('notifications/initialized');
+      // A notification needs no answer: a POST of it the target never answers is left behind (bounded, recorded).
+      await this.notify('notifications/initialized').catch((e) => {
+        if (!(e instanceof WireTimeoutError)) throw e;
+      });
     }
     return r;
   }
@@ -592,11 +643,11 @@ export class Scope {
     return this.peer.requestRaw(message, timeoutMs ?? this.peer.defaultTimeoutMs);
   }
 
-  /** Sends any message (request, notification, response, invalid shape) as this scope's. */
-  send(message: Message): Promise<void> {
+  /** Sends any message (request, notification, response, invalid shape) as this scope's. Bounded (Peer.send). */
+  send(message: Message, timeoutMs?: number): Promise<void> {
     if ('id' in message && 'method' in message) this.claim(message);
     this.mine.add(message);
-    return this.peer.send(message);
+    return this.peer.send(message, timeoutMs);
   }
 
   notify(method: string, params?: unknown): Promise<void> {
@@ -605,12 +656,12 @@ export class Scope {
     return this.send(message);
   }
 
-  /** Raw text (malformed JSON and the like); recorded in this scope's transcript. */
-  async sendBytes(text: string): Promise<void> {
+  /** Raw text (malformed JSON and the like); recorded in this scope's transcript. Bounded (Peer.sendBytes). */
+  async sendBytes(text: string, timeoutMs?: number): Promise<void> {
     this.rawPending = true;
     this.rawOutstanding++;
     try {
-      await this.peer.sendBytes(text);
+      await this.peer.sendBytes(text, timeoutMs);
     } finally {
       this.rawPending = false;
     }
