@@ -494,12 +494,24 @@ export class ExtensionServer {
       taskId: t.taskId,
       status: t.status,
       ...(statusMessage !== undefined ? { statusMessage } : {}),
-      createdAt: iso(t.createdAtMs),
-      lastUpdatedAt: iso(t.lastUpdatedAtMs),
+      createdAt: this.stamp(t.createdAtMs, 'createdAt'),
+      lastUpdatedAt: this.stamp(t.lastUpdatedAtMs, 'lastUpdatedAt'),
       [legacy ? 'ttl' : 'ttlMs']: t.ttlMs,
       ...(t.pollIntervalMs !== undefined ? { [legacy ? 'pollInterval' : 'pollIntervalMs']: t.pollIntervalMs } : {}),
       ...(this.latitude('extra-fields') ? { 'x-reference-extra': 'unknown member' } : {}),
     };
+  }
+
+  /**
+   * A timestamp as written (ISO 8601, tasks.md:129-133; RULINGS.md#ext-timestamps-iso8601). latitude
+   * timestamps-naive: Python's naive isoformat() of the UTC time (microseconds, no zone); latitude
+   * timestamps-mixed-precision: createdAt in whole seconds, lastUpdatedAt in milliseconds with a +00:00 offset.
+   */
+  private stamp(ms: number, field: 'createdAt' | 'lastUpdatedAt'): string {
+    const z = iso(ms);
+    if (this.latitude('timestamps-naive')) return `${z.slice(0, -1)}000`;
+    if (this.latitude('timestamps-mixed-precision')) return field === 'createdAt' ? `${z.slice(0, 19)}Z` : `${z.slice(0, -1)}+00:00`;
+    return z;
   }
 
   /** The DetailedTask of the task's current status (tasks.md "Response" 1-5). */
@@ -536,7 +548,7 @@ export class ExtensionServer {
 
   private async toolsList(params: Params): Promise<JsonObject> {
     if (params.cursor !== undefined) throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: unknown cursor (this server lists every tool on one page)');
-    const tools = TOOLS.filter((t) => this.opts.tasksExtension || !t.taskOnly).map((t) => toolDefinition(t, this.timings));
+    const tools = TOOLS.filter((t) => this.opts.tasksExtension || !this.taskOnly(t)).map((t) => toolDefinition(t, this.timings));
     // fault result-type-unknown: a resultType outside the supported set.
     const resultType = this.fault('result-type-unknown') ? 'list' : ResultType.Complete;
     return { ...(this.fault('discover-no-result-type') ? {} : { resultType }), tools, ttlMs: 0, cacheScope: 'public' };
@@ -547,7 +559,7 @@ export class ExtensionServer {
   private async toolsCall(params: Params, ctx: RequestCtx, id: string | number): Promise<JsonObject> {
     if (typeof params.name !== 'string') throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: name must be a string');
     const tool = TOOL_BY_NAME.get(params.name);
-    if (!tool || (tool.taskOnly && !this.opts.tasksExtension)) throw new RpcError(ErrorCode.InvalidParams, `Unknown tool: ${params.name}`);
+    if (!tool || (this.taskOnly(tool) && !this.opts.tasksExtension)) throw new RpcError(ErrorCode.InvalidParams, `Unknown tool: ${params.name}`);
     const ms = runTime(tool, params.arguments, this.timings);
     // SEP-2663: the 2025-11-25 `task` parameter is unknown here and ignored (fault task-param-validated).
     if (
@@ -563,13 +575,13 @@ export class ExtensionServer {
       throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: requestState must be a string');
     const ext = this.opts.tasksExtension;
     const declared = ext && this.declares(params);
-    if (tool.taskOnly && !declared) {
+    if (this.taskOnly(tool) && !declared) {
       if (this.fault('undeclared-wrong-code')) throw new RpcError(ErrorCode.InvalidParams, `Tool ${tool.name} runs only as a task`);
       this.requireTasks(params);
     }
     if ((tool.rounds || tool.before) && !this.fault('mrtr-undeclared-elicitation')) this.requireElicitation(params);
     // fault undeclared-bare-ack: a non-declaring client gets neither the core result nor an error.
-    if (ext && !declared && !tool.taskOnly && !tool.rounds && !tool.before && this.fault('undeclared-bare-ack') && this.decideTask(tool, true)) {
+    if (ext && !declared && !this.taskOnly(tool) && !tool.rounds && !tool.before && this.fault('undeclared-bare-ack') && this.decideTask(tool, true)) {
       void this.work(this.store.create(ctx.owner, tool.name), tool, ms, [], {});
       return { resultType: ResultType.Complete };
     }
@@ -605,7 +617,7 @@ export class ExtensionServer {
 
   /** The tool's outcome, with the error-code faults on a JSON-RPC error (the same with a task or without). */
   private outcome(tool: ToolSpec, answers: Record<string, string>): ReturnType<ToolSpec['outcome']> {
-    const o = tool.outcome(answers);
+    const o = this.varied(tool.outcome(answers));
     if (!('error' in o)) return o;
     if (this.fault('tool-error-legacy-code')) return { error: { ...o.error, code: -32005 } };
     if (this.fault('tool-error-reserved-code')) return { error: { ...o.error, code: -32050 } };
@@ -617,10 +629,24 @@ export class ExtensionServer {
     return o;
   }
 
+  /** Whether a tool runs only as a task (latitude task-only-fails: the fail tool too). */
+  private taskOnly(tool: ToolSpec): boolean {
+    return tool.taskOnly === true || (tool.role === 'failsWithError' && this.latitude('task-only-fails'));
+  }
+
+  /** latitude nondeterministic-output: no two calls answer the same (a time and a random id in the text, or in error.data). */
+  private varied(o: ReturnType<ToolSpec['outcome']>): ReturnType<ToolSpec['outcome']> {
+    if (!this.latitude('nondeterministic-output')) return o;
+    const stamp = `at ${new Date().toISOString()}, request ${randomBytes(6).toString('hex')}`;
+    if ('error' in o) return { error: { ...o.error, data: { ...(o.error.data as JsonObject), at: stamp } } };
+    const content = (o.result.content as JsonObject[]).map((c) => (c.type === 'text' ? { ...c, text: `${c.text as string} (${stamp})` } : c));
+    return { result: { ...o.result, content } };
+  }
+
   /** The server's choice: a task or the plain result (latitudes sync-results, alternate-results). */
   private decideTask(tool: ToolSpec, mayTask: boolean): boolean {
     if (!mayTask) return false;
-    if (tool.taskOnly) return true;
+    if (this.taskOnly(tool)) return true;
     if (this.latitude('sync-results')) return false;
     if (this.latitude('alternate-results')) return this.calls++ % 2 === 0;
     return true;

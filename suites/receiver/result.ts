@@ -3,7 +3,7 @@
 import { defineCheck, type CheckContext, type CheckDef } from '../engine/check.ts';
 import { callRole, cancelFresh, cancelledTask, createTask, reachTerminal, type CreatedTask } from '../arrange/arrange.ts';
 import { inputAnswer, skipIfMisrouted } from '../arrange/input.ts';
-import { outcomeDifference, withoutMeta } from '../arrange/compare.ts';
+import { callTwice, notRepeatedCause, notRepeatedReason, outcomeDifference, withoutMeta } from '../judge/compare.ts';
 import { timeLeft } from '../arrange/budget.ts';
 import { delay, getTask, pollDelay } from '../arrange/poll.ts';
 import { short } from '../engine/text.ts';
@@ -60,15 +60,13 @@ async function expectSameOutcome(ctx: CheckContext, role: 'completes' | 'fails')
  * itself) or when the plain call answered a CreateTaskResult (judged by creation.plain-call-not-task).
  */
 async function repeatablePlain(ctx: CheckContext, role: string, name: string, call: () => Promise<Response>): Promise<Response> {
-  const first = await call();
-  if (!first.error && first.result?.task) ctx.skip(`tools/call of "${name}" without a task returned a CreateTaskResult`, { judgedBy: PLAIN_JUDGED_BY });
-  const second = await call();
-  const diff = outcomeDifference(first, second);
-  if (diff !== undefined)
-    ctx.skip(`tool "${name}" (role ${role}) does not repeat itself: two calls without a task differ (${diff}), so there is no one result to compare`, {
-      cause: `the ${role} tool's output differs from call to call`,
-    });
-  return second;
+  const r = await callTwice(call, {
+    first: (a) => {
+      if (!a.error && a.result?.task) ctx.skip(`tools/call of "${name}" without a task returned a CreateTaskResult`, { judgedBy: PLAIN_JUDGED_BY });
+    },
+  });
+  if (!r.repeats) ctx.skip(notRepeatedReason(name, role, r.difference), { cause: notRepeatedCause(role) });
+  return r.answer;
 }
 
 /** The check that judges a plain tools/call answered with a CreateTaskResult. */

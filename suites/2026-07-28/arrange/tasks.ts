@@ -9,9 +9,10 @@ import { timeLeft } from '../../arrange/budget.ts';
 import { delay, seqText } from '../../arrange/poll.ts';
 import { isLimitError, retryEndedFirst } from '../../arrange/arrange.ts';
 import { isObj, short } from '../../engine/text.ts';
+import { instantOf } from '../../judge/timestamps.ts';
 import { elicitationContent } from '../../wire/elicitation.ts';
 import { WireTimeoutError, type JsonRpcError, type Message } from '../../wire/peer.ts';
-import { ErrorCode, Field, isTaskStatus, isTerminal, Method, ResultType, type TaskStatus } from '../../../schema/2026-07-28/protocol.ts';
+import { ErrorCode, Field, isTaskStatus, isTerminal, TIMESTAMP_READING, Method, ResultType, type TaskStatus } from '../../../schema/2026-07-28/protocol.ts';
 import { wire } from '../engine/check.ts';
 import { CLIENT_CAPABILITIES, type ModernRequestOptions, type ModernResponse, type ModernScope } from '../wire/peer.ts';
 
@@ -375,7 +376,7 @@ export async function cancelQuietly(scope: ModernScope, taskId: string): Promise
  */
 export function pastTtl(task: unknown, marginMs = 500): boolean {
   if (!isObj(task) || typeof task[Field.ttlMs] !== 'number') return false;
-  const created = Date.parse(task[Field.createdAt]);
+  const created = instantOf(task[Field.createdAt], TIMESTAMP_READING);
   return !Number.isNaN(created) && Date.now() > created + (task[Field.ttlMs] as number) - marginMs;
 }
 
