@@ -514,7 +514,8 @@ export const LATITUDES = [
 /**
  * The stdio cell of the no-false-verdict matrix (suites/2026-07-28/receiver/latitudes.test.ts): the latitudes that
  * can show over stdio together, the server spawned over stdio, but those that hide what other checks need to see
- * (no task, no notification, no cancelled task, no partial answer taken, no answer to initialize; each has its own cell), so that every
+ * (no task, no notification, no cancelled task, no partial answer taken, no answer to initialize, no plain answer to compare
+ * a task's outcome with; each has its own cell), so that every
  * check is exercised there.
  */
 export const STDIO_CELL_LEAVES_OUT: readonly LatitudeName[] = [
@@ -526,6 +527,8 @@ export const STDIO_CELL_LEAVES_OUT: readonly LatitudeName[] = [
   'partial-ignored',
   'cancel-ignored',
   'initialize-unanswered',
+  'nondeterministic-output',
+  'task-only-fails',
 ];
 export const STDIO_LATITUDE_CELL: readonly LatitudeName[] = LATITUDES.filter(
   (l) => !('transport' in l && l.transport === 'http') && !STDIO_CELL_LEAVES_OUT.includes(l.name),
