@@ -3,7 +3,7 @@
 // plain answer repeats itself (called twice, the same both times); a tool whose plain answers differ (a time,
 // an id, live data) has no one "result of the underlying request" and is not compared (result-exact,
 // 2026-exec-result-exact, 2026-exec-error-exact). Pure functions over answers; calls are passed in.
-import { short } from '../engine/text.ts';
+import { short } from './text.ts';
 
 /** A JSON-RPC answer: a result or an error. */
 export interface Outcome {

@@ -5,7 +5,9 @@ import { callRole, cancelFresh, cancelledTask, createTask, reachTerminal, type C
 import { inputAnswer, skipIfMisrouted } from '../arrange/input.ts';
 import { callTwice, notRepeatedCause, notRepeatedReason, outcomeDifference, withoutMeta } from '../judge/compare.ts';
 import { timeLeft } from '../arrange/budget.ts';
-import { delay, getTask, pollDelay } from '../arrange/poll.ts';
+import { CODES, delay, getTask, GET_JUDGED_BY, pacedDelay, pollDelay } from '../arrange/poll.ts';
+import { afterTerminalBoundMs, backoffMs } from '../judge/pacing.ts';
+import { isDeletion, isLimitError } from '../judge/error-codes.ts';
 import { short } from '../engine/text.ts';
 import { roleRunMs, type ProfileRole } from '../engine/profile.ts';
 import { WireTimeoutError, type Message, type Response, type Scope } from '../wire/peer.ts';
@@ -190,16 +192,24 @@ function waitingResultCheck(end: 'cancel' | 'fail' | 'expire', title: string): C
       const { c, bound, pending } = tries[tries.length - 1]!;
       // Watch until the task is terminal or gone; from then on the answer has ANSWER_GRACE_MS to come.
       let ended: string | undefined;
-      const deadline = Date.now() + bound;
+      let deadline = Date.now() + bound;
+      let interval: unknown = c.task.pollInterval;
       while (!pending.answered() && Date.now() < deadline) {
         const g = await getTask(ctx, c.taskId);
-        if (g.error) ended ??= `gone (tasks/get ${g.error.code})`;
+        if (g.error && isDeletion(g.error, CODES)) ended ??= `gone (tasks/get ${g.error.code})`;
+        else if (g.error && !isLimitError(g.error))
+          ctx.skip(`tasks/get of the waiting task answered ${g.error.code} ${short(g.error.message)}`, { judgedBy: GET_JUDGED_BY });
         else if (isTaskStatus(g.result?.status) && isTerminal(g.result.status)) ended ??= `"${g.result.status}"`;
         if (ended) break;
-        await delay(pollDelay(ctx, g.result));
+        interval = g.result?.pollInterval ?? interval;
+        const wait = g.error ? backoffMs(2, { pollMs: pollDelay(ctx, g.result) }) : pollDelay(ctx, g.result);
+        deadline += (await pacedDelay(ctx, wait, `polling task ${c.taskId} at its pollInterval`)).grownMs;
       }
       if (!ended && !pending.answered()) ctx.skip(`the task neither ended nor was answered within ${bound} ms`);
-      const grace = ctx.bound(ANSWER_GRACE_MS); // RULINGS.md#response-time
+      // One answer's time and two of the task's pollIntervals: a receiver may wake a blocked tasks/result once per
+      // interval (RULINGS.md#response-time: slow is never a violation by itself).
+      const grace = afterTerminalBoundMs(ctx.bound(ANSWER_GRACE_MS), interval);
+      ctx.pace?.(grace - ctx.bound(ANSWER_GRACE_MS), `waiting up to two pollIntervals of task ${c.taskId} for its tasks/result`);
       const r = await Promise.race([pending.done, delay(grace).then(() => 'late' as const)]);
       if ((r === 'late' || r === undefined) && end === 'expire' && ended?.startsWith('gone')) {
         ctx.outside(
