@@ -1,6 +1,8 @@
 // Wire layer: a raw JSON-RPC peer on top of the SDK's transports (stdio, Streamable HTTP, in-memory: connect.ts).
 // It sends exactly what a test asks (valid or not), records a timestamped transcript of every message
 // both ways, and bounds every wait. It has no task logic: checks and reference peers bring that.
+import { readLimit } from '../judge/error-codes.ts';
+import { backoffMs } from '../judge/pacing.ts';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { ChildProcess } from 'node:child_process';
@@ -128,6 +130,9 @@ export function startupAllowance(first: () => Peer | undefined, requestTimeoutMs
   };
 }
 /** The reason a dropped response is aborted with (dropResponse): the transport's error about that stream is our doing, not the target's output. */
+/** The requests the suite sends on its own clock (polls) and sends again after a limit error (Peer.requestRaw). */
+const PACED_METHODS: readonly string[] = ['tasks/get', 'tasks/list'];
+
 export const DROPPED_RESPONSE = 'response dropped by the client';
 
 type Waiter = { pred: (m: Message) => boolean; resolve: (m: Message) => void };
@@ -251,8 +256,36 @@ export class Peer implements Recorder {
     return this.requestRaw(message, options.timeoutMs);
   }
 
-  /** Sends any object as a request-shaped message and waits for a response carrying its id. */
-  requestRaw(message: Message, requestedMs = this.defaultTimeoutMs): Promise<Response> {
+  /**
+   * Sends any object as a request-shaped message and waits for a response carrying its id. A poll (tasks/get,
+   * tasks/list) answered with a limit error (suites/judge/error-codes.ts readLimit) is sent again, with a new id,
+   * after backing off (the target's retry hint, else backoffMs), while the waits stay within the request's own
+   * bound: a rate limit is back-pressure, never a verdict (security-rate-limit, RULINGS.md#ext-rate-limit-error-open).
+   */
+  requestRaw(message: Message, requestedMs = this.defaultTimeoutMs, onResend?: (m: Message) => void): Promise<Response> {
+    if (!PACED_METHODS.includes(String(message.method))) return this.requestOnce(message, requestedMs);
+    const paced = async (): Promise<Response> => {
+      let waited = 0;
+      let m = message;
+      for (let attempt = 1; ; attempt++) {
+        const r = await this.requestOnce(m, requestedMs);
+        const limit = r.error ? readLimit(r.error) : undefined;
+        if (!limit || this.closed) return r;
+        const wait = backoffMs(attempt, { retryAfterMs: limit.retryAfterMs });
+        if (waited + wait > requestedMs) return r;
+        waited += wait;
+        this.record({ dir: 'event', note: `${String(message.method)} id=${idKey(m.id)} answered a limit (${limit.shown}): sent again after ${wait} ms` });
+        await new Promise((res) => setTimeout(res, wait));
+        m = { ...message, id: typeof message.id === 'string' ? `${message.id}~${attempt}` : this.nextId++ };
+        onResend?.(m);
+      }
+    };
+    const p = paced();
+    p.catch(() => undefined);
+    return p;
+  }
+
+  private requestOnce(message: Message, requestedMs: number): Promise<Response> {
     if (this.closed) return Promise.reject(new WireClosedError(this.closed));
     const beforeHeard = !this.heard;
     const boundMs = () => (beforeHeard ? Math.max(requestedMs, this.startupAllowanceMs()) : requestedMs);
@@ -635,12 +668,12 @@ export class Scope {
     const message: Message = { jsonrpc: '2.0', id, method };
     if (params !== undefined) message.params = params;
     this.claim(message);
-    return this.peer.requestRaw(message, options.timeoutMs ?? this.peer.defaultTimeoutMs);
+    return this.peer.requestRaw(message, options.timeoutMs ?? this.peer.defaultTimeoutMs, (m) => this.claim(m));
   }
 
   requestRaw(message: Message, timeoutMs?: number): Promise<Response> {
     this.claim(message);
-    return this.peer.requestRaw(message, timeoutMs ?? this.peer.defaultTimeoutMs);
+    return this.peer.requestRaw(message, timeoutMs ?? this.peer.defaultTimeoutMs, (m) => this.claim(m));
   }
 
   /** Sends any message (request, notification, response, invalid shape) as this scope's. Bounded (Peer.send). */
