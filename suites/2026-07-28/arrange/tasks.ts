@@ -14,7 +14,16 @@ import { isObj, short } from '../../engine/text.ts';
 import { instantOf } from '../../judge/timestamps.ts';
 import { elicitationContent } from '../../wire/elicitation.ts';
 import { WireTimeoutError, type JsonRpcError, type Message } from '../../wire/peer.ts';
-import { Field, MCP_DEFINED_CODES, isTaskStatus, isTerminal, TIMESTAMP_READING, Method, ResultType, type TaskStatus } from '../../../schema/2026-07-28/protocol.ts';
+import {
+  Field,
+  MCP_DEFINED_CODES,
+  isTaskStatus,
+  isTerminal,
+  TIMESTAMP_READING,
+  Method,
+  ResultType,
+  type TaskStatus,
+} from '../../../schema/2026-07-28/protocol.ts';
 import { wire } from '../engine/check.ts';
 import { CLIENT_CAPABILITIES, type ModernRequestOptions, type ModernResponse, type ModernScope } from '../wire/peer.ts';
 
