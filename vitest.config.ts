@@ -1,5 +1,6 @@
 import { defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
+import { ALL, E2E, MATRIX, UNIT } from './vitest.tiers.ts';
 
 // The files that take longest (about a minute or more each on a 2-core machine: real targets, the kill and
 // no-false-verdict matrices, CLI runs), started first so that none of them is left to run alone at the end.
@@ -8,7 +9,6 @@ const LONG_FIRST = [
   'fixtures/zero-config.test.ts',
   'suites/2026-07-28/receiver/faults.test.ts',
   'fixtures/third-party.test.ts',
-  'fixtures/official-suite.test.ts',
   'suites/2026-07-28/receiver/latitudes.test.ts',
   'suites/receiver/faults.test.ts',
   'scripts/cli.test.ts',
@@ -32,11 +32,11 @@ class LongFirst extends BaseSequencer {
   }
 }
 
-// `npm test`: the suite's own tests (*.test.ts). The client suite's entry (suites/requestor/client.suite.ts)
-// runs only through the CLI, which points it at a client.
+// `npm test`: the suite's own tests (*.test.ts), in four projects (vitest.tiers.ts; CONTRIBUTING.md "Test tiers"):
+// `npm run test:quick` runs `unit` and `reference`, `npx vitest run --project matrix` one tier. The client suite's
+// entry (suites/requestor/client.suite.ts) runs only through the CLI, which points it at a client.
 export default defineConfig({
   test: {
-    include: ['{suites,mocks,fixtures,schema,scripts}/**/*.test.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
@@ -46,5 +46,11 @@ export default defineConfig({
     fileParallelism: true,
     maxWorkers: 3,
     sequence: { sequencer: LongFirst },
+    projects: [
+      { extends: true, test: { name: 'unit', include: UNIT } },
+      { extends: true, test: { name: 'reference', include: ALL, exclude: [...UNIT, ...MATRIX, ...E2E, '**/node_modules/**'] } },
+      { extends: true, test: { name: 'matrix', include: MATRIX } },
+      { extends: true, test: { name: 'e2e', include: E2E } },
+    ],
   },
 });
