@@ -2,6 +2,10 @@
 // Shared by the reference receiver, the receiver checks and the property model.
 import { SPEC_REVISION } from './spec.ts';
 import { taskStateMachine } from './state-machine.ts';
+import type { TimestampReading } from './timestamp.ts';
+
+/** How createdAt / lastUpdatedAt are read: RFC 3339 with a zone (RULINGS.md#timestamps-rfc3339). */
+export const TIMESTAMP_READING = 'rfc3339' satisfies TimestampReading;
 
 export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
 

@@ -9,6 +9,7 @@ import addFormatsModule from 'ajv-formats';
 import { fullFormats } from 'ajv-formats/dist/formats.js';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { SPEC_REVISION, type Revision } from './spec.ts';
+import { readTimestamp } from './timestamp.ts';
 
 // NodeNext types a CJS default import as the whole module; both packages also set `.default` on
 // module.exports, so `.default ?? module` works under tsc, tsx and vitest alike.
@@ -23,17 +24,14 @@ export interface Validator {
   definitionNames(): string[];
 }
 
-// RFC 3339 section 5.6 date-time (ISO 8601 extended profile): `T`, seconds, `Z` or ±hh:mm offset
-// (±hhmm also accepted, as ISO 8601 basic offset), optional fractional seconds; fields range-checked.
-const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d+)?(?:[Zz]|[+-](\d{2}):?(\d{2}))$/;
-
-/** True for an RFC 3339 / ISO 8601 date-time with timezone, e.g. "2025-11-25T10:30:00Z" or "2025-11-25T10:30:00.123+01:00". */
+/** True for an RFC 3339 date-time with timezone, e.g. "2025-11-25T10:30:00Z" or "2025-11-25T10:30:00.123+01:00" (RULINGS.md#timestamps-rfc3339). */
 export function isIso8601DateTime(s: string): boolean {
-  const m = DATE_TIME.exec(s);
-  if (!m) return false;
-  const [, y, mo, d, h, mi, sec, , oh = '0', om = '0'] = m;
-  const daysInMonth = new Date(Date.UTC(+y, +mo, 0)).getUTCDate(); // day 0 of next month: handles leap years
-  return +mo >= 1 && +mo <= 12 && +d >= 1 && +d <= daysInMonth && +h <= 23 && +mi <= 59 && +sec <= 60 /* leap second */ && +oh <= 23 && +om <= 59;
+  return readTimestamp(s, 'rfc3339') !== undefined;
+}
+
+/** True for an ISO 8601 date and time of day, zone and seconds optional, e.g. Python's naive "2026-07-28T10:30:00.123456" (RULINGS.md#ext-timestamps-iso8601). */
+export function isIso8601Timestamp(s: string): boolean {
+  return readTimestamp(s, 'iso8601') !== undefined;
 }
 
 /** One readable line per ajv error: "<instancePath>: <message>", with allowed values where useful. */
@@ -71,14 +69,18 @@ export function ajvFor(doc: { $defs: Record<string, unknown> }, revision: string
   for (const k of Object.keys(doc).filter((k) => k.startsWith('x-'))) ajv.addKeyword(k);
   addFormats(ajv); // uri, uri-template, byte used by upstream definitions
   ajv.addFormat('iso8601', ISO8601);
+  ajv.addFormat('iso8601-extension', ISO8601_EXTENSION);
   const key = `mcp-tasks-${revision}`;
   ajv.addSchema(doc, key);
   return { ajv, ref: (name: string) => `${key}#/$defs/${name}` };
 }
 
+// Two readings, each named by the schema that uses it: 'iso8601' (2025-11-25: RFC 3339 with a zone),
+// 'iso8601-extension' (2026-07-28: ISO 8601 as the extension's schema.ts says). schema/timestamp.ts.
 const ISO8601 = { type: 'string' as const, validate: isIso8601DateTime };
+const ISO8601_EXTENSION = { type: 'string' as const, validate: isIso8601Timestamp };
 /** The formats ajvFor registers: ajv-formats' full set (addFormats' default) and ours. */
-const FORMATS: Record<string, unknown> = { ...fullFormats, iso8601: ISO8601 };
+const FORMATS: Record<string, unknown> = { ...fullFormats, iso8601: ISO8601, 'iso8601-extension': ISO8601_EXTENSION };
 
 /** A validator over named validate functions, built on first use by `compile`. */
 function validatorOver(names: () => string[], compile: (name: string) => ValidateFunction | undefined): Validator {

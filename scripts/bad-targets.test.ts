@@ -2,7 +2,8 @@
 // the reason (and its stderr); a target that crashes, or hangs (answers not even a ping), is named once, as a
 // run-level finding (exit 1), and later checks are not exercised. The run always finishes.
 import { describe, expect, it } from 'vitest';
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,27 +13,16 @@ const profile = join(tmp, 'profile.json');
 writeFileSync(profile, JSON.stringify({ tools: { completes: { name: 'work' }, slow: { name: 'work' } } }));
 
 /** Runs the CLI against the bad target; `report` is null when the run wrote none (then the test fails on its exit code, with its output). */
-function run(mode: string): Promise<{ code: number | null; stdout: string; stderr: string; report: any }> {
+function run(
+  mode: string,
+  target = ['--stdio', `${process.execPath} fixtures/bad-target.mjs ${mode}`],
+  more: string[] = [],
+): Promise<{ code: number | null; stdout: string; stderr: string; report: any }> {
   const json = join(tmp, `${mode}.json`);
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      [
-        '--import',
-        'tsx',
-        'scripts/cli.ts',
-        'server',
-        '--stdio',
-        `${process.execPath} fixtures/bad-target.mjs ${mode}`,
-        '--profile',
-        profile,
-        '--timeout',
-        '1000',
-        '--check-timeout',
-        '4000',
-        '--json',
-        json,
-      ],
+      ['--import', 'tsx', 'scripts/cli.ts', 'server', ...target, ...more, '--profile', profile, '--timeout', '1000', '--check-timeout', '4000', '--json', json],
       { timeout: 170_000, maxBuffer: 32 << 20 },
       (err, stdout, stderr) =>
         resolve({
@@ -83,4 +73,32 @@ describe('a target that crashes on a valid request', () => {
     expect(later.length).toBeGreaterThan(10);
     expect(r.stdout.match(/^ERROR the target stopped running during/gm)).toHaveLength(1);
   });
+});
+
+describe('a target that never answers a raw POST (fixtures/silent-target.mjs: mcp-handler 1.x on a body that is not JSON)', () => {
+  it(
+    'the raw exchanges end at their bound and the check keeps its findings: the numeric cursor answered -32603, no parse-error answer',
+    { timeout: 180_000 },
+    async () => {
+      const server = spawn(process.execPath, ['fixtures/silent-target.mjs', 'raw'], { stdio: ['ignore', 'pipe', 'inherit'] });
+      try {
+        const url = await new Promise<string>((resolve) => createInterface({ input: server.stdout! }).once('line', resolve));
+        const r = await run(
+          'silent-raw',
+          ['--url', url],
+          ['--revision', '2025-11-25', '--only', 'errors.malformed-input-survives', '--check-timeout', '30000'],
+        );
+        expect(r.report, `${r.stderr.slice(-2000)}\n${r.stdout.slice(-2000)}`).not.toBeNull();
+        const c = r.report.checks.find((x: any) => x.id === 'errors.malformed-input-survives');
+        expect(c.timedOut).toBeUndefined();
+        expect(c.status).toBe('fail');
+        expect(c.message).toMatch(/tasks\/list with cursor 42: expected -32602, got error -32603/);
+        expect(c.message).toMatch(/malformed JSON → no answer \(no end of the raw write or POST/);
+        expect(c.outside.map((o: any) => o.id)).toEqual(expect.arrayContaining(['jsonrpc-parse-error-32700', 'jsonrpc-invalid-request-32600']));
+        expect(r.report.targetDown ?? []).toEqual([]);
+      } finally {
+        server.kill();
+      }
+    },
+  );
 });

@@ -134,8 +134,10 @@ export const ERRATA: Patch[] = [
   },
 ];
 
-/** Name of the ajv custom format registered by schema/validate.ts (RFC 3339 / ISO 8601 date-time). */
+/** Name of the ajv custom format registered by schema/validate.ts (RFC 3339 date-time with a zone: RULINGS.md#timestamps-rfc3339). */
 export const TIMESTAMP_FORMAT = 'iso8601';
+/** The 2026-07-28 one: ISO 8601 as the extension's schema.ts says, zone and seconds optional (RULINGS.md#ext-timestamps-iso8601). */
+export const TIMESTAMP_FORMAT_2026 = 'iso8601-extension';
 
 /** This suite's own additions (not upstream): recorded like errata so they are visible in the output. */
 export const LOCAL_PATCHES: Patch[] = [
@@ -351,7 +353,7 @@ export const LOCAL_PATCHES_2026: Patch[] = [
   {
     id: 'local-iso8601-timestamps',
     source: 'mcp-tasks-conformance (the extension\'s schema.ts documents these fields as "ISO 8601 timestamp" but the JSON schema has no format)',
-    what: `createdAt/lastUpdatedAt of every task shape: add "format": "${TIMESTAMP_FORMAT}" (custom ajv format: RFC 3339 date-time, Z or offset, optional fraction)`,
+    what: `createdAt/lastUpdatedAt of every task shape: add "format": "${TIMESTAMP_FORMAT_2026}" (custom ajv format: ISO 8601 date and time, extended or basic, zone, seconds and fraction optional: RULINGS.md#ext-timestamps-iso8601)`,
     apply: (d) => {
       const changes: Change[] = [];
       const visit = (v: Json, at: string): void => {
@@ -363,8 +365,8 @@ export const LOCAL_PATCHES_2026: Patch[] = [
             const f = props[p] as Obj | undefined;
             if (!f) continue;
             if (!same(f, { type: 'string' })) throw new Error(`patch target ${at}/properties/${p}: expected {"type":"string"}, found ${JSON.stringify(f)}`);
-            f.format = TIMESTAMP_FORMAT;
-            changes.push({ at: `${at}/properties/${p}/format`, from: '(absent)', to: TIMESTAMP_FORMAT });
+            f.format = TIMESTAMP_FORMAT_2026;
+            changes.push({ at: `${at}/properties/${p}/format`, from: '(absent)', to: TIMESTAMP_FORMAT_2026 });
           }
         for (const [k, x] of Object.entries(v)) visit(x, `${at}/${k}`);
       };

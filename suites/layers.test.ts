@@ -1,6 +1,7 @@
 // The layout, drawn from the imports of the repository's .ts/.mjs files (tests excepted: a test may put
 // any layers together, and so may its test-helpers.ts). Each file sits on a floor; a file imports only files on its own floor or below:
-//   schema/ → suites/wire/ (the driver) → suites/engine/ (the check object, running a check) →
+//   schema/ → suites/judge/ (revision-neutral judging and readings: pure functions taking a revision's tables) →
+//   suites/wire/ (the driver) → suites/engine/ (the check object, running a check) →
 //   suites/arrange/ (arrangers) → the receiver checks → mocks/ → the runner, the requestor suite and the
 //   property runs (they start or play the reference peers) → reports and the library API → fixtures/ →
 //   scripts/ (command line, developer tools).
@@ -16,6 +17,7 @@ const TOP = ['schema', 'suites', 'mocks', 'fixtures', 'scripts'];
 /** Floors, lowest first: a file's floor is the first whose test matches its path (revision folders skipped). */
 const FLOORS: [string, (p: string) => boolean][] = [
   ['schema', (p) => p.startsWith('schema/')],
+  ['suites/judge', (p) => p.startsWith('suites/judge/')],
   ['suites/wire', (p) => p.startsWith('suites/wire/')],
   ['suites/engine', (p) => p.startsWith('suites/engine/')],
   ['suites/arrange', (p) => p.startsWith('suites/arrange/')],

@@ -29,6 +29,9 @@ options:
   --max-subscriptions <n>    open subscriptions/listen per connection (stdio) or in all (HTTP) (default ${DEFAULTS.maxSubscriptions})
   --latency-ms <ms>          delay of every answer under --latitude high-latency (default ${DEFAULTS.latencyMs})
   --no-tasks-extension       do not declare or serve the extension (tasks/* → -32601, no task ever)
+  --official-suite-tools     also serve the fixture tools of the official conformance suite's Tasks scenarios
+                             (greet, slow_compute, failing_job, protocol_error_job, confirm_delete, multi_input,
+                             test_tool_with_task)
   --log                      every message in and out on stderr
   --list-faults              print the named faults (name, requirement, description) and exit
   --list-latitudes           print the latitudes (name, the text's freedom, description) and exit
@@ -45,6 +48,7 @@ const OPTIONS = {
   'max-subscriptions': { type: 'string' },
   'latency-ms': { type: 'string' },
   'no-tasks-extension': { type: 'boolean' },
+  'official-suite-tools': { type: 'boolean' },
   log: { type: 'boolean' },
 } as const;
 
@@ -88,6 +92,7 @@ export function parseExtensionServerArgs(argv: string[]) {
     maxSubscriptions: int(values['max-subscriptions'], 'max-subscriptions', 1),
     latencyMs: int(values['latency-ms'], 'latency-ms', 0, 60_000),
     tasksExtension: !values['no-tasks-extension'],
+    officialSuiteTools: values['official-suite-tools'] ?? false,
   };
   let access;
   try {

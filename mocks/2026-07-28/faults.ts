@@ -485,6 +485,26 @@ export const LATITUDES = [
     description: 'initialize is never answered (the request stays open until the client cancels it or goes away); modern requests are served as usual',
   },
   {
+    name: 'nondeterministic-output',
+    requirement: '2026-exec-result-exact',
+    description: 'every tool result carries the time and a random request id (the fail tool: in error.data), so no two calls of a tool return the same',
+  },
+  {
+    name: 'task-only-fails',
+    requirement: '2026-exec-error-exact',
+    description: 'the fail tool runs only as a task (like task_only): a client without the extension gets -32021, a declaring one a task that fails',
+  },
+  {
+    name: 'timestamps-naive',
+    requirement: 'RULINGS.md#ext-timestamps-iso8601',
+    description: "createdAt and lastUpdatedAt as Python's naive isoformat() of the UTC time: microseconds, no zone (2026-07-28T10:30:00.123000)",
+  },
+  {
+    name: 'timestamps-mixed-precision',
+    requirement: 'RULINGS.md#ext-timestamps-iso8601',
+    description: 'createdAt in whole seconds (…T10:30:00Z), lastUpdatedAt in milliseconds with an offset (…T10:30:00.123+00:00)',
+  },
+  {
     name: 'listen-agrees-none',
     requirement: 'tasks.md "Task Status Notifications": the ack lists the task ids the server agreed to, if any',
     description: 'the acknowledgement agrees to no task ids and no notifications/tasks are sent',
@@ -494,7 +514,8 @@ export const LATITUDES = [
 /**
  * The stdio cell of the no-false-verdict matrix (suites/2026-07-28/receiver/latitudes.test.ts): the latitudes that
  * can show over stdio together, the server spawned over stdio, but those that hide what other checks need to see
- * (no task, no notification, no cancelled task, no partial answer taken, no answer to initialize; each has its own cell), so that every
+ * (no task, no notification, no cancelled task, no partial answer taken, no answer to initialize, no plain answer to compare
+ * a task's outcome with; each has its own cell), so that every
  * check is exercised there.
  */
 export const STDIO_CELL_LEAVES_OUT: readonly LatitudeName[] = [
@@ -506,6 +527,8 @@ export const STDIO_CELL_LEAVES_OUT: readonly LatitudeName[] = [
   'partial-ignored',
   'cancel-ignored',
   'initialize-unanswered',
+  'nondeterministic-output',
+  'task-only-fails',
 ];
 export const STDIO_LATITUDE_CELL: readonly LatitudeName[] = LATITUDES.filter(
   (l) => !('transport' in l && l.transport === 'http') && !STDIO_CELL_LEAVES_OUT.includes(l.name),

@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { LATITUDES, createExtensionServer, type LatitudeName, type ReferenceExtensionServer, type ServerOptions } from './index.ts';
 import { ErrorCode, Meta, Method } from './protocol.ts';
 import { validatorFor } from '../../schema/validate.ts';
-import { callTool, createTask, getTask, HttpClient, meta, pollTask, StreamClient, until, type Client, type Msg } from './test-client.ts';
+import { callTool, createTask, getTask, HttpClient, meta, NON_DECLARING, pollTask, StreamClient, until, type Client, type Msg } from './test-client.ts';
 
 const terminal = (t: Record<string, unknown>) => ['completed', 'failed', 'cancelled'].includes(t.status as string);
 const FAST: ServerOptions = { timings: { completesMs: 30, slowMs: 5_000 }, pollIntervalMs: 20 };
@@ -221,6 +221,20 @@ const PROBES: Record<LatitudeName, Probe> = {
         (await (c as HttpClient).send({ jsonrpc: '2.0', id: 9, method: Method.TasksGet, params: { taskId: id, _meta: meta() } }, { 'mcp-name': undefined }))
           .status === 200
       );
+    },
+  },
+  'nondeterministic-output': {
+    seen: async (c) => {
+      const text = async () => JSON.stringify((await callTool(c, 'complete', {}, NON_DECLARING)).result?.content);
+      return (await text()) !== (await text());
+    },
+  },
+  'task-only-fails': { seen: async (c) => (await callTool(c, 'fail_rpc', {}, NON_DECLARING)).error?.code === ErrorCode.MissingRequiredClientCapability },
+  'timestamps-naive': { seen: async (c) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}$/.test((await callTool(c, 'slow')).result?.createdAt as string) },
+  'timestamps-mixed-precision': {
+    seen: async (c) => {
+      const t = (await callTool(c, 'slow')).result!;
+      return /:\d{2}Z$/.test(t.createdAt as string) && /\.\d{3}\+00:00$/.test(t.lastUpdatedAt as string);
     },
   },
   'inline-result-bare': {

@@ -24,7 +24,8 @@ import {
   TASKS_EXTENSION,
 } from './protocol.ts';
 import { RpcError, TaskStore, type InputRequest, type JsonObject, type JsonRpcError, type StoredTask } from './store.ts';
-import { answerText, elicitation, runTime, toolDefinition, TOOL_BY_NAME, TOOLS, type Question, type Timings, type ToolSpec } from './tools.ts';
+import { OFFICIAL_SUITE_TOOLS } from './official-tools.ts';
+import { answerText, elicitation, questionOf, runTime, toolDefinition, TOOLS, type Question, type Timings, type ToolSpec } from './tools.ts';
 
 export const SERVER_NAME = 'mcp-tasks-reference-extension-server';
 export const SERVER_VERSION = '0.1.0';
@@ -51,6 +52,8 @@ export interface ServerOptions {
   latencyMs?: number;
   /** Declare and serve the extension (default true). Off: tasks/* → -32601, tools/call never makes a task. */
   tasksExtension?: boolean;
+  /** Also serve the fixture tools of the official MCP conformance suite's Tasks scenarios (official-tools.ts; default false). */
+  officialSuiteTools?: boolean;
   /** Members added to server/discover's capabilities (the dual-era target's fault legacy-capabilities-advertised). */
   moreCapabilities?: JsonObject;
   /** Observer of every message in and out (client grading, debugging). */
@@ -162,6 +165,9 @@ export class ExtensionServer {
   private readonly createdBy = new WeakMap<StoredTask, string | number>();
   /** How many times each tool's work started. */
   readonly runs = new Map<string, number>();
+  /** The tools served, in tools/list order. */
+  readonly tools: readonly ToolSpec[];
+  private readonly toolByName: ReadonlyMap<string, ToolSpec>;
   closed = false;
 
   constructor(options: ServerOptions = {}) {
@@ -178,8 +184,11 @@ export class ExtensionServer {
       maxInputResponses: options.maxInputResponses ?? DEFAULTS.maxInputResponses,
       latencyMs: options.latencyMs ?? DEFAULTS.latencyMs,
       tasksExtension: options.tasksExtension ?? true,
+      officialSuiteTools: options.officialSuiteTools ?? false,
       moreCapabilities: options.moreCapabilities ?? {},
     };
+    this.tools = this.opts.officialSuiteTools ? [...TOOLS, ...OFFICIAL_SUITE_TOOLS] : TOOLS;
+    this.toolByName = new Map(this.tools.map((t) => [t.name, t]));
     this.store = new TaskStore({
       ttlMs: this.opts.ttlMs,
       pollIntervalMs: this.opts.pollIntervalMs,
@@ -434,7 +443,7 @@ export class ExtensionServer {
     if (method !== Method.ToolsCall) return;
     // "Custom Headers from Tool Parameters": a mirrored value in the body needs its Mcp-Param header, equal after decoding.
     const args = isObject(params.arguments) ? params.arguments : {};
-    for (const [k, m] of Object.entries((typeof body === 'string' ? TOOL_BY_NAME.get(body) : undefined)?.mirrored ?? {})) {
+    for (const [k, m] of Object.entries((typeof body === 'string' ? this.toolByName.get(body) : undefined)?.mirrored ?? {})) {
       const header = `${Header.ParamPrefix}${m.header}`;
       const sent = one(header);
       const value = args[k];
@@ -494,12 +503,24 @@ export class ExtensionServer {
       taskId: t.taskId,
       status: t.status,
       ...(statusMessage !== undefined ? { statusMessage } : {}),
-      createdAt: iso(t.createdAtMs),
-      lastUpdatedAt: iso(t.lastUpdatedAtMs),
+      createdAt: this.stamp(t.createdAtMs, 'createdAt'),
+      lastUpdatedAt: this.stamp(t.lastUpdatedAtMs, 'lastUpdatedAt'),
       [legacy ? 'ttl' : 'ttlMs']: t.ttlMs,
       ...(t.pollIntervalMs !== undefined ? { [legacy ? 'pollInterval' : 'pollIntervalMs']: t.pollIntervalMs } : {}),
       ...(this.latitude('extra-fields') ? { 'x-reference-extra': 'unknown member' } : {}),
     };
+  }
+
+  /**
+   * A timestamp as written (ISO 8601, tasks.md:129-133; RULINGS.md#ext-timestamps-iso8601). latitude
+   * timestamps-naive: Python's naive isoformat() of the UTC time (microseconds, no zone); latitude
+   * timestamps-mixed-precision: createdAt in whole seconds, lastUpdatedAt in milliseconds with a +00:00 offset.
+   */
+  private stamp(ms: number, field: 'createdAt' | 'lastUpdatedAt'): string {
+    const z = iso(ms);
+    if (this.latitude('timestamps-naive')) return `${z.slice(0, -1)}000`;
+    if (this.latitude('timestamps-mixed-precision')) return field === 'createdAt' ? `${z.slice(0, 19)}Z` : `${z.slice(0, -1)}+00:00`;
+    return z;
   }
 
   /** The DetailedTask of the task's current status (tasks.md "Response" 1-5). */
@@ -536,7 +557,7 @@ export class ExtensionServer {
 
   private async toolsList(params: Params): Promise<JsonObject> {
     if (params.cursor !== undefined) throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: unknown cursor (this server lists every tool on one page)');
-    const tools = TOOLS.filter((t) => this.opts.tasksExtension || !t.taskOnly).map((t) => toolDefinition(t, this.timings));
+    const tools = this.tools.filter((t) => this.opts.tasksExtension || !this.taskOnly(t)).map((t) => toolDefinition(t, this.timings));
     // fault result-type-unknown: a resultType outside the supported set.
     const resultType = this.fault('result-type-unknown') ? 'list' : ResultType.Complete;
     return { ...(this.fault('discover-no-result-type') ? {} : { resultType }), tools, ttlMs: 0, cacheScope: 'public' };
@@ -546,9 +567,10 @@ export class ExtensionServer {
 
   private async toolsCall(params: Params, ctx: RequestCtx, id: string | number): Promise<JsonObject> {
     if (typeof params.name !== 'string') throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: name must be a string');
-    const tool = TOOL_BY_NAME.get(params.name);
-    if (!tool || (tool.taskOnly && !this.opts.tasksExtension)) throw new RpcError(ErrorCode.InvalidParams, `Unknown tool: ${params.name}`);
+    const tool = this.toolByName.get(params.name);
+    if (!tool || (this.taskOnly(tool) && !this.opts.tasksExtension)) throw new RpcError(ErrorCode.InvalidParams, `Unknown tool: ${params.name}`);
     const ms = runTime(tool, params.arguments, this.timings);
+    const args = isObject(params.arguments) ? params.arguments : {};
     // SEP-2663: the 2025-11-25 `task` parameter is unknown here and ignored (fault task-param-validated).
     if (
       this.fault('task-param-validated') &&
@@ -563,14 +585,14 @@ export class ExtensionServer {
       throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: requestState must be a string');
     const ext = this.opts.tasksExtension;
     const declared = ext && this.declares(params);
-    if (tool.taskOnly && !declared) {
+    if (this.taskOnly(tool) && !declared) {
       if (this.fault('undeclared-wrong-code')) throw new RpcError(ErrorCode.InvalidParams, `Tool ${tool.name} runs only as a task`);
       this.requireTasks(params);
     }
     if ((tool.rounds || tool.before) && !this.fault('mrtr-undeclared-elicitation')) this.requireElicitation(params);
     // fault undeclared-bare-ack: a non-declaring client gets neither the core result nor an error.
-    if (ext && !declared && !tool.taskOnly && !tool.rounds && !tool.before && this.fault('undeclared-bare-ack') && this.decideTask(tool, true)) {
-      void this.work(this.store.create(ctx.owner, tool.name), tool, ms, [], {});
+    if (ext && !declared && !this.taskOnly(tool) && !tool.rounds && !tool.before && this.fault('undeclared-bare-ack') && this.decideTask(tool, true)) {
+      void this.work(this.store.create(ctx.owner, tool.name), tool, ms, [], {}, args);
       return { resultType: ResultType.Complete };
     }
     const asTask = this.decideTask(tool, declared || (ext && this.fault('task-to-undeclared')));
@@ -591,21 +613,21 @@ export class ExtensionServer {
     if (!asTask) {
       this.runs.set(tool.name, (this.runs.get(tool.name) ?? 0) + 1);
       await sleep(ms, undefined, { signal: ctx.signal });
-      const outcome = this.outcome(tool, answers);
+      const outcome = this.outcome(tool, answers, args);
       if ('error' in outcome) throw new RpcError(outcome.error.code, outcome.error.message, outcome.error.data);
       return { resultType: ResultType.Complete, ...outcome.result };
     }
     const task = this.store.create(ctx.owner, tool.name);
     this.createdBy.set(task, id);
     const taskRounds = [...(mrtrAfterTask && tool.before ? [[tool.before]] : []), ...(tool.rounds ?? [])];
-    void this.work(task, tool, ms, taskRounds, answers);
+    void this.work(task, tool, ms, taskRounds, answers, args);
     if (this.latitude('seed-current-status')) await this.settled(task, SEED_WAIT_MS);
     return this.createTaskResult(task);
   }
 
   /** The tool's outcome, with the error-code faults on a JSON-RPC error (the same with a task or without). */
-  private outcome(tool: ToolSpec, answers: Record<string, string>): ReturnType<ToolSpec['outcome']> {
-    const o = tool.outcome(answers);
+  private outcome(tool: ToolSpec, answers: Record<string, string>, args: JsonObject): ReturnType<ToolSpec['outcome']> {
+    const o = this.varied(tool.outcome(answers, args));
     if (!('error' in o)) return o;
     if (this.fault('tool-error-legacy-code')) return { error: { ...o.error, code: -32005 } };
     if (this.fault('tool-error-reserved-code')) return { error: { ...o.error, code: -32050 } };
@@ -617,10 +639,24 @@ export class ExtensionServer {
     return o;
   }
 
+  /** Whether a tool runs only as a task (latitude task-only-fails: the fail tool too). */
+  private taskOnly(tool: ToolSpec): boolean {
+    return tool.taskOnly === true || (tool.role === 'failsWithError' && this.latitude('task-only-fails'));
+  }
+
+  /** latitude nondeterministic-output: no two calls answer the same (a time and a random id in the text, or in error.data). */
+  private varied(o: ReturnType<ToolSpec['outcome']>): ReturnType<ToolSpec['outcome']> {
+    if (!this.latitude('nondeterministic-output')) return o;
+    const stamp = `at ${new Date().toISOString()}, request ${randomBytes(6).toString('hex')}`;
+    if ('error' in o) return { error: { ...o.error, data: { ...(o.error.data as JsonObject), at: stamp } } };
+    const content = (o.result.content as JsonObject[]).map((c) => (c.type === 'text' ? { ...c, text: `${c.text as string} (${stamp})` } : c));
+    return { result: { ...o.result, content } };
+  }
+
   /** The server's choice: a task or the plain result (latitudes sync-results, alternate-results). */
   private decideTask(tool: ToolSpec, mayTask: boolean): boolean {
-    if (!mayTask) return false;
-    if (tool.taskOnly) return true;
+    if (!mayTask || tool.syncOnly) return false;
+    if (this.taskOnly(tool)) return true;
     if (this.latitude('sync-results')) return false;
     if (this.latitude('alternate-results')) return this.calls++ % 2 === 0;
     return true;
@@ -649,7 +685,14 @@ export class ExtensionServer {
   }
 
   /** The work of a task: its input rounds, its run time, its outcome. Ends quietly when the task is cancelled or deleted. */
-  private async work(task: StoredTask, tool: ToolSpec, ms: number, rounds: readonly (readonly Question[])[], answers: Record<string, string>): Promise<void> {
+  private async work(
+    task: StoredTask,
+    tool: ToolSpec,
+    ms: number,
+    rounds: readonly (readonly Question[])[],
+    answers: Record<string, string>,
+    args: JsonObject,
+  ): Promise<void> {
     this.runs.set(tool.name, (this.runs.get(tool.name) ?? 0) + 1);
     const signal = task.abort.signal;
     try {
@@ -660,11 +703,11 @@ export class ExtensionServer {
         const keys = round.map((q, i) => (this.fault('input-key-reused') && previous[i] ? previous[i]! : this.store.newKey(task, q.label)));
         const requests: Record<string, InputRequest> = Object.fromEntries(round.map((q, i) => [keys[i]!, elicitation(q)]));
         await this.store.requestInput(task, requests, `Waiting for input: ${round.map((q) => q.label).join(', ')}`);
-        round.forEach((q, i) => (answers[q.label] = answerText(keys[i]!, task.answers.get(keys[i]!))));
+        round.forEach((q, i) => (answers[q.label] = answerText(keys[i]!, task.answers.get(keys[i]!), q)));
         previous = keys;
       }
       await sleep(ms, undefined, { signal });
-      let outcome = this.outcome(tool, answers);
+      let outcome = this.outcome(tool, answers, args);
       if (this.fault('is-error-as-failed') && 'result' in outcome && outcome.result.isError === true) {
         outcome = { error: { code: ErrorCode.InternalError, message: 'The tool reported an error' } };
       }
@@ -743,7 +786,7 @@ export class ExtensionServer {
     if (keys && round < rounds.length) {
       const qs = rounds[round]!;
       if (keys.every((k) => k in responses)) {
-        qs.forEach((q, i) => (answers[q.label] = answerText(keys![i]!, responses[keys![i]!])));
+        qs.forEach((q, i) => (answers[q.label] = answerText(keys![i]!, responses[keys![i]!], q)));
         round++;
       }
     }
@@ -838,7 +881,7 @@ export class ExtensionServer {
     }
     const keys = Object.keys(responses);
     // Validate what will be taken (mrtr.md "Error Handling"); keys not outstanding are ignored unread.
-    for (const k of keys) if (task.outstanding.has(k)) answerText(k, responses[k]);
+    for (const k of keys) if (task.outstanding.has(k)) answerText(k, responses[k], questionOf(task.outstanding.get(k)));
     if (this.fault('unknown-key-rejected')) {
       const stray = keys.filter((k) => !task.outstanding.has(k));
       if (stray.length) throw new RpcError(ErrorCode.InvalidParams, `Invalid params: not an outstanding input request: ${stray.join(', ')}`);

@@ -10,10 +10,17 @@ export interface Timings {
   slowMs: number;
 }
 
-/** One question of an input tool: an elicitation/create (form mode, one string field `answer`). */
+/** A form field of a question (elicitation/create requestedSchema, a primitive property). */
+export type FieldType = 'string' | 'boolean';
+
+/** One question of an input tool: an elicitation/create (form mode; by default one string field `answer`). */
 export interface Question {
   label: string;
   message: string;
+  /** The form's fields (default `{ answer: 'string' }`); the first one's value is the answer. */
+  fields?: Readonly<Record<string, FieldType>>;
+  /** The fields an accepted answer must carry (default: every field). */
+  required?: readonly string[];
 }
 
 export type Role =
@@ -21,7 +28,8 @@ export type Role =
 
 export interface ToolSpec {
   name: string;
-  role: Role;
+  /** The role it plays for discovery and profiles (the official suite's fixture tools play none). */
+  role?: Role;
   description: string;
   /** Which run time applies (`ms` overrides it). */
   timing: keyof Timings;
@@ -31,10 +39,14 @@ export interface ToolSpec {
   before?: Question;
   /** Needs a task: a client that did not declare the extension gets -32021. */
   taskOnly?: boolean;
+  /** Never a task: the result comes on the tools/call, whatever the client declares. */
+  syncOnly?: boolean;
+  /** Its own arguments instead of `ms`: their properties (inputSchema) and a reader giving the run time (throws -32602). */
+  params?: { properties: JsonObject; required?: readonly string[]; runTime(args: JsonObject, timings: Timings): number };
   /** String parameters mirrored into `Mcp-Param-{header}` (x-mcp-header), by parameter name: validated over HTTP. */
   mirrored?: Readonly<Record<string, { header: string; description: string }>>;
-  /** The outcome once the time has passed and the answers are in (answers by question label). */
-  outcome(answers: Record<string, string>): { result: JsonObject } | { error: JsonRpcError };
+  /** The outcome once the time has passed and the answers are in (answers by question label; the call's arguments). */
+  outcome(answers: Record<string, string>, args: JsonObject): { result: JsonObject } | { error: JsonRpcError };
 }
 
 const text = (t: string, isError = false): { result: JsonObject } => ({ result: { content: [{ type: 'text', text: t }], isError } });
@@ -119,7 +131,6 @@ export const TOOLS: readonly ToolSpec[] = [
   },
 ];
 
-export const TOOL_BY_NAME: ReadonlyMap<string, ToolSpec> = new Map(TOOLS.map((t) => [t.name, t]));
 /** Tool name by role (profiles, discovery). */
 export const TOOL_ROLES: Readonly<Record<Role, string>> = Object.fromEntries(TOOLS.map((t) => [t.role, t.name])) as Record<Role, string>;
 
@@ -127,6 +138,10 @@ export const MAX_MS = 60_000;
 
 /** The tools/list entry of a tool. */
 export function toolDefinition(t: ToolSpec, timings: Timings): JsonObject {
+  if (t.params) {
+    const inputSchema = { type: 'object', properties: t.params.properties, ...(t.params.required ? { required: [...t.params.required] } : {}) };
+    return { name: t.name, description: t.description, inputSchema, annotations: ANNOTATIONS };
+  }
   return {
     name: t.name,
     description: t.description,
@@ -137,14 +152,18 @@ export function toolDefinition(t: ToolSpec, timings: Timings): JsonObject {
         ...Object.fromEntries(Object.entries(t.mirrored ?? {}).map(([k, m]) => [k, { type: 'string', description: m.description, 'x-mcp-header': m.header }])),
       },
     },
-    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    annotations: ANNOTATIONS,
   };
 }
 
+const ANNOTATIONS = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
+
 /** Validates the arguments (before anything runs): the run time. A bad argument is a -32602 of the tools/call. */
 export function runTime(t: ToolSpec, args: unknown, timings: Timings): number {
+  if (args !== undefined && (typeof args !== 'object' || args === null || Array.isArray(args)))
+    throw new RpcError(ErrorCode.InvalidParams, 'arguments must be an object');
+  if (t.params) return t.params.runTime((args ?? {}) as JsonObject, timings);
   if (args === undefined) return timings[t.timing];
-  if (typeof args !== 'object' || args === null || Array.isArray(args)) throw new RpcError(ErrorCode.InvalidParams, 'arguments must be an object');
   for (const k of Object.keys(t.mirrored ?? {})) {
     const v = (args as JsonObject)[k];
     if (v !== undefined && v !== null && typeof v !== 'string')
@@ -157,22 +176,32 @@ export function runTime(t: ToolSpec, args: unknown, timings: Timings): number {
   return ms;
 }
 
+const ANSWER: Readonly<Record<string, FieldType>> = { answer: 'string' };
+const fieldsOf = (q: Question | undefined) => q?.fields ?? ANSWER;
+const requiredOf = (q: Question | undefined) => q?.required ?? Object.keys(fieldsOf(q));
+
 /** The elicitation/create of a question. */
 export function elicitation(q: Question): InputRequest {
+  const properties = Object.fromEntries(Object.entries(fieldsOf(q)).map(([k, type]) => [k, { type }]));
   return {
     method: Method.ElicitationCreate,
-    params: {
-      mode: 'form',
-      message: q.message,
-      requestedSchema: { type: 'object', properties: { answer: { type: 'string' } }, required: ['answer'] },
-    },
+    params: { mode: 'form', message: q.message, requestedSchema: { type: 'object', properties, required: [...requiredOf(q)] } },
   };
+}
+
+/** The question an outstanding elicitation/create asks (its requestedSchema's primitive fields), to read its answer. */
+export function questionOf(req: InputRequest | undefined): Question | undefined {
+  const schema = (req?.params as JsonObject | undefined)?.requestedSchema as JsonObject | undefined;
+  const props = schema?.properties as JsonObject | undefined;
+  if (!props) return undefined;
+  const fields = Object.fromEntries(Object.entries(props).map(([k, v]) => [k, ((v as JsonObject)?.type === 'boolean' ? 'boolean' : 'string') as FieldType]));
+  return { label: '', message: '', fields, required: Array.isArray(schema?.required) ? (schema.required as string[]) : [] };
 }
 
 const ACTIONS = new Set(['accept', 'decline', 'cancel']);
 
-/** Reads an ElicitResult; a malformed one is a -32602 (mrtr.md "Error Handling"). */
-export function answerText(key: string, value: unknown): string {
+/** Reads an ElicitResult to question `q` (its first field's value); a malformed one is a -32602 (mrtr.md "Error Handling"). */
+export function answerText(key: string, value: unknown, q?: Question): string {
   if (typeof value !== 'object' || value === null || Array.isArray(value))
     throw new RpcError(ErrorCode.InvalidParams, `inputResponses.${key} must be an ElicitResult object`);
   const v = value as JsonObject;
@@ -182,7 +211,12 @@ export function answerText(key: string, value: unknown): string {
   const content = v.content;
   if (typeof content !== 'object' || content === null || Array.isArray(content))
     throw new RpcError(ErrorCode.InvalidParams, `inputResponses.${key}.content must be an object when action is "accept"`);
-  const answer = (content as JsonObject).answer;
-  if (typeof answer !== 'string') throw new RpcError(ErrorCode.InvalidParams, `inputResponses.${key}.content.answer must be a string`);
-  return answer;
+  const required = requiredOf(q);
+  for (const [field, type] of Object.entries(fieldsOf(q))) {
+    const v = (content as JsonObject)[field];
+    if (v === undefined && !required.includes(field)) continue;
+    if (typeof v !== type) throw new RpcError(ErrorCode.InvalidParams, `inputResponses.${key}.content.${field} must be a ${type}`);
+  }
+  const first = (content as JsonObject)[Object.keys(fieldsOf(q))[0]!];
+  return first === undefined ? '' : String(first);
 }

@@ -4,6 +4,7 @@
 // schema/spec/2026-07-28/{schema.ts,basic-*.md,server-*.md}; pinned by protocol.test.ts next to this file.
 // Not wire-compatible with 2025-11-25 (schema/protocol.ts): no `params.task`, no tasks/result, no tasks/list.
 import { taskStateMachine } from '../state-machine.ts';
+import type { TimestampReading } from '../timestamp.ts';
 
 /** The revision (core protocol version) this module states. */
 export const REVISION = '2026-07-28';
@@ -11,6 +12,8 @@ export const REVISION = '2026-07-28';
 export const PROTOCOL_VERSION = REVISION;
 /** The extension identifier (tasks.md "Extension Identifier"); key under `capabilities.extensions`. */
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
+/** How createdAt / lastUpdatedAt are read: "ISO 8601 timestamp" (tasks.md:129-133; RULINGS.md#ext-timestamps-iso8601). */
+export const TIMESTAMP_READING = 'iso8601' satisfies TimestampReading;
 
 /** Method and notification names the Tasks flows use. */
 export const Method = {

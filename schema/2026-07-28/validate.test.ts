@@ -164,9 +164,16 @@ describe('Task fields', () => {
   });
 
   it('timestamps are ISO 8601 (local-iso8601-timestamps), in every task shape', () => {
-    expectInvalid('Task', { ...task(), createdAt: 'yesterday' }, '/createdAt: must match format "iso8601"');
-    expectInvalid('CreateTaskResult', { ...task(), resultType: 'task', lastUpdatedAt: '2026-13-45T99:00:00Z' }, '/lastUpdatedAt: must match format "iso8601"');
+    expectInvalid('Task', { ...task(), createdAt: 'yesterday' }, '/createdAt: must match format "iso8601-extension"');
+    expectInvalid(
+      'CreateTaskResult',
+      { ...task(), resultType: 'task', lastUpdatedAt: '2026-13-45T99:00:00Z' },
+      '/lastUpdatedAt: must match format "iso8601-extension"',
+    );
     expectInvalid('TaskStatusNotificationParams', { ...task(), createdAt: 1 }, '/createdAt: must be string');
+    // RULINGS.md#ext-timestamps-iso8601: zone-less (Python's naive isoformat()), basic format, mixed precision.
+    for (const t of ['2026-07-28T10:30:00.123456', '20260728T103000Z', '2026-07-28T10:30', '2026-07-28T10:30:00,5+02'])
+      expect(v.validate('Task', { ...task(), createdAt: t, lastUpdatedAt: t }), t).toEqual({ valid: true });
     const raw = createValidator(generate2026({ localPatches: [] }) as { $defs: Record<string, unknown> }, '2026-07-28-raw');
     expect(raw.validate('Task', { ...task(), createdAt: 'yesterday' })).toEqual({ valid: true });
   });

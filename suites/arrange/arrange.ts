@@ -8,7 +8,9 @@ import { WireTimeoutError, type JsonRpcError, type Message, type Response, type 
 import { isTaskStatus, isTerminal, type TaskStatus } from '../../schema/protocol.ts';
 import type { ProfileRole } from '../engine/profile.ts';
 import { timeLeft } from './budget.ts';
-import { delay, observe, pollDelay, seqText, type ObserveOptions } from './poll.ts';
+import { CODES, delay, observe, pollDelay, seqText, type ObserveOptions } from './poll.ts';
+import { backoffMs } from '../judge/pacing.ts';
+import { creationErrorKind, isLimitError, readLimit } from '../judge/error-codes.ts';
 import { isObj, short } from '../engine/text.ts';
 
 /** ttl asked for by the checks' tasks: short, so that a target keeps nothing of ours for long. */
@@ -59,24 +61,18 @@ export function callRole(ctx: CheckContext, role: ProfileRole, peer: Scope = ctx
   return peer.request('tools/call', { name: tool.name, arguments: tool.arguments ?? {} });
 }
 
-/** Does this error say the receiver is at a resource limit (too many tasks, rate limit)? Then it is back-pressure. */
-export function isLimitError(e: JsonRpcError | undefined): boolean {
-  return !!e && /limit|maximum|too many|exceed|quota|capacity|throttl|rate/i.test(`${e.message} ${short(e.data, 300)}`);
-}
-
-/** JSON-RPC's own error codes (parse error … internal error). */
-const JSON_RPC_CODES: readonly number[] = [-32700, -32600, -32601, -32602, -32603];
+export { isLimitError };
 
 /**
- * What an error answer to a task-augmented request of a declared type says (create-returns-createtaskresult):
- * `refused` — one of JSON-RPC's own codes (-32700 … -32603, e.g. -32601 "Method not found"): the receiver did
- * not take the request it declared task support for, a violation; `limit` — back-pressure (isLimitError);
- * `outcome` — an application's own code (e.g. -1, a user who declined; -32042): the request's own outcome, no
- * CreateTaskResult to judge.
+ * What an error answer to a task-augmented request of a declared type says (create-returns-createtaskresult),
+ * read by suites/judge (creationErrorKind with 2025-11-25's codes): `refused` — -32700, -32600, -32601, -32602
+ * (e.g. "Method not found"): the receiver did not take the request it declared task support for, a violation;
+ * `limit` — back-pressure; `internal` — -32603, the receiver's own failure (the page's code for internal errors,
+ * errors-internal-32603), not a refusal; `outcome` — an application's own code (e.g. -1, a user who declined;
+ * -32042): the request's own outcome, no CreateTaskResult to judge.
  */
-export function creationError(e: JsonRpcError): 'refused' | 'limit' | 'outcome' {
-  if (isLimitError(e)) return 'limit';
-  return JSON_RPC_CODES.includes(e.code) ? 'refused' : 'outcome';
+export function creationError(e: JsonRpcError): 'refused' | 'limit' | 'internal' | 'outcome' {
+  return creationErrorKind(e, CODES);
 }
 
 /** The root cause of a task creation answered with an error (shared by every check that meets it). */
@@ -103,13 +99,13 @@ export async function sendTaskRequest(ctx: CheckContext, role: ProfileRole, opts
   await waitForSlot(ctx);
   let slotHeld = ctx.taskSlots !== undefined;
   try {
-    let backoff = 250;
-    for (;;) {
+    for (let attempt = 1; ; attempt++) {
       const r = await requestTask(ctx, role, opts);
-      if (r.error && isLimitError(r.error) && Date.now() + backoff < ctx.deadline - 3_000) {
+      const limit = readLimit(r.error);
+      const backoff = backoffMs(attempt, { retryAfterMs: limit?.retryAfterMs });
+      if (r.error && limit && Date.now() + backoff < ctx.deadline - 3_000) {
         ctx.limitSeen?.(`${r.error.code} ${r.error.message}`);
         await delay(backoff);
-        backoff = Math.min(backoff * 2, 2_000);
         continue;
       }
       const t = r.result?.task;

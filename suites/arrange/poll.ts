@@ -1,11 +1,13 @@
-// The one poll loop of the checks: tasks/get following the target's pollInterval (clamped by the run
-// options), bounded, recording every status. Whether a failed wait is a violation or a precondition that
+// The one poll loop of the checks: tasks/get following the target's pollInterval (never sooner; the check's
+// budget grows to fit a long one), backing off on rate limits, bounded, recording every status. Whether a failed wait is a violation or a precondition that
 // did not hold is the caller's choice (`onFailure`): the same loop judges and arranges.
 import { NotExercised, Violation, type CheckContext } from '../engine/check.ts';
 import type { JsonRpcError, Response, Scope } from '../wire/peer.ts';
 import { isTaskStatus, isTerminal, type TaskStatus } from '../../schema/protocol.ts';
 import { timeLeft } from './budget.ts';
 import { short } from '../engine/text.ts';
+import { backoffMs, BUDGET_POLL_PACE_MS, pollDelayMs } from '../judge/pacing.ts';
+import { isDeletion, jsonRpcTable, readLimit, type ErrorCodeTable } from '../judge/error-codes.ts';
 
 export function delay(ms: number): Promise<void> {
   return new Promise((r) => setTimeout(r, ms));
@@ -15,10 +17,30 @@ export function getTask(ctx: CheckContext, taskId: unknown, peer: Scope = ctx.pe
   return peer.request('tasks/get', { taskId });
 }
 
-/** The delay before the next poll: the target's pollInterval, clamped to [20 ms, maxPollIntervalMs]. */
-export function pollDelay(ctx: Pick<CheckContext, 'options'>, task: any): number {
-  const p = typeof task?.pollInterval === 'number' && task.pollInterval > 0 ? task.pollInterval : 100;
-  return Math.min(Math.max(p, 20), ctx.options.maxPollIntervalMs);
+/** The delay before the next poll: the target's pollInterval, never sooner (poll-respect-interval; suites/judge/pacing.ts). */
+export function pollDelay(_ctx: unknown, task: any): number {
+  return pollDelayMs(task?.pollInterval);
+}
+
+/** The error codes of 2025-11-25 as suites/judge reads them (tasks.md "Error Handling": JSON-RPC's own codes only). */
+export const CODES: ErrorCodeTable = jsonRpcTable();
+
+/**
+ * Waits `waitMs`, a wait the target asked for (its pollInterval, a Retry-After), after announcing it to the check
+ * (ctx.pace: the budget grows to fit, or the check is not exercised); returns how much the budget grew.
+ */
+export async function pacedDelay(
+  ctx: Partial<Pick<CheckContext, 'pace'>>,
+  waitMs: number,
+  what: string,
+  wake?: Promise<unknown>,
+): Promise<{ grownMs: number; woken: boolean }> {
+  const grownMs = ctx.pace?.(waitMs, what) ?? 0;
+  if (!wake) {
+    await delay(waitMs);
+    return { grownMs, woken: false };
+  }
+  return { grownMs, woken: await Promise.race([delay(waitMs).then(() => false), wake.then(() => true)]) };
 }
 
 /** A status sequence for messages, runs folded: "working ×12 → failed". */
@@ -41,7 +63,7 @@ export interface Observation {
   /** Every tasks/get response of this observation. */
   responses: Response[];
   last: any;
-  /** Set when the task stopped being retrievable (-32602) and `allowGone` was given. */
+  /** Set when the task stopped being retrievable (the not-found code, -32602) and `allowGone` was given. */
   gone?: JsonRpcError;
   /** The bound passed before `done` held. */
   timedOut: boolean;
@@ -85,7 +107,7 @@ export async function observe(
   opts: ObserveOptions = {},
 ): Promise<Observation> {
   const started = Date.now();
-  const boundMs = opts.boundMs ?? timeLeft(ctx);
+  let boundMs = opts.boundMs ?? timeLeft(ctx);
   let wake = opts.wake;
   const statuses = opts.into ?? [];
   const tasks: any[] = [];
@@ -96,19 +118,32 @@ export async function observe(
     if (opts.onFailure === 'violation') throw new Violation(message, { cause });
     throw new NotExercised(message, { cause, judgedBy: GET_JUDGED_BY });
   };
+  let limits = 0;
   for (;;) {
     const r = await getTask(ctx, taskId, opts.peer);
     responses.push(r);
     polls++;
     if (r.error) {
-      if (r.error.code === -32602) ctx.finished(taskId);
-      if (opts.allowGone && r.error.code === -32602)
-        return { statuses, tasks, responses, last, gone: r.error, timedOut: false, polls, elapsedMs: Date.now() - started };
+      // A limit (throttling in any shape) is back-pressure: wait it out and poll again (RULINGS.md#poll-interval-frequency).
+      const limit = readLimit(r.error);
+      if (limit) {
+        ctx.limitSeen?.(`${r.error.code} ${r.error.message}`);
+        const wait = backoffMs(++limits, { retryAfterMs: limit.retryAfterMs, pollMs: pollDelay(ctx, last) });
+        const sinceStart = Date.now() - started;
+        if (sinceStart + wait > boundMs) return { statuses, tasks, responses, last, timedOut: true, polls, elapsedMs: sinceStart };
+        boundMs += (await pacedDelay(ctx, wait, `tasks/get of task ${taskId} was rate-limited (${limit.shown})`)).grownMs;
+        continue;
+      }
+      // Only the not-found code says the task is gone (RULINGS.md#delete-vs-sticky); any other error is not a deletion.
+      const deleted = isDeletion(r.error, CODES);
+      if (deleted) ctx.finished(taskId);
+      if (opts.allowGone && deleted) return { statuses, tasks, responses, last, gone: r.error, timedOut: false, polls, elapsedMs: Date.now() - started };
       fail(
         `tasks/get for task ${taskId} answered error ${r.error.code} ${r.error.message} while ${opts.label ?? 'polling'} (statuses so far: ${seqText(statuses) || 'none'})`,
         `tasks/get of a live task answered ${r.error.code}`,
       );
     }
+    limits = 0;
     last = r.result;
     if (!isTaskStatus(last?.status)) {
       fail(
@@ -127,9 +162,14 @@ export async function observe(
       sinceStart = Date.now() - started;
     }
     const wait = pollDelay(ctx, last);
-    if (sinceStart + wait > boundMs) return { statuses, tasks, responses, last, timedOut: true, polls, elapsedMs: sinceStart };
-    if (wake) {
-      if (await Promise.race([delay(wait).then(() => false), wake.then(() => true)])) wake = undefined;
-    } else await delay(wait);
+    if (sinceStart + wait > boundMs + pending(ctx, wait)) return { statuses, tasks, responses, last, timedOut: true, polls, elapsedMs: sinceStart };
+    const paced = await pacedDelay(ctx, wait, `polling task ${taskId} at its pollInterval (${wait} ms)`, wake);
+    boundMs += paced.grownMs;
+    if (paced.woken) wake = undefined;
   }
+}
+
+/** The growth a wait would bring (what ctx.pace would add for it), so that a long pollInterval is not a time-out before it is asked. */
+export function pending(ctx: Partial<Pick<CheckContext, 'pace'>>, waitMs: number): number {
+  return ctx.pace ? Math.max(0, waitMs - BUDGET_POLL_PACE_MS) : 0;
 }

@@ -386,6 +386,12 @@ export interface CheckContext extends Verdicts {
   hold(ref: CreatedRef): void;
   /** Records that the receiver refused work with a resource-limit error (reported once per run). */
   limitSeen?(what: string): void;
+  /**
+   * Announces a wait the target asked for (its pollInterval, a Retry-After) before taking it: the check's budget
+   * grows by the part above the pace it was sized for (suites/judge/pacing.ts budgetGrowth); a wait that cannot fit
+   * ends the check as not exercised, with the reason. Returns how much the budget grew (ms).
+   */
+  pace?(waitMs: number, what: string): number;
   /** This check's view of the shared connection. */
   readonly peer: Scope;
   /**

@@ -43,8 +43,6 @@ export interface RunSettings {
   requestTimeoutMs: number;
   /** Bound for a whole check (ms): --check-timeout; default the larger of 30000 and 3 × requestTimeoutMs. */
   checkTimeoutMs: number;
-  /** Upper bound on a poll delay even when the target asks for more (ms). */
-  maxPollIntervalMs: number;
   /** Most tasks the run keeps live at once (checks that load the target on purpose excepted): --max-tasks. */
   maxTasks: number;
   /** Checks run at once: --concurrency. */
@@ -59,7 +57,6 @@ export const DEFAULT_RUN_OPTIONS: RunSettings = {
   revision: 'auto',
   requestTimeoutMs: 10_000,
   checkTimeoutMs: 30_000,
-  maxPollIntervalMs: 1_000,
   maxTasks: 20,
   concurrency: 16,
 };
@@ -69,7 +66,6 @@ export const RUN_OPTION_FLAGS: Record<keyof RunSettings, string | undefined> = {
   revision: 'revision',
   requestTimeoutMs: 'request-timeout',
   checkTimeoutMs: 'check-timeout',
-  maxPollIntervalMs: undefined,
   maxTasks: 'max-tasks',
   concurrency: 'concurrency',
 };

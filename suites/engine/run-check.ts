@@ -28,6 +28,7 @@ import {
   type TaskSlots,
 } from './check.ts';
 import type { RunOptions } from './options.ts';
+import { budgetGrowth } from '../judge/pacing.ts';
 
 /** The check's budget ran out while it was still running (the engine's own timer, not a request's bound). */
 class BudgetSpent extends Error {
@@ -119,7 +120,7 @@ async function runOne(
   // Connections being opened for the check, and whether it ended. The time spent opening them (a new process
   // starting on a loaded machine) is added to the budget: it is the machine's, not the check's, and each
   // opening is bounded by the connector's own start-up bound. So is a runsLast check's wait for the others.
-  const state = { opening: 0, paused: 0, pausedSince: 0, ended: false, extendedMs: 0, resumed: () => {} };
+  const state = { opening: 0, paused: 0, pausedSince: 0, ended: false, extendedMs: 0, grownMs: 0, resumed: () => {} };
   const pause = () => {
     if (state.paused++ === 0) state.pausedSince = Date.now();
     return () => {
@@ -183,6 +184,17 @@ async function runOne(
       limitSeen(what) {
         if (run.limit) return;
         run.limit = { check: def.id, what };
+      },
+      pace(waitMs, what) {
+        const g = budgetGrowth(waitMs, state.grownMs, limit);
+        if (g.exceeds)
+          throw new NotExercised(`${what}: ${g.exceeds}`, {
+            cause: "the target's pollInterval or Retry-After does not fit the check's budget",
+            timedOut: true,
+          });
+        state.grownMs += g.growMs;
+        state.extendedMs += g.growMs;
+        return g.growMs;
       },
       peer: scope,
       connector,
@@ -324,6 +336,12 @@ async function runOne(
         cause: "a check's budget ran out before it could decide",
         timedOut: true,
       });
+    // HTTP 429 that outlasted the transport's backoff (suites/wire/connect.ts): a rate limit is back-pressure, never a
+    // verdict (the page names no signal for it, tasks.md:881).
+    if (httpStatusOf(e) === 429)
+      return finish('skip', notExercisedText(`the target kept answering HTTP 429 (rate limited) after the suite backed off: ${errorText(e)}`), {
+        cause: 'the target rate-limited the suite (HTTP 429)',
+      });
     // The target answered what the check could not read: a finding against the requirement under check.
     if (e instanceof WireClosedError) return finish(severity(def.level), `${e.message}${stderr}`);
     return finish(severity(def.level), `check could not complete: ${errorText(e)}${stderr}`);
@@ -389,6 +407,14 @@ async function withinBudget<T>(running: Promise<T>, deadline: () => number, stat
     clearTimeout(timer);
     state.resumed = () => {};
   }
+}
+
+/** The HTTP status of a transport error that carries one (the SDK's StreamableHTTPError: `code`), else undefined. */
+function httpStatusOf(e: unknown): number | undefined {
+  const code = (e as { code?: unknown } | undefined)?.code;
+  if (typeof code === 'number' && code >= 400 && code < 600) return code;
+  const m = /\bHTTP (\d{3})\b|Error POSTing to endpoint \(HTTP (\d{3})\)/.exec(errorText(e));
+  return m ? Number(m[1] ?? m[2]) : undefined;
 }
 
 const DEAD = /fetch failed|ECONNREFUSED|ECONNRESET|EPIPE|socket hang up|other side closed|UND_ERR_SOCKET/i;

@@ -13,6 +13,7 @@ import { type ProfileRole } from '../engine/profile.ts';
 import { describeAnswer, hasRelatedTask, PropertyViolation, relatedTaskId, short } from './model.ts';
 import { checkHistory, type Op } from './history.ts';
 import { Clock, createParams, delay, type Lease, type PropertyEnv } from './env.ts';
+import { afterTerminalBoundMs, pollDelayMs } from '../judge/pacing.ts';
 
 export const RACES_REQUIREMENTS = [
   'lifecycle-valid-paths',
@@ -229,13 +230,15 @@ export async function runRace(env: PropertyEnv, scenario: Scenario, s: fc.Schedu
       const gone = last.response?.error !== undefined;
       if ((gone || (isTaskStatus(st) && isTerminal(st))) && Date.now() >= natural) break;
       if (Date.now() > deadline) break;
-      const poll = env.timingsControllable ? 25 : Math.min(env.options.maxPollIntervalMs, Math.max(25, Number(last.response?.result?.pollInterval) || 100));
+      const poll = env.timingsControllable ? 25 : pollDelayMs(last.response?.result?.pollInterval);
       await delay(Math.max(5, Math.min(poll, Math.max(natural - Date.now(), poll))));
     }
     if (terminalAtMs !== undefined) env.observedTaskMs = Math.max(env.observedTaskMs ?? 0, terminalAtMs - createdSentAt);
-    // A blocked tasks/result gets, from the moment the task was seen terminal, the time of one answer.
+    // A blocked tasks/result gets, from the moment the task was seen terminal, the time of one answer and two of
+    // the task's pollIntervals (a receiver may wake it once per interval: RULINGS.md#response-time).
+    const afterTerminalMs = afterTerminalBoundMs(env.answerMs, last?.response?.result?.pollInterval);
     if (terminalAtMs !== undefined) {
-      const left = terminalAtMs + env.answerMs - Date.now();
+      const left = terminalAtMs + afterTerminalMs - Date.now();
       await Promise.race([Promise.all(blocked), delay(Math.max(0, left))]);
     }
     const st = last?.response?.result?.status;
@@ -247,10 +250,10 @@ export async function runRace(env: PropertyEnv, scenario: Scenario, s: fc.Schedu
     // A tasks/result sent during the race must answer once the task is terminal: judged only when the
     // wait could have seen the answer (the task seen terminal, then one answer's time).
     const hung = ops.find((o) => o.method === 'tasks/result' && !o.response);
-    if (hung && terminalAtMs !== undefined && Date.now() >= terminalAtMs + env.answerMs) {
+    if (hung && terminalAtMs !== undefined && Date.now() >= terminalAtMs + afterTerminalMs) {
       throw new PropertyViolation(
         ['result-blocks-nonterminal'],
-        `${hung.label} (sent while the task was running) was not answered within ${env.answerMs} ms after the task was seen terminal: tasks/result blocks only until the task is terminal`,
+        `${hung.label} (sent while the task was running) was not answered within ${afterTerminalMs} ms after the task was seen terminal: tasks/result blocks only until the task is terminal`,
       );
     }
     if (isTaskStatus(st) && !isTerminal(st) && env.caps.cancel) await peer.request('tasks/cancel', { taskId }, { timeoutMs: 1000 }).catch(() => undefined);

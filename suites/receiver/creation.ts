@@ -170,7 +170,13 @@ export const checks: CheckDef[] = [
         const cause = creationErrorCause(r.error);
         if (kind === 'refused') ctx.violation(`${what} answered error ${r.error.code} ${r.error.message}, not a CreateTaskResult`, { cause });
         ctx.skip(
-          `${what} answered error ${r.error.code} ${r.error.message}: ${kind === 'limit' ? "a resource limit, retried until the check's budget ran out" : "the request's own outcome (not one of JSON-RPC's codes), no CreateTaskResult to judge"}`,
+          `${what} answered error ${r.error.code} ${r.error.message}: ${
+            kind === 'limit'
+              ? "a resource limit, retried until the check's budget ran out"
+              : kind === 'internal'
+                ? 'an internal error (-32603, errors-internal-32603): the receiver failed, it did not refuse the task; no CreateTaskResult to judge'
+                : "the request's own outcome (not one of JSON-RPC's codes), no CreateTaskResult to judge"
+          }`,
           { cause },
         );
       }

@@ -13,7 +13,7 @@ import { defineCheck, type CheckContext, type CheckDef } from '../engine/check.t
 import { hasRelatedTask, PROGRESS_WITHOUT_RELATED_TASK, relatedTaskId } from '../arrange/tasks.ts';
 import { cancelFresh, cancelledTask, createTask, reachTerminal } from '../arrange/arrange.ts';
 import { inputAnswer, skipIfMisrouted } from '../arrange/input.ts';
-import { canonical, withoutMeta } from '../arrange/compare.ts';
+import { canonical, withoutMeta } from '../judge/compare.ts';
 import { timeLeft } from '../arrange/budget.ts';
 import { delay, getTask, pollDelay } from '../arrange/poll.ts';
 import { short } from '../engine/text.ts';

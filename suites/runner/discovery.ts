@@ -3,6 +3,8 @@
 // (arrange/arguments.ts), polled, and classified by what it did; what it started is cancelled. Tools are
 // judged safe by their annotations (tools.md: destructiveHint, readOnlyHint, openWorldHint) and by name
 // and description. requiresTask / forbidsTask come from execution.taskSupport. Bounded by a budget.
+import { isLimitError, readLimit } from '../judge/error-codes.ts';
+import { backoffMs, pollDelayMs } from '../judge/pacing.ts';
 import type { RequestorObservation, RequestorPlan } from './requestor-discovery.ts';
 import { RELATED_TASK_META, isTaskStatus, isTerminal, type TaskStatus, type TaskSupport } from '../../schema/protocol.ts';
 import { ANY_REVISION_ROLES, PROFILE_ROLES, type Profile, type ProfileRole } from '../engine/profile.ts';
@@ -172,10 +174,8 @@ export function formatPlan(plan: DiscoveryPlan, budgetMs: number): string[] {
 /** The target refused a call for capacity (observeWithin backs off and retries it). */
 export class LimitReached extends Error {}
 
-/** A refusal that says the target is at capacity (back off and retry), not that the call is wrong. */
-export function isLimitError(e: { code: number; message: string }): boolean {
-  return /too many|limit|capacity|busy|rate|throttl|try again/i.test(e.message) || e.code === 429;
-}
+/** A refusal that says the target is at capacity or throttling (back off and retry), not that the call is wrong (suites/judge). */
+export { isLimitError };
 
 interface ObserveContext {
   scope: Scope;
@@ -232,11 +232,16 @@ async function observeCall(call: PlannedCall, o: ObserveContext): Promise<CallOb
     if (isTaskStatus(last.status)) seen(last.status);
     const stopAt = Math.min(o.deadline, sent + o.settings.observeMs);
     while (!(isTaskStatus(last.status) && (isTerminal(last.status) || last.status === 'input_required')) && !obs.inputRequests.length) {
-      const interval = typeof last.pollInterval === 'number' && last.pollInterval > 0 ? last.pollInterval : 100;
-      const wait = Math.min(Math.max(interval, 50), 500);
+      // The target's pollInterval, never sooner (poll-respect-interval): observeMs bounds how long, not how fast.
+      const wait = pollDelayMs(last.pollInterval);
       if (Date.now() + wait >= stopAt) break;
       await delay(wait);
       const g = await o.scope.request('tasks/get', { taskId: task.taskId }, { timeoutMs: timeout() });
+      // A rate limit is back-pressure: the next poll waits longer (backoffMs), the observation goes on.
+      if (g.error && isLimitError(g.error) && Date.now() + backoffMs(2) < stopAt) {
+        await delay(backoffMs(2, { retryAfterMs: readLimit(g.error)?.retryAfterMs }));
+        continue;
+      }
       if (g.error) {
         obs.error = `tasks/get answered ${g.error.code} ${g.error.message}`;
         break;

@@ -6,6 +6,8 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { ChildProcess } from 'node:child_process';
+import { backoffMs } from '../judge/pacing.ts';
+import { retryAfterMs } from '../judge/error-codes.ts';
 import { DROPPED_RESPONSE, idKey, Peer, STARTUP_MS, WireClosedError, type PeerOptions } from './peer.ts';
 
 export interface StdioTarget {
@@ -43,10 +45,12 @@ export async function connectStdio(target: StdioTarget, opts: PeerOptions = {}):
     startupMs: STARTUP_MS,
     ...opts,
     child,
-    rawWriter: (text) =>
+    rawWriter: (text, signal) =>
       new Promise<void>((resolve, reject) => {
         const stdin = live()?.stdin;
         if (!stdin) return reject(new WireClosedError('process not running'));
+        // A process that never reads its stdin leaves the write pending once the pipe is full: the caller's bound aborts.
+        signal.addEventListener('abort', () => reject(signal.reason), { once: true });
         stdin.write(text.endsWith('\n') ? text : text + '\n', (err) => (err ? reject(err) : resolve()));
       }),
   });
@@ -77,7 +81,7 @@ export async function connectHttp(target: HttpTarget, opts: PeerOptions = {}): P
       while (responses.size > MAX_DROPPABLE) responses.delete(responses.keys().next().value!);
       signal = signal ? AbortSignal.any([signal, own.signal]) : own.signal;
     }
-    const res = await fetch(url, { ...init, ...(signal ? { signal } : {}) });
+    const res = await fetchPaced(url, { ...init, ...(signal ? { signal } : {}) }, (note) => peerRef?.record({ dir: 'event', note }));
     const ct = (res.headers.get('content-type') ?? '').split(';')[0]!.trim();
     for (const id of ids) {
       peerRef?.httpContentTypes.set(id, ct);
@@ -100,7 +104,7 @@ export async function connectHttp(target: HttpTarget, opts: PeerOptions = {}): P
       c.abort(new Error(DROPPED_RESPONSE));
       return true;
     },
-    rawWriter: async (text) => {
+    rawWriter: async (text, signal) => {
       // Raw POST with this session's headers; any JSON-RPC answer in the body is fed back in.
       const headers: Record<string, string> = {
         'content-type': 'application/json',
@@ -110,7 +114,8 @@ export async function connectHttp(target: HttpTarget, opts: PeerOptions = {}): P
       if (transport.sessionId) headers['mcp-session-id'] = transport.sessionId;
       const pv = (transport as unknown as { _protocolVersion?: string })._protocolVersion;
       if (pv) headers['mcp-protocol-version'] = pv;
-      const res = await fetch(target.url, { method: 'POST', headers, body: text });
+      // The caller's bound (Peer.sendBytes) aborts a POST the target never answers, or an answer that never ends.
+      const res = await fetchPaced(target.url, { method: 'POST', headers, body: text, signal }, (note) => peer.record({ dir: 'event', note }));
       const bodyText = await res.text();
       peer.record({ dir: 'event', note: `http ${res.status} for raw POST`, raw: bodyText.slice(0, 4096) });
       for (const m of parseHttpBody(bodyText)) transport.onmessage?.(m as JSONRPCMessage);
@@ -119,6 +124,28 @@ export async function connectHttp(target: HttpTarget, opts: PeerOptions = {}): P
   peerRef = peer;
   await transport.start();
   return peer;
+}
+
+/** Most 429 answers in a row one POST waits out before the 429 stands (the engine then says not exercised). */
+const MAX_429_RETRIES = 6;
+/** The longest single Retry-After waited out (ms); a target asking for more has its 429 stand. */
+const MAX_RETRY_AFTER_MS = 60_000;
+
+/**
+ * fetch, waiting out HTTP 429 (Too Many Requests) as a good client does: after the target's Retry-After, or
+ * backing off (suites/judge/pacing.ts), then the same POST again. A rate limit is back-pressure, never a verdict.
+ */
+async function fetchPaced(url: string | URL, init: RequestInit, note: (text: string) => void): Promise<globalThis.Response> {
+  for (let attempt = 1; ; attempt++) {
+    const res = await fetch(url, init);
+    if (res.status !== 429 || attempt > MAX_429_RETRIES || init.signal?.aborted) return res;
+    const wait = backoffMs(attempt, { retryAfterMs: retryAfterMs(res.headers.get('retry-after')) });
+    if (wait > MAX_RETRY_AFTER_MS) return res;
+    note(`http 429 (rate limited; attempt ${attempt}): sent again after ${wait} ms`);
+    await res.body?.cancel().catch(() => undefined);
+    await new Promise((r) => setTimeout(r, wait));
+    init.signal?.throwIfAborted();
+  }
 }
 
 /** How many HTTP responses connectHttp keeps droppable (the latest requests'). */

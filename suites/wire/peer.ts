@@ -1,6 +1,8 @@
 // Wire layer: a raw JSON-RPC peer on top of the SDK's transports (stdio, Streamable HTTP, in-memory: connect.ts).
 // It sends exactly what a test asks (valid or not), records a timestamped transcript of every message
 // both ways, and bounds every wait. It has no task logic: checks and reference peers bring that.
+import { readLimit } from '../judge/error-codes.ts';
+import { backoffMs } from '../judge/pacing.ts';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { ChildProcess } from 'node:child_process';
@@ -50,6 +52,23 @@ export class WireTimeoutError extends Error {
     super(`no ${what} within ${ms} ms`);
     this.name = 'WireTimeoutError';
   }
+}
+
+/**
+ * What `p` settles to, or WireTimeoutError("no `what` within `ms` ms") when it has not settled by then; `onTimeout`
+ * then ends what is still going (aborts a fetch). Every wait on the wire goes through a bound like this one.
+ */
+export function within<T>(p: Promise<T>, ms: number, what: string, onTimeout?: () => void): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([
+    p,
+    new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        onTimeout?.();
+        reject(new WireTimeoutError(what, ms));
+      }, ms);
+    }),
+  ]).finally(() => clearTimeout(timer));
 }
 
 /** What `p` settles to, or undefined when it timed out (WireTimeoutError); any other error is thrown. */
@@ -111,6 +130,9 @@ export function startupAllowance(first: () => Peer | undefined, requestTimeoutMs
   };
 }
 /** The reason a dropped response is aborted with (dropResponse): the transport's error about that stream is our doing, not the target's output. */
+/** The requests the suite sends on its own clock (polls) and sends again after a limit error (Peer.requestRaw). */
+const PACED_METHODS: readonly string[] = ['tasks/get', 'tasks/list'];
+
 export const DROPPED_RESPONSE = 'response dropped by the client';
 
 type Waiter = { pred: (m: Message) => boolean; resolve: (m: Message) => void };
@@ -123,8 +145,12 @@ interface Recorder {
 export interface PeerOptions {
   label?: string;
   defaultTimeoutMs?: number;
-  /** Raw writers for bytes the SDK transports would refuse to frame (set by the connect helpers). */
-  rawWriter?: (text: string) => Promise<void>;
+  /**
+   * Raw writers for bytes the SDK transports would refuse to frame (set by the connect helpers): resolves once
+   * the bytes are taken (stdio: written; HTTP: the POST answered and its body read). `signal` aborts when the
+   * caller's bound runs out (sendBytes).
+   */
+  rawWriter?: (text: string, signal: AbortSignal) => Promise<void>;
   child?: () => ChildProcess | undefined;
   /** Streamable HTTP: aborts the HTTP response carrying the request of this id (idKey); false when there is none (set by connectHttp). */
   dropResponse?: (key: string) => boolean;
@@ -230,8 +256,36 @@ export class Peer implements Recorder {
     return this.requestRaw(message, options.timeoutMs);
   }
 
-  /** Sends any object as a request-shaped message and waits for a response carrying its id. */
-  requestRaw(message: Message, requestedMs = this.defaultTimeoutMs): Promise<Response> {
+  /**
+   * Sends any object as a request-shaped message and waits for a response carrying its id. A poll (tasks/get,
+   * tasks/list) answered with a limit error (suites/judge/error-codes.ts readLimit) is sent again, with a new id,
+   * after backing off (the target's retry hint, else backoffMs), while the waits stay within the request's own
+   * bound: a rate limit is back-pressure, never a verdict (security-rate-limit, RULINGS.md#ext-rate-limit-error-open).
+   */
+  requestRaw(message: Message, requestedMs = this.defaultTimeoutMs, onResend?: (m: Message) => void): Promise<Response> {
+    if (!PACED_METHODS.includes(String(message.method))) return this.requestOnce(message, requestedMs);
+    const paced = async (): Promise<Response> => {
+      let waited = 0;
+      let m = message;
+      for (let attempt = 1; ; attempt++) {
+        const r = await this.requestOnce(m, requestedMs);
+        const limit = r.error ? readLimit(r.error) : undefined;
+        if (!limit || this.closed) return r;
+        const wait = backoffMs(attempt, { retryAfterMs: limit.retryAfterMs });
+        if (waited + wait > requestedMs) return r;
+        waited += wait;
+        this.record({ dir: 'event', note: `${String(message.method)} id=${idKey(m.id)} answered a limit (${limit.shown}): sent again after ${wait} ms` });
+        await new Promise((res) => setTimeout(res, wait));
+        m = { ...message, id: typeof message.id === 'string' ? `${message.id}~${attempt}` : this.nextId++ };
+        onResend?.(m);
+      }
+    };
+    const p = paced();
+    p.catch(() => undefined);
+    return p;
+  }
+
+  private requestOnce(message: Message, requestedMs: number): Promise<Response> {
     if (this.closed) return Promise.reject(new WireClosedError(this.closed));
     const beforeHeard = !this.heard;
     const boundMs = () => (beforeHeard ? Math.max(requestedMs, this.startupAllowanceMs()) : requestedMs);
@@ -270,7 +324,8 @@ export class Peer implements Recorder {
         }
       };
       this.closeWaiters.push(onClose);
-      this.send(message).catch((e) => {
+      // Bounded by the request's own timer above (an HTTP POST in JSON mode is taken only with its answer).
+      this.transmit(message).catch((e) => {
         if (this.pending.delete(key)) {
           clearTimeout(timer);
           reject(e instanceof Error ? e : new Error(String(e)));
@@ -283,8 +338,17 @@ export class Peer implements Recorder {
     return p;
   }
 
-  /** Sends one message without waiting for anything (notifications, responses, invalid shapes). */
-  async send(message: Message): Promise<void> {
+  /**
+   * Sends one message without waiting for an answer (notifications, responses, invalid shapes). Bounded: a
+   * transport that does not take it within `timeoutMs` (an HTTP POST the target never answers, a stdin it never
+   * reads) rejects with WireTimeoutError.
+   */
+  async send(message: Message, timeoutMs = this.defaultTimeoutMs): Promise<void> {
+    const what = `end of sending ${typeof message.method === 'string' ? message.method : `a response (id ${idKey(message.id)})`}`;
+    await within(this.transmit(message), timeoutMs, what, () => this.record({ dir: 'event', note: `timeout: no ${what} within ${timeoutMs} ms` }));
+  }
+
+  private async transmit(message: Message): Promise<void> {
     if (this.closed) throw new WireClosedError(this.closed);
     this.record({ dir: 'out', message });
     try {
@@ -302,11 +366,28 @@ export class Peer implements Recorder {
     return this.send(message);
   }
 
-  /** Writes raw text (e.g. malformed JSON) as one message; stdio: one line, HTTP: one POST body. */
-  async sendBytes(text: string): Promise<void> {
-    if (!this.opts.rawWriter) throw new Error(`${this.label}: this transport cannot send raw bytes`);
+  /**
+   * Writes raw text (e.g. malformed JSON) as one message; stdio: one line, HTTP: one POST body (resolves once its
+   * answer is read). Bounded like any request: WireTimeoutError after `timeoutMs` (the write or POST is aborted).
+   */
+  async sendBytes(text: string, timeoutMs = this.defaultTimeoutMs): Promise<void> {
+    const writer = this.opts.rawWriter;
+    if (!writer) throw new Error(`${this.label}: this transport cannot send raw bytes`);
+    if (this.closed) throw new WireClosedError(this.closed);
     this.record({ dir: 'out', raw: text });
-    await this.opts.rawWriter(text);
+    await this.boundedRaw((signal) => writer(text, signal), timeoutMs);
+  }
+
+  /** A raw exchange (`run`) bounded by `timeoutMs`: aborted and WireTimeoutError when it has not ended by then. */
+  async boundedRaw(run: (signal: AbortSignal) => Promise<void>, timeoutMs = this.defaultTimeoutMs): Promise<void> {
+    const abort = new AbortController();
+    const what = 'end of the raw write or POST (with its answer)';
+    const p = run(abort.signal);
+    p.catch(() => undefined);
+    await within(p, timeoutMs, what, () => {
+      this.record({ dir: 'event', note: `timeout: no ${what} within ${timeoutMs} ms` });
+      abort.abort(new WireTimeoutError(what, timeoutMs));
+    });
   }
   get canSendBytes(): boolean {
     return this.opts.rawWriter !== undefined;
@@ -431,7 +512,10 @@ export class Peer implements Recorder {
     if (r.result) {
       const v = r.result.protocolVersion;
       if (typeof v === 'string') this.transport.setProtocolVersion?.(v);
-      await this.notify('notifications/initialized');
+      // A notification needs no answer: a POST of it the target never answers is left behind (bounded, recorded).
+      await this.notify('notifications/initialized').catch((e) => {
+        if (!(e instanceof WireTimeoutError)) throw e;
+      });
     }
     return r;
   }
@@ -584,19 +668,19 @@ export class Scope {
     const message: Message = { jsonrpc: '2.0', id, method };
     if (params !== undefined) message.params = params;
     this.claim(message);
-    return this.peer.requestRaw(message, options.timeoutMs ?? this.peer.defaultTimeoutMs);
+    return this.peer.requestRaw(message, options.timeoutMs ?? this.peer.defaultTimeoutMs, (m) => this.claim(m));
   }
 
   requestRaw(message: Message, timeoutMs?: number): Promise<Response> {
     this.claim(message);
-    return this.peer.requestRaw(message, timeoutMs ?? this.peer.defaultTimeoutMs);
+    return this.peer.requestRaw(message, timeoutMs ?? this.peer.defaultTimeoutMs, (m) => this.claim(m));
   }
 
-  /** Sends any message (request, notification, response, invalid shape) as this scope's. */
-  send(message: Message): Promise<void> {
+  /** Sends any message (request, notification, response, invalid shape) as this scope's. Bounded (Peer.send). */
+  send(message: Message, timeoutMs?: number): Promise<void> {
     if ('id' in message && 'method' in message) this.claim(message);
     this.mine.add(message);
-    return this.peer.send(message);
+    return this.peer.send(message, timeoutMs);
   }
 
   notify(method: string, params?: unknown): Promise<void> {
@@ -605,12 +689,12 @@ export class Scope {
     return this.send(message);
   }
 
-  /** Raw text (malformed JSON and the like); recorded in this scope's transcript. */
-  async sendBytes(text: string): Promise<void> {
+  /** Raw text (malformed JSON and the like); recorded in this scope's transcript. Bounded (Peer.sendBytes). */
+  async sendBytes(text: string, timeoutMs?: number): Promise<void> {
     this.rawPending = true;
     this.rawOutstanding++;
     try {
-      await this.peer.sendBytes(text);
+      await this.peer.sendBytes(text, timeoutMs);
     } finally {
       this.rawPending = false;
     }

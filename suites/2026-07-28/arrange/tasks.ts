@@ -6,12 +6,24 @@
 import { NotExercised, Violation, type CheckContext } from '../../engine/check.ts';
 import type { ModernProfileRole } from '../../engine/profile.ts';
 import { timeLeft } from '../../arrange/budget.ts';
-import { delay, seqText } from '../../arrange/poll.ts';
+import { delay, pacedDelay, pending, seqText } from '../../arrange/poll.ts';
+import { backoffMs, pollDelayMs } from '../../judge/pacing.ts';
+import { isDeletion, jsonRpcTable, readLimit, type ErrorCodeTable } from '../../judge/error-codes.ts';
 import { isLimitError, retryEndedFirst } from '../../arrange/arrange.ts';
 import { isObj, short } from '../../engine/text.ts';
+import { instantOf } from '../../judge/timestamps.ts';
 import { elicitationContent } from '../../wire/elicitation.ts';
 import { WireTimeoutError, type JsonRpcError, type Message } from '../../wire/peer.ts';
-import { ErrorCode, Field, isTaskStatus, isTerminal, Method, ResultType, type TaskStatus } from '../../../schema/2026-07-28/protocol.ts';
+import {
+  Field,
+  MCP_DEFINED_CODES,
+  isTaskStatus,
+  isTerminal,
+  TIMESTAMP_READING,
+  Method,
+  ResultType,
+  type TaskStatus,
+} from '../../../schema/2026-07-28/protocol.ts';
 import { wire } from '../engine/check.ts';
 import { CLIENT_CAPABILITIES, type ModernRequestOptions, type ModernResponse, type ModernScope } from '../wire/peer.ts';
 
@@ -151,11 +163,13 @@ export function getTask(scope: ModernScope, taskId: unknown, opts: ModernRequest
   return scope.request(Method.TasksGet, { taskId }, opts);
 }
 
-/** The delay before the next poll: the task's pollIntervalMs, clamped to [20 ms, maxPollIntervalMs]. */
-export function pollDelay(ctx: Pick<CheckContext, 'options'>, task: unknown): number {
-  const p = isObj(task) && typeof task[Field.pollIntervalMs] === 'number' && task[Field.pollIntervalMs] > 0 ? (task[Field.pollIntervalMs] as number) : 100;
-  return Math.min(Math.max(p, 20), ctx.options.maxPollIntervalMs);
+/** The delay before the next poll: the task's pollIntervalMs, never sooner (2026-poll-respect-interval; suites/judge/pacing.ts). */
+export function pollDelay(_ctx: unknown, task: unknown): number {
+  return pollDelayMs(isObj(task) ? task[Field.pollIntervalMs] : undefined);
 }
+
+/** The error codes of 2026-07-28 as suites/judge reads them (JSON-RPC's own, and those basic-index.md defines). */
+export const CODES: ErrorCodeTable = jsonRpcTable(MCP_DEFINED_CODES);
 
 export interface Watch {
   /** Statuses in the order seen. */
@@ -182,9 +196,9 @@ export interface WatchOptions {
 }
 
 /**
- * Polls tasks/get until `done(task, polls)` holds or the bound passes. A poll answered with an error that
- * carries `data.retryAfterMs`, or any non-(-32602) error right after a poll, is retried once after waiting
- * (rate limiting has no defined error: RULINGS.md#ext-rate-limit-error-open).
+ * Polls tasks/get at the task's pollIntervalMs until `done(task, polls)` holds or the bound passes. A poll answered
+ * with a limit (throttling in any shape, suites/judge/error-codes.ts) is retried after backing off, as often as the
+ * bound allows; any other error but -32602 once (rate limiting has no defined error: RULINGS.md#ext-rate-limit-error-open).
  */
 export async function watch(
   ctx: CheckContext,
@@ -194,12 +208,13 @@ export async function watch(
 ): Promise<Watch> {
   const scope = opts.scope ?? wire(ctx);
   const started = Date.now();
-  const boundMs = opts.boundMs ?? timeLeft(ctx);
+  let boundMs = opts.boundMs ?? timeLeft(ctx);
   const statuses = opts.into ?? [];
   const tasks: Record<string, any>[] = [];
   let last: Record<string, any> | undefined;
   let polls = 0;
   let retried = false;
+  let limits = 0;
   const fail = (message: string, cause: string): never => {
     if (opts.onFailure === 'violation') throw new Violation(message, { cause });
     throw new NotExercised(message, { cause, judgedBy: JUDGED_BY.get });
@@ -209,13 +224,18 @@ export async function watch(
     polls++;
     const elapsed = () => Date.now() - started;
     if (r.error) {
-      if (r.error.code === ErrorCode.InvalidParams) {
+      const limit = readLimit(r.error);
+      if (isDeletion(r.error, CODES)) {
         ctx.finished(taskId);
         if (opts.allowGone) return { statuses, tasks, last, gone: r.error, timedOut: false, elapsedMs: elapsed() };
-      } else if (!retried) {
+      } else if (limit || !retried) {
+        // A limit, or once any other error (RULINGS.md#ext-rate-limit-error-open): wait, then poll again.
         retried = true;
-        const after = Number((r.error.data as any)?.retryAfterMs);
-        await delay(Math.min(Number.isFinite(after) && after > 0 ? after + 20 : 2 * pollDelay(ctx, last), 2_000));
+        if (limit) ctx.limitSeen?.(`${r.error.code} ${r.error.message}`);
+        const wait = backoffMs(++limits, { retryAfterMs: limit?.retryAfterMs, pollMs: 2 * pollDelay(ctx, last) });
+        if (elapsed() + wait > boundMs + pending(ctx, wait)) return { statuses, tasks, last, timedOut: true, elapsedMs: elapsed() };
+        boundMs += (await pacedDelay(ctx, wait, `tasks/get of task ${taskId} answered ${r.error.code} (${limit ? `a limit: ${limit.shown}` : 'retried once'})`))
+          .grownMs;
         continue;
       }
       fail(
@@ -224,6 +244,7 @@ export async function watch(
       );
     }
     retried = false;
+    limits = 0;
     last = r.result;
     if (!isTaskStatus(last?.[Field.status]))
       fail(
@@ -236,8 +257,8 @@ export async function watch(
     if (isTerminal(status)) ctx.finished(taskId);
     if (done(last!, polls)) return { statuses, tasks, last, timedOut: false, elapsedMs: elapsed() };
     const wait = pollDelay(ctx, last);
-    if (elapsed() + wait > boundMs) return { statuses, tasks, last, timedOut: true, elapsedMs: elapsed() };
-    await delay(wait);
+    if (elapsed() + wait > boundMs + pending(ctx, wait)) return { statuses, tasks, last, timedOut: true, elapsedMs: elapsed() };
+    boundMs += (await pacedDelay(ctx, wait, `polling task ${taskId} at its pollIntervalMs (${wait} ms)`)).grownMs;
   }
 }
 
@@ -375,7 +396,7 @@ export async function cancelQuietly(scope: ModernScope, taskId: string): Promise
  */
 export function pastTtl(task: unknown, marginMs = 500): boolean {
   if (!isObj(task) || typeof task[Field.ttlMs] !== 'number') return false;
-  const created = Date.parse(task[Field.createdAt]);
+  const created = instantOf(task[Field.createdAt], TIMESTAMP_READING);
   return !Number.isNaN(created) && Date.now() > created + (task[Field.ttlMs] as number) - marginMs;
 }
 

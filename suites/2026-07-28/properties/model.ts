@@ -4,7 +4,17 @@
 // (2026-cancel-may-stay-nonterminal, 2026-cancel-may-end-otherwise), a partial answer may be taken or not, a
 // cancelled task may be deleted, and after createdAt + ttlMs anything may happen (RULINGS.md#ext-ttl-before-expiry).
 import { isObj, short } from '../../engine/text.ts';
-import { ErrorCode, Field, isTaskStatus, isTerminal, ResultType, TRANSITIONS, type TaskStatus } from '../../../schema/2026-07-28/protocol.ts';
+import { instantOf } from '../../judge/timestamps.ts';
+import {
+  ErrorCode,
+  Field,
+  isTaskStatus,
+  isTerminal,
+  TIMESTAMP_READING,
+  ResultType,
+  TRANSITIONS,
+  type TaskStatus,
+} from '../../../schema/2026-07-28/protocol.ts';
 
 /** A broken rule: its requirement ids and what was seen. */
 export class ModelViolation extends Error {
@@ -111,7 +121,7 @@ export class ExtensionModel {
   }
 
   private expiry(t: TaskState, task: Record<string, any>, now: number): void {
-    const created = Date.parse(task[Field.createdAt]);
+    const created = instantOf(task[Field.createdAt], TIMESTAMP_READING);
     const ttl = task[Field.ttlMs];
     if (ttl === null) t.expiresAt = undefined;
     else if (typeof ttl === 'number') t.expiresAt = (Number.isNaN(created) ? now : created) + ttl;

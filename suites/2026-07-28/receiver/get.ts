@@ -6,7 +6,8 @@ import { isObj, short } from '../../engine/text.ts';
 import { seqText } from '../../arrange/poll.ts';
 import { timeLeft } from '../../arrange/budget.ts';
 import { validatorFor } from '../../../schema/validate.ts';
-import { Field, firstIllegalStep, isTerminal, ResultType, REVISION, type TaskStatus } from '../../../schema/2026-07-28/protocol.ts';
+import { ErrorCode, Field, firstIllegalStep, isTerminal, ResultType, REVISION, type TaskStatus } from '../../../schema/2026-07-28/protocol.ts';
+import { callTwice, notRepeatedCause, notRepeatedReason, outcomeDifference, type Outcome } from '../../judge/compare.ts';
 import { extensionNotAdvertised, modernCheck } from '../engine/check.ts';
 import {
   callRole,
@@ -44,18 +45,36 @@ function expectVariant(ctx: CheckContext, taskId: string, task: unknown, status:
   );
 }
 
-/** The plain answer of a role to a client that does not declare the extension (what the task's outcome must equal). */
-async function plainAnswer(ctx: CheckContext, role: ModernProfileRole) {
-  const r = await callRole(ctx, role, { capabilities: NON_DECLARING });
-  if (!r.error && answeredWithTask(r.result))
-    ctx.skip(`tools/call of "${ctx.tool(role).name}" without the extension was answered with a task`, {
-      judgedBy: '2026-negotiation.no-task-for-non-declaring',
-    });
-  return r;
+/** The tool-result members two answers are compared on (resultType and _meta aside: an inlined result may omit them). */
+const toolPart = (r: any) => ({ content: r?.content, structuredContent: r?.structuredContent, isError: r?.isError === true });
+
+/**
+ * The plain answer of a role to a client that does not declare the extension (what the task's outcome must
+ * equal), determinism first: called twice, and not exercised when the two differ by `differ` (the tool does not
+ * repeat itself), when the tool runs only as a task (-32021: no plain answer exists) or when it was answered
+ * with a task (judged elsewhere).
+ */
+async function plainAnswer(ctx: CheckContext, role: ModernProfileRole, differ: (a: Outcome, b: Outcome) => string | undefined) {
+  const name = ctx.tool(role).name;
+  const r = await callTwice(() => callRole(ctx, role, { capabilities: NON_DECLARING }), {
+    differ,
+    first: (a) => {
+      if (!a.error && answeredWithTask(a.result))
+        ctx.skip(`tools/call of "${name}" without the extension was answered with a task`, { judgedBy: '2026-negotiation.no-task-for-non-declaring' });
+      if (a.error?.code === ErrorCode.MissingRequiredClientCapability)
+        ctx.skip(
+          `tool "${name}" (role ${role}) runs only as a task: without the extension it answers ${a.error.code} (2026-caps-required-32021), so there is no plain answer to compare with`,
+        );
+    },
+  });
+  if (!r.repeats) ctx.skip(notRepeatedReason(name, role, r.difference), { cause: notRepeatedCause(role) });
+  return r.answer;
 }
 
-/** The tool-result members two answers are compared on. */
-const toolPart = (r: any) => ({ content: r?.content, structuredContent: r?.structuredContent, isError: r?.isError === true });
+/** Two results the same on their tool part, or two errors with the same code (2026-exec-error-exact compares codes). */
+const sameToolPart = (a: Outcome, b: Outcome) => outcomeDifference(a, b, { project: toolPart, names: ['the first call', 'the second'] });
+const sameErrorCode = (a: Outcome, b: Outcome) =>
+  a.error && b.error ? (a.error.code === b.error.code ? undefined : `error ${a.error.code}, then ${b.error.code}`) : sameToolPart(a, b);
 
 /** Polls `extra` more times after a terminal status; every status seen must be the same (or the task gone). */
 async function staysTerminal(ctx: CheckContext, c: Created, terminal: TaskStatus, statuses: TaskStatus[], opts: { windowMs?: number; polls?: number }) {
@@ -246,7 +265,7 @@ export const checks: CheckDef[] = [
     needs: ['failsWithError'],
     notApplicable: extensionNotAdvertised,
     async run(ctx: CheckContext) {
-      const plain = await plainAnswer(ctx, 'failsWithError');
+      const plain = await plainAnswer(ctx, 'failsWithError', sameErrorCode);
       if (!plain.error)
         ctx.skip(`tools/call of "${ctx.tool('failsWithError').name}" without a task did not fail (got ${short(plain.result)}): nothing to compare with`);
       const c = await settledAs(ctx, 'failsWithError', 'failed');
@@ -270,7 +289,7 @@ export const checks: CheckDef[] = [
     needs: ['completes'],
     notApplicable: extensionNotAdvertised,
     async run(ctx: CheckContext) {
-      const plain = await plainAnswer(ctx, 'completes');
+      const plain = await plainAnswer(ctx, 'completes', sameToolPart);
       if (plain.error) ctx.skip(`tools/call of "${ctx.tool('completes').name}" without a task answered error ${plain.error.code}: nothing to compare with`);
       if (!Array.isArray(plain.result?.content))
         ctx.skip(`tools/call of "${ctx.tool('completes').name}" without the extension was answered with no content: nothing to compare with`, {
@@ -279,12 +298,8 @@ export const checks: CheckDef[] = [
       const c = await settledAs(ctx, 'completes', 'completed');
       const res = c.last[Field.result];
       if (!isObj(res)) ctx.skip(`completed task ${c.taskId} has no result object`, { judgedBy: '2026-get.completed-result' });
-      const a = JSON.stringify(toolPart(res));
-      const b = JSON.stringify(toolPart(plain.result));
-      ctx.expect(
-        a === b,
-        `completed task ${c.taskId} carries result ${short(toolPart(res), 200)}; the same call without a task returns ${short(toolPart(plain.result), 200)}`,
-      );
+      const diff = outcomeDifference(plain, { result: res }, { project: toolPart, names: ['without a task', `inlined in completed task ${c.taskId}`] });
+      ctx.expect(diff === undefined, `${diff}`);
       return `result equals the plain call's (${short(toolPart(res), 100)})`;
     },
   }),

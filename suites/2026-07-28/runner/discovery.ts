@@ -10,6 +10,7 @@
 // that does not declare the extension: -32021 makes it taskOnly. Against a server that does not advertise the
 // extension a plain result without isError is `completes` (the negotiation checks need one); no other role can
 // be found there. Bounded by the budget.
+import { pollDelayMs } from '../../judge/pacing.ts';
 import {
   isTaskStatus,
   isTerminal,
@@ -158,8 +159,8 @@ async function observeCall(call: PlannedCall, o: ObserveContext): Promise<Modern
           break;
         }
       }
-      const interval = typeof last?.[Field.pollIntervalMs] === 'number' && last[Field.pollIntervalMs] > 0 ? last[Field.pollIntervalMs] : 100;
-      const wait = Math.min(Math.max(interval, 50), 500);
+      // The task's pollIntervalMs, never sooner (2026-poll-respect-interval): observeMs bounds how long, not how fast.
+      const wait = pollDelayMs(last?.[Field.pollIntervalMs]);
       if (Date.now() + wait >= stopAt) break;
       await delay(wait);
       const g = await o.scope.request(Method.TasksGet, { taskId }, { timeoutMs: timeoutOf(o) });

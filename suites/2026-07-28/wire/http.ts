@@ -244,19 +244,24 @@ export class ModernHttpTransport implements Transport {
     await this.post(JSON.stringify(m), headers, isRequest ? idKey(m.id) : 'notification', String(m.method));
   }
 
-  /** POSTs raw text (malformed JSON and the like) with the given headers; any JSON-RPC answer is fed back in. */
-  async sendRaw(text: string, headers: Record<string, string> = {}): Promise<void> {
+  /**
+   * POSTs raw text (malformed JSON and the like) with the given headers; any JSON-RPC answer is fed back in.
+   * Resolves once the answer is read to its end; `signal` (the caller's bound: Peer.boundedRaw) aborts the POST.
+   */
+  async sendRaw(text: string, headers: Record<string, string> = {}, signal?: AbortSignal): Promise<void> {
     await this.post(
       text,
       { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...(this.opts.headers ?? {}), ...headers },
       'raw',
       '(raw)',
+      signal,
     );
     await this.exchanges.get('raw')?.done;
   }
 
-  private async post(body: string, headers: Record<string, string>, key: string, method: string): Promise<void> {
+  private async post(body: string, headers: Record<string, string>, key: string, method: string, signal?: AbortSignal): Promise<void> {
     const abort = new AbortController();
+    signal?.addEventListener('abort', () => abort.abort(), { once: true });
     let finish!: () => void;
     const x: HttpExchange & { abort: AbortController } = { key, method, headers, answered: false, abort, done: new Promise<void>((r) => (finish = r)) };
     this.exchanges.set(key, x);

@@ -193,12 +193,13 @@ export class ModernPeer {
     else await via.notify(Method.Cancelled, { requestId: id, reason }).catch(() => undefined);
   }
 
-  /** Posts raw text (HTTP) or writes a raw line (stdio). */
-  async sendBytes(text: string, headers?: Record<string, string>): Promise<void> {
-    if (this.http) {
+  /** Posts raw text (HTTP: resolves once its answer is read) or writes a raw line (stdio); bounded by `timeoutMs` (default the request bound). */
+  async sendBytes(text: string, headers?: Record<string, string>, timeoutMs?: number): Promise<void> {
+    const http = this.http;
+    if (http) {
       this.peer.record({ dir: 'out', raw: text });
-      await this.http.sendRaw(text, headers);
-    } else await this.peer.sendBytes(text);
+      await this.peer.boundedRaw((signal) => http.sendRaw(text, headers, signal), timeoutMs);
+    } else await this.peer.sendBytes(text, timeoutMs);
   }
 
   /** The HTTP exchange of a request id (status, content type, headers sent); undefined over stdio. */
@@ -262,9 +263,9 @@ export class ModernScope {
     return this.scope ? this.scope.notify(method, params) : this.peer.notify(method, params);
   }
 
-  /** Raw text: one POST body (HTTP) or one line (stdio). */
-  sendBytes(text: string, headers?: Record<string, string>): Promise<void> {
-    return this.connection.sendBytes(text, headers);
+  /** Raw text: one POST body (HTTP) or one line (stdio); bounded (ModernPeer.sendBytes). */
+  sendBytes(text: string, headers?: Record<string, string>, timeoutMs?: number): Promise<void> {
+    return this.connection.sendBytes(text, headers, timeoutMs);
   }
 
   /** Waits (bounded) for any message on the connection matching `pred`. */
@@ -372,7 +373,11 @@ export async function connectModern(target: ModernTarget, opts: ModernConnectOpt
     startupMs: STARTUP_MS,
     ...opts,
     child: () => transport.process,
-    rawWriter: (text) => transport.write(text.endsWith('\n') ? text : text + '\n').catch((e) => Promise.reject(new WireClosedError(String(e?.message ?? e)))),
+    rawWriter: (text, signal) =>
+      new Promise<void>((resolve, reject) => {
+        signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+        transport.write(text.endsWith('\n') ? text : text + '\n').then(resolve, (e) => reject(new WireClosedError(String(e?.message ?? e))));
+      }),
   });
   peerRef = peer;
   transport.onstderr = (text) => peer.appendStderr(text);
