@@ -5,7 +5,19 @@ import { parseMockArgs } from './receiver/args.ts';
 import { RELATED_TASK_META } from '../schema/protocol.ts';
 import { FAULTS, type FaultInfo, type FaultName } from './receiver/faults.ts';
 import type { ReceiverOptions } from './receiver/index.ts';
-import { createTask, harness, ISO_8601, ok, pollUntil, statusIs, type Harness, type Kind } from './receiver/test-helpers.ts';
+import {
+  createTask,
+  firedOverflowingTimers,
+  harness,
+  ISO_8601,
+  ok,
+  onFakeClock,
+  pollUntil,
+  statusIs,
+  until,
+  type Harness,
+  type Kind,
+} from './receiver/test-helpers.ts';
 import { WireTimeoutError, type Message, type Peer } from '../suites/wire/peer.ts';
 import { ClientTaskReceiver, type ReceivableMethod } from './client/task-receiver.ts';
 
@@ -28,7 +40,8 @@ async function withFault(fault: FaultName, body: (p: Peer, h: Harness) => Promis
   }
 }
 
-const delay = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** The test client's own work on a request it receives (its run time, not a wait of the test). */
+const work = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const answerAll = (p: Peer, asked: any[] = []) =>
   p.onRequest((req) => {
     if (req.method !== 'elicitation/create') return undefined;
@@ -47,7 +60,7 @@ async function asClientReceiver(p: Peer, declared: ReceivableMethod[], tool: str
         await ctx.awaitUser(600);
         return { action: 'accept', content: { answer: 'x' } };
       }
-      await delay(ctx.task ? 600 : 0);
+      await work(ctx.task ? 600 : 0);
       return { role: 'assistant', content: { type: 'text', text: 'x' }, model: 'm' };
     },
   });
@@ -275,17 +288,19 @@ const observations: Record<FaultName, (p: Peer, h: Harness) => Promise<void>> = 
     expect(notes.length).toBe(3);
     for (const n of notes) expect(n.params._meta?.[RELATED_TASK_META]).toBeUndefined();
   },
-  'cancel-keeps-running': async (p) => {
-    const t = await createTask(p, 'progress', { ms: 300 }, {}, { progressToken: 'tok-c' });
-    const c = await p.request('tasks/cancel', { taskId: t.taskId });
-    expect(ok(c).status).toBe('cancelled');
-    await delay(400);
-    const after = p.transcript.filter(
-      (e) => e.dir === 'in' && (e.message as any)?.method === 'notifications/progress' && e.seq > p.transcript.find((x) => x.message === c.message)!.seq,
-    );
-    expect(after.length).toBe(3);
-    expect(ok(await p.request('tasks/get', { taskId: t.taskId })).status).toBe('cancelled');
-  },
+  'cancel-keeps-running': (p) =>
+    onFakeClock(async (pass) => {
+      const t = await createTask(p, 'progress', { ms: 300 }, {}, { progressToken: 'tok-c' });
+      const c = await p.request('tasks/cancel', { taskId: t.taskId });
+      expect(ok(c).status).toBe('cancelled');
+      await pass(400); // past the 300 ms the work would have run
+      await p.request('ping');
+      const after = p.transcript.filter(
+        (e) => e.dir === 'in' && (e.message as any)?.method === 'notifications/progress' && e.seq > p.transcript.find((x) => x.message === c.message)!.seq,
+      );
+      expect(after.length).toBe(3);
+      expect(ok(await p.request('tasks/get', { taskId: t.taskId })).status).toBe('cancelled');
+    }),
   'progress-after-terminal': async (p) => {
     const t = await createTask(p, 'progress', { ms: 30 }, {}, { progressToken: 'tok-l' });
     await pollUntil(p, t.taskId, statusIs('completed'));
@@ -297,15 +312,16 @@ const observations: Record<FaultName, (p: Peer, h: Harness) => Promise<void>> = 
   'ttl-timer-overflow': async (p) => {
     const t = await createTask(p, 'complete', { ms: 0 }, { ttl: 30 * 24 * 3600 * 1000 });
     expect(t.ttl).toBe(30 * 24 * 3600 * 1000);
-    await delay(20);
+    await firedOverflowingTimers();
     expect((await p.request('tasks/get', { taskId: t.taskId })).error?.code).toBe(-32602);
   },
-  'expired-retained': async (p) => {
-    const t = await createTask(p, 'complete', { ms: 0 }, { ttl: 30 });
-    await delay(120);
-    expect(ok(await p.request('tasks/get', { taskId: t.taskId })).taskId).toBe(t.taskId);
-    expect(ok(await p.request('tasks/list', {})).tasks.map((x: any) => x.taskId)).toContain(t.taskId);
-  },
+  'expired-retained': (p) =>
+    onFakeClock(async (pass) => {
+      const t = await createTask(p, 'complete', { ms: 0 }, { ttl: 30 });
+      await pass(120); // past its ttl
+      expect(ok(await p.request('tasks/get', { taskId: t.taskId })).taskId).toBe(t.taskId);
+      expect(ok(await p.request('tasks/list', {})).tasks.map((x: any) => x.taskId)).toContain(t.taskId);
+    }),
   'generic-error-messages': async (p) => {
     expect((await p.request('tasks/get', { taskId: 'nope' })).error).toEqual({ code: -32602, message: 'Invalid params' });
     expect((await p.request('tasks/list', { cursor: 'nope' })).error).toEqual({ code: -32602, message: 'Invalid params' });
@@ -395,7 +411,7 @@ const observations: Record<FaultName, (p: Peer, h: Harness) => Promise<void>> = 
     });
     const t = await createTask(p, 'ask', { ms: 0 });
     const result = p.request('tasks/result', { taskId: t.taskId });
-    while (asked.length === 0) await delay(10);
+    await p.waitFor((m) => m.method === 'elicitation/create', 5000, 'the input request', true);
     expect(ok(await p.request('tasks/get', { taskId: t.taskId })).status).toBe('working');
     release();
     ok(await result);
@@ -405,8 +421,14 @@ const observations: Record<FaultName, (p: Peer, h: Harness) => Promise<void>> = 
     answerAll(p, asked);
     const t = await createTask(p, 'ask', { ms: 0 });
     void p.request('tasks/result', { taskId: t.taskId }, { timeoutMs: 15_000 }).catch(() => undefined);
-    while (asked.length === 0) await delay(10);
-    await delay(300);
+    const input = await p.waitFor((m) => m.method === 'elicitation/create', 5000, 'the input request', true);
+    // Our answer sent, then a round trip: the receiver has read the answer before the ping (one connection, in order).
+    await until(
+      () => p.transcript.some((e) => e.dir === 'out' && (e.message as Message | undefined)?.id === input.id && 'result' in (e.message as Message)),
+      5000,
+      'our answer to the input request',
+    );
+    await p.request('ping');
     expect(ok(await p.request('tasks/get', { taskId: t.taskId })).status).toBe('input_required');
     await p.request('tasks/cancel', { taskId: t.taskId });
   },
@@ -527,7 +549,6 @@ describe('named faults', () => {
           if (typeof r.result?.task?.taskId === 'string') ids.push(String(r.result.task.taskId));
         }
         await Promise.all(ids.map((taskId) => p.request('tasks/result', { taskId }, { timeoutMs: 3000 }).catch(() => undefined)));
-        await new Promise((r) => setTimeout(r, 50));
         expect(ok(await p.request('ping')), f.name).toEqual({});
         expect(
           errors.filter((l) => !/send failed/.test(l)),

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseMockArgs } from './receiver/args.ts';
 import { LATITUDES, type LatitudeName } from './receiver/latitudes.ts';
-import { createTask, harness, ok, pollUntil, statusIs, type Harness } from './receiver/test-helpers.ts';
+import { createTask, harness, ok, onFakeClock, pollUntil, statusIs, type Harness } from './receiver/test-helpers.ts';
 import type { Peer } from '../suites/wire/peer.ts';
 
 async function withLatitude(name: LatitudeName | undefined, body: (p: Peer, h: Harness) => Promise<void>): Promise<void> {
@@ -41,17 +41,19 @@ const observations: Record<LatitudeName, (p: Peer, h: Harness) => Promise<void>>
     expect(r.result?.isError).toBe(true);
     expect(ok(await p.request('tasks/get', { taskId: t.taskId })).status).toBe('failed');
   },
-  'slow-runs-minutes': async (p) => {
-    const t = await createTask(p, 'slow', { ms: 10 });
-    await new Promise((r) => setTimeout(r, 200));
-    expect(ok(await p.request('tasks/get', { taskId: t.taskId })).status).toBe('working');
-    await p.request('tasks/cancel', { taskId: t.taskId });
-  },
-  'lazy-expiry': async (p) => {
-    const t = await createTask(p, 'complete', { ms: 0 }, { ttl: 30 });
-    await new Promise((r) => setTimeout(r, 150));
-    expect(ok(await p.request('tasks/get', { taskId: t.taskId })).taskId).toBe(t.taskId);
-  },
+  'slow-runs-minutes': (p) =>
+    onFakeClock(async (pass) => {
+      const t = await createTask(p, 'slow', { ms: 10 });
+      await pass(200); // well past the 10 ms it was asked to run
+      expect(ok(await p.request('tasks/get', { taskId: t.taskId })).status).toBe('working');
+      await p.request('tasks/cancel', { taskId: t.taskId });
+    }),
+  'lazy-expiry': (p) =>
+    onFakeClock(async (pass) => {
+      const t = await createTask(p, 'complete', { ms: 0 }, { ttl: 30 });
+      await pass(150); // past its ttl, before the sweep
+      expect(ok(await p.request('tasks/get', { taskId: t.taskId })).taskId).toBe(t.taskId);
+    }),
   'stateless-cursors': async (p) => {
     for (let i = 0; i < 12; i++) await createTask(p, 'complete', { ms: 0 });
     const c = ok(await p.request('tasks/list', {})).nextCursor;

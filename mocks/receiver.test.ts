@@ -2,8 +2,20 @@
 // through suites/wire/peer.ts), plus HTTP session/token isolation and stdio garbage handling.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RELATED_TASK_META } from '../schema/protocol.ts';
-import { createTask, harness, ISO_8601, ok, pollUntil, statusIs, type Harness, type Kind } from './receiver/test-helpers.ts';
-import type { Peer } from '../suites/wire/peer.ts';
+import {
+  createTask,
+  firedOverflowingTimers,
+  harness,
+  ISO_8601,
+  ok,
+  onFakeClock,
+  pollUntil,
+  statusIs,
+  type Harness,
+  type Kind,
+} from './receiver/test-helpers.ts';
+import { within, type Peer } from '../suites/wire/peer.ts';
+import type { TapEvent } from './receiver/port.ts';
 
 const OPTIONS = { pageSize: 3, maxTtl: 60_000, defaultTtl: 30_000, maxConcurrentTasks: 4, pollInterval: 50 };
 
@@ -334,7 +346,10 @@ describe('Streamable HTTP responses', () => {
   }
 
   it('answers are application/json (tasks/get never upgraded to SSE); input requests wait for the GET stream and go out on it', async () => {
-    const h = await harness('http');
+    let resultArrived!: () => void;
+    const arrived = new Promise<void>((r) => (resultArrived = r));
+    const tap = (e: TapEvent) => void ((e.message as { method?: string } | undefined)?.method === 'tasks/result' && e.dir === 'in' && resultArrived());
+    const h = await harness('http', { scenario: { tap } });
     try {
       const { post, headers } = await rawSession(h.url!);
       const created = await post({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'ask', arguments: { ms: 0 }, task: {} } });
@@ -344,7 +359,7 @@ describe('Streamable HTTP responses', () => {
       expect(get.headers.get('content-type')).toMatch(/^application\/json/);
       // tasks/result blocks (a JSON answer to come); its input request waits: no GET stream is open yet.
       const result = post({ jsonrpc: '2.0', id: 3, method: 'tasks/result', params: { taskId } });
-      await new Promise((r) => setTimeout(r, 200));
+      await within(arrived, 10_000, 'tasks/result at the receiver');
       // Now the GET stream: the queued elicitation/create arrives on it.
       const ac = new AbortController();
       const sse = await fetch(h.url!, { method: 'GET', headers: { ...headers, accept: 'text/event-stream' }, signal: ac.signal });
@@ -401,14 +416,15 @@ describe('in-process', () => {
       const p = await h.peer();
       expect((await p.request('tools/call', { name: 'forbidden_task', arguments: {}, task: {} })).error?.code).toBe(-32601);
       expect(h.receiver!.runs.get('forbidden_task') ?? 0).toBe(0);
-      const t = await createTask(p, 'slow', { ms: 100 });
-      expect(ok(await p.request('tasks/cancel', { taskId: t.taskId })).status).toBe('cancelled');
-      // The work would have finished by now had it not been stopped; the task must still be cancelled.
-      const end = Date.now() + 300;
-      while (Date.now() < end) {
-        expect(ok(await p.request('tasks/get', { taskId: t.taskId })).status).toBe('cancelled');
-        await new Promise((r) => setTimeout(r, 50));
-      }
+      await onFakeClock(async (pass) => {
+        const t = await createTask(p, 'slow', { ms: 100 });
+        expect(ok(await p.request('tasks/cancel', { taskId: t.taskId })).status).toBe('cancelled');
+        // The work would have finished by now had it not been stopped; the task must still be cancelled.
+        for (let i = 0; i < 6; i++) {
+          await pass(50);
+          expect(ok(await p.request('tasks/get', { taskId: t.taskId })).status).toBe('cancelled');
+        }
+      });
     } finally {
       await h.close();
     }
@@ -460,7 +476,7 @@ describe('in-process', () => {
       const p = await h.peer();
       const t = await createTask(p, 'complete', { ms: 0 }, { ttl: 10 * 365 * 24 * 3600 * 1000 });
       expect(t.ttl).toBe(10 * 365 * 24 * 3600 * 1000);
-      await new Promise((r) => setTimeout(r, 50));
+      await firedOverflowingTimers();
       expect(ok(await p.request('tasks/get', { taskId: t.taskId })).taskId).toBe(t.taskId);
     } finally {
       await h.close();

@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { LATITUDES, createExtensionServer, type LatitudeName, type ReferenceExtensionServer, type ServerOptions } from './index.ts';
 import { ErrorCode, Meta, Method } from './protocol.ts';
 import { validatorFor } from '../../schema/validate.ts';
+import { onFakeClock } from '../test-helpers.ts';
 import { callTool, createTask, getTask, HttpClient, meta, NON_DECLARING, pollTask, StreamClient, until, type Client, type Msg } from './test-client.ts';
 
 const terminal = (t: Record<string, unknown>) => ['completed', 'failed', 'cancelled'].includes(t.status as string);
@@ -82,10 +83,12 @@ function sendListen(sc: StreamClient, taskIds: string[]): { id: number; from: nu
   return { id, from };
 }
 
-async function listenMessages(sc: StreamClient, taskIds: string[], settleMs = 150): Promise<Msg[]> {
+/** The answers to a subscriptions/listen up to its acknowledgement and what the server sent right after it: a request
+ * answered after the acknowledgement on the same stream marks the end (the server answers in order). */
+async function listenMessages(sc: StreamClient, taskIds: string[]): Promise<Msg[]> {
   const { id, from } = sendListen(sc, taskIds);
   await sc.waitFor((m) => m.method === Method.SubscriptionsAcknowledged, 3000, from);
-  await pause(settleMs);
+  await sc.request(Method.ServerDiscover);
   return sc.received.slice(from).filter((m) => (m.params as any)?._meta?.[Meta.SubscriptionId] === id);
 }
 
@@ -135,22 +138,23 @@ const PROBES: Record<LatitudeName, Probe> = {
   },
   'retain-expired': {
     options: { ttlMs: 100 },
-    seen: async (c) => {
-      const id = await createTask(c, 'slow');
-      await pause(250);
-      return (await getTask(c, id)).result !== undefined;
-    },
+    seen: (c) =>
+      onFakeClock(async (pass) => {
+        const id = await createTask(c, 'slow');
+        await pass(250); // past its ttl
+        return (await getTask(c, id)).result !== undefined;
+      }),
   },
   'lazy-expiry': {
     options: { ttlMs: 100 },
-    seen: async (c, { stdio }) => {
-      void stdio;
-      const id = await createTask(c, 'slow');
-      await pause(250);
-      // still stored (no timer removed it) until asked for; then reported expired
-      const before = servers.at(-1)!.server.store.peek(id) !== undefined;
-      return before && (await getTask(c, id)).error?.message.includes('expired') === true;
-    },
+    seen: (c) =>
+      onFakeClock(async (pass) => {
+        const id = await createTask(c, 'slow');
+        await pass(250); // past its ttl
+        // still stored (no timer removed it) until asked for; then reported expired
+        const before = servers.at(-1)!.server.store.peek(id) !== undefined;
+        return before && (await getTask(c, id)).error?.message.includes('expired') === true;
+      }),
   },
   'delete-on-cancel': {
     seen: async (c) => {
@@ -288,7 +292,7 @@ const PROBES: Record<LatitudeName, Probe> = {
   'listen-agrees-none': {
     seen: async (c, { stdio }) => {
       const id = await createTask(c, 'slow');
-      const ack = (await listenMessages(stdio!, [id], 0)).find((m) => m.method === Method.SubscriptionsAcknowledged)!;
+      const ack = (await listenMessages(stdio!, [id])).find((m) => m.method === Method.SubscriptionsAcknowledged)!;
       return (ack.params as any).notifications.taskIds.length === 0;
     },
   },

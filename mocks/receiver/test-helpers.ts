@@ -1,6 +1,7 @@
 // Helpers for the reference receiver's own tests (mocks/receiver*.test.ts).
 import { type Peer, type Response } from '../../suites/wire/peer.ts';
 import { connectHttp, connectInMemory, connectStdio } from '../../suites/wire/connect.ts';
+export { onFakeClock } from '../test-helpers.ts';
 import { createReferenceReceiver, type ReceiverOptions, type ReferenceReceiver, type SessionIdentity } from './index.ts';
 
 export type Kind = 'stdio' | 'http' | 'memory';
@@ -123,3 +124,21 @@ export async function pollUntil(p: Peer, taskId: string, pred: (r: Response) => 
 export const statusIs = (s: string) => (r: Response) => r.result?.status === s;
 
 export const ISO_8601 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
+
+/** Waits (bounded) until `cond` holds, looking again every few ms: for a state no message announces. */
+export async function until(cond: () => boolean, timeoutMs: number, what: string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!cond()) {
+    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+/**
+ * Resolves after every timer set so far with a delay beyond setTimeout's range has fired: Node fires such a timer
+ * after 1 ms (TimeoutOverflowWarning), and timers of one duration fire in the order they were set. A round trip
+ * afterwards lets the receiver act on it.
+ */
+export function firedOverflowingTimers(): Promise<void> {
+  return new Promise((r) => setTimeout(r, 1));
+}

@@ -13,8 +13,7 @@ test('task slots: a freed slot goes to the waiter of the highest priority, first
   const wait = (name: string, priority?: number) => slots.acquire(later(), priority).then((ok) => void order.push(`${name}:${ok}`));
   const low1 = wait('low1');
   const high = wait('high', 3_500);
-  const low2 = wait('low2');
-  await new Promise((r) => setTimeout(r, 10));
+  const low2 = wait('low2'); // each queued as it is called (acquire queues synchronously)
   slots.release();
   // A caller arriving after the release does not take the slot handed to the waiter.
   const barging = await slots.acquire(Date.now() + 50);
