@@ -10,6 +10,7 @@ const LONG_FIRST = [
   'suites/2026-07-28/receiver/faults.test.ts',
   'fixtures/third-party.test.ts',
   'fixtures/official-suite.test.ts',
+  'scripts/judge.test.ts',
   'suites/2026-07-28/receiver/latitudes.test.ts',
   'suites/receiver/faults.test.ts',
   'scripts/cli.test.ts',

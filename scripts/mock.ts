@@ -17,7 +17,9 @@ const USAGE = `${MOCK_USAGE}
 revision:
   --revision <rev>         ${MOCK_REVISIONS.join(' | ')} (default 2025-11-25); 2026-07-28 is the reference
                            extension server, with its own options: mock --revision 2026-07-28 --help;
-                           dual-era serves both revisions on one endpoint: mock --revision dual-era --help`;
+                           dual-era serves both revisions on one endpoint: mock --revision dual-era --help
+judge:
+  --judge                  grade the client that connects, live (both revisions): mock --judge --help`;
 
 /** Takes `--revision <rev>` (or `--revision=<rev>`) out of argv; the rest is the chosen mock's own options. */
 export function splitRevision(argv: string[]): { revision: string | undefined; rest: string[] } {
@@ -39,6 +41,10 @@ export async function runMock(argvWithRevision: string[]): Promise<number | void
   if (revision !== undefined && !(MOCK_REVISIONS as readonly string[]).includes(revision)) {
     process.stderr.write(`--revision expects ${MOCK_REVISIONS.join(' or ')}, got "${revision}"\n${USAGE}\n`);
     return 2;
+  }
+  if (argv.includes('--judge')) {
+    const { runJudge } = await import('./judge.ts');
+    return runJudge(revision, argv);
   }
   if (revision === 'dual-era') {
     const { runDualEra } = await import('../mocks/dual-era/cli.ts');

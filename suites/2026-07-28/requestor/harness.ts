@@ -46,7 +46,7 @@ export interface RunScenarioOptions {
   log?: (line: string) => void;
 }
 
-function flatHeaders(h: IncomingHttpHeaders): Record<string, string> {
+export function flatHeaders(h: IncomingHttpHeaders): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(h)) if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
   return out;
