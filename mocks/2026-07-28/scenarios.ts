@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { decodeHeaderValue, ExtensionServer, type Answer, type RequestCtx, type ServerOptions } from './server.ts';
 import { ErrorCode, Header, Meta, Method, ResultType, SUPPORTED_VERSIONS } from './protocol.ts';
 import type { JsonObject } from './store.ts';
+import { isObj } from '../../schema/json.ts';
 
 export type ScenarioTransport = 'http' | 'stdio';
 
@@ -164,8 +165,6 @@ export function clientScenario(name: string): ClientScenario {
   return s;
 }
 
-const isObject = (v: unknown): v is JsonObject => typeof v === 'object' && v !== null && !Array.isArray(v);
-
 /** The reference extension server set up for one scenario. */
 export class ScenarioServer extends ExtensionServer {
   /**
@@ -174,7 +173,7 @@ export class ScenarioServer extends ExtensionServer {
    */
   private unaliased(msg: unknown, ctx: RequestCtx): unknown {
     const aliases = this.scenario.aliases;
-    if (!aliases || !isObject(msg) || msg.method !== Method.ToolsCall || !isObject(msg.params) || typeof msg.params.name !== 'string') return msg;
+    if (!aliases || !isObj(msg) || msg.method !== Method.ToolsCall || !isObj(msg.params) || typeof msg.params.name !== 'string') return msg;
     const real = aliases[msg.params.name];
     if (real === undefined) return msg;
     const key = Header.Name.toLowerCase();
@@ -207,14 +206,14 @@ export class ScenarioServer extends ExtensionServer {
 
   override async handle(msg: unknown, ctx: RequestCtx): Promise<Answer | undefined> {
     const steps = this.scenario.pollIntervalSteps;
-    if (steps?.length && isObject(msg) && msg.method === Method.TasksGet && isObject(msg.params) && typeof msg.params.taskId === 'string') {
+    if (steps?.length && isObj(msg) && msg.method === Method.TasksGet && isObj(msg.params) && typeof msg.params.taskId === 'string') {
       const t = this.store.peek(msg.params.taskId);
       if (t) t.pollIntervalMs = steps[Math.min(t.gets, steps.length - 1)];
     }
-    if (this.scenario.rejectVersionOnce && !this.versionRejected && isObject(msg) && msg.method === this.scenario.rejectVersionOnce && 'id' in msg) {
+    if (this.scenario.rejectVersionOnce && !this.versionRejected && isObj(msg) && msg.method === this.scenario.rejectVersionOnce && 'id' in msg) {
       // 2026-version-client-retry-supported: -32022 with the versions this server supports; the retry is served.
       this.versionRejected = true;
-      const meta = isObject(msg.params) && isObject(msg.params._meta) ? msg.params._meta : {};
+      const meta = isObj(msg.params) && isObj(msg.params._meta) ? msg.params._meta : {};
       const requested = typeof meta[Meta.ProtocolVersion] === 'string' ? meta[Meta.ProtocolVersion] : '';
       const error = {
         code: ErrorCode.UnsupportedProtocolVersion,
@@ -224,13 +223,13 @@ export class ScenarioServer extends ExtensionServer {
       return { message: { jsonrpc: '2.0', id: msg.id as string | number, error }, httpStatus: 400 };
     }
     const answer = await super.handle(this.unaliased(msg, ctx), ctx);
-    if (isObject(msg) && msg.method === Method.TasksGet && isObject(msg.params) && typeof msg.params.taskId === 'string') {
+    if (isObj(msg) && msg.method === Method.TasksGet && isObj(msg.params) && typeof msg.params.taskId === 'string') {
       // The tasks/get is answered (still without the update); now the update applies.
       const applies = this.deferred.get(msg.params.taskId);
       this.deferred.delete(msg.params.taskId);
       for (const apply of applies ?? []) apply();
     }
-    if (!isObject(msg) || !answer || !isObject(answer.message.result)) return answer;
+    if (!isObj(msg) || !answer || !isObj(answer.message.result)) return answer;
     const result = answer.message.result;
     if (msg.method === Method.ToolsCall && this.scenario.unknownResultType && !this.unknownSent) {
       // 2026-core-result-type-unknown-invalid: the answer's resultType is one no client recognises.

@@ -26,6 +26,7 @@ import {
 import { RpcError, TaskStore, type InputRequest, type JsonObject, type JsonRpcError, type StoredTask } from './store.ts';
 import { OFFICIAL_SUITE_TOOLS } from './official-tools.ts';
 import { answerText, elicitation, questionOf, runTime, toolDefinition, TOOLS, type Question, type Timings, type ToolSpec } from './tools.ts';
+import { isObj } from '../../schema/json.ts';
 
 export const SERVER_NAME = 'mcp-tasks-reference-extension-server';
 export const SERVER_VERSION = '0.1.0';
@@ -115,7 +116,6 @@ export interface Answer {
 }
 
 type Params = JsonObject;
-const isObject = (v: unknown): v is JsonObject => typeof v === 'object' && v !== null && !Array.isArray(v);
 const iso = (ms: number): string => new Date(ms).toISOString();
 
 /** An error found before the method ran (envelope, headers, _meta, version): it carries its HTTP status. */
@@ -236,7 +236,7 @@ export class ExtensionServer {
    * sent for it); notifications and responses get none. `kind` tells the transport which it was.
    */
   async handle(msg: unknown, ctx: RequestCtx): Promise<Answer | undefined> {
-    if (!isObject(msg))
+    if (!isObj(msg))
       return this.invalidRequest(Array.isArray(msg) ? 'Invalid Request: batches are not supported' : 'Invalid Request: a message must be a JSON object');
     const hasValidId = 'id' in msg && (typeof msg.id === 'string' || (typeof msg.id === 'number' && Number.isInteger(msg.id)));
     if (typeof msg.method !== 'string') {
@@ -290,7 +290,7 @@ export class ExtensionServer {
     // latitude extra-fields: an unknown member on every result but the acks, which hold nothing but resultType and _meta (RULINGS.md#ext-empty-ack).
     const ack = method === Method.TasksUpdate || method === Method.TasksCancel;
     const extra = this.latitude('extra-fields') && !ack ? { 'x-reference-extra': true } : {};
-    const meta = isObject(result._meta) ? result._meta : {};
+    const meta = isObj(result._meta) ? result._meta : {};
     return {
       ...result,
       ...extra,
@@ -310,7 +310,7 @@ export class ExtensionServer {
   // --- the request ladder --------------------------------------------------------------------------------
 
   private async request(method: string, rawParams: unknown, id: string | number, ctx: RequestCtx): Promise<JsonObject | undefined> {
-    if (rawParams !== undefined && !isObject(rawParams)) throw new LadderError(ErrorCode.InvalidParams, 'Invalid params: params must be an object', 400);
+    if (rawParams !== undefined && !isObj(rawParams)) throw new LadderError(ErrorCode.InvalidParams, 'Invalid params: params must be an object', 400);
     const params: Params = rawParams ?? {};
     const handler = this.handlerFor(method);
     if (!handler) {
@@ -358,7 +358,7 @@ export class ExtensionServer {
   }
 
   private clientKey(params: Params, ctx: RequestCtx): string {
-    return `${ctx.owner} ${JSON.stringify(isObject(params._meta) ? (params._meta[Meta.ClientInfo] ?? null) : null)}`;
+    return `${ctx.owner} ${JSON.stringify(isObj(params._meta) ? (params._meta[Meta.ClientInfo] ?? null) : null)}`;
   }
 
   private handlerFor(method: string): ((p: Params, ctx: RequestCtx, id: string | number) => Promise<JsonObject | undefined>) | undefined {
@@ -390,15 +390,15 @@ export class ExtensionServer {
   /** The per-request protocol fields (basic-index.md "_meta"): both required, else -32602 (HTTP 400). */
   private checkMeta(params: Params): string {
     const meta = params._meta;
-    const version = isObject(meta) ? meta[Meta.ProtocolVersion] : undefined;
-    const caps = isObject(meta) ? meta[Meta.ClientCapabilities] : undefined;
+    const version = isObj(meta) ? meta[Meta.ProtocolVersion] : undefined;
+    const caps = isObj(meta) ? meta[Meta.ClientCapabilities] : undefined;
     if (this.fault('missing-meta-served')) return typeof version === 'string' ? version : PROTOCOL_VERSION;
-    if (meta !== undefined && !isObject(meta)) throw new LadderError(ErrorCode.InvalidParams, 'Invalid params: _meta must be an object', 400);
+    if (meta !== undefined && !isObj(meta)) throw new LadderError(ErrorCode.InvalidParams, 'Invalid params: _meta must be an object', 400);
     if (typeof version !== 'string' || version === '')
       throw new LadderError(ErrorCode.InvalidParams, `Invalid params: _meta["${Meta.ProtocolVersion}"] is required (a string)`, 400, undefined, true);
-    if (!isObject(caps))
+    if (!isObj(caps))
       throw new LadderError(ErrorCode.InvalidParams, `Invalid params: _meta["${Meta.ClientCapabilities}"] is required (an object)`, 400, undefined, true);
-    if (caps.extensions !== undefined && !isObject(caps.extensions))
+    if (caps.extensions !== undefined && !isObj(caps.extensions))
       throw new LadderError(ErrorCode.InvalidParams, 'Invalid params: clientCapabilities.extensions must be an object', 400);
     return version;
   }
@@ -442,7 +442,7 @@ export class ExtensionServer {
       throw mismatch(`${Header.Name} header value '${decoded}' does not match body value '${String(body)}'`);
     if (method !== Method.ToolsCall) return;
     // "Custom Headers from Tool Parameters": a mirrored value in the body needs its Mcp-Param header, equal after decoding.
-    const args = isObject(params.arguments) ? params.arguments : {};
+    const args = isObj(params.arguments) ? params.arguments : {};
     for (const [k, m] of Object.entries((typeof body === 'string' ? this.toolByName.get(body) : undefined)?.mirrored ?? {})) {
       const header = `${Header.ParamPrefix}${m.header}`;
       const sent = one(header);
@@ -460,15 +460,15 @@ export class ExtensionServer {
 
   private caps(params: Params): JsonObject {
     const meta = params._meta;
-    const caps = isObject(meta) ? meta[Meta.ClientCapabilities] : undefined;
-    return isObject(caps) ? caps : {};
+    const caps = isObj(meta) ? meta[Meta.ClientCapabilities] : undefined;
+    return isObj(caps) ? caps : {};
   }
 
   /** The request declares the extension (only this request's declaration counts; the 2025 `tasks` capability does not). */
   private declares(params: Params): boolean {
     if (declaresTasksExtension(params)) return true;
     // fault legacy-capability-counts: the 2025-11-25 capability taken for the extension.
-    return this.fault('legacy-capability-counts') && isObject(this.caps(params).tasks);
+    return this.fault('legacy-capability-counts') && isObj(this.caps(params).tasks);
   }
 
   private requireTasks(params: Params): void {
@@ -484,7 +484,7 @@ export class ExtensionServer {
   /** Form-mode elicitation declared (an empty `elicitation` object means form). */
   private declaresElicitation(params: Params): boolean {
     const e = this.caps(params).elicitation;
-    return isObject(e) && (Object.keys(e).length === 0 || isObject(e.form));
+    return isObj(e) && (Object.keys(e).length === 0 || isObj(e.form));
   }
 
   private requireElicitation(params: Params): void {
@@ -570,16 +570,16 @@ export class ExtensionServer {
     const tool = this.toolByName.get(params.name);
     if (!tool || (this.taskOnly(tool) && !this.opts.tasksExtension)) throw new RpcError(ErrorCode.InvalidParams, `Unknown tool: ${params.name}`);
     const ms = runTime(tool, params.arguments, this.timings);
-    const args = isObject(params.arguments) ? params.arguments : {};
+    const args = isObj(params.arguments) ? params.arguments : {};
     // SEP-2663: the 2025-11-25 `task` parameter is unknown here and ignored (fault task-param-validated).
     if (
       this.fault('task-param-validated') &&
       params.task !== undefined &&
-      !(isObject(params.task) && (params.task.ttl === undefined || typeof params.task.ttl === 'number'))
+      !(isObj(params.task) && (params.task.ttl === undefined || typeof params.task.ttl === 'number'))
     ) {
       throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: task must be a TaskMetadata object');
     }
-    if (params.inputResponses !== undefined && !isObject(params.inputResponses))
+    if (params.inputResponses !== undefined && !isObj(params.inputResponses))
       throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: inputResponses must be an object');
     if (params.requestState !== undefined && typeof params.requestState !== 'string')
       throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: requestState must be a string');
@@ -743,7 +743,7 @@ export class ExtensionServer {
     if (got.length !== want.length || !timingSafeEqual(got, want)) return undefined;
     try {
       const p = JSON.parse(Buffer.from(body, 'base64url').toString('utf8'));
-      return isObject(p) ? p : undefined;
+      return isObj(p) ? p : undefined;
     } catch {
       return undefined;
     }
@@ -774,7 +774,7 @@ export class ExtensionServer {
         s.e < Date.now() ||
         typeof s.r !== 'number' ||
         !Array.isArray(s.k) ||
-        !isObject(s.a)
+        !isObj(s.a)
       ) {
         throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: requestState is not valid for this request (tampered, expired or from another request)');
       }
@@ -782,7 +782,7 @@ export class ExtensionServer {
       keys = s.k as string[];
       Object.assign(answers, s.a);
     }
-    const responses = isObject(params.inputResponses) ? params.inputResponses : {};
+    const responses = isObj(params.inputResponses) ? params.inputResponses : {};
     if (keys && round < rounds.length) {
       const qs = rounds[round]!;
       if (keys.every((k) => k in responses)) {
@@ -865,7 +865,7 @@ export class ExtensionServer {
   private async tasksUpdate(params: Params, ctx: RequestCtx): Promise<JsonObject> {
     this.taskMethodGate(params);
     const responses = params.inputResponses;
-    if (!isObject(responses)) throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: inputResponses must be an object');
+    if (!isObj(responses)) throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: inputResponses must be an object');
     if (Object.keys(responses).length > this.opts.maxInputResponses) {
       throw new RpcError(ErrorCode.InvalidParams, `Invalid params: at most ${this.opts.maxInputResponses} inputResponses per tasks/update`);
     }
@@ -952,7 +952,7 @@ export class ExtensionServer {
 
   private async listen(params: Params, ctx: RequestCtx, id: string | number): Promise<JsonObject | undefined> {
     const filter = params.notifications;
-    if (!isObject(filter)) throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: notifications must be an object');
+    if (!isObj(filter)) throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: notifications must be an object');
     const ids = filter.taskIds;
     if (ids !== undefined) {
       if (!Array.isArray(ids) || !ids.every((x) => typeof x === 'string'))

@@ -37,6 +37,7 @@ import { ErrorCode, LegacyField, Meta, Method, PROTOCOL_VERSION as MODERN, Resul
 import { SPEC_REVISION as LEGACY_VERSION } from '../../schema/spec.ts';
 import { DUAL_ERA_FAULTS, DUAL_ERA_LATITUDES, isDualEraFaultName, isDualEraLatitudeName, type DualEraFaultName, type DualEraLatitudeName } from './faults.ts';
 import { deferred } from '../../suites/wire/deferred.ts';
+import { isObj } from '../../schema/json.ts';
 
 export { DUAL_ERA_FAULTS, DUAL_ERA_LATITUDES, isDualEraFaultName, isDualEraLatitudeName, type DualEraFaultName, type DualEraLatitudeName };
 
@@ -57,18 +58,17 @@ export interface DualEraOptions {
 }
 
 type Json = Record<string, any>;
-const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** A request of 2026-07-28: its params carry the per-request `_meta` protocol version. */
 function isModern(m: unknown): m is Json {
-  return isObject(m) && isObject(m.params) && isObject(m.params._meta) && m.params._meta[Meta.ProtocolVersion] !== undefined;
+  return isObj(m) && isObj(m.params) && isObj(m.params._meta) && m.params._meta[Meta.ProtocolVersion] !== undefined;
 }
 
 /** A JSON-RPC request (not a notification, not a batch). */
-const isRequest = (m: unknown): m is Json => isObject(m) && typeof m.method === 'string' && 'id' in m;
+const isRequest = (m: unknown): m is Json => isObj(m) && typeof m.method === 'string' && 'id' in m;
 
 function declaresExtension(capabilities: unknown): boolean {
-  return isObject(capabilities) && isObject(capabilities.extensions) && capabilities.extensions[TASKS_EXTENSION] !== undefined;
+  return isObj(capabilities) && isObj(capabilities.extensions) && capabilities.extensions[TASKS_EXTENSION] !== undefined;
 }
 
 /** A 2026-07-28 tasks/get or tasks/cancel of a client that does not declare the extension (e.g. only the 2025-11-25 capability). */
@@ -143,9 +143,9 @@ export class DualEraServer {
   private async extensionUnder2025(session: ReceiverSession, m: Json): Promise<Json | undefined> {
     if (!this.fault('extension-under-2025') || m.method !== Method.ToolsCall || !('id' in m) || !declaresExtension(session.clientCapabilities))
       return undefined;
-    const params = isObject(m.params) ? m.params : {};
+    const params = isObj(m.params) ? m.params : {};
     if (params[LegacyField.task] !== undefined) return undefined;
-    const meta = { ...(isObject(params._meta) ? params._meta : {}), [Meta.ProtocolVersion]: MODERN, [Meta.ClientCapabilities]: session.clientCapabilities };
+    const meta = { ...(isObj(params._meta) ? params._meta : {}), [Meta.ProtocolVersion]: MODERN, [Meta.ClientCapabilities]: session.clientCapabilities };
     const ctx: ModernCtx = {
       transport: 'stdio',
       owner: `dual-era:${session.sessionKey}`,
@@ -181,7 +181,7 @@ export class DualEraServer {
       } catch {
         return current(bytes); // not JSON: the era of the connection answers -32700
       }
-      if (isObject(m) && m.method === 'initialize') {
+      if (isObj(m) && m.method === 'initialize') {
         initialized = true;
         return toLegacy(bytes);
       }
@@ -199,7 +199,7 @@ export class DualEraServer {
         }
         return void modernIn.write(bytes);
       }
-      if (session && isObject(m)) {
+      if (session && isObj(m)) {
         const a = await this.extensionUnder2025(await session, m);
         if (a) return write(a);
       }
@@ -282,10 +282,10 @@ export class DualEraServer {
       }
       if (sid !== undefined) {
         const s = legacy.sessionOf(String(sid));
-        const a = s && isObject(m) ? await this.extensionUnder2025(s, m) : undefined;
+        const a = s && isObj(m) ? await this.extensionUnder2025(s, m) : undefined;
         return a ? void json(res, a) : legacy.onRequest(req, res, { body: m });
       }
-      const initializes = (x: unknown) => isObject(x) && x.method === 'initialize';
+      const initializes = (x: unknown) => isObj(x) && x.method === 'initialize';
       if (initializes(m) || (Array.isArray(m) && m.some(initializes))) return legacy.onRequest(req, res, { body: m });
       // Latitude ambiguous-as-legacy (RULINGS.md#dual-era-ambiguous-request): the receiver answers it as a request outside a session.
       if (this.latitude('ambiguous-as-legacy') && isRequest(m) && !isModern(m)) return legacy.onRequest(req, res, { body: m });

@@ -2,6 +2,7 @@
 // helpers (abortable waits). A leaf: it imports only the store's error type. The session's port (what
 // the method modules use of a connection) is port.ts.
 import { RpcError } from './store.ts';
+import { isObj } from '../../schema/json.ts';
 
 export const SERVER_NAME = 'mcp-tasks-reference-receiver';
 export const SERVER_VERSION = '0.1.0';
@@ -15,8 +16,6 @@ export type Reply = { result: Record<string, unknown>; after?: () => void } | ty
 /** The error of the underlying request, returned by tasks/result as is (not a protocol error of tasks/result). */
 export class UnderlyingRequestError extends RpcError {}
 
-export function isObject(v: unknown): v is Params {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
+export const isObject: (v: unknown) => v is Params = isObj;
 
 export { abortableSleep, abortWith, raceAbort } from './abort.ts';

@@ -9,6 +9,7 @@
 import { AUGMENTABLE_REQUESTS, isTaskStatus, isTerminal, type TaskStatus } from '../../schema/protocol.ts';
 import type { FaultSwitches } from './fault-switches.ts';
 import type { JsonRpcErrorObject } from './store.ts';
+import { isObj } from '../../schema/json.ts';
 
 export type ClientRequestMethod = 'sampling/createMessage' | 'elicitation/create';
 
@@ -27,8 +28,6 @@ export const DEFAULT_CLIENT_POLL_MS = 1000;
 export const FOLLOW_LIMIT_MS = 60_000;
 /** The fault requestor-no-result-on-input polls this many times while input_required before it gives up. */
 const POLLS_WHILE_INPUT = 10;
-
-const isObj = (v: unknown): v is Record<string, any> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Did the client declare task augmentation for `method` (capabilities.tasks.requests)? */
 export function clientDeclares(caps: Record<string, unknown>, method: ClientRequestMethod): boolean {

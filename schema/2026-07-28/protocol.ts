@@ -5,6 +5,7 @@
 // Not wire-compatible with 2025-11-25 (schema/protocol.ts): no `params.task`, no tasks/result, no tasks/list.
 import { taskStateMachine } from '../state-machine.ts';
 import type { TimestampReading } from '../timestamp.ts';
+import { isObj } from '../json.ts';
 
 /** The revision (core protocol version) this module states. */
 export const REVISION = '2026-07-28';
@@ -236,8 +237,6 @@ export function missingTasksCapabilityData(): { requiredCapabilities: ReturnType
   return { requiredCapabilities: tasksExtensionCapabilities() };
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
 /**
  * True when a request's params declare the extension in their per-request capabilities
  * (`_meta["io.modelcontextprotocol/clientCapabilities"].extensions["io.modelcontextprotocol/tasks"]` is an object).
@@ -245,9 +244,9 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
  * 2025-11-25 `capabilities.tasks` does not count (SEP-2663: such a client is non-declaring).
  */
 export function declaresTasksExtension(params: unknown): boolean {
-  if (!isObject(params) || !isObject(params._meta)) return false;
+  if (!isObj(params) || !isObj(params._meta)) return false;
   const caps = params._meta[Meta.ClientCapabilities];
-  return isObject(caps) && isObject(caps.extensions) && isObject(caps.extensions[TASKS_EXTENSION]);
+  return isObj(caps) && isObj(caps.extensions) && isObj(caps.extensions[TASKS_EXTENSION]);
 }
 
 /** The `_meta` every request of this revision carries: the version and the capabilities of this request. */
@@ -284,7 +283,7 @@ export const RESULT_DEFINITION: Readonly<Record<string, string>> = {
  * method and client is for the checks to judge (2026-result-type-task-only-create, 2026-caps-no-task-for-non-declaring).
  */
 export function resultDefinition(method: string, result: unknown): string | undefined {
-  const type = isObject(result) ? result[Field.resultType] : undefined;
+  const type = isObj(result) ? result[Field.resultType] : undefined;
   if (type === ResultType.Task) return 'CreateTaskResult';
   if (type === ResultType.InputRequired) return 'InputRequiredResult';
   return RESULT_DEFINITION[method];

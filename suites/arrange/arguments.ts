@@ -6,6 +6,7 @@ import AjvModule from 'ajv';
 import Ajv2020Module from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import type { ValidateFunction } from 'ajv';
+import { isObj } from '../../schema/json.ts';
 
 // NodeNext types a CJS default import as the whole module (see schema/validate.ts).
 const Ajv = AjvModule.default ?? AjvModule;
@@ -42,7 +43,7 @@ export function compileInputSchema(schema: Record<string, unknown>): ValidateFun
 
 /** The arguments object a schema accepts, or why not. `schema` missing means no arguments: `{}`. */
 export function validateArguments(schema: unknown, args: unknown): string[] {
-  if (!isObject(schema)) return [];
+  if (!isObj(schema)) return [];
   let validate: ValidateFunction;
   try {
     validate = compileInputSchema(schema);
@@ -59,7 +60,7 @@ export function validateArguments(schema: unknown, args: unknown): string[] {
  * the same with that flag set (a flag often switches a behaviour on, e.g. asking for input).
  */
 export function deriveArguments(inputSchema: unknown, maxVariants = 3): DerivedArguments {
-  const schema = isObject(inputSchema) ? inputSchema : { type: 'object' };
+  const schema = isObj(inputSchema) ? inputSchema : { type: 'object' };
   const problems: string[] = [];
   const candidates: ArgumentVariant[] = [
     { arguments: sampleObject(schema, true), label: 'required properties only' },
@@ -77,10 +78,10 @@ export function deriveArguments(inputSchema: unknown, maxVariants = 3): DerivedA
   if (!base) return { variants: [], problems };
   const variants = [base];
   const required = new Set(Array.isArray(schema.required) ? schema.required : []);
-  const properties = isObject(schema.properties) ? schema.properties : {};
+  const properties = isObj(schema.properties) ? schema.properties : {};
   for (const [name, prop] of Object.entries(properties)) {
     if (variants.length >= maxVariants) break;
-    if (required.has(name) || !isObject(prop) || prop.type !== 'boolean' || prop.default === true || base.arguments[name] === true) continue;
+    if (required.has(name) || !isObj(prop) || prop.type !== 'boolean' || prop.default === true || base.arguments[name] === true) continue;
     const args = { ...base.arguments, [name]: true };
     if (validateArguments(schema, args).length === 0) variants.push({ arguments: args, label: `${name}: true` });
   }
@@ -90,12 +91,8 @@ export function deriveArguments(inputSchema: unknown, maxVariants = 3): DerivedA
 function sampleObject(schema: Record<string, unknown>, skipNonRequired: boolean): Record<string, unknown> {
   try {
     const v = sample(schema as never, { skipNonRequired, skipReadOnly: true, quiet: true, enablePatterns: true });
-    return isObject(v) ? v : {};
+    return isObj(v) ? v : {};
   } catch {
     return {};
   }
-}
-
-function isObject(v: unknown): v is Record<string, any> {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
 }

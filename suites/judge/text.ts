@@ -11,6 +11,10 @@ export function short(v: unknown, max = 200): string {
   return s === undefined ? 'undefined' : s.length > max ? s.slice(0, max) + '…' : s;
 }
 
-export function isObj(v: unknown): v is Record<string, any> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
+export { isObj } from '../../schema/json.ts';
+
+/** Text on one line (each run of white space one space), cut at `max` characters (the last one '…'). */
+export function oneLine(text: unknown, max = 160): string {
+  const t = String(text).replace(/\s+/g, ' ').trim();
+  return t.length > max ? t.slice(0, max - 1) + '…' : t;
 }

@@ -24,6 +24,8 @@ import { makePool, TASK_ROLES, type PropertyEnv } from './env.ts';
 import { HOSTILE_CATEGORIES, HostileConnection, runHostileInput, type HostileName } from './hostile.ts';
 import { Findings, isPropertyViolation } from './model.ts';
 import { describeScenario, RACES_REQUIREMENTS, runRace, scenarioArbitraries } from './races.ts';
+import { oneLine } from '../judge/text.ts';
+import { errorText } from '../wire/peer.ts';
 
 export type PropertyName = 'state-machine' | 'races' | `hostile-input.${HostileName}`;
 export const PROPERTY_NAMES: PropertyName[] = ['state-machine', 'races', ...HOSTILE_CATEGORIES.map((c) => `hostile-input.${c.name}` as PropertyName)];
@@ -428,15 +430,6 @@ function hostileSpec(env: PropertyEnv, name: PropertyName, runs: number): Proper
 }
 
 // --- reporting -------------------------------------------------------------------------------------
-
-function errorText(e: unknown): string {
-  return e instanceof Error ? e.message : String(e);
-}
-
-function oneLine(s: string, max: number): string {
-  const t = s.replace(/\s+/g, ' ').trim();
-  return t.length > max ? t.slice(0, max - 1) + '…' : t;
-}
 
 function shellQuote(s: string): string {
   return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;

@@ -4,7 +4,7 @@ import { defineCheck, hasPath, type CheckContext, type CheckDef } from '../engin
 import { toolSafety } from '../arrange/tool-safety.ts';
 import { deriveArguments } from '../arrange/arguments.ts';
 import { callRole, cancelQuietly, requestTask, TTL_MS } from '../arrange/arrange.ts';
-import { isObj, short } from '../engine/text.ts';
+import { isObj, oneLine, short } from '../engine/text.ts';
 import { validate } from '../../schema/validate.ts';
 import type { Response } from '../wire/peer.ts';
 
@@ -13,12 +13,6 @@ const TOOLS_CALL = 'tasks.requests.tools.call';
 
 function declaresToolsCall(ctx: CheckContext): boolean {
   return hasPath(ctx.info.serverCapabilities, TOOLS_CALL);
-}
-
-/** An error message on one line, bounded (some targets put pretty-printed JSON in it). */
-function oneLine(text: unknown, max = 160): string {
-  const t = String(text).replace(/\s+/g, ' ').trim();
-  return t.length > max ? t.slice(0, max) + '…' : t;
 }
 
 function describe(r: Response): string {

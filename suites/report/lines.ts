@@ -1,6 +1,8 @@
 // Lines every writer shares: the target-health banner, root causes, requirement statements, printable text.
 import type { Report } from './model.ts';
 import { hasRequirement, requirement } from '../../schema/catalog.ts';
+import { oneLine } from '../judge/text.ts';
+export { oneLine };
 
 /** The target-health banner: the target stopped running (once, at the top). */
 export function healthBanner(report: Report): string[] {
@@ -41,11 +43,6 @@ export function rootCauseLines(report: Report): string[] {
   }
   lines.push('');
   return lines;
-}
-
-export function oneLine(s: string, max = 160): string {
-  const t = s.replace(/\s+/g, ' ').trim();
-  return t.length > max ? t.slice(0, max - 1) + '…' : t;
 }
 
 /** Text fit for XML and Markdown: C0 controls (but tab, LF, CR), DEL, lone surrogates and U+FFFE/U+FFFF become U+FFFD. */

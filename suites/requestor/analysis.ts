@@ -6,6 +6,7 @@ import { short as shortText } from '../engine/text.ts';
 import { AUGMENTABLE_REQUESTS, isTaskStatus, isTerminal, RELATED_TASK_META, type TaskStatus } from '../../schema/protocol.ts';
 import type { Message } from '../wire/peer.ts';
 import type { RecordedEntry, ScenarioRun } from './harness.ts';
+import { isObj } from '../../schema/json.ts';
 
 export interface Exchange {
   method: string;
@@ -67,7 +68,6 @@ export interface Analysis extends ScenarioRun {
 
 const msg = (e: RecordedEntry): Message => (e.message ?? {}) as Message;
 const key = (id: unknown) => JSON.stringify(id);
-const isObj = (v: unknown): v is Record<string, any> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 export function isRequest(m: Message): boolean {
   return typeof m.method === 'string' && 'id' in m;

@@ -27,6 +27,7 @@ import type { CheckContext, CheckDef, TargetInfo } from '../../engine/check.ts';
 import type { ModernProfileRole } from '../../engine/profile.ts';
 import { REVISION, TASKS_EXTENSION } from '../../../schema/2026-07-28/protocol.ts';
 import { modern, type ModernScope } from '../wire/peer.ts';
+import { short } from '../../engine/text.ts';
 
 /** The check object with the roles of this revision (`revisions` is set by modernCheck). */
 export interface ModernCheckDef extends CheckDef {
@@ -62,11 +63,5 @@ export function extensionNotAdvertised(info: TargetInfo): string | undefined {
 
 /** A value as a short line of evidence (undefined and cyclic values too). */
 export function brief(v: unknown, max = 300): string {
-  let text: string;
-  try {
-    text = String(JSON.stringify(v));
-  } catch {
-    text = String(v);
-  }
-  return text.length > max ? text.slice(0, max - 1) + '…' : text;
+  return short(v, max);
 }

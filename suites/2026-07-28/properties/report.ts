@@ -18,6 +18,7 @@ import {
 import { extensionNotAdvertised } from '../engine/check.ts';
 import { ModernPeer } from '../wire/peer.ts';
 import { REVISION } from '../../../schema/2026-07-28/protocol.ts';
+import { oneLine } from '../../judge/text.ts';
 
 export const MODERN_PROPERTY_SECTION = `Properties (${REVISION})`;
 
@@ -64,11 +65,6 @@ function skipped(name: ModernPropertyName, why: string): PropertyCheckResult {
     property: { name, seed: 0, runs: 0, numShrinks: 0, interrupted: false },
   };
 }
-
-const oneLine = (s: string, max: number) => {
-  const t = s.replace(/\s+/g, ' ').trim();
-  return t.length > max ? t.slice(0, max - 1) + '…' : t;
-};
 
 /** One outcome as a result, worded as 2025-11-25's property results are. */
 function asResult(o: PropertyOutcome, config: RunConfig, opts: PropertyRunOptions, durationMs: number, replayed: boolean): PropertyCheckResult {

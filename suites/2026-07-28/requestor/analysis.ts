@@ -6,6 +6,7 @@ import { isTaskStatus, ResultType, type TaskStatus } from '../../../schema/2026-
 import { short as shortText } from '../../engine/text.ts';
 import { actWindowMs } from '../../requestor/analysis.ts';
 import type { RecordedEntry, ScenarioRun } from './harness.ts';
+import { isObj } from '../../../schema/json.ts';
 
 export interface Exchange {
   method: string;
@@ -57,7 +58,6 @@ export interface Analysis extends ScenarioRun {
   unknownResults: Map<string, Exchange>;
 }
 
-const isObj = (v: unknown): v is Record<string, any> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const key = (id: unknown) => JSON.stringify(id);
 
 function pair(entries: readonly RecordedEntry[]): { requests: Exchange[]; notifications: RecordedEntry[]; serverNotifications: RecordedEntry[] } {

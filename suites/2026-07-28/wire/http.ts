@@ -10,7 +10,7 @@ import { createParser } from 'eventsource-parser';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { BASE64_SENTINEL, Header, Meta, Method, PROTOCOL_VERSION } from '../../../schema/2026-07-28/protocol.ts';
-import { idKey, type Message } from '../../wire/peer.ts';
+import { errorText, idKey, type Message } from '../../wire/peer.ts';
 
 /** Most bytes read from one HTTP answer (a JSON body, or everything an SSE stream sends). */
 export const MAX_ANSWER_BYTES = 4 * 1024 * 1024;
@@ -362,10 +362,4 @@ export class ModernHttpTransport implements Transport {
     // No onclose: the Peer that closes us records who closed (a target gone shows as a failed fetch instead).
     for (const x of this.exchanges.values()) x.abort.abort();
   }
-}
-
-function errorText(e: unknown): string {
-  const parts: string[] = [];
-  for (let x: any = e, i = 0; x && i < 4; x = x.cause, i++) parts.push(x instanceof Error ? x.message : String(x.code ?? x));
-  return parts.join(': ');
 }

@@ -13,13 +13,12 @@ import type { ProfileRole } from '../../engine/profile.ts';
 import { AUGMENTABLE_REQUESTS, firstIllegalStep, isTaskStatus, RELATED_TASK_META, type TaskStatus } from '../../../schema/protocol.ts';
 import { at, declaredAugmentable, relatedTask, short, type Analysis, type Exchange, type SessionView } from '../analysis.ts';
 import { defineRequestorCheck, type JudgeContext, type RequestorCheckDef } from '../engine.ts';
+import { isObj } from '../../../schema/json.ts';
 
 const SEC = 'Client as receiver: while its tools/call runs';
 const ALL = [...SCENARIO_NAMES];
 const RECEIVABLE = ['sampling/createMessage', 'elicitation/create'];
 const ISO_8601 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
-
-const isObj = (v: unknown): v is Record<string, any> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** A task-augmented request the receiver (here: the scenario's server) sent the client, with what followed. */
 interface Probe {

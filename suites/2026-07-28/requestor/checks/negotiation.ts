@@ -3,8 +3,8 @@ import { CAUSE_CUT_OFF } from '../../../requestor/checks/common.ts';
 import { actWindowMs } from '../../../requestor/analysis.ts';
 import { at, endedTooSoon, type Analysis } from '../analysis.ts';
 
-const isObj = (v: unknown): v is Record<string, any> => typeof v === 'object' && v !== null && !Array.isArray(v);
 import { defineExtensionRequestorCheck, type ExtensionRequestorCheckDef, type JudgeContext } from '../engine.ts';
+import { isObj } from '../../../../schema/json.ts';
 
 const SECTION = 'Requestor (2026-07-28): Capability Negotiation';
 

@@ -3,14 +3,13 @@
 import { BASE64_SENTINEL, Header, Meta } from '../../../../schema/2026-07-28/protocol.ts';
 import { at, short, type Analysis, type Exchange } from '../analysis.ts';
 import { defineExtensionRequestorCheck, ALL, type ExtensionRequestorCheckDef, type JudgeContext } from '../engine.ts';
+import { isObj } from '../../../../schema/json.ts';
 
 const SECTION = 'Requestor (2026-07-28): Requests and headers';
 const TASK_METHODS = ['tasks/get', 'tasks/update', 'tasks/cancel'];
 
 /** A value that can stand in a header as it is (basic-transports-streamable-http.md "Value Encoding"). */
 const PLAIN_ASCII = /^[\x21-\x7e]([\x20-\x7e\t]*[\x21-\x7e])?$/;
-
-const isObj = (v: unknown): v is Record<string, any> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** A header value decoded (Base64 sentinel), or undefined when absent. */
 function header(x: { headers?: Record<string, string> }, name: string): string | undefined {
