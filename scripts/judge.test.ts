@@ -112,6 +112,18 @@ describe('mock --judge stays silent for a correct client and under its latitudes
   });
 });
 
+/** The judge writes its report after the client's stdin closed: the file once it is there (bounded). */
+async function reportOf(json: string): Promise<{ checks: CheckResult[] }> {
+  for (let i = 0; ; i++) {
+    try {
+      return JSON.parse(readFileSync(json, 'utf8')) as { checks: CheckResult[] };
+    } catch (e) {
+      if (i >= 300) throw e;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+}
+
 describe('mock --judge over stdio, as the server command a client spawns', () => {
   it('2026-07-28: the report is written when the client closes its end', { timeout: 120_000 }, async () => {
     const dir = mkdtempSync(join(tmpdir(), 'mtc-judge-'));
@@ -125,17 +137,22 @@ describe('mock --judge over stdio, as the server command a client spawns', () =>
       signal: AbortSignal.timeout(90_000),
     });
     expect(code).not.toBeNull();
-    // the judge writes its report after the client's stdin closed: wait for the file (bounded)
-    for (let i = 0; i < 300; i++) {
-      try {
-        JSON.parse(readFileSync(json, 'utf8'));
-        break;
-      } catch {
-        await new Promise((r) => setTimeout(r, 100));
-      }
-    }
-    const report = JSON.parse(readFileSync(json, 'utf8')) as { checks: CheckResult[] };
-    expect(loud(report.checks).map((r) => r.id)).toEqual(['2026-requestor.request-meta']);
+    expect(loud((await reportOf(json)).checks).map((r) => r.id)).toEqual(['2026-requestor.request-meta']);
+  });
+
+  it('2025-11-25: the same', { timeout: 120_000 }, async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mtc-judge-'));
+    const json = join(dir, 'report.json');
+    const server = `${process.execPath} --import tsx scripts/cli.ts mock --judge --stdio --json ${json}`;
+    const code = await runReferenceClient({
+      scenario: 'tool-negotiation',
+      serverArg: server,
+      faults: ['augment-forbidden'],
+      latitudes: [],
+      signal: AbortSignal.timeout(90_000),
+    });
+    expect(code).not.toBeNull();
+    expect(loud((await reportOf(json)).checks).map((r) => r.id)).toEqual(['requestor.tool-forbidden']);
   });
 
   it('usage errors: exit 2', () => {
