@@ -47,6 +47,7 @@ export const E2E = [
   'scripts/bench.test.ts',
   'scripts/cli.test.ts',
   'scripts/dual-era.test.ts',
+  'scripts/judge.test.ts',
   'scripts/package.test.ts',
   'scripts/replay.test.ts',
   'scripts/replay-2026.test.ts',
