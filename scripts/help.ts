@@ -8,6 +8,8 @@ export const HELP = `mcp-tasks-conformance — conformance suite for MCP Tasks (
 Usage:
   mcp-tasks-conformance server (--stdio "<command>" | --url <http-url> [--header "K: V"]…) [options]
   mcp-tasks-conformance mock (--stdio | --http <port>) [mock options]   (mock --help for its options)
+  mcp-tasks-conformance mock --judge (--stdio | --http <port>) [--revision <r>] [--scenario <name>]
+                                          the reference server grades whoever talks to it, live (mock --judge --help; docs/CLIENTS.md)
   mcp-tasks-conformance client --command "<client command>" [--scenario <name>]… [--transport http|stdio]
                                           grade an MCP client as a task requestor (client --help; docs/CLIENTS.md)
   mcp-tasks-conformance checks [--revision <r>]
