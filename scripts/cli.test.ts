@@ -13,7 +13,7 @@ import type { CheckResult } from '../suites/engine/check.ts';
 import { loadProfile } from '../suites/runner/target.ts';
 import { receiverChecks2025 } from '../suites/index.ts';
 import { selected } from '../suites/engine/select.ts';
-import { PROFILE_ROLES } from '../suites/engine/profile.ts';
+import { PROFILE_ROLES, profileFor } from '../suites/engine/profile.ts';
 import { junitSchemaErrors } from '../fixtures/junit/validate.ts';
 
 const tmp = mkdtempSync(join(tmpdir(), 'mtc-cli-'));
@@ -66,6 +66,13 @@ describe('argument parsing', () => {
       { name: 'request-timeout', value: '900' },
       { name: 'strict' },
       { name: 'no-color' },
+    ]);
+    // A run that writes a profile is reproduced with it (every role settled: no discovery), in place of the one given.
+    const written = parseServerArgs(['--stdio', 'srv', '--profile', 'fixtures/reference.profile.json', '--discover', 'all', '--write-profile', 'new.json']);
+    if (written.help) throw new Error('help');
+    expect(written.passed).toEqual([
+      { name: 'stdio', value: 'srv' },
+      { name: 'profile', value: 'new.json' },
     ]);
   });
   it('builds the run options as the library does: the same names and defaults (--max-tasks is maxTasks)', () => {
@@ -304,13 +311,15 @@ describe('first run without a profile (discovery, coverage)', () => {
     const report = JSON.parse(readFileSync(json, 'utf8'));
     expect(report.coverage.missingRoles).toEqual([]);
     expect(report.coverage.must.unexercised).toEqual([]);
-    expect(report.discovery.roles.needsInput.name).toBe('ask');
+    const discovery = report.discovery['2025-11-25'];
+    expect(discovery.roles.needsInput.name).toBe('ask');
     // Discovery finds the requestor roles too (runner/requestor-discovery.ts): the server-as-requestor checks run.
-    expect(report.discovery.roles.requestsSampling.name).toBe('sample_via_client');
-    expect(report.discovery.roles.requestsElicitation.name).toBe('elicit_via_client');
+    expect(discovery.roles.requestsSampling.name).toBe('sample_via_client');
+    expect(discovery.roles.requestsElicitation.name).toBe('elicit_via_client');
     expect(report.checks.find((c: any) => c.id === 'requestor.poll-interval').status).toBe('pass');
     expect(report.checks.filter((c: any) => c.status === 'skip' && /role/.test(c.message))).toEqual([]);
-    const profile = loadProfile(kept);
+    // The written profile holds the roles of the revision graded, under its name (profileFor reads it back).
+    const profile = profileFor(loadProfile(kept), '2025-11-25')!;
     const reference = loadProfile('fixtures/reference.profile.json');
     for (const role of PROFILE_ROLES) expect(profile.tools[role]?.name, role).toBe(reference.tools[role]?.name);
     expect(profile.tools.slow?.observed).toMatch(/still working/);

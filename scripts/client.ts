@@ -7,7 +7,7 @@ import { parseArgs } from 'node:util';
 import { SCENARIOS, SCENARIO_NAMES, type Scenario } from '../mocks/receiver/scenarios.ts';
 import { splitCommand } from '../suites/wire/connect.ts';
 import { runSuite } from './run-suite.ts';
-import { buildReport, exitCode, loadBaseline } from '../suites/report/model.ts';
+import { buildReport, gateReport, loadBaseline } from '../suites/report/model.ts';
 import { CheckCollector } from '../suites/report/collector.ts';
 import { RunProgress, progressWanted } from '../suites/report/progress.ts';
 import { formatConsole } from '../suites/report/console.ts';
@@ -294,9 +294,10 @@ export async function runClientCommand(argv: string[]): Promise<number> {
   const order = new Map(allCheckIds().map((id, i) => [id, i]));
   const results = [...collector.results].sort((a, b) => (order.get(a.id) ?? 1e9) - (order.get(b.id) ?? 1e9));
   const report = buildReport(results, target, started, args.baseline, collector.errors);
+  const code = gateReport(report, args.strict);
   process.stdout.write(formatConsole(report, args.color) + '\n');
-  await writeReports(report, { json: args.json, junit: args.junit, markdown: args.markdown }, { strict: args.strict });
-  return exitCode(report, args.strict);
+  await writeReports(report, { json: args.json, junit: args.junit, markdown: args.markdown }, { strict: args.strict, exitCode: code });
+  return code;
 }
 
 /** `client --serve <scenario> --revision 2026-07-28`: the scenario's reference extension server on HTTP, printing each message. */
@@ -354,7 +355,8 @@ async function gradeExtensionClient(args: Extract<ReturnType<typeof parseClientA
   const order = new Map(extensionRequestorChecks.map((c, i) => [c.id, i]));
   const results = [...collector.results].sort((a, b) => (order.get(a.id) ?? 1e9) - (order.get(b.id) ?? 1e9));
   const report = buildReport(results, target, started, args.baseline, collector.errors, '2026-07-28');
+  const code = gateReport(report, args.strict);
   process.stdout.write(formatConsole(report, args.color) + '\n');
-  await writeReports(report, { json: args.json, junit: args.junit, markdown: args.markdown }, { strict: args.strict });
-  return exitCode(report, args.strict);
+  await writeReports(report, { json: args.json, junit: args.junit, markdown: args.markdown }, { strict: args.strict, exitCode: code });
+  return code;
 }

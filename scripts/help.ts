@@ -31,7 +31,11 @@ server options:
   --discover-budget <ms>     bound for discovery (default ${DEFAULT_DISCOVERY.budgetMs})
   --list                     print what would run (checks, roles, revision, the discovery plan, why a check would not be
                              exercised) after initialize, tools/list (and pings) only: no tool is called, nothing task-augmented sent
-  --write-profile <file>     save the roles in use (discovered ones with what was observed) as a profile to keep
+  --write-profile <file>     save every role of every revision graded (discovered ones with what was observed, absent ones
+                             with why) as a profile to keep: a run with it does no discovery
+  --allow-partial-profile    let --write-profile with --only/--exclude save only the roles the selected checks need
+  --allow-unmatched          a profile tool the target does not list, or a selector matching no check of the revisions
+                             graded, is a note instead of a usage error (exit 2)
   --require-coverage         MUST requirements that apply but were not exercised fail the run (CI gates)
   --only <ids>               comma-separated check ids, id prefixes, requirement ids or sections (repeatable)
   --exclude <ids>            the same selectors, left out of the run (repeatable; wins over --only)

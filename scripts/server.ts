@@ -12,19 +12,19 @@ import { describeTarget, loadProfile } from '../suites/runner/target.ts';
 import type { TargetInfo } from '../suites/engine/check.ts';
 import { Meta, REVISION as MODERN_REVISION } from '../schema/2026-07-28/protocol.ts';
 import { MODERN_PROPERTY_IDS, modernPropertyCatalog, runModernProperties } from '../suites/2026-07-28/properties/report.ts';
-import { DISCOVER_MODES, formatPlan, profileToKeep, type DiscoverMode } from '../suites/runner/discovery.ts';
+import { DISCOVER_MODES, formatPlan, type DiscoverMode } from '../suites/runner/discovery.ts';
 import { computeCoverage, mergeCoverage } from '../suites/coverage.ts';
 import { DEFAULT_RUN_OPTIONS, REVISION_CHOICES, type RevisionChoice, type RunEvents, type RunOptions } from '../suites/engine/options.ts';
-import { chooseRevisions } from '../suites/runner/revision.ts';
-import { runConfig, type Target } from '../suites/api.ts';
-import { buildReport, exitCode, loadBaseline } from '../suites/report/model.ts';
+import { chooseRevisions, type RevisionDecision } from '../suites/runner/revision.ts';
+import { requireProfileToolsListed, requireSelectorsMatch, rerunnable, runConfig, UsageError, writeProfileFile, type Target } from '../suites/api.ts';
+import { buildReport, gateReport, loadBaseline } from '../suites/report/model.ts';
 import { runSession } from '../suites/api.ts';
 import type { CheckResult } from '../suites/engine/check.ts';
 import { RunProgress, progressWanted } from '../suites/report/progress.ts';
 import { errorText } from '../suites/wire/peer.ts';
 import { formatConsole } from '../suites/report/console.ts';
 import { writeReports } from '../suites/report/write.ts';
-import { addReproductions } from '../suites/report/reproduce.ts';
+import { addReproductions, invocationOf, type PassedOption } from '../suites/report/reproduce.ts';
 import { addReplays, replayFileName } from '../suites/report/replay.ts';
 import { join } from 'node:path';
 import { REPORT_OPTIONS } from './report-options.ts';
@@ -41,7 +41,7 @@ import { HELP } from './help.ts';
 
 export { HELP };
 
-export class UsageError extends Error {}
+export { UsageError };
 
 /** The `server` command's flags (util.parseArgs); each is an option of the library and of the vitest helper (scripts/cli.test.ts). */
 export const SERVER_OPTIONS = {
@@ -54,6 +54,8 @@ export const SERVER_OPTIONS = {
   'discover-budget': { type: 'string' },
   'write-profile': { type: 'string' },
   'require-coverage': { type: 'boolean', default: false },
+  'allow-unmatched': { type: 'boolean', default: false },
+  'allow-partial-profile': { type: 'boolean', default: false },
   revision: { type: 'string', default: DEFAULT_RUN_OPTIONS.revision },
   only: { type: 'string', multiple: true },
   exclude: { type: 'string', multiple: true },
@@ -206,6 +208,8 @@ export function parseServerArgs(argv: string[]) {
         checkTimeoutMs: opt('check-timeout', values['check-timeout']),
         maxTasks: opt('max-tasks', values['max-tasks']),
         concurrency: opt('concurrency', values.concurrency),
+        ...(values['write-profile'] ? { writeProfile: values['write-profile'] } : {}),
+        allowPartialProfile: values['allow-partial-profile'],
       },
       { everyRole: values.properties },
     );
@@ -229,16 +233,28 @@ export function parseServerArgs(argv: string[]) {
     baseline,
     strict: values.strict!,
     requireCoverage: values['require-coverage']!,
+    allowUnmatched: values['allow-unmatched']!,
     list: values.list!,
-    // "Reproduce with" (suites/report/reproduce.ts): the options as given, but those a rerun of one check leaves out.
-    passed: tokens.flatMap((t) =>
-      t.kind === 'option' && !NOT_RERUN.has(t.name) ? [{ name: t.name, ...(t.value !== undefined ? { value: t.value } : {}) }] : [],
-    ),
+    // "Reproduce with" (suites/report/reproduce.ts): the options as given, but those a rerun of one check leaves out;
+    // the profile this run writes (every role settled) in place of the one given, so that the rerun discovers nothing.
+    passed: rerunOptions(tokens, values['write-profile']),
     writeProfile: values['write-profile'],
     color: !values['no-color'] && process.stdout.isTTY === true,
     // A status line on a terminal; in CI, with --json or --no-color only the final report (suites/report/progress.ts).
     progress: progressWanted({ isTTY: process.stderr.isTTY === true, env: process.env, json: values.json !== undefined, noColor: values['no-color']! }),
   };
+}
+
+/** The options a rerun of one check takes: those given but NOT_RERUN; `--profile <written>` for --write-profile (and no discovery options). */
+function rerunOptions(tokens: ReturnType<typeof parseArgs>['tokens'] & object, written: string | undefined): PassedOption[] {
+  const out: PassedOption[] = [];
+  for (const t of tokens) {
+    if (t.kind !== 'option' || NOT_RERUN.has(t.name)) continue;
+    if (written && ['profile', 'discover', 'discover-budget'].includes(t.name)) continue;
+    out.push({ name: t.name, ...(t.value !== undefined ? { value: t.value } : {}) });
+  }
+  if (written) out.push({ name: 'profile', value: written });
+  return out;
 }
 
 function parseHeaders(list: string[]): Record<string, string> {
@@ -287,6 +303,7 @@ export async function runServerCommand(argv: string[]): Promise<number> {
     session: TargetSession;
   }[] = [];
   let revisions: Revision[];
+  let revisionDecision: RevisionDecision | undefined;
   try {
     say(`target: ${target}\n`);
     status?.startTicking();
@@ -316,15 +333,16 @@ export async function runServerCommand(argv: string[]): Promise<number> {
       onCheckDone: (r) => status?.finish(r.id, r.section),
     };
     const configOf = (revision: Revision) => ({ ...args.config, options: { ...args.config.options, ...events, revision } });
-    // With auto, the 2025-11-25 pre-flight session is the legacy probe of a modern server (kept when the choice includes it).
-    let legacySession: Promise<TargetSession> | undefined;
-    const decision = await chooseRevisions(args.config.target, args.config.options, () => (legacySession = openTargetSession(configOf(SPEC_REVISION), hooks)));
+    // With auto, the legacy probe is an initialize on a connection of its own: the session of a revision (with its
+    // discovery) is opened once the revision is chosen, so that discovery's time is never taken for an unanswered initialize.
+    const decision = await chooseRevisions(args.config.target, args.config.options);
     revisions = decision.revisions;
+    revisionDecision = decision;
     say(`revision: ${revisions.join(' and ')} — ${decision.why.join('; ')}\n`);
-    if (!revisions.includes(SPEC_REVISION)) void legacySession?.then((s) => s.close()).catch(() => undefined);
+    for (const note of requireSelectorsMatch(revisions, args.config, args.allowUnmatched)) say(`note: ${note}\n`);
     for (const revision of revisions) {
       const config = configOf(revision);
-      const probe = revision === SPEC_REVISION && legacySession ? await legacySession : await openTargetSession(config, hooks);
+      const probe = await openTargetSession(config, hooks);
       const pre = { revision, config, info: probe.info, discovery: probe.discovery, session: probe };
       preflights.push(pre);
       const serverInfo = revision === SPEC_REVISION ? pre.info.initializeResult.serverInfo : pre.info.discoverResult?._meta?.[Meta.ServerInfo];
@@ -335,15 +353,28 @@ export async function runServerCommand(argv: string[]): Promise<number> {
       const missing = Object.entries(pre.info.missingRoles).map(([r, why]) => `  ${r}: ${why}`);
       if (missing.length) say(`roles not available${of} (their checks are not exercised):\n${missing.join('\n')}\n`);
     }
-    // The profile to keep: 2025-11-25's for a target graded in it (a profile is written for one revision), else 2026-07-28's.
-    const kept = preflights.find((p) => p.revision === SPEC_REVISION) ?? preflights[0];
-    if (args.writeProfile && kept) {
-      writeFileSync(args.writeProfile, JSON.stringify(profileToKeep(kept.info.profile, kept.discovery, target), null, 2) + '\n');
-      say(`profile written to ${args.writeProfile}${preflights.length > 1 ? ` (the roles of ${kept.revision})` : ''}\n`);
+    for (const note of requireProfileToolsListed(
+      preflights.map((p) => p.session),
+      args.allowUnmatched,
+    ))
+      say(`note: ${note}\n`);
+    // The profile to keep: every role of every revision graded, the absent ones too (a run with it discovers nothing).
+    if (args.writeProfile) {
+      writeProfileFile(
+        args.writeProfile,
+        preflights.map((p) => p.session),
+        args.config.profile,
+        target,
+      );
+      say(`profile written to ${args.writeProfile} (the roles of ${revisions.join(' and ')})\n`);
     }
   } catch (e) {
     status?.stop();
     for (const p of preflights) await p.session.close();
+    if (e instanceof UsageError) {
+      say(`mcp-tasks-conformance: ${e.message}\n(see mcp-tasks-conformance --help)\n`);
+      return 2;
+    }
     say(`mcp-tasks-conformance: cannot connect to ${target}: ${errorText(e)}\n`);
     return 2;
   }
@@ -359,7 +390,6 @@ export async function runServerCommand(argv: string[]): Promise<number> {
   }
   // --properties: the property-based tests of each revision the target is graded in (2025-11-25's state machine,
   // 2026-07-28's extension model) run after the checks, each on a session of its own; their results join the report.
-  const legacy = preflights.find((p) => p.revision === SPEC_REVISION);
   if (args.properties)
     for (const pre of preflights) {
       const config = { ...pre.config, discover: undefined, discovered: pre.discovery };
@@ -381,10 +411,11 @@ export async function runServerCommand(argv: string[]): Promise<number> {
       ),
     ),
   );
-  // One discovery in the report: 2025-11-25's for a target graded in both.
-  const discovered = legacy?.discovery ?? preflights.find((p) => p.discovery)?.discovery;
-  if (discovered) report.discovery = discovered;
-  addReproductions(report, args.passed, SPEC_REVISION, (id) => receiverChecks.some((c) => c.id === id) || serverRequestorChecks.some((c) => c.id === id));
+  // Every revision's discovery, and how the revisions were chosen.
+  const discovered = Object.fromEntries(preflights.flatMap((p) => (p.discovery ? [[p.revision, p.discovery]] : [])));
+  if (Object.keys(discovered).length) report.discovery = discovered;
+  if (revisionDecision) report.revisionDecision = revisionDecision;
+  addReproductions(report, args.passed, SPEC_REVISION, rerunnable, invocationOf(process.argv[1]));
   const spec = args.config.target;
   if (spec.kind === 'http' || spec.kind === 'stdio') addReplays(report, spec);
   if (args.replayDir) {
@@ -398,7 +429,7 @@ export async function runServerCommand(argv: string[]): Promise<number> {
   const inRevisions = revisions.some((r) => r !== SPEC_REVISION) ? ` (revision ${revisions.join(' and ')})` : '';
   if (args.requireCoverage && unexercised.length)
     process.stdout.write(`--require-coverage: ${unexercised.length} applicable MUST requirement(s) not exercised${inRevisions}\n`);
-  const code = exitCode(report, args.strict);
+  const code = gateReport(report, args.strict);
   await writeReports(report, { json: args.json, junit: args.junit, markdown: args.markdown }, { strict: args.strict, exitCode: code });
   return code;
 }

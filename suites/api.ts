@@ -3,7 +3,7 @@
 // Checks run in this process (no vitest); `mcp-tasks-conformance/vitest` (suites/vitest.ts) runs them
 // as tests of the caller's own vitest run instead.
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { checksFor, checksToRun, inCheckOrder, receiverChecks, unmatchedSelectors } from './index.ts';
+import { checkRevisions, checksFor, checksToRun, inCheckOrder, receiverChecks, unmatchedSelectors } from './index.ts';
 import { openTargetSession, runChecks, scheduled, type AnyDiscovery, type RunConfig, type TargetSession } from './runner/session.ts';
 import { matches, selected } from './engine/select.ts';
 import {
@@ -15,14 +15,14 @@ import {
   SERVER_REQUESTOR_SECTION_PREFIX,
 } from './requestor/server-requestor.ts';
 import { describeTarget, loadProfile, type TargetSpec } from './runner/target.ts';
-import { REQUESTOR_ROLES, type Profile } from './engine/profile.ts';
-import { DEFAULT_DISCOVERY, DISCOVER_MODES, profileToKeep, type DiscoverMode } from './runner/discovery.ts';
+import { profileFor, REQUESTOR_ROLES, type Profile } from './engine/profile.ts';
+import { DEFAULT_DISCOVERY, DISCOVER_MODES, profileToWrite, type DiscoverMode } from './runner/discovery.ts';
 import { chooseRevisions } from './runner/revision.ts';
 import type { CheckResult } from './engine/check.ts';
-import { SPEC_REVISION } from '../schema/spec.ts';
+import { SPEC_REVISION, type Revision } from '../schema/spec.ts';
 import { computeCoverage, mergeCoverage, type RunCoverage } from './coverage.ts';
 import { runOptions, type RunEvents, type RunOptions } from './engine/options.ts';
-import { buildReport, exitCode, loadBaseline, type Report } from './report/model.ts';
+import { buildReport, gateReport, loadBaseline, type Report } from './report/model.ts';
 import { writeReports } from './report/write.ts';
 import { addReproductions, type PassedOption } from './report/reproduce.ts';
 import { addReplays } from './report/replay.ts';
@@ -92,6 +92,13 @@ export interface ConformanceOptions {
   writeProfile?: string;
   /** Applicable MUST requirements not exercised fail the run (--require-coverage; the report's `requireCoverage`, exitCode 1). */
   requireCoverage?: boolean;
+  /**
+   * A profile tool the target does not list, or an `only`/`exclude` selector that matches no check of the revisions
+   * the run grades, is a note instead of an error (--allow-unmatched). Without it the run refuses (UsageError, exit 2).
+   */
+  allowUnmatched?: boolean;
+  /** `writeProfile` with `only`/`exclude` writes the roles those checks need only (--allow-partial-profile); without it, refused. */
+  allowPartialProfile?: boolean;
   /** Also run the property-based tests (--properties; suites/properties/README.md); their results join the checks'. */
   properties?: boolean;
   /** Property runs (--runs; default 100; hostile inputs: runs × 10 per category). Needs `properties`. */
@@ -137,6 +144,7 @@ export function commandLineOf(target: Target, options: ConformanceOptions): Pass
   for (const [name, value] of values) if (value !== undefined) out.push({ name, value: String(value) });
   if (options.strict) out.push({ name: 'strict' });
   if (options.requireCoverage) out.push({ name: 'require-coverage' });
+  if (options.allowUnmatched) out.push({ name: 'allow-unmatched' });
   return out;
 }
 
@@ -161,6 +169,8 @@ export const CONFORMANCE_OPTION_NAMES = Object.keys({
   strict: true,
   writeProfile: true,
   requireCoverage: true,
+  allowUnmatched: true,
+  allowPartialProfile: true,
   properties: true,
   runs: true,
   seed: true,
@@ -204,9 +214,57 @@ export function targetSpec(target: Target, label?: string): TargetSpec {
   };
 }
 
+/** Writes --write-profile's file: every role of every revision graded (profileToWrite). */
+export function writeProfileFile(path: string, sessions: readonly TargetSession[], given: Profile | undefined, label: string): void {
+  const graded = sessions.map((s) => ({ revision: s.revision, info: s.info, discovery: s.discovery, given: profileFor(given, s.revision) }));
+  writeFileSync(path, JSON.stringify(profileToWrite(graded, label), null, 2) + '\n');
+}
+
 /** The check ids a run expects to fail: `expectedFailures` and the ids of the `baseline` file. */
 export function expectedFailuresOf(options: Pick<ConformanceOptions, 'expectedFailures' | 'baseline'>): string[] {
   return [...(options.expectedFailures ?? []), ...(options.baseline ? loadBaseline(options.baseline) : [])];
+}
+
+/** What the user asked for cannot mean what it says (an unknown selector, a profile tool the target does not list, …): the CLI's exit code 2. */
+export class UsageError extends Error {
+  override name = 'UsageError';
+}
+
+/** Can `--only <id>` select this check (a receiver check, or the target as requestor), so that a reproduce line reruns it? */
+export function rerunnable(id: string): boolean {
+  return receiverChecks.some((c) => c.id === id) || serverRequestorChecks.some((c) => c.id === id);
+}
+
+/** Selectors that match no check of the revisions graded (receiver checks, and the target as requestor in the revisions its checks have). */
+export function selectorsUnmatchedIn(revisions: readonly Revision[], selectors: readonly string[]): string[] {
+  const checks = [...receiverChecks, ...serverRequestorChecks].filter((c) => checkRevisions(c).some((r) => revisions.includes(r)));
+  return selectors.filter((s) => !checks.some((c) => matches(c, s)));
+}
+
+/** Profile tools the target does not list, one line per role and revision ("role completes: tool "x" (2026-07-28)"). */
+export function profileToolsUnlisted(sessions: readonly Pick<TargetSession, 'revision' | 'info'>[]): string[] {
+  return sessions.flatMap((s) => Object.entries(s.info.unlistedProfileTools ?? {}).map(([role, name]) => `role ${role}: tool "${name}" (${s.revision})`));
+}
+
+/**
+ * Refuses a run whose selectors match nothing in the revisions it grades (one valid only in the other revision
+ * too), unless `allowUnmatched`; returns the note to print when allowed (empty: nothing to say).
+ */
+export function requireSelectorsMatch(revisions: readonly Revision[], config: Pick<RunConfig, 'only' | 'exclude'>, allowUnmatched = false): string[] {
+  const unmatched = selectorsUnmatchedIn(revisions, [...(config.only ?? []), ...(config.exclude ?? [])]);
+  if (!unmatched.length) return [];
+  const what = `only/exclude (--only, --exclude): no check of revision ${revisions.join(' and ')} matches ${unmatched.join(', ')}`;
+  if (!allowUnmatched) throw new UsageError(`${what} (allow it with allowUnmatched, --allow-unmatched)`);
+  return [`${what}: allowed (--allow-unmatched)`];
+}
+
+/** Refuses a run whose profile names tools the target does not list (a typo would leave their checks silent), unless `allowUnmatched`; returns the note when allowed. */
+export function requireProfileToolsListed(sessions: readonly Pick<TargetSession, 'revision' | 'info'>[], allowUnmatched = false): string[] {
+  const unlisted = profileToolsUnlisted(sessions);
+  if (!unlisted.length) return [];
+  const what = `the profile names tools the target does not list: ${unlisted.join('; ')}`;
+  if (!allowUnmatched) throw new UsageError(`${what} (their checks would not be exercised; allow it with allowUnmatched, --allow-unmatched)`);
+  return [`${what}: their checks are not exercised (--allow-unmatched)`];
 }
 
 /**
@@ -218,7 +276,11 @@ export function runConfig(target: Target, options: ConformanceOptions = {}, how:
   const only = options.only ?? [];
   const exclude = options.exclude ?? [];
   const unknown = unmatchedSelectors([...only, ...exclude]).filter((s) => !serverRequestorChecks.some((c) => matches(c, s)));
-  if (unknown.length) throw new Error(`only/exclude: no check matches ${unknown.join(', ')}`);
+  if (unknown.length) throw new UsageError(`only/exclude: no check matches ${unknown.join(', ')}`);
+  if (options.writeProfile && (only.length || exclude.length) && !how.everyRole && !options.allowPartialProfile)
+    throw new UsageError(
+      `writeProfile (--write-profile) with only/exclude would save only the roles the selected checks need; run it without a selection, or allow the partial profile (allowPartialProfile, --allow-partial-profile)`,
+    );
   const unknownExpected = expectedFailuresOf(options).filter(
     (id) => !receiverChecks.some((c) => c.id === id) && !serverRequestorChecks.some((c) => c.id === id),
   );
@@ -285,9 +347,9 @@ export async function runSession(session: TargetSession, only: string[] = [], ex
 }
 
 /**
- * Runs the receiver checks against a target and returns the report (the CLI's JSON report, with
- * coverage and discovery). Throws when the target cannot be reached at all (the CLI's exit code 2);
- * every other problem of the target is a finding in the report.
+ * Runs the receiver checks against a target and returns the report (the CLI's JSON report, with coverage and
+ * discovery of every revision graded). Throws when the target cannot be reached at all, and a UsageError when the
+ * run cannot mean what it asks (the CLI's exit code 2); every other problem of the target is a finding in the report.
  */
 export async function runConformance(target: Target, options: RunConformanceOptions = {}): Promise<Report> {
   const config = runConfig(target, options, { everyRole: options.properties });
@@ -295,51 +357,54 @@ export async function runConformance(target: Target, options: RunConformanceOpti
   const label = describeTarget(config.target);
   const started = new Date();
   const given = runOptions(config.options);
-  const { revisions } = await chooseRevisions(config.target, given);
+  const decision = await chooseRevisions(config.target, given);
+  const { revisions } = decision;
+  requireSelectorsMatch(revisions, config, options.allowUnmatched);
   const results: CheckResult[] = [];
   const coverage: RunCoverage[] = [];
-  let discovery: AnyDiscovery | undefined;
-  const discoveries = new Map<string, AnyDiscovery | undefined>();
-  // One session per revision (a dual-era target is graded in both), as the CLI does.
-  for (const revision of revisions) {
-    let session;
-    try {
-      session = await openTargetSession({ ...config, options: { ...given, revision } });
-    } catch (e) {
-      throw new Error(`cannot connect to ${label}: ${errorText(e)}`, { cause: e });
+  const discovery: Partial<Record<Revision, AnyDiscovery>> = {};
+  // One session per revision (a dual-era target is graded in both), opened before any check runs, as the CLI does.
+  const sessions: TargetSession[] = [];
+  try {
+    for (const revision of revisions) {
+      try {
+        sessions.push(await openTargetSession({ ...config, options: { ...given, revision } }));
+      } catch (e) {
+        throw new Error(`cannot connect to ${label}: ${errorText(e)}`, { cause: e });
+      }
     }
-    // The profile to keep: 2025-11-25's for a target graded in it (a profile is written for one revision), else 2026-07-28's.
-    if (options.writeProfile && (revision === SPEC_REVISION || !revisions.includes(SPEC_REVISION)))
-      writeFileSync(options.writeProfile, JSON.stringify(profileToKeep(session.info.profile, session.discovery, label), null, 2) + '\n');
-    try {
+    requireProfileToolsListed(sessions, options.allowUnmatched);
+    if (options.writeProfile) writeProfileFile(options.writeProfile, sessions, config.profile, label);
+    for (const session of sessions) {
       // With `path` only the one property counterexample is replayed (as the CLI's --path): no checks.
       const runResults = properties?.path ? [] : await runSession(session, config.only, config.exclude);
       results.push(...runResults);
-      coverage.push(computeCoverage(runResults, checksFor(revision), session.info));
-      discovery ??= session.discovery;
-      discoveries.set(revision, session.discovery);
-    } finally {
-      await session.close();
+      coverage.push(computeCoverage(runResults, checksFor(session.revision), session.info));
+      if (session.discovery) discovery[session.revision] = session.discovery;
     }
+  } finally {
+    await Promise.all(sessions.map((s) => s.close()));
   }
   // The properties of each revision the target is graded in, after the checks (as the CLI runs them).
   if (properties)
     for (const revision of revisions) {
-      const c = { ...config, options: { ...given, revision }, discover: undefined, discovered: discoveries.get(revision) };
+      const c = { ...config, options: { ...given, revision }, discover: undefined, discovered: discovery[revision] };
       results.push(...(await (revision === SPEC_REVISION ? runProperties(c, properties) : runModernProperties(c, properties))));
     }
   const report = buildReport(results, label, started, expectedFailuresOf(options));
   report.coverage = mergeCoverage(coverage);
-  if (discovery) report.discovery = discovery;
+  if (Object.keys(discovery).length) report.discovery = discovery;
+  report.revisionDecision = decision;
   if (options.requireCoverage) report.requireCoverage = true;
   // "Reproduce with" and the replay of each fail and warn, as the CLI's report has them (where the run has a command line).
   const passed = commandLineOf(target, options);
   if (passed) {
-    addReproductions(report, passed, SPEC_REVISION, (id) => receiverChecks.some((c) => c.id === id) || serverRequestorChecks.some((c) => c.id === id));
+    addReproductions(report, passed, SPEC_REVISION, rerunnable);
     const spec = config.target;
     if (spec.kind === 'http' || spec.kind === 'stdio') addReplays(report, spec);
   }
   const strict = options.strict ?? false;
-  await writeReports(report, { json: options.json, junit: options.junit, markdown: options.markdown }, { strict, exitCode: exitCode(report, strict) });
+  const code = gateReport(report, strict);
+  await writeReports(report, { json: options.json, junit: options.junit, markdown: options.markdown }, { strict, exitCode: code });
   return report;
 }

@@ -1,9 +1,9 @@
 // The checks as vitest tests: one describe per spec section, one test per check, registered by registerChecks
 // in a user's own vitest run with describeConformance (`import { describeConformance } from 'mcp-tasks-conformance/vitest'`).
 import { afterAll, beforeAll, describe, test, type TestContext } from 'vitest';
-import type { CheckResult } from './engine/check.ts';
+import type { CheckDef, CheckResult } from './engine/check.ts';
 import { runOptions } from './engine/options.ts';
-import { checkRevisions, checksFor, checksToRun } from './index.ts';
+import { checksFor, checksToRun } from './index.ts';
 import { chooseRevisions, type RevisionDecision } from './runner/revision.ts';
 import { REVISIONS, SPEC_REVISION, type Revision } from '../schema/spec.ts';
 import { openTargetSession, runInSession, type RunConfig, type TargetSession } from './runner/session.ts';
@@ -19,17 +19,28 @@ import {
 } from './requestor/server-requestor.ts';
 import { describeTarget } from './runner/target.ts';
 import { limiter } from './runner/limiter.ts';
-import { PROTOCOL_VERSION } from '../schema/protocol.ts';
-import { CONFORMANCE_OPTION_NAMES, expectedFailuresOf, propertyOptions, runConfig, type ConformanceOptions, type Target } from './api.ts';
+import {
+  commandLineOf,
+  CONFORMANCE_OPTION_NAMES,
+  expectedFailuresOf,
+  propertyOptions,
+  requireProfileToolsListed,
+  requireSelectorsMatch,
+  rerunnable,
+  runConfig,
+  UsageError,
+  writeProfileFile,
+  type ConformanceOptions,
+  type Target,
+} from './api.ts';
+import { reproduceCommand, type PassedOption } from './report/reproduce.ts';
 import { computeCoverage, mergeCoverage } from './coverage.ts';
-import { profileToKeep } from './runner/discovery.ts';
 import { PROPERTY_NAMES, parseReplayToken, runProperties, type PropertyRunOptions } from './properties/run.ts';
 import { MODERN_PROPERTY_SECTION, runModernProperties } from './2026-07-28/properties/report.ts';
 import { MODERN_PROPERTY_NAMES } from './2026-07-28/properties/run.ts';
 import { REVISION as MODERN_REVISION } from '../schema/2026-07-28/protocol.ts';
-import { buildReport, exitCode } from './report/model.ts';
+import { buildReport, gateReport } from './report/model.ts';
 import { writeReports, type ReportFiles } from './report/write.ts';
-import { writeFileSync } from 'node:fs';
 
 declare module '@vitest/runner' {
   interface TaskMeta {
@@ -52,6 +63,17 @@ export interface RegisterOptions {
   requireCoverage?: boolean;
   /** The property-based tests as tests of their own, after the checks (--properties; with `path` they alone run). */
   properties?: PropertyRunOptions;
+  /** A profile tool the target does not list, or a selector matching no check of the revisions graded, is allowed (--allow-unmatched). */
+  allowUnmatched?: boolean;
+  /** The run's options as `server` flags (commandLineOf): a failed test's message ends with the command line that reruns its check. */
+  reproduce?: PassedOption[];
+}
+
+/** The revisions whose checks a run registers: the one asked for; with `auto` every revision (the reference receiver in process: 2025-11-25). */
+export function registeredRevisions(config: RunConfig): readonly Revision[] {
+  const revision = runOptions(config.options).revision;
+  if (revision !== 'auto') return [revision];
+  return config.target.kind === 'reference' ? [SPEC_REVISION] : REVISIONS;
 }
 
 /**
@@ -62,11 +84,10 @@ export interface RegisterOptions {
 export function registerChecks(config: RunConfig, opts: RegisterOptions = {}): void {
   const options = runOptions(config.options);
   // The revisions whose checks are registered: the one asked for; with `auto` every revision the target may
-  // speak (a process or an endpoint: both), and the checks of a revision the probe did not choose skip.
-  const inProcess = config.target.kind !== 'stdio' && config.target.kind !== 'http';
-  const registered: readonly Revision[] = options.revision !== 'auto' ? [options.revision] : inProcess ? [SPEC_REVISION] : REVISIONS;
+  // speak, and the checks of a revision the probe did not choose skip (each test is under its revision's name).
+  const registered = registeredRevisions(config);
   // With a replay path only that property counterexample runs (as the CLI's --path): no checks.
-  const checks = opts.properties?.path ? [] : registered.flatMap((r) => checksToRun(config.only, config.exclude, r));
+  const checksOf = (revision: Revision) => (opts.properties?.path ? [] : checksToRun(config.only, config.exclude, revision));
   /** Every verdict of the run, for the report files and the coverage gate. */
   const results: CheckResult[] = [];
   const started = new Date();
@@ -86,14 +107,12 @@ export function registerChecks(config: RunConfig, opts: RegisterOptions = {}): v
     async () => {
       try {
         decision = await chooseRevisions(config.target, options);
+        requireSelectorsMatch(decision.revisions, config, opts.allowUnmatched);
         for (const revision of decision.revisions) sessions.set(revision, await openTargetSession({ ...config, options: { ...options, revision } }));
+        requireProfileToolsListed([...sessions.values()], opts.allowUnmatched);
         // The target as requestor is a 2025-11-25 flow (task-augmented sampling/elicitation requests).
         session = sessions.get(SPEC_REVISION);
-        if (session && opts.writeProfile)
-          writeFileSync(
-            opts.writeProfile,
-            JSON.stringify(profileToKeep(session.info.profile, session.discovery, describeTarget(config.target)), null, 2) + '\n',
-          );
+        if (opts.writeProfile) writeProfileFile(opts.writeProfile, [...sessions.values()], config.profile, describeTarget(config.target));
         if (session && requestorChecks.length) requestorRuns = runServerAsRequestor(session.connector, session.info, requestorOptions);
       } catch (e) {
         openError = e;
@@ -118,21 +137,27 @@ export function registerChecks(config: RunConfig, opts: RegisterOptions = {}): v
     if (!files.json && !files.junit && !files.markdown) return;
     const report = buildReport(results, describeTarget(config.target), started, opts.expectedFailures ?? []);
     if (sessions.size) report.coverage = coverage();
-    if (session?.discovery) report.discovery = session.discovery;
+    const discovery = Object.fromEntries([...sessions].flatMap(([revision, s]) => (s.discovery ? [[revision, s.discovery]] : [])));
+    if (Object.keys(discovery).length) report.discovery = discovery;
+    if (decision) report.revisionDecision = decision;
     if (opts.requireCoverage) report.requireCoverage = true;
     const strict = opts.strict ?? false;
-    await writeReports(report, files, { strict, exitCode: exitCode(report, strict) });
+    await writeReports(report, files, { strict, exitCode: gateReport(report, strict) });
   });
 
   // At most `concurrency` checks at once (vitest's maxConcurrency may allow more; the CLI sets it to the same).
   const running = limiter(options.concurrency);
   const reached = () => {
+    if (openError instanceof UsageError) throw openError;
     if (!session) throw new Error(`could not reach the target: ${openError instanceof Error ? openError.message : String(openError)}`);
     return session;
   };
   /** The session of a check's revision; undefined when `auto` did not choose that revision. */
   const sessionFor = (revision: Revision): TargetSession | undefined => {
-    if (openError !== undefined || !decision) reached();
+    if (openError !== undefined || !decision) {
+      if (openError instanceof UsageError) throw openError;
+      if (!decision) throw new Error(`could not reach the target: ${openError instanceof Error ? openError.message : String(openError)}`);
+    }
     if (!decision!.revisions.includes(revision)) return undefined;
     const s = sessions.get(revision);
     if (!s) throw new Error(`could not reach the target: ${openError instanceof Error ? openError.message : String(openError)}`);
@@ -142,7 +167,8 @@ export function registerChecks(config: RunConfig, opts: RegisterOptions = {}): v
   const settle = async (result: CheckResult, { task, skip, annotate }: TestContext) => {
     task.meta.check = result;
     results.push(result);
-    const what = `[${result.level}: ${result.requirements.join(', ')}] ${result.message}`;
+    const rerun = opts.reproduce && rerunnable(result.id) ? `\nreproduce with: ${reproduceCommand(opts.reproduce, result, SPEC_REVISION)}` : '';
+    const what = `[${result.level}: ${result.requirements.join(', ')}] ${result.message}${rerun}`;
     if (expected.has(result.id)) {
       if (result.status !== 'fail') throw new Error(`listed as an expected failure, but ${result.status}: remove it from the list`);
       if (opts.annotate) await annotate(`expected failure: ${what}`, 'notice');
@@ -157,26 +183,32 @@ export function registerChecks(config: RunConfig, opts: RegisterOptions = {}): v
   // Sections run concurrently with each other; then the checks that load the target (a huge ttl, floods,
   // many tasks), one at a time; then the checks marked runsLast (they read the others' evidence), under
   // their own section's name.
-  const bySection = (list: typeof checks) =>
+  const bySection = (list: CheckDef[]) =>
     [...new Set(list.map((c) => c.section))].map((section) => ({ section, inSection: list.filter((c) => c.section === section) }));
-  const groups = [
-    ...bySection(checks.filter((c) => !c.runsLast && !c.loadsTarget)).map((g) => ({ ...g, sequential: false })),
-    { section: 'Checks that load the target', inSection: checks.filter((c) => c.loadsTarget && !c.runsLast), sequential: true },
-    ...bySection(checks.filter((c) => c.runsLast)).map((g) => ({ ...g, sequential: true })),
-  ];
-  for (const { section, inSection, sequential } of groups) {
+  const groups = registered.flatMap((revision) => {
+    const checks = checksOf(revision);
+    return [
+      ...bySection(checks.filter((c) => !c.runsLast && !c.loadsTarget)).map((g) => ({ ...g, sequential: false })),
+      { section: 'Checks that load the target', inSection: checks.filter((c) => c.loadsTarget && !c.runsLast), sequential: true },
+      ...bySection(checks.filter((c) => c.runsLast)).map((g) => ({ ...g, sequential: true })),
+    ].map((g) => ({ ...g, revision }));
+  });
+  // A describe per revision when more than one is registered: every test is titled with the revision it grades.
+  const underRevision = (revision: Revision, body: () => void) => (registered.length > 1 ? describe(`(${revision})`, body) : body());
+  for (const { section, inSection, sequential, revision } of groups) {
     if (!inSection.length) continue;
-    (sequential ? describe : describe.concurrent)(section, () => {
-      for (const check of inSection) {
-        const register = sequential ? test : test.concurrent;
-        register(check.id, { timeout: (check.timeoutMs ?? options.checkTimeoutMs) + 5_000 }, async (ctx) => {
-          const revision = checkRevisions(check)[0]!;
-          const s = sessionFor(revision);
-          if (!s) return ctx.skip(`not exercised: the target is not graded in ${revision} (${decision!.why.join('; ')})`);
-          await settle(await running(() => runInSession(check, s)), ctx);
-        });
-      }
-    });
+    underRevision(revision, () =>
+      (sequential ? describe : describe.concurrent)(section, () => {
+        for (const check of inSection) {
+          const register = sequential ? test : test.concurrent;
+          register(check.id, { timeout: (check.timeoutMs ?? options.checkTimeoutMs) + 5_000 }, async (ctx) => {
+            const s = sessionFor(revision);
+            if (!s) return ctx.skip(`not exercised: the target is not graded in ${revision} (${decision!.why.join('; ')})`);
+            await settle(await running(() => runInSession(check, s)), ctx);
+          });
+        }
+      }),
+    );
   }
 
   // The target as requestor (suites/requestor/server-requestor.ts): these sections are not concurrent, so
@@ -256,7 +288,7 @@ export function registerChecks(config: RunConfig, opts: RegisterOptions = {}): v
 }
 
 export interface DescribeConformanceOptions extends ConformanceOptions {
-  /** Name of the enclosing describe (default: "MCP Tasks conformance (2025-11-25): <target>"). */
+  /** Name of the enclosing describe (default: "MCP Tasks conformance (<revision>): <target>"; with `auto`, a describe per revision inside it). */
   name?: string;
 }
 
@@ -272,8 +304,13 @@ export const DESCRIBE_OPTION_NAMES = [...CONFORMANCE_OPTION_NAMES, 'name'] as co
 export function describeConformance(target: Target, options: DescribeConformanceOptions = {}): void {
   const config = runConfig(target, options, { everyRole: options.properties });
   const properties = propertyOptions(options);
-  describe(options.name ?? `MCP Tasks conformance (${PROTOCOL_VERSION}): ${describeTarget(config.target)}`, () => {
+  const revisions = registeredRevisions(config);
+  const revision = revisions.length === 1 ? ` (${revisions[0]})` : '';
+  const reproduce = commandLineOf(target, options);
+  describe(options.name ?? `MCP Tasks conformance${revision}: ${describeTarget(config.target)}`, () => {
     registerChecks(config, {
+      ...(options.allowUnmatched ? { allowUnmatched: true } : {}),
+      ...(reproduce ? { reproduce } : {}),
       strict: options.strict,
       expectedFailures: expectedFailuresOf(options),
       annotate: true,

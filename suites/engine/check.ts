@@ -168,6 +168,8 @@ export interface TargetInfo {
   profile: Profile;
   /** Why each missing role is missing (for skip messages). */
   missingRoles: Partial<Record<ProfileRole, string>>;
+  /** Roles whose tool the profile names but the target does not list: role → tool name (a usage error unless allowed: suites/api.ts). */
+  unlistedProfileTools?: Partial<Record<ProfileRole, string>>;
   /**
    * Set only when the target is a client receiving task-augmented sampling/createMessage or
    * elicitation/create (suites/requestor/client-receiver.ts): the request for a role, task-augmented

@@ -1,4 +1,5 @@
 // Profiles (fixtures/*.profile.json): which tool of a target plays which role in the checks.
+import type { Revision } from '../../schema/spec.ts';
 /**
  * Receiver roles (fixtures/*.profile.json): which tool of a target plays which part in the receiver checks.
  * logs: as a task, the tool sends notifications/message (logging) after its CreateTaskResult (profile only).
@@ -44,6 +45,29 @@ export interface ProfileTool {
 }
 export interface Profile {
   tools: Partial<Record<ProfileRole, ProfileTool>>;
+  /** Roles no tool of the target plays, each with why (written by --write-profile): discovery does not look for them. */
+  absent?: Partial<Record<ProfileRole, string>>;
+  /**
+   * The roles of one revision (--write-profile writes a section per revision graded: a dual-era target may play a
+   * role with different tools in each); a section wins over `tools` and `absent` for the roles it names.
+   */
+  revisions?: Partial<Record<Revision, { tools?: Profile['tools']; absent?: Profile['absent'] }>>;
+}
+
+/** The profile as a run of `revision` reads it: its `revisions` section over the roles given for every revision. */
+export function profileFor(profile: Profile | undefined, revision: Revision): Profile | undefined {
+  if (!profile) return undefined;
+  const section = profile.revisions?.[revision];
+  const tools = { ...profile.tools, ...section?.tools };
+  const absent = { ...profile.absent, ...section?.absent };
+  for (const role of Object.keys(section?.tools ?? {}) as ProfileRole[]) delete absent[role];
+  for (const role of Object.keys(section?.absent ?? {}) as ProfileRole[]) delete tools[role];
+  return { tools, ...(Object.keys(absent).length ? { absent } : {}) };
+}
+
+/** Is `role` settled by the profile (a tool named, or said to be absent), so that discovery need not look for it? */
+export function profileSettles(profile: Profile | undefined, role: ProfileRole): boolean {
+  return profile?.tools[role] !== undefined || profile?.absent?.[role] !== undefined;
 }
 
 /** What a role's run takes when its profile arguments do not say (`ms`): scheduling hints only (CheckDef.waitsMs). */

@@ -2,12 +2,14 @@
 // failure, a stale baseline entry, a run error, a property result and hostile text.
 import { describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { buildReport, type Report } from './model.ts';
 import { formatJunit } from './junit.ts';
 import { formatMarkdown, mermaidText, sequenceDiagram } from './markdown.ts';
 import { formatConsole } from './console.ts';
-import { addReproductions, reproduceCommand } from './reproduce.ts';
+import { addReproductions, invocationOf, reproduceCommand } from './reproduce.ts';
 import { addReplays, replayCommands } from './replay.ts';
 import { execFileSync } from 'node:child_process';
 import { junitSchemaErrors } from '../../fixtures/junit/validate.ts';
@@ -309,14 +311,26 @@ describe('Reproduce with', () => {
     return report;
   };
 
+  it('starts the CLI the way the run was started, runnable where it was started', () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'mtc-invocation-'));
+    expect(invocationOf(join(cwd, 'node_modules/mcp-tasks-conformance/dist/scripts/cli.js'), cwd)).toEqual(['npx', 'mcp-tasks-conformance']);
+    expect(invocationOf('/usr/lib/node_modules/mcp-tasks-conformance/dist/scripts/cli.js', cwd)).toEqual(['mcp-tasks-conformance']);
+    expect(invocationOf(join(cwd, 'scripts/cli.ts'), cwd)).toEqual(['npx', 'tsx', 'scripts/cli.ts']);
+    expect(invocationOf(join(cwd, 'dist/scripts/cli.js'), cwd)).toEqual(['node', 'dist/scripts/cli.js']);
+    expect(invocationOf(undefined, cwd)).toEqual(['npx', 'mcp-tasks-conformance']);
+    expect(reproduceCommand([], { id: 'a.b' }, '2025-11-25', ['npx', 'tsx', 'scripts/cli.ts'])).toBe(
+      'npx tsx scripts/cli.ts server --revision 2025-11-25 --only a.b',
+    );
+  });
+
   it('the command reruns one check: the options as given, the check revision, --only <id>; a shell reads back every word', () => {
     const cmd = reproduceCommand(passed, { id: 'cancel.completed-rejected', revision: '2026-07-28' }, '2025-11-25');
     expect(cmd).toBe(
-      `mcp-tasks-conformance server --stdio 'node mock.mjs --fault "x" it'\\''s' --profile 'my profile.json' --request-timeout 5000 --strict --revision 2026-07-28 --only cancel.completed-rejected`,
+      `npx mcp-tasks-conformance server --stdio 'node mock.mjs --fault "x" it'\\''s' --profile 'my profile.json' --request-timeout 5000 --strict --revision 2026-07-28 --only cancel.completed-rejected`,
     );
     // The shell splits it back into exactly the words (node prints its argv after the script name).
     const words = JSON.parse(
-      execFileSync('sh', ['-c', `node -e 'console.log(JSON.stringify(process.argv.slice(1)))' -- ${cmd.replace(/^mcp-tasks-conformance /, '')}`], {
+      execFileSync('sh', ['-c', `node -e 'console.log(JSON.stringify(process.argv.slice(1)))' -- ${cmd.replace(/^npx mcp-tasks-conformance /, '')}`], {
         encoding: 'utf8',
       }),
     );

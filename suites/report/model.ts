@@ -7,6 +7,7 @@ import { REVISIONS, SPEC_REVISION, type Revision } from '../../schema/spec.ts';
 import { OUTSIDE_TASKS } from '../../schema/outside-tasks.ts';
 import type { RunCoverage } from '../coverage.ts';
 import type { AnyDiscovery } from '../runner/session.ts';
+import type { RevisionDecision } from '../runner/revision.ts';
 import type { Replay } from './replay.ts';
 
 export const STATUSES: Status[] = ['pass', 'fail', 'warn', 'info', 'skip'];
@@ -33,25 +34,54 @@ export interface Report {
   startedAt: string;
   durationMs: number;
   checks: ReportCheck[];
-  /** `timedOut`: of the not exercised, those because time ran out (never a verdict: RULINGS.md#response-time). */
-  summary: Record<Status, number> & { total: number; timedOut: number; expectedFailures: number; staleBaseline: string[] };
+  /** The counts and the gate's verdict (ReportSummary). */
+  summary: ReportSummary;
   /** Checks that could not run at all (e.g. vitest reported an error outside any check). */
   errors: string[];
   /** Requirements exercised out of those applicable, and the missing roles (suites/coverage.ts). */
   coverage?: RunCoverage;
-  /** What discovery called, observed and chose (suites/runner/discovery.ts), when it ran. */
-  discovery?: AnyDiscovery;
+  /** What discovery called, observed and chose (suites/runner/discovery.ts), per revision graded, where it ran. */
+  discovery?: Partial<Record<Revision, AnyDiscovery>>;
+  /** Which revisions were graded and why (suites/runner/revision.ts); `notGraded`: spoken without Tasks, reported instead. */
+  revisionDecision?: RevisionDecision;
   /** The target stopped running (a run-level finding, exit code 1): where, why, its last messages and stderr. */
   targetDown: TargetDown[];
   /** Several checks failed, warned or were not exercised because of one observed behaviour. */
   rootCauses: RootCause[];
   /** Deviations from rules outside the Tasks page (base JSON-RPC, non-task schema, transport): reported, never a Tasks verdict. */
   outsideTasks: { id: string; rule: string; check: string; message: string }[];
+  /** --strict (`strict`): warnings fail the run too. */
+  strict?: boolean;
+  /** The run was interrupted (SIGINT, SIGTERM): the checks it had not finished are not exercised (interrupted); exit code 130. */
+  interrupted?: { signal: string };
   /** --require-coverage (`requireCoverage`): applicable MUST requirements not exercised fail the run (exitCode 1). */
   requireCoverage?: boolean;
   /** The receiver's resource-limit refusal, seen first in `check`: back-pressure the run waited on, reported once. */
   limitObserved?: { check: string; what: string };
 }
+
+/**
+ * The counts of a run and its verdict as a CI gate. A gate reads `exitCode` (the CLI's exit code; it honours the
+ * baseline, --strict and --require-coverage), never `fail` alone: a baselined failure counts in `fail` but not in
+ * `failing`, and does not fail the run.
+ */
+export type ReportSummary = Record<Status, number> & {
+  total: number;
+  /** Of the not exercised, those because time ran out (never a verdict: RULINGS.md#response-time). */
+  timedOut: number;
+  /** Failures listed in the baseline (expected failures): they do not fail the run. */
+  expectedFailures: number;
+  /** Baseline ids whose check ran and did not fail: the baseline must be updated; they fail the run. */
+  staleBaseline: string[];
+  /** Failures not listed in the baseline: each fails the run. */
+  failing: number;
+  /**
+   * The run's verdict, as the CLI exits: 0 passed; 1 a failure not in the baseline, a stale baseline entry, a
+   * warning under `strict`, a MUST not exercised under `requireCoverage`, the target stopped or an error; 130
+   * the run was interrupted (its reports hold what it had). Set by gateReport (buildReport: from the checks alone).
+   */
+  exitCode: number;
+};
 
 export interface RootCause {
   cause: string;
@@ -114,7 +144,7 @@ export function buildReport(
   // Results without a revision (property runs, the target as requestor) are 2025-11-25's.
   const seen = new Set(results.map((r) => r.revision ?? SPEC_REVISION));
   const revisions = REVISIONS.filter((r) => seen.has(r));
-  return {
+  const report: Report = {
     specVersion: specVersion ?? (revisions.length ? revisions.join(' + ') : SPEC_REVISION),
     revisions,
     tool: { name: 'mcp-tasks-conformance', version: '0.1.0' },
@@ -128,6 +158,8 @@ export function buildReport(
       timedOut: checks.filter((c) => c.timedOut).length,
       expectedFailures: checks.filter((c) => c.expectedFailure).length,
       staleBaseline,
+      failing: checks.filter((c) => c.status === 'fail' && !c.expectedFailure).length,
+      exitCode: 0,
     },
     errors,
     targetDown: checks.flatMap((c) => (c.targetDown ? [c.targetDown] : [])),
@@ -135,9 +167,22 @@ export function buildReport(
     limitObserved: checks.filter((c) => c.limitObserved).map((c) => ({ check: c.id, what: c.limitObserved! }))[0],
     outsideTasks: checks.flatMap((c) => (c.outside ?? []).map((o) => ({ id: o.id, rule: OUTSIDE_TASKS[o.id], check: c.id, message: o.message }))),
   };
+  report.summary.exitCode = exitCode(report, false);
+  return report;
 }
 
-export function exitCode(report: Report, strict: boolean): 0 | 1 {
+/**
+ * Settles the report's verdict once everything that decides it is in (coverage, `requireCoverage`, the run being
+ * interrupted): sets `strict` and `summary.exitCode`, and returns the exit code.
+ */
+export function gateReport(report: Report, strict: boolean): number {
+  if (strict) report.strict = true;
+  report.summary.exitCode = report.interrupted ? 130 : exitCode(report, strict);
+  return report.summary.exitCode;
+}
+
+/** The exit code of a report's checks (0 or 1; gateReport adds 130 for an interrupted run): see ReportSummary.exitCode. */
+export function exitCode(report: Report, strict: boolean = report.strict ?? false): 0 | 1 {
   const failing = report.checks.some((c) => c.status === 'fail' && !c.expectedFailure);
   const warning = strict && report.checks.some((c) => c.status === 'warn');
   const uncovered = report.requireCoverage === true && (report.coverage?.must.unexercised.length ?? 0) > 0;

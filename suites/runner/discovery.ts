@@ -5,6 +5,7 @@
 // and description. requiresTask / forbidsTask come from execution.taskSupport. Bounded by a budget.
 import { isLimitError, readLimit } from '../judge/error-codes.ts';
 import { backoffMs, pollDelayMs } from '../judge/pacing.ts';
+import type { TargetInfo } from '../engine/check.ts';
 import type { RequestorObservation, RequestorPlan } from './requestor-discovery.ts';
 import { RELATED_TASK_META, isTaskStatus, isTerminal, type TaskStatus, type TaskSupport } from '../../schema/protocol.ts';
 import { ANY_REVISION_ROLES, PROFILE_ROLES, type Profile, type ProfileRole } from '../engine/profile.ts';
@@ -587,5 +588,45 @@ export function profileToKeep(profile: Profile, discovery: DiscoveryResult<unkno
       ...(missing.length ? [`Roles not found: ${missing.join(' | ')}`] : []),
     ],
     tools,
+  };
+}
+
+/** One revision's pre-flight as --write-profile reads it. */
+export interface GradedRoles {
+  revision: Revision;
+  /** The roles resolved (TargetInfo.profile) and why the others are missing (TargetInfo.missingRoles). */
+  info: Pick<TargetInfo, 'profile' | 'missingRoles'>;
+  discovery?: DiscoveryResult<unknown>;
+  /** The profile the run was given, as this revision reads it (profileFor). */
+  given?: Profile;
+}
+
+/**
+ * The profile --write-profile saves: a section per revision graded with every role it resolved (the tool, and what
+ * discovery observed) and every role known to have no tool (discovery looked and found none, or the given profile
+ * said so), so that a run with it looks for nothing. A role neither resolved nor known absent (discovery did not
+ * look, the budget ran out before it, the profile names a tool the target does not list) is left out.
+ */
+export function profileToWrite(graded: readonly GradedRoles[], target: string): Record<string, unknown> {
+  const revisions: Record<string, unknown> = {};
+  const notes: string[] = [];
+  for (const g of graded) {
+    const { tools } = profileToKeep(g.info.profile, g.discovery, target) as { tools: Record<string, unknown> };
+    const absent: Record<string, string> = {};
+    for (const role of Object.keys(g.info.missingRoles) as ProfileRole[]) {
+      const why = g.given?.absent?.[role] ?? g.discovery?.missing[role];
+      if (why !== undefined && !tools[role]) absent[role] = why;
+    }
+    const unknown = (Object.keys(g.info.missingRoles) as ProfileRole[]).filter((r) => !absent[r] && !tools[r]);
+    if (unknown.length) notes.push(`${g.revision}: roles not settled (discovery did not look for them; a later run will): ${unknown.join(', ')}`);
+    revisions[g.revision] = { tools, absent };
+  }
+  const modes = [...new Set(graded.map((g) => g.discovery?.mode ?? 'off'))].join(', ');
+  return {
+    $comment: [
+      `Written by mcp-tasks-conformance (--discover ${modes}) against ${target}: a section per revision graded, each role with its tool or, under "absent", why it has none. Review it, then pass it with --profile: the run looks for no role it settles.`,
+      ...notes,
+    ],
+    revisions,
   };
 }

@@ -13,7 +13,7 @@ import { chooseRevisions } from './revision.ts';
 import type { Revision } from '../../schema/spec.ts';
 import { DEFAULT_DISCOVERY, discover, planDiscovery, type DiscoveryPlan, type DiscoveryResult, type DiscoverySettings } from './discovery.ts';
 import { discoverRequestorRoles, type RequestorPlan } from './requestor-discovery.ts';
-import { REQUESTOR_ROLES } from '../engine/profile.ts';
+import { profileFor, profileSettles, REQUESTOR_ROLES } from '../engine/profile.ts';
 
 /** A discovery of either revision (2026-07-28's says so in `revision`). */
 export type AnyDiscovery = DiscoveryResult | ModernDiscoveryResult;
@@ -83,6 +83,8 @@ export async function openTargetSession(config: RunConfig, hooks: SessionHooks =
   const revision = decision.revisions[0]!;
   const options = { ...given, revision };
   const revisionWhy = decision.why;
+  // The profile's roles for this revision (its `revisions` section over the roles of every revision).
+  config = { ...config, profile: profileFor(config.profile, revision) };
   if (revision === '2026-07-28') {
     // No handshake: server/discover + tools/list, the roles from the profile and discovery (on the stateless wire).
     const connector = modernConnector(config.target, options.requestTimeoutMs);
@@ -113,7 +115,9 @@ export async function openTargetSession(config: RunConfig, hooks: SessionHooks =
     const tools = await listTools(shared);
     let discovery = isModernDiscovery(config.discovered) ? undefined : config.discovered;
     const leftOut = rolesLeftOut(config.profile).filter((r) => !config.discover?.roles || config.discover.roles.includes(r));
-    const requestorLeftOut = REQUESTOR_ROLES.filter((r) => !config.profile?.tools[r] && (!config.discover?.roles || config.discover.roles.includes(r)));
+    const requestorLeftOut = REQUESTOR_ROLES.filter(
+      (r) => !profileSettles(config.profile, r) && (!config.discover?.roles || config.discover.roles.includes(r)),
+    );
     if (!discovery && config.discover && config.discover.mode !== 'off' && (leftOut.length > 0 || requestorLeftOut.length > 0)) {
       const started = Date.now();
       const capabilities = initializeResultOf(shared).capabilities ?? {};

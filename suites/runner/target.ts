@@ -5,7 +5,8 @@ import { readFileSync } from 'node:fs';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { startupAllowance, type Peer } from '../wire/peer.ts';
 import { connectHttp, connectInMemory, connectStdio, connectTransport, splitCommand } from '../wire/connect.ts';
-import { ANY_REVISION_ROLES, PROFILE_ROLES, REQUESTOR_ROLES, type Profile, type ProfileRole } from '../engine/profile.ts';
+import { ANY_REVISION_ROLES, PROFILE_ROLES, REQUESTOR_ROLES, profileSettles, type Profile, type ProfileRole } from '../engine/profile.ts';
+import { isRevision, REVISIONS } from '../../schema/spec.ts';
 import type { TargetConnector, TargetInfo, TargetLatency } from '../engine/check.ts';
 import type { DiscoveryResult } from './discovery.ts';
 import { limiter } from './limiter.ts';
@@ -154,13 +155,24 @@ export function describeTarget(t: TargetSpec): string {
 
 export function loadProfile(path: string): Profile {
   const raw = JSON.parse(readFileSync(path, 'utf8'));
-  if (!raw || typeof raw !== 'object' || typeof raw.tools !== 'object')
-    throw new Error(`${path}: a profile is { "tools": { "<role>": { "name": "…", "arguments": {} } } }`);
-  for (const [role, t] of Object.entries(raw.tools as Record<string, any>)) {
-    if (!(ANY_REVISION_ROLES as readonly string[]).includes(role)) throw new Error(`${path}: unknown role "${role}" (roles: ${ANY_REVISION_ROLES.join(', ')})`);
-    if (!t || typeof t.name !== 'string') throw new Error(`${path}: role ${role} needs a tool "name"`);
+  const shape = `a profile is { "tools": { "<role>": { "name": "…", "arguments": {} } }, "absent": { "<role>": "why" }, "revisions": { "<revision>": { "tools": …, "absent": … } } }`;
+  if (!raw || typeof raw !== 'object' || (typeof raw.tools !== 'object' && typeof raw.revisions !== 'object')) throw new Error(`${path}: ${shape}`);
+  const roles = (where: string, tools: unknown, absent: unknown) => {
+    if (tools !== undefined && (!tools || typeof tools !== 'object')) throw new Error(`${path}: ${where}tools must be an object`);
+    if (absent !== undefined && (!absent || typeof absent !== 'object')) throw new Error(`${path}: ${where}absent must be an object`);
+    for (const role of [...Object.keys(tools ?? {}), ...Object.keys(absent ?? {})])
+      if (!(ANY_REVISION_ROLES as readonly string[]).includes(role))
+        throw new Error(`${path}: unknown role "${role}" (roles: ${ANY_REVISION_ROLES.join(', ')})`);
+    for (const [role, t] of Object.entries((tools ?? {}) as Record<string, any>))
+      if (!t || typeof t.name !== 'string') throw new Error(`${path}: role ${role} needs a tool "name"`);
+  };
+  roles('', raw.tools, raw.absent);
+  for (const [revision, section] of Object.entries((raw.revisions ?? {}) as Record<string, any>)) {
+    if (!isRevision(revision)) throw new Error(`${path}: unknown revision "${revision}" in "revisions" (${REVISIONS.join(', ')})`);
+    if (!section || typeof section !== 'object') throw new Error(`${path}: revisions["${revision}"] must be an object`);
+    roles(`revisions["${revision}"].`, section.tools, section.absent);
   }
-  return raw as Profile;
+  return { ...raw, tools: raw.tools ?? {} } as Profile;
 }
 
 /** tools/list, every page (bounded). */
@@ -211,7 +223,7 @@ export function initializeResultOf(peer: Peer): any {
 
 /** Roles the profile leaves out (discovery looks for these). */
 export function rolesLeftOut(profile: Profile | undefined): ProfileRole[] {
-  return PROFILE_ROLES.filter((r) => !profile?.tools[r]);
+  return PROFILE_ROLES.filter((r) => !profileSettles(profile, r));
 }
 
 /**
@@ -232,16 +244,24 @@ export async function probe(
   const resolved: Profile = { tools: {} };
   const missingRoles: Partial<Record<ProfileRole, string>> = {};
   // Requestor roles: resolved against the tools listed to a client that declares tasks.requests.* (server-requestor.ts).
+  const unlisted: Partial<Record<ProfileRole, string>> = {};
   for (const role of REQUESTOR_ROLES) {
     const given = profile?.tools[role] ?? discovery?.roles[role];
     if (given) resolved.tools[role] = { name: given.name, arguments: given.arguments ?? {} };
+    else if (profile?.absent?.[role]) missingRoles[role] = absentNote(role, profile.absent[role]);
     else if (discovery?.missing[role]) missingRoles[role] = discovery.missing[role];
   }
   for (const role of PROFILE_ROLES) {
     const given = profile?.tools[role];
     if (given) {
-      if (!byName.has(given.name)) missingRoles[role] = `profile names tool "${given.name}" for role ${role}, but the target does not list it`;
-      else resolved.tools[role] = { name: given.name, arguments: given.arguments ?? {} };
+      if (!byName.has(given.name)) {
+        missingRoles[role] = `profile names tool "${given.name}" for role ${role}, but the target does not list it`;
+        unlisted[role] = given.name;
+      } else resolved.tools[role] = { name: given.name, arguments: given.arguments ?? {} };
+      continue;
+    }
+    if (profile?.absent?.[role]) {
+      missingRoles[role] = absentNote(role, profile.absent[role]);
       continue;
     }
     const found = discovery?.roles[role];
@@ -258,6 +278,12 @@ export async function probe(
     tools,
     profile: resolved,
     missingRoles,
+    ...(Object.keys(unlisted).length ? { unlistedProfileTools: unlisted } : {}),
     ...(latency ? { latency } : {}),
   };
+}
+
+/** Why a role the profile says is absent has no tool (a missing role's reason). */
+export function absentNote(role: ProfileRole, why: string): string {
+  return `the profile says no tool plays role ${role} (${why})`;
 }

@@ -76,10 +76,12 @@ describe('2026-07-28 discovery (no profile)', () => {
       expect(r.stderr).toMatch(/will call complete \{\} as a client declaring the Tasks extension/);
       for (const role of MODERN_PROFILE_ROLES) expect(r.stderr).toMatch(new RegExp(`discovered ${role}: ${PROFILE.tools[role]!.name} `));
       const report = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8'));
-      expect(report.discovery.revision).toBe('2026-07-28');
+      expect(Object.keys(report.discovery)).toEqual(['2026-07-28']);
+      expect(report.discovery['2026-07-28'].revision).toBe('2026-07-28');
       expect(report.checks.filter((c: any) => c.status === 'fail' || c.status === 'warn').map((c: any) => c.id)).toEqual([]);
       const kept = JSON.parse(readFileSync(join(dir, 'profile.json'), 'utf8'));
-      expect(Object.fromEntries(Object.entries(kept.tools).map(([k, v]: [string, any]) => [k, v.name]))).toEqual(
+      expect(Object.keys(kept.revisions)).toEqual(['2026-07-28']);
+      expect(Object.fromEntries(Object.entries(kept.revisions['2026-07-28'].tools).map(([k, v]: [string, any]) => [k, v.name]))).toEqual(
         Object.fromEntries(Object.entries(PROFILE.tools).map(([k, v]) => [k, v!.name])),
       );
     },

@@ -3,13 +3,13 @@
 // (suites/runner/session.ts) comes here when the run's revision is 2026-07-28.
 import { splitCommand } from '../../wire/connect.ts';
 import { startupAllowance, WireTimeoutError, type Peer } from '../../wire/peer.ts';
-import { MODERN_PROFILE_ROLES, type Profile, type ProfileRole } from '../../engine/profile.ts';
+import { MODERN_PROFILE_ROLES, profileSettles, type Profile, type ProfileRole } from '../../engine/profile.ts';
 import type { TargetConnector, TargetInfo } from '../../engine/check.ts';
 import { REVISION, TASKS_EXTENSION } from '../../../schema/2026-07-28/protocol.ts';
 import { isObj } from '../../engine/text.ts';
 import { DEFAULT_DISCOVERY, type DiscoveryPlan, type DiscoverySettings } from '../../runner/discovery.ts';
 import { discoverModern, planModernDiscovery, type ModernDiscoveryResult } from './discovery.ts';
-import { connectorFor, describeTarget, type TargetSpec } from '../../runner/target.ts';
+import { absentNote, connectorFor, describeTarget, type TargetSpec } from '../../runner/target.ts';
 import { limiter } from '../../runner/limiter.ts';
 import { connectModern, listTools, ModernPeer, type ModernScope } from '../wire/peer.ts';
 
@@ -52,8 +52,25 @@ export function modernConnector(spec: TargetSpec, requestTimeoutMs: number): Tar
           return mp.peer;
         },
       };
+    case 'transport':
+      return {
+        transport: 'in-process',
+        label: describeTarget(spec),
+        hasSecondIdentity: false,
+        // The same target in 2025-11-25 (initialize on a transport of its own), for the cross-version checks.
+        legacy: connectorFor(spec, requestTimeoutMs, 0),
+        async open(opts) {
+          const mp = await connectModern(
+            { kind: 'transport', transport: await spec.connect(), label: describeTarget(spec) },
+            { defaultTimeoutMs: requestTimeoutMs, capabilities: opts?.capabilities },
+          );
+          return mp.peer;
+        },
+      };
     default:
-      throw new Error(`${describeTarget(spec)}: revision ${REVISION} is spoken over stdio or Streamable HTTP only (give --stdio or --url)`);
+      throw new Error(
+        `${describeTarget(spec)}: revision ${REVISION} is spoken by a command (stdio), a URL (Streamable HTTP) or a transport target, not by the in-process reference receiver`,
+      );
   }
 }
 
@@ -117,7 +134,7 @@ export async function probeModern(
   const serverCapabilities = d.result?.capabilities ?? {};
   const extension = isObj(serverCapabilities.extensions?.[TASKS_EXTENSION]);
   let discovery = how.discovered;
-  const leftOut = MODERN_PROFILE_ROLES.filter((r) => !profile?.tools[r] && (!how.discover?.roles || how.discover.roles.includes(r)));
+  const leftOut = MODERN_PROFILE_ROLES.filter((r) => !profileSettles(profile, r) && (!how.discover?.roles || how.discover.roles.includes(r)));
   if (!discovery && how.discover && how.discover.mode !== 'off' && leftOut.length > 0) {
     const plan = planModernDiscovery(tools, how.discover, leftOut);
     how.onDiscoveryPlan?.(plan, how.discover.budgetMs ?? DEFAULT_DISCOVERY.budgetMs);
@@ -125,11 +142,15 @@ export async function probeModern(
   }
   const resolved: Profile = { tools: {} };
   const missingRoles: Partial<Record<ProfileRole, string>> = {};
+  const unlisted: Partial<Record<ProfileRole, string>> = {};
   for (const role of MODERN_PROFILE_ROLES) {
     const given = profile?.tools[role];
     const found = given ? undefined : discovery?.roles[role];
     if (given && byName.has(given.name)) resolved.tools[role] = { name: given.name, arguments: given.arguments ?? {} };
-    else if (given) missingRoles[role] = `profile names tool "${given.name}" for role ${role}, but the target does not list it`;
+    else if (given) {
+      missingRoles[role] = `profile names tool "${given.name}" for role ${role}, but the target does not list it`;
+      unlisted[role] = given.name;
+    } else if (profile?.absent?.[role]) missingRoles[role] = absentNote(role, profile.absent[role]);
     else if (found && byName.has(found.name)) resolved.tools[role] = { name: found.name, arguments: found.arguments };
     else if (discovery?.missing[role]) missingRoles[role] = discovery.missing[role];
     else if (discovery && !discovery.plan.roles.includes(role)) missingRoles[role] = `discovery did not look for role ${role} (no selected check needs it)`;
@@ -147,6 +168,7 @@ export async function probeModern(
     tools,
     profile: resolved,
     missingRoles,
+    ...(Object.keys(unlisted).length ? { unlistedProfileTools: unlisted } : {}),
   };
   const speaks = await legacy;
   if (speaks) info.legacy = speaks;

@@ -25,6 +25,7 @@ import {
   type Response,
   type Scope,
 } from '../../wire/peer.ts';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { HttpNoAnswerError, ModernHttpTransport, type HeaderOverrides, type HttpExchange } from './http.ts';
 import { ModernStdioTransport } from './stdio.ts';
 
@@ -334,15 +335,26 @@ export async function listTools(s: ModernScope, timeoutMs?: number): Promise<any
 
 export type ModernTarget =
   | { kind: 'stdio'; command: string; args?: string[]; env?: Record<string, string>; cwd?: string }
-  | { kind: 'http'; url: string; headers?: Record<string, string> };
+  | { kind: 'http'; url: string; headers?: Record<string, string> }
+  /**
+   * A message stream in this process (a library caller's Transport, not yet started, e.g. one end of SDK v2's
+   * InMemoryTransport pair): spoken to as stdio is (one stream per connection, cancellation by
+   * notifications/cancelled), without raw bytes.
+   */
+  | { kind: 'transport'; transport: Transport; label?: string };
 
 export interface ModernConnectOptions extends PeerOptions {
   /** Capabilities every request carries unless it says otherwise (default CLIENT_CAPABILITIES.declaring). */
   capabilities?: Record<string, unknown>;
 }
 
-/** Opens a 2026-07-28 connection: spawns the process (stdio) or points at the endpoint (HTTP). No handshake. */
+/** Opens a 2026-07-28 connection: spawns the process (stdio), points at the endpoint (HTTP) or starts the transport. No handshake. */
 export async function connectModern(target: ModernTarget, opts: ModernConnectOptions = {}): Promise<ModernPeer> {
+  if (target.kind === 'transport') {
+    const peer = new Peer(target.transport, { label: opts.label ?? target.label ?? 'in-process transport', ...opts });
+    await target.transport.start();
+    return new ModernPeer(peer, undefined, opts.capabilities);
+  }
   if (target.kind === 'http') {
     let peerRef: Peer | undefined;
     const transport = new ModernHttpTransport({
