@@ -6,6 +6,7 @@
 //   Without --scenario the peer serves its ordinary tools and judges with the checks that judge every task
 // scenario of the revision, whatever the scenario asks of the client; with --scenario it serves that scenario's
 // peer (as `client --serve`) and judges with that scenario's checks, the client doing what the scenario asks.
+import type { IncomingHttpHeaders } from 'node:http';
 import { parseArgs } from 'node:util';
 import type { Readable, Writable } from 'node:stream';
 import type { CheckResult } from '../suites/engine/check.ts';
@@ -71,56 +72,54 @@ function applicable<C extends Graded>(checks: readonly C[], scenario: string | u
   return checks.filter((c) => everyTaskScenario.every((s) => c.scenarios.includes(s))).map((c) => ({ ...c, scenarios: [LIVE] }));
 }
 
-export async function startJudge(o: JudgeOptions): Promise<RunningJudge> {
-  const host = o.host ?? '127.0.0.1';
-  let judge!: LiveJudge<GradedRun>;
-  let checks: Graded[];
-  let ask: string | undefined;
-  let url: string | undefined;
-  let closePeer: () => Promise<void>;
-  let ended: Promise<void> = new Promise(() => {});
-  const record = (e: LiveEvent) => judge.record(e);
-  if (o.revision === '2025-11-25') {
+/** A revision's reference peer set up for judging: its checks, how it reads and grades a transcript, its endpoint. */
+interface JudgedPeer {
+  checks: readonly Graded[];
+  ask?: string;
+  analyse(run: GradedRun): GradedRun;
+  grade(check: Graded, runs: GradedRun[]): CheckResult;
+  url?: string;
+  /** Resolves when a stdio client closed its end. */
+  ended?: Promise<void>;
+  close(): Promise<void>;
+}
+
+type PeerFactory = (o: JudgeOptions, record: (e: LiveEvent) => void) => Promise<JudgedPeer>;
+
+/** The judging peer of each revision (a new revision is one more entry). */
+const PEERS: Readonly<Record<JudgeRevision, PeerFactory>> = {
+  '2025-11-25': async (o, record) => {
     const { requestorChecks } = await import('../suites/requestor/checks.ts');
     const { TASK_SCENARIOS } = await import('../suites/requestor/checks/common.ts');
     const { analyse } = await import('../suites/requestor/analysis.ts');
     const { createReferenceReceiver } = await import('../mocks/receiver/index.ts');
     const { receiverOptionsFor, scenario, SCENARIO_NAMES } = await import('../mocks/receiver/scenarios.ts');
     if (o.scenario !== undefined && !SCENARIO_NAMES.includes(o.scenario))
-      throw new JudgeUsageError(`--scenario: unknown ${o.scenario} (scenarios of 2025-11-25: ${SCENARIO_NAMES.join(', ')})`);
-    const cs = applicable(requestorChecks, o.scenario, TASK_SCENARIOS);
-    checks = cs;
-    const tap = (e: { session: string; dir: 'in' | 'out' | 'event'; message?: unknown; note?: string; time: number }) => record(e);
+      throw new JudgeUsageError(`--scenario: unknown ${o.scenario} (scenarios of ${o.revision}: ${SCENARIO_NAMES.join(', ')})`);
     const s = o.scenario !== undefined ? scenario(o.scenario) : undefined;
-    ask = s?.ask;
+    const tap = (e: { session: string; dir: 'in' | 'out' | 'event'; message?: unknown; note?: string; time: number }) => record(e);
     const receiver = createReferenceReceiver(s ? receiverOptionsFor(s, tap) : { scenario: { tap, probeClientReceiver: true } });
-    judge = new LiveJudge<GradedRun>({
-      scenario: o.scenario ?? LIVE,
-      transport: o.transport,
-      checks: cs,
-      analyse: (run) => analyse(run as never) as unknown as GradedRun,
-      grade: (i, runs) => gradeCheck(cs[i]!, runs as never),
-      onVerdict: o.onVerdict,
-    });
+    const peer = {
+      checks: applicable(requestorChecks, o.scenario, TASK_SCENARIOS),
+      ...(s ? { ask: s.ask } : {}),
+      analyse: (run: GradedRun) => analyse(run as never) as unknown as GradedRun,
+      grade: (c: Graded, runs: GradedRun[]) => gradeCheck(c as never, runs as never),
+    };
     if (o.transport === 'http') {
-      const l = await receiver.listenHttp(o.port ?? 0, host);
-      url = l.url;
-      closePeer = async () => {
-        await l.close();
-        await receiver.close();
-      };
-    } else {
-      const session = await receiver.serveStdio();
-      ended = new Promise((resolve) => {
-        process.stdin.once('end', () => resolve());
-        session.transport.onclose = ((prev) => () => {
-          prev?.();
-          resolve();
-        })(session.transport.onclose);
-      });
-      closePeer = () => receiver.close();
+      const l = await receiver.listenHttp(o.port ?? 0, o.host ?? '127.0.0.1');
+      return { ...peer, url: l.url, close: async () => (await l.close(), await receiver.close()) };
     }
-  } else {
+    const session = await receiver.serveStdio();
+    const ended = new Promise<void>((resolve) => {
+      process.stdin.once('end', () => resolve());
+      session.transport.onclose = ((prev) => () => {
+        prev?.();
+        resolve();
+      })(session.transport.onclose);
+    });
+    return { ...peer, ended, close: () => receiver.close() };
+  },
+  '2026-07-28': async (o, record) => {
     const { extensionRequestorChecks } = await import('../suites/2026-07-28/requestor/checks.ts');
     const { ALL } = await import('../suites/2026-07-28/requestor/engine.ts');
     const { analyse } = await import('../suites/2026-07-28/requestor/analysis.ts');
@@ -130,14 +129,11 @@ export async function startJudge(o: JudgeOptions): Promise<RunningJudge> {
     const { listenHttp } = await import('../mocks/2026-07-28/http.ts');
     const { serveStream } = await import('../mocks/2026-07-28/stdio.ts');
     if (o.scenario !== undefined && !CLIENT_SCENARIO_NAMES.includes(o.scenario))
-      throw new JudgeUsageError(`--scenario: unknown ${o.scenario} (scenarios of 2026-07-28: ${CLIENT_SCENARIO_NAMES.join(', ')})`);
+      throw new JudgeUsageError(`--scenario: unknown ${o.scenario} (scenarios of ${o.revision}: ${CLIENT_SCENARIO_NAMES.join(', ')})`);
     const s = o.scenario !== undefined ? clientScenario(o.scenario) : undefined;
     if (s?.legacy) throw new JudgeUsageError(`--scenario ${s.name}: its peer is a 2025-11-25 server: judge it with mock --judge --revision 2025-11-25`);
-    const cs = applicable(extensionRequestorChecks, o.scenario, ALL);
-    checks = cs;
-    ask = s?.ask;
     const session = o.transport;
-    const onWire = (e: { dir: 'in' | 'out'; message: unknown; headers?: import('node:http').IncomingHttpHeaders; time: number }) =>
+    const onWire = (e: { dir: 'in' | 'out'; message: unknown; headers?: IncomingHttpHeaders; time: number }) =>
       record({
         dir: e.dir,
         session,
@@ -146,44 +142,49 @@ export async function startJudge(o: JudgeOptions): Promise<RunningJudge> {
         ...(e.headers ? { headers: flatHeaders(e.headers) } : {}),
       });
     const server = s ? new ScenarioServer(s, { onWire }) : new ExtensionServer({ onWire });
-    judge = new LiveJudge<GradedRun>({
-      scenario: o.scenario ?? LIVE,
-      transport: o.transport,
-      checks: cs,
-      analyse: (run) => analyse(run as never) as unknown as GradedRun,
-      grade: (i, runs) => ({ ...gradeCheck(cs[i]!, runs as never), revision: '2026-07-28' as const }),
-      onVerdict: o.onVerdict,
-    });
+    const peer = {
+      checks: applicable(extensionRequestorChecks, o.scenario, ALL),
+      ...(s ? { ask: s.ask } : {}),
+      analyse: (run: GradedRun) => analyse(run as never) as unknown as GradedRun,
+      grade: (c: Graded, runs: GradedRun[]) => ({ ...gradeCheck(c as never, runs as never), revision: o.revision }),
+    };
     if (o.transport === 'http') {
-      const l = await listenHttp(server, o.port ?? 0, host);
-      url = l.url;
-      closePeer = async () => {
-        server.close();
-        await l.close();
-      };
-    } else {
-      const io = o.streams ?? { input: process.stdin, output: process.stdout };
-      const c = serveStream(server, io.input, io.output);
-      ended = c.closed.then(() => undefined);
-      closePeer = async () => {
-        server.close();
-        c.close();
-      };
+      const l = await listenHttp(server, o.port ?? 0, o.host ?? '127.0.0.1');
+      return { ...peer, url: l.url, close: async () => (server.close(), await l.close()) };
     }
-  }
-  const target = `client judged live by the reference peer of ${o.revision} (${o.transport}${url ? ` ${url}` : ''}${o.scenario ? `, scenario ${o.scenario}` : ''})`;
+    const io = o.streams ?? { input: process.stdin, output: process.stdout };
+    const c = serveStream(server, io.input, io.output);
+    return { ...peer, ended: c.closed.then(() => undefined), close: async () => (server.close(), c.close()) };
+  },
+};
+
+export async function startJudge(o: JudgeOptions): Promise<RunningJudge> {
+  let judge: LiveJudge<GradedRun> | undefined;
+  const early: LiveEvent[] = [];
+  const peer = await PEERS[o.revision](o, (e) => (judge ? judge.record(e) : early.push(e)));
+  judge = new LiveJudge<GradedRun>({
+    scenario: o.scenario ?? LIVE,
+    transport: o.transport,
+    checks: peer.checks,
+    analyse: (run) => peer.analyse(run),
+    grade: (i, runs) => peer.grade(peer.checks[i]!, runs),
+    ...(o.onVerdict ? { onVerdict: o.onVerdict } : {}),
+  });
+  for (const e of early) judge.record(e);
+  const j = judge;
+  const target = `client judged live by the reference peer of ${o.revision} (${o.transport}${peer.url ? ` ${peer.url}` : ''}${o.scenario ? `, scenario ${o.scenario}` : ''})`;
   return {
-    ...(url ? { url } : {}),
-    ...(ask ? { ask } : {}),
-    checks: checks.length,
-    judge,
-    ended,
+    ...(peer.url ? { url: peer.url } : {}),
+    ...(peer.ask ? { ask: peer.ask } : {}),
+    checks: peer.checks.length,
+    judge: j,
+    ended: peer.ended ?? new Promise(() => {}),
     report(final, baseline = [], clientEnded = false) {
-      const results = final ? judge.finish(clientEnded) : judge.grade('final', clientEnded);
-      const errors = judge.reached ? [] : ['no client message arrived'];
-      return buildReport(results, target, new Date(judge.startedAt), baseline, errors, o.revision);
+      const results = final ? j.finish(clientEnded) : j.grade('final', clientEnded);
+      const errors = j.reached ? [] : ['no client message arrived'];
+      return buildReport(results, target, new Date(j.startedAt), baseline, errors, o.revision);
     },
-    close: () => closePeer(),
+    close: () => peer.close(),
   };
 }
 
