@@ -38,8 +38,8 @@ async function listen(
       .filter(
         (m) => m.id === id || (m.params as any)?._meta?.[Meta.SubscriptionId] === id || m.method === Method.TasksNotification || m.method === Method.Progress,
       );
-  const deadline = Date.now() + timeoutMs;
-  while (!enough(mine()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+  // Checked as each message arrives; what came within the bound otherwise.
+  await sc.waitFor(() => enough(mine()), timeoutMs, from).catch(() => undefined);
   return mine();
 }
 

@@ -48,6 +48,7 @@ describe('mock --revision dual-era: stdio routing', () => {
     const output = new PassThrough();
     const conn = d.stdio(input, output);
     const lines: any[] = [];
+    const waiters = new Set<() => void>();
     let buf = '';
     output.on('data', (c: Buffer) => {
       buf += c.toString();
@@ -55,10 +56,16 @@ describe('mock --revision dual-era: stdio routing', () => {
         lines.push(JSON.parse(buf.slice(0, i)));
         buf = buf.slice(i + 1);
       }
+      for (const w of [...waiters]) w();
     });
-    const until = async (pred: () => boolean) => {
-      for (let i = 0; i < 500 && !pred(); i++) await new Promise((r) => setTimeout(r, 10));
-    };
+    /** Resolves once `pred` holds over the lines read (checked as each chunk arrives), bounded. */
+    const until = (pred: () => boolean) =>
+      new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => (waiters.delete(check), reject(new Error(`not within 5000 ms; lines: ${JSON.stringify(lines)}`))), 5000);
+        const check = () => void (pred() && (waiters.delete(check), clearTimeout(timer), resolve()));
+        waiters.add(check);
+        check();
+      });
     const meta = {
       'io.modelcontextprotocol/protocolVersion': '2026-07-28',
       'io.modelcontextprotocol/clientCapabilities': {},
