@@ -211,6 +211,43 @@ const PROBES: Record<FaultName, Probe> = {
       return (await getTask(c, id)).result?.status !== 'failed';
     },
   },
+  'completed-refails': {
+    seen: async (c) => {
+      const id = await createTask(c, 'complete');
+      await pollTask(c, id, terminal);
+      return (await getTask(c, id)).result?.status === 'failed';
+    },
+  },
+  'terminal-update-rejected': {
+    seen: async (c) => {
+      const id = await createTask(c, 'complete');
+      await pollTask(c, id, terminal);
+      return (await c.request(Method.TasksUpdate, { taskId: id, inputResponses: { k: accept('late') } })).error?.code === -32602;
+    },
+  },
+  'legacy-status-notification': {
+    seen: async (c, { stdio }) => {
+      const id = await createTask(c, 'complete', { ms: 100 });
+      const ms = await listen(stdio!, { notifications: { taskIds: [id] } }, DECLARING, (m) => m.some((x) => x.method === 'notifications/tasks/status'));
+      return ms.some((m) => m.method === 'notifications/tasks/status');
+    },
+  },
+  'deleted-at-end': {
+    seen: async (c) => {
+      const id = await createTask(c, 'complete');
+      await pollTask(c, id, terminal);
+      await new Promise((r) => setTimeout(r, 600));
+      return (await getTask(c, id)).error?.code === -32602;
+    },
+  },
+  'cancel-rewrites-terminal': {
+    seen: async (c) => {
+      const id = await createTask(c, 'complete');
+      await pollTask(c, id, terminal);
+      await c.request(Method.TasksCancel, { taskId: id });
+      return (await getTask(c, id)).result?.status === 'cancelled';
+    },
+  },
   'tasks-result-served': { seen: async (c) => (await c.request(Method.TasksResult, { taskId: await createTask(c, 'complete') })).error?.code !== -32601 },
   'tasks-list-served': { seen: async (c) => (await c.request(Method.TasksList)).error?.code !== -32601 },
   'notification-no-subscription-id': {

@@ -214,6 +214,31 @@ export const FAULTS = [
     requirement: 'schema:TRANSITIONS',
     description: 'a failed task shows "working" again on the tasks/get after the first that showed it failed',
   },
+  {
+    name: 'completed-refails',
+    requirement: 'schema:TRANSITIONS',
+    description: 'a completed task shows "failed" (with an error) on the tasks/get after the first that showed it completed (terminal → terminal)',
+  },
+  {
+    name: 'terminal-update-rejected',
+    requirement: '2026-update-ignore-unknown-keys',
+    description: 'a tasks/update for a task already terminal (a replayed answer) is refused with -32602 instead of acknowledged and ignored',
+  },
+  {
+    name: 'legacy-status-notification',
+    requirement: '2026-subscribe-only-requested',
+    description: 'a subscription asking for task notifications gets them as notifications/tasks/status (the 2025-11-25 name), a type it did not ask for',
+  },
+  {
+    name: 'deleted-at-end',
+    requirement: '2026-get-by-status',
+    description: 'a task is deleted 300 ms after it reaches a terminal status although its ttlMs has not elapsed: tasks/get then answers -32602',
+  },
+  {
+    name: 'cancel-rewrites-terminal',
+    requirement: 'schema:TRANSITIONS',
+    description: 'tasks/cancel of a completed or failed task turns it cancelled (terminal → terminal; the ack itself is right)',
+  },
   // --- removed methods -----------------------------------------------------------------------------------
   {
     name: 'tasks-result-served',

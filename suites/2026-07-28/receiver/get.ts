@@ -6,12 +6,15 @@ import { isObj, short } from '../../engine/text.ts';
 import { seqText } from '../../arrange/poll.ts';
 import { timeLeft } from '../../arrange/budget.ts';
 import { validatorFor } from '../../../schema/validate.ts';
-import { ErrorCode, Field, firstIllegalStep, isTerminal, ResultType, REVISION, type TaskStatus } from '../../../schema/2026-07-28/protocol.ts';
+import { ErrorCode, Field, firstIllegalStep, isTerminal, ResultType, REVISION, TASK_MACHINE, type TaskStatus } from '../../../schema/2026-07-28/protocol.ts';
 import { callTwice, notRepeatedCause, notRepeatedReason, outcomeDifference, type Outcome } from '../../judge/compare.ts';
+import { judgeSightings } from '../../judge/transitions.ts';
+import { statusSightings } from '../arrange/observed.ts';
 import { extensionNotAdvertised, modernCheck } from '../engine/check.ts';
 import {
   callRole,
   cancelFresh,
+  cancelTask,
   createSettled,
   createTask,
   inputKeys,
@@ -335,12 +338,14 @@ export const checks: CheckDef[] = [
     section: 'Task Status',
     requirements: ['2026-get-by-status'],
     level: 'MUST',
-    killedBy: ['cancelled-resurrects', 'failed-resumes'],
+    killedBy: ['cancelled-resurrects', 'failed-resumes', 'cancel-rewrites-terminal'],
     needs: ['failsWithError', 'slow'],
     waitsMs: (p) => roleRunMs(p, 'failsWithError') + roleRunMs(p, 'slow') + 500, // the failed task, then the cancelled one past the slow run
     notApplicable: extensionNotAdvertised,
     async run(ctx: CheckContext) {
       const failed = await createSettled(ctx, 'failsWithError');
+      // A tasks/cancel of the terminal task is a signal that changes nothing (RULINGS.md#ext-cancel-terminal): acked or refused, it stays.
+      if (isTerminal(failed.last[Field.status])) await cancelTask(failed.scope, failed.taskId).catch(() => undefined);
       const a = await staysTerminal(ctx, failed, failed.last[Field.status], [...failed.statuses], { polls: 3 });
       // A cancelled slow task is watched past the time its work would have taken (a server that lets the
       // work run on must not turn it completed); one that ended before its cancel took effect is tried once
@@ -352,6 +357,67 @@ export const checks: CheckDef[] = [
       const ms = Number(ctx.tool('slow').arguments?.ms);
       const b = await staysTerminal(ctx, slow, st, [...w.statuses], { polls: 3, windowMs: Math.min(Number.isFinite(ms) ? ms + 500 : 3_000, 6_000) });
       return `failsWithError: ${a}; slow ${st === 'cancelled' ? 'cancelled' : 'after tasks/cancel'}: ${b}`;
+    },
+  }),
+  // RULINGS.md#ext-ttl-before-expiry: before createdAt + ttlMs the task is the server's to answer for; a
+  // -32602 for a task it just showed terminal (no cancel sent) fails 2026-get-by-status.
+  modernCheck({
+    id: '2026-get.retained-until-ttl',
+    title: 'a finished task stays retrievable until its ttlMs elapses (tasks/get shows it, not -32602)',
+    section: SECTION,
+    requirements: ['2026-get-by-status'],
+    level: 'MUST',
+    killedBy: ['deleted-at-end'],
+    needs: ['completes'],
+    notApplicable: extensionNotAdvertised,
+    async run(ctx: CheckContext) {
+      const c = await createSettled(ctx, 'completes');
+      const windowMs = ctx.bound(1_500, 0);
+      const started = Date.now();
+      const w = await watch(ctx, c.taskId, (_t, n) => n >= 3 && Date.now() - started >= windowMs, {
+        scope: c.scope,
+        allowGone: true,
+        boundMs: timeLeft(ctx, { marginMs: 3_000, floorMs: 1_000, capMs: windowMs + 3_000 }),
+        label: 'polling the finished task',
+        onFailure: 'not-exercised',
+      });
+      const last = w.last ?? c.last;
+      if (w.gone) {
+        skipPastTtl(ctx, c.taskId, last);
+        ctx.violation(
+          `task ${c.taskId} showed ${c.last[Field.status]} (ttlMs ${short(last[Field.ttlMs])}, createdAt ${short(last[Field.createdAt])}); ${Date.now() - started} ms later, before its ttl elapsed and with no tasks/cancel sent, tasks/get answered ${w.gone.code} ${short(w.gone.message, 80)}`,
+        );
+      }
+      return `task ${c.taskId} still shown ${seqText(w.statuses)} over ${w.elapsedMs} ms (ttlMs ${short(last[Field.ttlMs])})`;
+    },
+  }),
+  // The status diagram, judged on every status the run showed (each check's tasks/get, CreateTaskResults,
+  // notifications/tasks, listen streams), not only on this check's own polls: a completed task re-reported as
+  // failed anywhere is caught here (suites/judge/transitions.ts; RULINGS.md#ext-ttl-before-expiry exempts what
+  // came past a task's ttl).
+  modernCheck({
+    id: '2026-lifecycle.every-status',
+    title: 'every status the run saw of each task follows the status diagram (a terminal status never changes)',
+    section: 'Task Status',
+    requirements: ['2026-get-by-status'],
+    level: 'MUST',
+    killedBy: ['cancelled-resurrects', 'failed-resumes', 'completed-refails', 'cancel-rewrites-terminal'],
+    runsLast: true,
+    notApplicable: extensionNotAdvertised,
+    async run(ctx: CheckContext) {
+      await ctx.othersDone();
+      const sightings = statusSightings(ctx);
+      if (!sightings.length) ctx.skip('no status of any task was seen in the run');
+      const bad = judgeSightings(TASK_MACHINE, sightings);
+      ctx.expect(
+        bad.length === 0,
+        `${bad.length} task(s) showed statuses no run of the status diagram explains: ${bad
+          .slice(0, 3)
+          .map((b) => `task ${b.task}: ${b.message}`)
+          .join('; ')}`,
+      );
+      const tasks = new Set(sightings.map((x) => x.task)).size;
+      return `${sightings.length} statuses of ${tasks} task(s), each history a path of the diagram`;
     },
   }),
 ];
