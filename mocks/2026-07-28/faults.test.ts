@@ -114,6 +114,16 @@ const PROBES: Record<FaultName, Probe> = {
       return JSON.stringify(t.error) !== JSON.stringify(direct);
     },
   },
+  'failed-message-altered': {
+    seen: async (c) => {
+      const direct = (await callTool(c, 'fail_rpc', {}, NON_DECLARING)).error;
+      const t = await pollTask(c, await createTask(c, 'fail_rpc'), terminal);
+      return (t.error as { message?: string } | undefined)?.message !== direct?.message;
+    },
+  },
+  'is-error-dropped': {
+    seen: async (c) => ((await pollTask(c, await createTask(c, 'tool_error'), terminal)).result as { isError?: unknown } | undefined)?.isError !== true,
+  },
   'failed-no-status-message': { seen: async (c) => !('statusMessage' in (await pollTask(c, await createTask(c, 'fail_rpc'), terminal))) },
   'get-unknown-wrong-code': { seen: async (c) => (await getTask(c, 'no-such-task')).error?.code !== -32602 },
   'update-unknown-acked': { seen: async (c) => (await c.request(Method.TasksUpdate, { taskId: 'no-such-task', inputResponses: {} })).result !== undefined },

@@ -127,6 +127,16 @@ export const FAULTS = [
     requirement: '2026-exec-result-exact',
     description: "a completed task's result is not the underlying request's result (its content is replaced)",
   },
+  {
+    name: 'failed-message-altered',
+    requirement: '2026-exec-error-exact',
+    description: 'a failed task\'s error keeps the underlying error\'s code but rewrites its message ("Task failed: …")',
+  },
+  {
+    name: 'is-error-dropped',
+    requirement: '2026-exec-result-exact',
+    description: "the result inlined in a completed task drops the tool result's isError: true (a tool error reads as a success)",
+  },
   { name: 'failed-no-status-message', requirement: '2026-exec-failed-status-message', description: 'a failed task has no statusMessage' },
   {
     name: 'get-unknown-wrong-code',

@@ -719,6 +719,12 @@ export class ExtensionServer {
         outcome = { error: { code: ErrorCode.InternalError, message: 'The tool reported an error' } };
       }
       if (this.fault('failed-error-altered') && 'error' in outcome) outcome = { error: { code: -31001, message: 'Task failed' } };
+      if (this.fault('failed-message-altered') && 'error' in outcome)
+        outcome = { error: { ...outcome.error, message: `Task failed: ${outcome.error.message}` } };
+      if (this.fault('is-error-dropped') && 'result' in outcome && outcome.result.isError === true) {
+        const { isError: _dropped, ...rest } = outcome.result;
+        outcome = { result: rest };
+      }
       if (this.fault('completed-result-altered') && 'result' in outcome)
         outcome = { result: { ...outcome.result, content: [{ type: 'text', text: 'not the result of the tool' }] } };
       if (task.status === 'cancelled' && this.fault('cancelled-resurrects')) {

@@ -284,6 +284,11 @@ export const FAULTS = [
     description: 'completed and failed tasks are deleted one second after they end, whatever ttl they report',
   },
   {
+    name: 'ttl-counts-down',
+    requirement: 'ttl-actual-in-get',
+    description: 'tasks/get reports as ttl the time the task has left (ttl minus the time since creation), not its duration from creation',
+  },
+  {
     name: 'ttl-timer-overflow',
     requirement: 'ttl-actual-in-get',
     description:

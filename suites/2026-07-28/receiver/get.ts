@@ -21,6 +21,7 @@ import {
   answeredWithTask,
   NON_DECLARING,
   reach,
+  pastTtl,
   skipPastTtl,
   watch,
   type Created,
@@ -78,6 +79,30 @@ async function plainAnswer(ctx: CheckContext, role: ModernProfileRole, differ: (
 const sameToolPart = (a: Outcome, b: Outcome) => outcomeDifference(a, b, { project: toolPart, names: ['the first call', 'the second'] });
 const sameErrorCode = (a: Outcome, b: Outcome) =>
   a.error && b.error ? (a.error.code === b.error.code ? undefined : `error ${a.error.code}, then ${b.error.code}`) : sameToolPart(a, b);
+
+/**
+ * The returnsIsError role's completed task against its plain answer (toolPart: content, structuredContent,
+ * isError); a violation when they differ, else what was compared (or why not, where there is nothing to compare).
+ */
+async function isErrorOutcome(ctx: CheckContext): Promise<string> {
+  const name = ctx.tool('returnsIsError').name;
+  const r = await callTwice(() => callRole(ctx, 'returnsIsError', { capabilities: NON_DECLARING }), { differ: sameToolPart });
+  if (!r.repeats) return `returnsIsError not compared: ${notRepeatedReason(name, 'returnsIsError', r.difference)}`;
+  const plain = r.answer;
+  if (plain.error || answeredWithTask(plain.result) || plain.result?.isError !== true)
+    return `returnsIsError not compared (its plain answer is no isError result: ${short(plain.error ?? plain.result, 100)})`;
+  const c = await createSettled(ctx, 'returnsIsError');
+  if (pastTtl(c.last)) return `returnsIsError not compared (task ${c.taskId} outlived its ttl)`;
+  if (c.last[Field.status] !== 'completed' || !isObj(c.last[Field.result]))
+    return `returnsIsError not compared (task ${c.taskId} ended ${c.last[Field.status]}: judged by 2026-exec.tool-error-completed)`;
+  const diff = outcomeDifference(
+    plain,
+    { result: c.last[Field.result] },
+    { project: toolPart, names: ['without a task', `inlined in completed task ${c.taskId}`] },
+  );
+  ctx.expect(diff === undefined, `tool "${name}" (role returnsIsError): ${diff}`);
+  return `returnsIsError's result equals its plain call's too`;
+}
 
 /** Polls `extra` more times after a terminal status; every status seen must be the same (or the task gone). */
 async function staysTerminal(ctx: CheckContext, c: Created, terminal: TaskStatus, statuses: TaskStatus[], opts: { windowMs?: number; polls?: number }) {
@@ -264,11 +289,16 @@ export const checks: CheckDef[] = [
     section: 'Error Handling',
     requirements: ['2026-exec-error-exact'],
     level: 'MUST',
-    killedBy: ['failed-error-altered'],
+    killedBy: ['failed-error-altered', 'failed-message-altered'],
     needs: ['failsWithError'],
     notApplicable: extensionNotAdvertised,
     async run(ctx: CheckContext) {
-      const plain = await plainAnswer(ctx, 'failsWithError', sameErrorCode);
+      // The message is compared too, where the plain call repeats its message (determinism first).
+      let messageRepeats = true;
+      const plain = await plainAnswer(ctx, 'failsWithError', (a, b) => {
+        if (a.error && b.error && a.error.message !== b.error.message) messageRepeats = false;
+        return sameErrorCode(a, b);
+      });
       if (!plain.error)
         ctx.skip(`tools/call of "${ctx.tool('failsWithError').name}" without a task did not fail (got ${short(plain.result)}): nothing to compare with`);
       const c = await settledAs(ctx, 'failsWithError', 'failed');
@@ -278,7 +308,13 @@ export const checks: CheckDef[] = [
         e.code === plain.error.code,
         `failed task ${c.taskId} carries error ${short(e.code)} ${short(e.message, 80)}; the same call without a task fails with ${plain.error.code} ${short(plain.error.message, 80)}`,
       );
-      if (e.message !== plain.error.message) ctx.note(`messages differ: task ${short(e.message, 80)} vs plain ${short(plain.error.message, 80)}`);
+      if (messageRepeats)
+        ctx.expect(
+          e.message === plain.error.message,
+          `failed task ${c.taskId} carries error ${short(e.code)} with message ${short(e.message, 120)}; the same call without a task fails, twice alike, with message ${short(plain.error.message, 120)}`,
+        );
+      else if (e.message !== plain.error.message)
+        ctx.note(`messages differ: task ${short(e.message, 80)} vs plain ${short(plain.error.message, 80)} (the plain call's message varies)`);
       return `error ${e.code} as the plain call`;
     },
   }),
@@ -288,7 +324,7 @@ export const checks: CheckDef[] = [
     section: 'Error Handling',
     requirements: ['2026-exec-result-exact'],
     level: 'MUST',
-    killedBy: ['completed-result-altered'],
+    killedBy: ['completed-result-altered', 'is-error-dropped'],
     needs: ['completes'],
     notApplicable: extensionNotAdvertised,
     async run(ctx: CheckContext) {
@@ -303,7 +339,9 @@ export const checks: CheckDef[] = [
       if (!isObj(res)) ctx.skip(`completed task ${c.taskId} has no result object`, { judgedBy: '2026-get.completed-result' });
       const diff = outcomeDifference(plain, { result: res }, { project: toolPart, names: ['without a task', `inlined in completed task ${c.taskId}`] });
       ctx.expect(diff === undefined, `${diff}`);
-      return `result equals the plain call's (${short(toolPart(res), 100)})`;
+      // A tool result with isError (2026-exec-result-exact: "even if isError: true"), compared field by field the same way.
+      const also = ctx.info.profile.tools.returnsIsError ? await isErrorOutcome(ctx) : undefined;
+      return `result equals the plain call's (${short(toolPart(res), 100)})${also ? `; ${also}` : ''}`;
     },
   }),
   modernCheck({
@@ -312,7 +350,7 @@ export const checks: CheckDef[] = [
     section: 'Error Handling',
     requirements: ['2026-exec-failed-not-for-tool-errors', '2026-exec-tool-error-completed'],
     level: 'MUST',
-    killedBy: ['is-error-as-failed'],
+    killedBy: ['is-error-as-failed', 'is-error-dropped'],
     needs: ['returnsIsError'],
     notApplicable: extensionNotAdvertised,
     async run(ctx: CheckContext) {
