@@ -1,13 +1,18 @@
-// The GitHub Action (action.yml): its structure, parsed as YAML (a file GitHub cannot parse fails here), and
-// that its inputs become real CLI options: the step that runs the CLI is executed by bash with a stand-in
-// `npx` that records its arguments, which the CLI's own parser then reads.
+// The GitHub Action (action.yml) is the CLI: its inputs are generated from the `server` command's option table
+// (scripts/sync-action.ts from SERVER_FLAG_HELP), every flag is an input or said why not, the inputs become the
+// same CLI options, and the run step, executed by bash as the runner does, grades a URL target it starts itself
+// and writes the job summary and the outputs. action.yml is parsed as YAML (a file GitHub cannot parse fails here).
 import { describe, expect, it } from 'vitest';
-import { execFileSync } from 'node:child_process';
-import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseDocument } from 'yaml';
-import { parseServerArgs } from './server.ts';
+import { parseServerArgs, SERVER_OPTIONS } from './server.ts';
+import { ACTION_ONLY_INPUTS, actionArgs, actionInputs, ActionInputError, inputOf, NOT_INPUTS } from './action.ts';
+import { SERVER_FLAG_HELP } from './help.ts';
+import { syncedAction } from './sync-action.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const YAML = readFileSync(join(ROOT, 'action.yml'), 'utf8');
@@ -32,97 +37,114 @@ interface Action {
   runs: { using: string; steps: Step[] };
 }
 const ACTION = DOC.toJS() as Action;
-const INPUTS = Object.keys(ACTION.inputs);
 const RUN_STEP = ACTION.runs.steps.find((s) => s.id === 'run')!;
 
-const stepEnv = (): Record<string, string> => RUN_STEP.env ?? {};
-const stepScript = (): string => RUN_STEP.run ?? '';
+/** The inputs as GitHub hands them to `toJSON(inputs)`: every input, its default where not given. */
+function withDefaults(given: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(ACTION.inputs).map(([k, v]) => [k, given[k] ?? v.default ?? '']));
+}
 
-/** Runs the CLI step with the given inputs; `npx` is a stand-in that records its arguments and exits with `code`. */
-function runStep(inputs: Record<string, string>, code = 0, writeMarkdown = true) {
+/** Runs the Action's run step with bash as the runner does; the CLI is this checkout's sources (a dist/scripts/cli.js shim through tsx). */
+function runStep(inputs: Record<string, string>, timeoutMs = 60_000): Promise<{ output: Record<string, string>; summary: string; out: string; log: string }> {
   const dir = mkdtempSync(join(tmpdir(), 'mtc-action-'));
-  const bin = join(dir, 'bin');
-  execFileSync('mkdir', ['-p', bin]);
-  const fake = join(bin, 'npx');
+  const actionPath = join(dir, 'action');
+  mkdirSync(join(actionPath, 'dist/scripts'), { recursive: true });
+  writeFileSync(join(actionPath, 'package.json'), '{ "type": "module" }\n');
   writeFileSync(
-    fake,
-    `#!${process.execPath}\nconst fs = require('node:fs');\nconst a = process.argv.slice(2);\nfs.writeFileSync(${JSON.stringify(join(dir, 'args.json'))}, JSON.stringify(a));\nconst md = a.indexOf('--markdown');\nif (md >= 0 && ${writeMarkdown}) fs.writeFileSync(a[md + 1], '## fake report\\n');\nprocess.exit(${code});\n`,
+    join(actionPath, 'dist/scripts/cli.js'),
+    `import { main } from ${JSON.stringify(join(ROOT, 'scripts/cli.ts'))};\nprocess.exit(await main(process.argv.slice(2)));\n`,
   );
-  chmodSync(fake, 0o755);
+  const out = join(dir, 'temp/mcp-tasks-conformance');
   const env: Record<string, string> = {
-    PATH: `${bin}:${process.env.PATH}`,
-    GITHUB_ACTION_PATH: ROOT,
+    PATH: process.env.PATH!,
+    HOME: process.env.HOME ?? dir,
+    NODE_OPTIONS: '--import tsx',
+    GITHUB_ACTION_PATH: actionPath,
     GITHUB_OUTPUT: join(dir, 'output'),
     GITHUB_STEP_SUMMARY: join(dir, 'summary'),
   };
   writeFileSync(env.GITHUB_OUTPUT!, '');
   writeFileSync(env.GITHUB_STEP_SUMMARY!, '');
-  for (const [k, v] of Object.entries(stepEnv())) {
-    const m = /^\$\{\{ (inputs\.([\w-]+)|runner\.temp\/?(.*)) \}\}(.*)$/.exec(v);
-    if (!m) throw new Error(`unexpected env value ${v}`);
-    if (m[2]) {
-      env[k] = inputs[m[2]] ?? ACTION.inputs[m[2]]?.default ?? '';
-    } else env[k] = join(dir, 'temp') + m[4];
+  for (const [k, v] of Object.entries(RUN_STEP.env ?? {})) {
+    if (v === '${{ toJSON(inputs) }}') env[k] = JSON.stringify(withDefaults(inputs));
+    else if (v === '${{ runner.temp }}/mcp-tasks-conformance') env[k] = out;
+    else throw new Error(`unexpected env value ${v}`);
   }
-  execFileSync('bash', ['-e', '-c', stepScript()], { env, cwd: ROOT });
-  const output = Object.fromEntries(
-    readFileSync(env.GITHUB_OUTPUT!, 'utf8')
-      .trim()
-      .split('\n')
-      .filter(Boolean)
-      .map((l) => l.split('=') as [string, string]),
-  );
-  let args: string[] = [];
-  try {
-    args = JSON.parse(readFileSync(join(dir, 'args.json'), 'utf8'));
-  } catch {
-    // npx not reached
-  }
-  return { args, output, summary: readFileSync(env.GITHUB_STEP_SUMMARY!, 'utf8'), dir };
+  return new Promise((done, fail) => {
+    execFile('bash', ['-e', '-c', RUN_STEP.run!], { env, cwd: ROOT, timeout: timeoutMs }, (err, stdout, stderr) => {
+      if (err) return fail(new Error(`the run step failed (it always exits 0): ${err.message}\n${stderr}`));
+      const output = Object.fromEntries(
+        readFileSync(env.GITHUB_OUTPUT!, 'utf8')
+          .trim()
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]),
+      );
+      done({ output, summary: readFileSync(env.GITHUB_STEP_SUMMARY!, 'utf8'), out, log: stdout + stderr });
+    });
+  });
 }
 
+const freePort = () =>
+  new Promise<number>((r) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => r(port));
+    });
+  });
+
 describe('action.yml', () => {
-  it('is a composite action on Node 20 that uploads JSON and JUnit, writes the job summary and fails with the CLI exit code', () => {
-    expect(Object.keys(ACTION)).toEqual(expect.arrayContaining(['name', 'description', 'inputs', 'outputs', 'runs']));
+  it('is a composite action that leaves the job its Node, runs the CLI, uploads the reports and fails with the CLI exit code', () => {
     expect(ACTION.runs.using).toBe('composite');
     const steps = ACTION.runs.steps;
-    expect(steps.find((s) => s.uses?.startsWith('actions/setup-node@'))?.with?.['node-version']).toBe(20);
-    expect(String(steps.find((s) => s.uses?.startsWith('actions/upload-artifact@'))?.with?.path)).toMatch(/report\.json[\s\S]*junit\.xml/);
+    expect(steps.filter((s) => s.uses?.startsWith('actions/setup-node@'))).toEqual([]);
+    expect(ACTION.description).not.toMatch(/\d{4}-\d{2}-\d{2}/);
+    expect(String(steps.find((s) => s.uses?.startsWith('actions/upload-artifact@'))?.with?.path)).toMatch(/report\.json[\s\S]*junit\.xml[\s\S]*report\.md/);
     expect(steps.find((s) => s['working-directory'] === '${{ github.action_path }}')?.run).toMatch(/^npm ci/);
-    expect(stepScript()).toContain('npx --yes "$GITHUB_ACTION_PATH"');
-    expect(stepScript()).toContain('>> "$GITHUB_STEP_SUMMARY"');
+    expect(RUN_STEP.run).toBe('node "$GITHUB_ACTION_PATH/dist/scripts/cli.js" action');
     const verdict = steps.find((s) => s.name === 'Verdict');
     expect(verdict?.if).toBe('always()');
     expect(verdict?.run).toContain('exit "${MTC_CODE:-2}"');
     // No input is spliced into a script: inputs reach the shell through env only.
-    const scripts = steps.flatMap((s) => (s.run ? [s.run] : []));
-    expect(scripts.length).toBeGreaterThan(2);
-    expect(scripts.join('\n')).not.toContain('${{');
+    expect(steps.flatMap((s) => (s.run ? [s.run] : [])).join('\n')).not.toContain('${{');
   });
 
-  it('declares the inputs target, profile, baseline, strict, headers; every input is used', () => {
-    expect(INPUTS).toEqual(expect.arrayContaining(['target', 'profile', 'baseline', 'strict', 'headers']));
-    for (const name of INPUTS) expect(YAML, name).toContain(`\${{ inputs.${name} }}`);
-    expect(ACTION.inputs.target?.required).toBe(true);
+  it('its inputs are generated from the CLI option table: every server flag is an input or says why not', () => {
+    expect(syncedAction(YAML), 'action.yml differs from the option table: npx tsx scripts/sync-action.ts').toBe(YAML);
+    expect(ACTION.inputs).toEqual(
+      JSON.parse(JSON.stringify(Object.fromEntries(Object.entries(actionInputs()).map(([k, v]) => [k, { required: false, ...v }])))),
+    );
+    const flags = Object.keys(SERVER_OPTIONS);
+    expect(SERVER_FLAG_HELP.map((f) => f.flag).sort()).toEqual(flags.filter((f) => f !== 'help' && f !== 'timeout').sort());
+    for (const flag of flags) expect(flag in NOT_INPUTS || inputOf(flag) in ACTION.inputs, `--${flag}`).toBe(true);
+    for (const flag of Object.keys(NOT_INPUTS)) expect(flags, flag).toContain(flag);
+    for (const name of Object.keys(ACTION_ONLY_INPUTS)) expect(ACTION.inputs, name).toHaveProperty(name);
+    for (const name of ['revision', 'require-coverage', 'exclude', 'discover', 'request-timeout', 'allow-unmatched'])
+      expect(ACTION.inputs).toHaveProperty(name);
   });
 
-  it('a URL target with headers, profile, baseline, strict, only and properties becomes the matching CLI options', () => {
+  it('inputs become the matching CLI options', () => {
     const baseline = join(mkdtempSync(join(tmpdir(), 'mtc-base-')), 'baseline.json');
     writeFileSync(baseline, JSON.stringify(['cancel.completed-rejected']));
-    const r = runStep({
-      target: 'http://127.0.0.1:3000/mcp',
-      profile: 'fixtures/reference.profile.json',
-      baseline,
-      strict: 'true',
-      headers: 'Authorization: Bearer T1\n\n  X-Trace: a b  \n',
-      'secondary-headers': 'Authorization: Bearer T2',
-      only: 'cancel,ttl',
-      properties: 'true',
-    });
-    expect(r.args[0]).toBe('--yes');
-    expect(r.args[1]).toBe(ROOT);
-    expect(r.args[2]).toBe('server');
-    const parsed = parseServerArgs(r.args.slice(3));
+    const args = actionArgs(
+      withDefaults({
+        target: 'http://127.0.0.1:3000/mcp',
+        profile: 'fixtures/reference.profile.json',
+        baseline,
+        strict: 'true',
+        headers: 'Authorization: Bearer T1\n\n  X-Trace: a b  \n',
+        'secondary-headers': 'Authorization: Bearer T2',
+        only: 'cancel,ttl',
+        exclude: 'cancel.stops-work',
+        revision: '2025-11-25',
+        'require-coverage': 'true',
+        'request-timeout': '20000',
+        discover: 'off',
+      }),
+      '/out',
+    );
+    expect(args[0]).toBe('server');
+    const parsed = parseServerArgs(args.slice(1));
     if (parsed.help) throw new Error('unexpected help');
     expect(parsed.config.target).toEqual({
       kind: 'http',
@@ -130,35 +152,47 @@ describe('action.yml', () => {
       headers: { Authorization: 'Bearer T1', 'X-Trace': 'a b' },
       secondaryHeaders: { Authorization: 'Bearer T2' },
     });
-    expect(parsed.config.profile).toBeDefined();
     expect(parsed.baseline).toEqual(['cancel.completed-rejected']);
     expect(parsed.strict).toBe(true);
+    expect(parsed.requireCoverage).toBe(true);
     expect(parsed.config.only).toEqual(['cancel', 'ttl']);
-    expect(parsed.properties).toBeTruthy();
-    expect(parsed.json).toMatch(/report\.json$/);
-    expect(parsed.junit).toMatch(/junit\.xml$/);
-    expect(parsed.markdown).toMatch(/report\.md$/);
-    expect(r.output['exit-code']).toBe('0');
-    expect(r.summary).toBe('## fake report\n');
+    expect(parsed.config.exclude).toEqual(['cancel.stops-work']);
+    expect(parsed.config.options.revision).toBe('2025-11-25');
+    expect(parsed.config.options.requestTimeoutMs).toBe(20000);
+    expect(parsed.config.discover?.mode).toBe('off');
+    expect([parsed.json, parsed.junit, parsed.markdown]).toEqual(['/out/report.json', '/out/junit.xml', '/out/report.md']);
+    const stdio = parseServerArgs(actionArgs(withDefaults({ target: 'node dist/server.js --flag "x y"' }), '/out').slice(1));
+    if (stdio.help) throw new Error('unexpected help');
+    expect(stdio.config.target).toEqual({ kind: 'stdio', command: 'node dist/server.js --flag "x y"' });
+    expect(() => actionArgs(withDefaults({ target: 'x', strict: 'yes' }), '/out')).toThrow(ActionInputError);
   });
 
-  it('a command target runs over stdio with the defaults; the exit code is passed on; no report → a note in the summary', () => {
-    const r = runStep({ target: 'node dist/server.js --flag "x y"' }, 1);
-    const parsed = parseServerArgs(r.args.slice(3));
-    if (parsed.help) throw new Error('unexpected help');
-    expect(parsed.config.target).toEqual({ kind: 'stdio', command: 'node dist/server.js --flag "x y"' });
-    expect(parsed.strict).toBe(false);
-    expect(parsed.properties).toBeFalsy();
-    expect(parsed.baseline).toEqual([]);
-    expect(r.output['exit-code']).toBe('1');
-    const down = runStep({ target: 'http://127.0.0.1:9/mcp' }, 2, false);
-    expect(down.output['exit-code']).toBe('2');
-    expect(down.summary).toMatch(/no report[\s\S]*exit code 2/);
-  });
-
-  it('a strict value other than true/false is an error, not silently false', () => {
-    const r = runStep({ target: 'x', strict: 'yes' });
-    expect(r.args).toEqual([]);
+  it('a strict value other than true/false is an error (exit code 2, a note in the job summary), not silently false', { timeout: 60_000 }, async () => {
+    const r = await runStep({ target: 'x', strict: 'yes' });
     expect(r.output['exit-code']).toBe('2');
+    expect(r.log).toMatch(/::error::input strict must be true or false/);
+    expect(r.summary).toMatch(/no report[\s\S]*exit code 2/);
+  });
+
+  it('starts a URL target, waits for it, grades it, writes the Markdown report to the job summary and ends what it started', { timeout: 240_000 }, async () => {
+    const port = await freePort();
+    const url = `http://127.0.0.1:${port}/mcp`;
+    const r = await runStep(
+      {
+        target: url,
+        start: `exec node scripts/mock.ts --http ${port}`,
+        profile: 'fixtures/reference.profile.json',
+        discover: 'off',
+        only: 'cancel.completed-rejected',
+        'request-timeout': '20000',
+      },
+      200_000,
+    );
+    expect(r.output['exit-code'], r.log.slice(-3000)).toBe('0');
+    expect(r.output['report-dir']).toBe(r.out);
+    expect(r.summary).toContain('cancel.completed-rejected');
+    expect(JSON.parse(readFileSync(join(r.out, 'report.json'), 'utf8')).summary.exitCode).toBe(0);
+    // The started target is gone: its port no longer answers.
+    await expect(fetch(url, { signal: AbortSignal.timeout(2_000) })).rejects.toThrow();
   });
 });

@@ -5,6 +5,7 @@
 //   client  — grade an MCP client as a task requestor (scripts/client.ts)
 //   mock    — run the reference receiver (scripts/mock.ts); --revision 2026-07-28: the reference extension server
 //   replay  — send a flagged check's recorded messages again (scripts/replay.ts)
+//   action  — the GitHub Action's run step: its inputs as `server` flags (scripts/action.ts)
 //   checks  — list every check of every role and the property runs, with level, requirement ids, the faults that kill it and rulings (scripts/server.ts)
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -29,6 +30,10 @@ export async function main(argv: string[]): Promise<number> {
       case 'replay': {
         const { runReplayCommand } = await import('./replay.ts');
         return await runReplayCommand(rest);
+      }
+      case 'action': {
+        const { runAction } = await import('./action.ts');
+        return await runAction();
       }
       case 'checks': {
         const { listChecks } = await import('./server.ts');
