@@ -166,6 +166,11 @@ const observations: Record<FaultName, (p: Peer, h: Harness) => Promise<void>> = 
     const t = await createTask(p, 'complete', { ms: 0 });
     expect('ttl' in ok(await p.request('tasks/get', { taskId: t.taskId }))).toBe(false);
   },
+  'ttl-counts-down': async (p) => {
+    const t = await createTask(p, 'complete', { ms: 0 }, { ttl: 60_000 });
+    await new Promise((r) => setTimeout(r, 50));
+    expect(ok(await p.request('tasks/get', { taskId: t.taskId })).ttl).toBeLessThan(60_000);
+  },
   'sequential-ids': async (p) => {
     const a = await createTask(p, 'complete', { ms: 0 });
     const b = await createTask(p, 'complete', { ms: 0 });

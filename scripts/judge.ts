@@ -72,9 +72,52 @@ function applicable<C extends Graded>(checks: readonly C[], scenario: string | u
   return checks.filter((c) => everyTaskScenario.every((s) => c.scenarios.includes(s))).map((c) => ({ ...c, scenarios: [LIVE] }));
 }
 
+/**
+ * The checks whose violation is a message the client sent (nothing it does later undoes it): printed as soon as it
+ * shows. Every other check (the client stopped polling, did not answer input, did not retry, did not go on) is
+ * judged once the client is done; a check not listed here is held until the end too.
+ */
+export const PRINTED_LIVE: Readonly<Record<JudgeRevision, ReadonlySet<string>>> = {
+  '2025-11-25': new Set([
+    'requestor.augment-only-declared',
+    'requestor.no-tasks-capability',
+    'requestor.tool-no-capability',
+    'requestor.tool-forbidden',
+    'requestor.tool-required',
+    'requestor.poll-interval',
+    'requestor.input-response-related-task',
+    'requestor.no-related-task-in-task-requests',
+    'requestor.no-related-task-in-list',
+    'requestor.cursor-opaque',
+    'requestor.cancel-with-tasks-cancel',
+    'receiving.create-task-result',
+    'receiving.begins-working',
+    'receiving.id-string',
+    'receiving.task-fields',
+    'receiving.valid-paths',
+    'receiving.result-related-task',
+    'receiving.undeclared-processed-normally',
+    'receiving.caps-declared',
+  ]),
+  '2026-07-28': new Set([
+    '2026-requestor.discover-first-stdio',
+    '2026-requestor.poll-interval',
+    '2026-requestor.answer-once',
+    '2026-requestor.update-keys-outstanding',
+    '2026-requestor.cancel-with-tasks-cancel',
+    '2026-requestor.cancel-only-issued',
+    '2026-requestor.request-meta',
+    '2026-requestor.standard-headers',
+    '2026-requestor.mcp-name-base64',
+    '2026-requestor.mcp-name-task-id',
+  ]),
+};
+
 /** A revision's reference peer set up for judging: its checks, how it reads and grades a transcript, its endpoint. */
 interface JudgedPeer {
   checks: readonly Graded[];
+  /** Checks whose fail or warn is printed while the client runs (LiveJudgeOptions.printedLive); the rest at the end. */
+  printedLive: ReadonlySet<string>;
   ask?: string;
   analyse(run: GradedRun): GradedRun;
   grade(check: Graded, runs: GradedRun[]): CheckResult;
@@ -101,6 +144,7 @@ const PEERS: Readonly<Record<JudgeRevision, PeerFactory>> = {
     const receiver = createReferenceReceiver(s ? receiverOptionsFor(s, tap) : { scenario: { tap, probeClientReceiver: true } });
     const peer = {
       checks: applicable(requestorChecks, o.scenario, TASK_SCENARIOS),
+      printedLive: PRINTED_LIVE['2025-11-25'],
       ...(s ? { ask: s.ask } : {}),
       analyse: (run: GradedRun) => analyse(run as never) as unknown as GradedRun,
       grade: (c: Graded, runs: GradedRun[]) => gradeCheck(c as never, runs as never),
@@ -144,6 +188,7 @@ const PEERS: Readonly<Record<JudgeRevision, PeerFactory>> = {
     const server = s ? new ScenarioServer(s, { onWire }) : new ExtensionServer({ onWire });
     const peer = {
       checks: applicable(extensionRequestorChecks, o.scenario, ALL),
+      printedLive: PRINTED_LIVE['2026-07-28'],
       ...(s ? { ask: s.ask } : {}),
       analyse: (run: GradedRun) => analyse(run as never) as unknown as GradedRun,
       grade: (c: Graded, runs: GradedRun[]) => ({ ...gradeCheck(c as never, runs as never), revision: o.revision }),
@@ -168,6 +213,7 @@ export async function startJudge(o: JudgeOptions): Promise<RunningJudge> {
     checks: peer.checks,
     analyse: (run) => peer.analyse(run),
     grade: (i, runs) => peer.grade(peer.checks[i]!, runs),
+    printedLive: (id) => peer.printedLive.has(id),
     ...(o.onVerdict ? { onVerdict: o.onVerdict } : {}),
   });
   for (const e of early) judge.record(e);

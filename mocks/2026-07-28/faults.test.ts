@@ -114,6 +114,16 @@ const PROBES: Record<FaultName, Probe> = {
       return JSON.stringify(t.error) !== JSON.stringify(direct);
     },
   },
+  'failed-message-altered': {
+    seen: async (c) => {
+      const direct = (await callTool(c, 'fail_rpc', {}, NON_DECLARING)).error;
+      const t = await pollTask(c, await createTask(c, 'fail_rpc'), terminal);
+      return (t.error as { message?: string } | undefined)?.message !== direct?.message;
+    },
+  },
+  'is-error-dropped': {
+    seen: async (c) => ((await pollTask(c, await createTask(c, 'tool_error'), terminal)).result as { isError?: unknown } | undefined)?.isError !== true,
+  },
   'failed-no-status-message': { seen: async (c) => !('statusMessage' in (await pollTask(c, await createTask(c, 'fail_rpc'), terminal))) },
   'get-unknown-wrong-code': { seen: async (c) => (await getTask(c, 'no-such-task')).error?.code !== -32602 },
   'update-unknown-acked': { seen: async (c) => (await c.request(Method.TasksUpdate, { taskId: 'no-such-task', inputResponses: {} })).result !== undefined },
@@ -209,6 +219,43 @@ const PROBES: Record<FaultName, Probe> = {
       const id = await createTask(c, 'fail_rpc');
       await pollTask(c, id, terminal);
       return (await getTask(c, id)).result?.status !== 'failed';
+    },
+  },
+  'completed-refails': {
+    seen: async (c) => {
+      const id = await createTask(c, 'complete');
+      await pollTask(c, id, terminal);
+      return (await getTask(c, id)).result?.status === 'failed';
+    },
+  },
+  'terminal-update-rejected': {
+    seen: async (c) => {
+      const id = await createTask(c, 'complete');
+      await pollTask(c, id, terminal);
+      return (await c.request(Method.TasksUpdate, { taskId: id, inputResponses: { k: accept('late') } })).error?.code === -32602;
+    },
+  },
+  'legacy-status-notification': {
+    seen: async (c, { stdio }) => {
+      const id = await createTask(c, 'complete', { ms: 100 });
+      const ms = await listen(stdio!, { notifications: { taskIds: [id] } }, DECLARING, (m) => m.some((x) => x.method === 'notifications/tasks/status'));
+      return ms.some((m) => m.method === 'notifications/tasks/status');
+    },
+  },
+  'deleted-at-end': {
+    seen: async (c) => {
+      const id = await createTask(c, 'complete');
+      await pollTask(c, id, terminal);
+      await new Promise((r) => setTimeout(r, 600));
+      return (await getTask(c, id)).error?.code === -32602;
+    },
+  },
+  'cancel-rewrites-terminal': {
+    seen: async (c) => {
+      const id = await createTask(c, 'complete');
+      await pollTask(c, id, terminal);
+      await c.request(Method.TasksCancel, { taskId: id });
+      return (await getTask(c, id)).result?.status === 'cancelled';
     },
   },
   'tasks-result-served': { seen: async (c) => (await c.request(Method.TasksResult, { taskId: await createTask(c, 'complete') })).error?.code !== -32601 },

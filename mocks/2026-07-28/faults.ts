@@ -127,6 +127,16 @@ export const FAULTS = [
     requirement: '2026-exec-result-exact',
     description: "a completed task's result is not the underlying request's result (its content is replaced)",
   },
+  {
+    name: 'failed-message-altered',
+    requirement: '2026-exec-error-exact',
+    description: 'a failed task\'s error keeps the underlying error\'s code but rewrites its message ("Task failed: …")',
+  },
+  {
+    name: 'is-error-dropped',
+    requirement: '2026-exec-result-exact',
+    description: "the result inlined in a completed task drops the tool result's isError: true (a tool error reads as a success)",
+  },
   { name: 'failed-no-status-message', requirement: '2026-exec-failed-status-message', description: 'a failed task has no statusMessage' },
   {
     name: 'get-unknown-wrong-code',
@@ -213,6 +223,31 @@ export const FAULTS = [
     name: 'failed-resumes',
     requirement: 'schema:TRANSITIONS',
     description: 'a failed task shows "working" again on the tasks/get after the first that showed it failed',
+  },
+  {
+    name: 'completed-refails',
+    requirement: 'schema:TRANSITIONS',
+    description: 'a completed task shows "failed" (with an error) on the tasks/get after the first that showed it completed (terminal → terminal)',
+  },
+  {
+    name: 'terminal-update-rejected',
+    requirement: '2026-update-ignore-unknown-keys',
+    description: 'a tasks/update for a task already terminal (a replayed answer) is refused with -32602 instead of acknowledged and ignored',
+  },
+  {
+    name: 'legacy-status-notification',
+    requirement: '2026-subscribe-only-requested',
+    description: 'a subscription asking for task notifications gets them as notifications/tasks/status (the 2025-11-25 name), a type it did not ask for',
+  },
+  {
+    name: 'deleted-at-end',
+    requirement: '2026-get-by-status',
+    description: 'a task is deleted 300 ms after it reaches a terminal status although its ttlMs has not elapsed: tasks/get then answers -32602',
+  },
+  {
+    name: 'cancel-rewrites-terminal',
+    requirement: 'schema:TRANSITIONS',
+    description: 'tasks/cancel of a completed or failed task turns it cancelled (terminal → terminal; the ack itself is right)',
   },
   // --- removed methods -----------------------------------------------------------------------------------
   {

@@ -73,6 +73,11 @@ export interface WireEvent {
   time: number;
 }
 
+/** fault legacy-status-notification: the 2025-11-25 name of the status notification. */
+const LEGACY_STATUS_NOTIFICATION = 'notifications/tasks/status';
+/** fault deleted-at-end: how long a terminal task is kept. */
+const DELETED_AT_END_MS = 300;
+
 export const DEFAULTS = {
   ttlMs: 60_000,
   pollIntervalMs: 100,
@@ -159,8 +164,9 @@ export class ExtensionServer {
   private calls = 0;
   /** fault version-from-prior-request: the supported version each client named last. */
   private readonly priorVersions = new Map<string, string>();
-  /** tasks/get that showed a task failed (fault failed-resumes). */
+  /** tasks/get that showed a task failed (fault failed-resumes) or completed (fault completed-refails). */
   private readonly failedShown = new WeakMap<StoredTask, number>();
+  private readonly completedShown = new WeakMap<StoredTask, number>();
   /** The tools/call request that created each task (fault task-cancel-notified). */
   private readonly createdBy = new WeakMap<StoredTask, string | number>();
   /** How many times each tool's work started. */
@@ -198,6 +204,7 @@ export class ExtensionServer {
       expiry: l('expiry-fails-first') ? 'fail-then-delete' : l('retain-expired') || l('lazy-expiry') ? 'keep' : 'delete',
     });
     if (l('ttl-changes')) this.store.on('change', (t) => t.ttlMs !== null && this.store.setTtl(t, t.ttlMs + 1000));
+    if (this.fault('deleted-at-end')) this.store.on('change', (t) => isTerminal(t.status) && setTimeout(() => this.store.remove(t), DELETED_AT_END_MS).unref());
     this.onWire = options.onWire;
     this.deferUpdate = options.deferUpdate ?? ((_taskId, apply) => setTimeout(apply, UPDATE_LATER_MS).unref());
     this.log = options.log ?? (() => {});
@@ -712,6 +719,12 @@ export class ExtensionServer {
         outcome = { error: { code: ErrorCode.InternalError, message: 'The tool reported an error' } };
       }
       if (this.fault('failed-error-altered') && 'error' in outcome) outcome = { error: { code: -31001, message: 'Task failed' } };
+      if (this.fault('failed-message-altered') && 'error' in outcome)
+        outcome = { error: { ...outcome.error, message: `Task failed: ${outcome.error.message}` } };
+      if (this.fault('is-error-dropped') && 'result' in outcome && outcome.result.isError === true) {
+        const { isError: _dropped, ...rest } = outcome.result;
+        outcome = { result: rest };
+      }
       if (this.fault('completed-result-altered') && 'result' in outcome)
         outcome = { result: { ...outcome.result, content: [{ type: 'text', text: 'not the result of the tool' }] } };
       if (task.status === 'cancelled' && this.fault('cancelled-resurrects')) {
@@ -853,6 +866,14 @@ export class ExtensionServer {
         d = { ...rest, status: 'working' };
       }
     }
+    if (task.status === 'completed' && this.fault('completed-refails')) {
+      const shown = this.completedShown.get(task) ?? 0;
+      this.completedShown.set(task, shown + 1);
+      if (shown >= 1) {
+        const { result: _r, ...rest } = d;
+        d = { ...rest, status: 'failed', error: { code: ErrorCode.InternalError, message: 'Internal error: the task was lost' } };
+      }
+    }
     if (this.latitude('poll-interval-changes') && task.pollIntervalMs !== undefined) task.pollIntervalMs = Math.min(1000, Math.max(1, task.pollIntervalMs * 2));
     if (this.fault('get-no-result-type')) return d;
     return { resultType: this.fault('get-result-type-task') ? ResultType.Task : ResultType.Complete, ...d };
@@ -879,6 +900,8 @@ export class ExtensionServer {
         return this.ack(undefined, noRt, false);
       throw e;
     }
+    if (this.fault('terminal-update-rejected') && isTerminal(task.status))
+      throw new RpcError(ErrorCode.InvalidParams, `Invalid params: task ${task.taskId} is already ${task.status}`);
     const keys = Object.keys(responses);
     // Validate what will be taken (mrtr.md "Error Handling"); keys not outstanding are ignored unread.
     for (const k of keys) if (task.outstanding.has(k)) answerText(k, responses[k], questionOf(task.outstanding.get(k)));
@@ -914,7 +937,9 @@ export class ExtensionServer {
       throw e;
     }
     // A cancel of a terminal task changes nothing and is acknowledged (cancellation is a signal, not a state query).
-    if (!isTerminal(task.status) && !this.latitude('cancel-ignored')) {
+    if (this.fault('cancel-rewrites-terminal') && (task.status === 'completed' || task.status === 'failed'))
+      this.store.forceStatus(task, 'cancelled', 'The task was cancelled by request.');
+    else if (!isTerminal(task.status) && !this.latitude('cancel-ignored')) {
       task.cancelRequested = true;
       if (this.fault('cancelled-resurrects')) {
         // the status says cancelled, the work is not stopped (work() then completes it)
@@ -995,7 +1020,7 @@ export class ExtensionServer {
         ctx.notify({ jsonrpc: '2.0', method: Method.Progress, params: { progressToken: t.taskId, progress: 1, _meta: subMeta } });
       ctx.notify({
         jsonrpc: '2.0',
-        method: Method.TasksNotification,
+        method: this.fault('legacy-status-notification') ? LEGACY_STATUS_NOTIFICATION : Method.TasksNotification,
         params: { ...d, ...(this.fault('notification-no-subscription-id') ? {} : { _meta: subMeta }) },
       });
     };

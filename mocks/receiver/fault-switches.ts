@@ -256,7 +256,7 @@ export class FaultSwitches {
 
   // --- tasks/get ---------------------------------------------------------------------------------
   /**
-   * The tasks/get answer: ttl-actual-in-get (ttl-missing), lifecycle-valid-paths (unknown-status), and the
+   * The tasks/get answer: ttl-actual-in-get (ttl-missing, ttl-counts-down), lifecycle-valid-paths (unknown-status), and the
    * faults that act once a tasks/get has shown the task terminal, after the answer went out:
    * lifecycle-valid-paths (illegal-transition: failed → working, seen by the next poll),
    * lifecycle-terminal-sticky (completed-resumes: completed → working after two polls showed completed),
@@ -265,6 +265,8 @@ export class FaultSwitches {
   tasksGet(t: StoredTask, r: Record<string, unknown>, then: { statusChanged(): void; sendProgress(p: Params): void }): Reply {
     const f = this.f;
     if (f.has('ttl-missing')) delete r.ttl;
+    // ttl-counts-down: the time left, not the duration from creation.
+    if (f.has('ttl-counts-down') && typeof r.ttl === 'number') r.ttl = Math.max(0, r.ttl - (Date.now() - t.createdAtMs));
     if (f.has('unknown-status') && r.status === 'working') r.status = 'running';
     const shown = r.status as TaskStatus;
     if (!isTerminal(shown) || !isTerminal(t.status)) return { result: r };

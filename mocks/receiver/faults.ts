@@ -36,7 +36,7 @@ export const FAULTS = [
     description: 'tasks/cancel does not stop the work; when the work finishes the cancelled task becomes completed',
     alsoFails: [
       {
-        checks: ['lifecycle.terminal-sticky-cancelled'],
+        checks: ['lifecycle.terminal-sticky-cancelled', 'lifecycle.every-status'],
         why: 'cancelled → completed leaves a terminal status: cancel-sticky is the cancel case of lifecycle-terminal-sticky',
       },
     ],
@@ -65,7 +65,7 @@ export const FAULTS = [
     description: 'tasks/cancel answers with the task "cancelled", but cancels nothing: the task runs on and completes',
     alsoFails: [
       {
-        checks: ['lifecycle.terminal-sticky-cancelled'],
+        checks: ['lifecycle.terminal-sticky-cancelled', 'lifecycle.every-status'],
         why: 'cancelled, then working and completed, leaves a terminal status: cancel-sticky is the cancel case of lifecycle-terminal-sticky',
       },
       { checks: ['lifecycle.paths-cancelled'], why: 'cancelled → working is outside the transition graph (lifecycle-valid-paths) by the same observation' },
@@ -284,6 +284,11 @@ export const FAULTS = [
     description: 'completed and failed tasks are deleted one second after they end, whatever ttl they report',
   },
   {
+    name: 'ttl-counts-down',
+    requirement: 'ttl-actual-in-get',
+    description: 'tasks/get reports as ttl the time the task has left (ttl minus the time since creation), not its duration from creation',
+  },
+  {
     name: 'ttl-timer-overflow',
     requirement: 'ttl-actual-in-get',
     description:
@@ -387,7 +392,7 @@ export const FAULTS = [
     description: 'tasks created by one requestor in the same millisecond with the same request share one task id',
     alsoFails: [
       {
-        checks: ['related-task.param-wins-cancel', 'cancel.stays-cancelled'],
+        checks: ['related-task.param-wins-cancel', 'cancel.stays-cancelled', 'lifecycle.every-status'],
         why: 'they create twin tasks with the same request at once; when both land in one millisecond they are one task, and cancelling one cancels the other',
       },
       {

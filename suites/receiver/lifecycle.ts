@@ -9,7 +9,9 @@ import type { Message } from '../wire/peer.ts';
 import { statusNotifications } from '../arrange/tasks.ts';
 import { short } from '../engine/text.ts';
 import { timeLeft } from '../arrange/budget.ts';
-import { firstIllegalStep, isTaskStatus, isTerminal, RELATED_TASK_META, type TaskStatus } from '../../schema/protocol.ts';
+import { firstIllegalStep, isTaskStatus, isTerminal, RELATED_TASK_META, TASK_MACHINE, type TaskStatus } from '../../schema/protocol.ts';
+import { judgeSightings } from '../judge/transitions.ts';
+import { statusSightings } from '../arrange/sightings.ts';
 
 const SECTION = 'Task Status Lifecycle';
 
@@ -397,6 +399,32 @@ export const checks: CheckDef[] = [
         );
         return `left input_required ${Date.now() - answered} ms after the answer, to ${left.gone ? '(deleted)' : left.last.status} (${seqText(run.statuses)})`;
       });
+    },
+  }),
+  // The transition table judged on every status the run showed (each check's CreateTaskResults, tasks/get,
+  // tasks/cancel answers, tasks/list entries, notifications/tasks/status), not only on this check's own polls
+  // (suites/judge/transitions.ts); what arrived past a task's ttl is not judged (ttl-delete-after-expiry-may).
+  defineCheck({
+    id: 'lifecycle.every-status',
+    title: 'every status the run saw of each task follows the allowed graph (a terminal status never changes)',
+    section: SECTION,
+    requirements: ['lifecycle-terminal-sticky', 'lifecycle-valid-paths'],
+    level: 'MUST',
+    killedBy: ['illegal-transition', 'completed-resumes', 'cancelled-resurrects', 'cancel-answer-only', 'status-notification-wrong-status'],
+    runsLast: true,
+    async run(ctx: CheckContext) {
+      await ctx.othersDone();
+      const sightings = statusSightings(ctx);
+      if (!sightings.length) ctx.skip('no status of any task was seen in the run');
+      const bad = judgeSightings(TASK_MACHINE, sightings);
+      ctx.expect(
+        bad.length === 0,
+        `${bad.length} task(s) showed statuses no path of the allowed graph explains: ${bad
+          .slice(0, 3)
+          .map((b) => `task ${b.task}: ${b.message}`)
+          .join('; ')}`,
+      );
+      return `${sightings.length} statuses of ${new Set(sightings.map((x) => x.task)).size} task(s), each history a path of the graph`;
     },
   }),
 ];

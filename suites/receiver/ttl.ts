@@ -115,6 +115,31 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
  * RETAIN_WATCH_MS: gone while its reported ttl has not elapsed fails ttl-actual-in-get. For a ttl beyond
  * MAX_TIMER_MS, a grant at or below it (the target caps long ttls) is not exercised.
  */
+/** One ttl a tasks/get reported, and when its request went out and its answer came. */
+interface TtlReading {
+  ttl: unknown;
+  sentAt: number;
+  at: number;
+}
+
+/**
+ * The ttl is the task's lifetime "from creation" (Data Types > Task), the same number on every poll unless the
+ * receiver overrides it: a ttl that falls on every poll by the time that passed between them (within the
+ * polls' own round trips, over at least a second) is the time left, not that duration (ttl-actual-in-get).
+ */
+export function countsDown(readings: readonly TtlReading[]): string | undefined {
+  const r = readings.filter((x) => typeof x.ttl === 'number') as (TtlReading & { ttl: number })[];
+  if (r.length < 3 || r[r.length - 1]!.at - r[0]!.at < 1_000) return undefined;
+  for (let i = 1; i < r.length; i++) {
+    const drop = r[i - 1]!.ttl - r[i]!.ttl;
+    // The ttl was read somewhere within each request's round trip: the time between two readings lies in these bounds.
+    const least = r[i]!.sentAt - r[i - 1]!.at;
+    const most = r[i]!.at - r[i - 1]!.sentAt;
+    if (!(drop > 0 && drop >= least - 50 && drop <= most + 50)) return undefined;
+  }
+  return `tasks/get reported ttl ${r.map((x) => x.ttl).join(' → ')} ms over ${r[r.length - 1]!.at - r[0]!.at} ms: it falls by the time that passes, so it is the time left, not the actual ttl (a duration from creation)`;
+}
+
 async function watchRetained(ctx: CheckContext, requested: number): Promise<string> {
   // The task is created after the request is sent: it may be deleted no earlier than sent + ttl.
   const sent = Date.now();
@@ -148,13 +173,20 @@ async function watchRetained(ctx: CheckContext, requested: number): Promise<stri
   const watchEnd = Math.min(Date.now() + RETAIN_WATCH_MS, until);
   if (watchEnd - Date.now() < 500) ctx.skip(`the reported ttl (${reported}) leaves no time to watch the ${short(last.status)} task`);
   let polls = 0;
+  const readings: TtlReading[] = [];
   while (Date.now() < watchEnd) {
     await delay(Math.min(pollDelay(ctx, last), Math.max(20, watchEnd - Date.now())));
+    const before = Date.now();
     const r = await getTask(ctx, created.taskId);
     polls++;
     if (r.error && Date.now() < until) ctx.violation(vanished(r.error, `after it was ${short(last.status)}`));
-    if (!r.error) last = r.result;
+    if (!r.error) {
+      last = r.result;
+      readings.push({ ttl: r.result?.ttl, sentAt: before, at: Date.now() });
+    }
   }
+  const down = countsDown(readings);
+  if (down) ctx.violation(`task ${created.taskId}: ${down}`);
   return `the ${short(last.status)} task (reported ttl ${reported}) answered ${polls} tasks/get over ${RETAIN_WATCH_MS} ms after it ended`;
 }
 
@@ -251,7 +283,7 @@ export const checks: CheckDef[] = [
     requirements: ['ttl-actual-in-get'],
     level: 'MUST',
     clientReceiver: true,
-    killedBy: ['deleted-early', 'ttl-timer-overflow'],
+    killedBy: ['deleted-early', 'ttl-timer-overflow', 'ttl-counts-down'],
     needs: ['completes'],
     waitsMs: () => RETAIN_WATCH_MS,
     async run(ctx: CheckContext) {

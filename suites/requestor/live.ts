@@ -1,8 +1,9 @@
 // The requestor checks on live traffic (`mock --judge`): a client we did not start talks to a reference peer;
 // every message the peer's tap sees becomes a transcript entry, and the checks (the same ones `client` runs on
 // recorded scenario runs, graded by the same gradeCheck) judge the transcript so far after each burst of
-// messages. A verdict is printed once it is a fail or warn; the client is treated as still running (cut off
-// now), so a check about what it did not do yet stays silent while it is active (analysis.ts endedTooSoon).
+// messages. A verdict is printed once it is a fail or warn, for the checks whose evidence is a message the client
+// sent; a check about what the client did not do (yet) is judged at the end only (a person may take minutes to
+// answer an elicitation while the client polls on).
 // At the end the client counts as done once it was quiet for longer than it takes to act.
 import type { CheckResult, Status } from '../engine/check.ts';
 import type { TranscriptEntry } from '../wire/peer.ts';
@@ -30,8 +31,13 @@ export interface LiveJudgeOptions<R extends GradedRun> {
   analyse(run: GradedRun & { startedAt: number; serverArg: string }): R;
   /** The revision's grading of one check over the run. */
   grade(checkIndex: number, runs: R[]): CheckResult;
-  /** A verdict as soon as it is a fail or warn (and when it changes after that). */
+  /** A verdict as soon as it is a fail or warn (and when it changes after that), of the checks `printedLive` names. */
   onVerdict?(result: CheckResult): void;
+  /**
+   * The checks whose fail or warn is printed while the client runs: those whose evidence is a message the client sent,
+   * which nothing later can undo. A check about what the client has not done (yet) is judged at the end only.
+   */
+  printedLive?(checkId: string): boolean;
   /** How long after a message the transcript is graded again (default 200 ms: a burst is graded once). */
   settleMs?: number;
 }
@@ -120,6 +126,7 @@ export class LiveJudge<R extends GradedRun> {
 
   private announce(results: CheckResult[]): void {
     for (const r of results) {
+      if (this.opts.printedLive && !this.opts.printedLive(r.id)) continue;
       const before = this.printed.get(r.id);
       if (!LOUD.includes(r.status) && before === undefined) continue;
       if (before === r.status) continue;

@@ -8,7 +8,8 @@
 import type { CheckContext } from '../../engine/check.ts';
 import { targetTranscripts } from '../../arrange/tasks.ts';
 import { idKey, type JsonRpcError, type Message } from '../../wire/peer.ts';
-import { Meta, Method } from '../../../schema/2026-07-28/protocol.ts';
+import { Field, Meta, Method } from '../../../schema/2026-07-28/protocol.ts';
+import type { Sighting } from '../../judge/transitions.ts';
 import { ModernPeer } from '../wire/peer.ts';
 
 /** A response of the target and the request it answers. */
@@ -20,6 +21,8 @@ export interface Answered {
   response: Message;
   /** When the request went out (ms since the epoch). */
   sentAt?: number;
+  /** When the response arrived (ms since the epoch). */
+  at: number;
   /** The HTTP headers the request went out with, where still known (the shared connection over HTTP). */
   headers?: Record<string, string>;
 }
@@ -28,6 +31,8 @@ export interface Answered {
 export interface Incoming {
   source: string;
   message: Message;
+  /** When it arrived (ms since the epoch). */
+  at: number;
   /** Our requests on the same connection, by idKey. */
   requests: ReadonlyMap<string, Message>;
 }
@@ -72,7 +77,7 @@ function observe(ctx: CheckContext): Run {
       if (e.dir !== 'in' || !m || typeof m !== 'object' || Array.isArray(m) || seen.has(m)) continue;
       seen.add(m);
       if (typeof m.method === 'string') {
-        incoming.push({ source: src.label, message: m, requests });
+        incoming.push({ source: src.label, message: m, at: Date.parse(e.time), requests });
         continue;
       }
       if (!('result' in m) && !('error' in m)) continue;
@@ -83,6 +88,7 @@ function observe(ctx: CheckContext): Run {
       answers.push({
         source: src.label,
         response: m,
+        at: Date.parse(e.time),
         ...(request ? { request, sentAt: sentAt.get(key!) } : {}),
         ...(headers ? { headers } : {}),
       });
@@ -124,4 +130,41 @@ export function failedTaskErrors(ctx: CheckContext): { taskId: string; error: Js
   for (const a of run.answers) take(a.source, a.response.result);
   for (const i of run.incoming) if (i.message.method === Method.TasksNotification) take(i.source, i.message.params);
   return [...out.values()];
+}
+
+/**
+ * Every status the target showed in the run so far (suites/judge/transitions.ts judges them): each result
+ * carrying a task (a CreateTaskResult, a tasks/get, an acknowledgement that carries one) and each
+ * notifications/tasks (polled or on a listen stream). Tasks are told apart by id; over stdio, where each
+ * connection is a process of its own, by connection and id. A sighting that arrived past the task's
+ * createdAt + ttlMs (the earliest any sighting states, less a margin for transit) is marked: from then on the
+ * server may fail or delete it (RULINGS.md#ext-ttl-before-expiry).
+ */
+export function statusSightings(ctx: CheckContext, marginMs = 500): Sighting[] {
+  const run = observe(ctx);
+  const perConnection = ctx.info.transport !== 'http';
+  const raw: { t: Record<string, any>; where: string; source: string; sentAt?: number; at: number }[] = [];
+  const take = (t: unknown, where: string, source: string, at: number, sentAt?: number) => {
+    if (t && typeof t === 'object' && !Array.isArray(t) && typeof (t as any)[Field.taskId] === 'string' && typeof (t as any)[Field.status] === 'string')
+      raw.push({ t: t as Record<string, any>, where, source, at, ...(sentAt !== undefined ? { sentAt } : {}) });
+  };
+  for (const a of run.answers) take(a.response.result, `${a.request?.method ?? 'a response'} (${a.source})`, a.source, a.at, a.sentAt);
+  for (const i of run.incoming)
+    if (i.message.method === Method.TasksNotification) take(i.message.params, `${Method.TasksNotification} (${i.source})`, i.source, i.at);
+  const key = (r: (typeof raw)[number]) => (perConnection ? `${r.source} ${r.t[Field.taskId]}` : String(r.t[Field.taskId]));
+  const expiry = new Map<string, number>();
+  for (const r of raw) {
+    const created = Date.parse(r.t[Field.createdAt]);
+    const ttl = r.t[Field.ttlMs];
+    if (Number.isNaN(created) || typeof ttl !== 'number') continue;
+    expiry.set(key(r), Math.min(expiry.get(key(r)) ?? Infinity, created + ttl - marginMs));
+  }
+  return raw.map((r) => ({
+    task: key(r),
+    status: r.t[Field.status],
+    where: r.where,
+    at: r.at,
+    ...(r.sentAt !== undefined ? { sentAt: r.sentAt } : {}),
+    ...(r.at > (expiry.get(key(r)) ?? Infinity) ? { afterExpiry: true } : {}),
+  }));
 }

@@ -6,18 +6,22 @@ import { isObj, short } from '../../engine/text.ts';
 import { seqText } from '../../arrange/poll.ts';
 import { timeLeft } from '../../arrange/budget.ts';
 import { validatorFor } from '../../../schema/validate.ts';
-import { ErrorCode, Field, firstIllegalStep, isTerminal, ResultType, REVISION, type TaskStatus } from '../../../schema/2026-07-28/protocol.ts';
+import { ErrorCode, Field, firstIllegalStep, isTerminal, ResultType, REVISION, TASK_MACHINE, type TaskStatus } from '../../../schema/2026-07-28/protocol.ts';
 import { callTwice, notRepeatedCause, notRepeatedReason, outcomeDifference, type Outcome } from '../../judge/compare.ts';
+import { judgeSightings } from '../../judge/transitions.ts';
+import { statusSightings } from '../arrange/observed.ts';
 import { extensionNotAdvertised, modernCheck } from '../engine/check.ts';
 import {
   callRole,
   cancelFresh,
+  cancelTask,
   createSettled,
   createTask,
   inputKeys,
   answeredWithTask,
   NON_DECLARING,
   reach,
+  pastTtl,
   skipPastTtl,
   watch,
   type Created,
@@ -75,6 +79,30 @@ async function plainAnswer(ctx: CheckContext, role: ModernProfileRole, differ: (
 const sameToolPart = (a: Outcome, b: Outcome) => outcomeDifference(a, b, { project: toolPart, names: ['the first call', 'the second'] });
 const sameErrorCode = (a: Outcome, b: Outcome) =>
   a.error && b.error ? (a.error.code === b.error.code ? undefined : `error ${a.error.code}, then ${b.error.code}`) : sameToolPart(a, b);
+
+/**
+ * The returnsIsError role's completed task against its plain answer (toolPart: content, structuredContent,
+ * isError); a violation when they differ, else what was compared (or why not, where there is nothing to compare).
+ */
+async function isErrorOutcome(ctx: CheckContext): Promise<string> {
+  const name = ctx.tool('returnsIsError').name;
+  const r = await callTwice(() => callRole(ctx, 'returnsIsError', { capabilities: NON_DECLARING }), { differ: sameToolPart });
+  if (!r.repeats) return `returnsIsError not compared: ${notRepeatedReason(name, 'returnsIsError', r.difference)}`;
+  const plain = r.answer;
+  if (plain.error || answeredWithTask(plain.result) || plain.result?.isError !== true)
+    return `returnsIsError not compared (its plain answer is no isError result: ${short(plain.error ?? plain.result, 100)})`;
+  const c = await createSettled(ctx, 'returnsIsError');
+  if (pastTtl(c.last)) return `returnsIsError not compared (task ${c.taskId} outlived its ttl)`;
+  if (c.last[Field.status] !== 'completed' || !isObj(c.last[Field.result]))
+    return `returnsIsError not compared (task ${c.taskId} ended ${c.last[Field.status]}: judged by 2026-exec.tool-error-completed)`;
+  const diff = outcomeDifference(
+    plain,
+    { result: c.last[Field.result] },
+    { project: toolPart, names: ['without a task', `inlined in completed task ${c.taskId}`] },
+  );
+  ctx.expect(diff === undefined, `tool "${name}" (role returnsIsError): ${diff}`);
+  return `returnsIsError's result equals its plain call's too`;
+}
 
 /** Polls `extra` more times after a terminal status; every status seen must be the same (or the task gone). */
 async function staysTerminal(ctx: CheckContext, c: Created, terminal: TaskStatus, statuses: TaskStatus[], opts: { windowMs?: number; polls?: number }) {
@@ -261,11 +289,16 @@ export const checks: CheckDef[] = [
     section: 'Error Handling',
     requirements: ['2026-exec-error-exact'],
     level: 'MUST',
-    killedBy: ['failed-error-altered'],
+    killedBy: ['failed-error-altered', 'failed-message-altered'],
     needs: ['failsWithError'],
     notApplicable: extensionNotAdvertised,
     async run(ctx: CheckContext) {
-      const plain = await plainAnswer(ctx, 'failsWithError', sameErrorCode);
+      // The message is compared too, where the plain call repeats its message (determinism first).
+      let messageRepeats = true;
+      const plain = await plainAnswer(ctx, 'failsWithError', (a, b) => {
+        if (a.error && b.error && a.error.message !== b.error.message) messageRepeats = false;
+        return sameErrorCode(a, b);
+      });
       if (!plain.error)
         ctx.skip(`tools/call of "${ctx.tool('failsWithError').name}" without a task did not fail (got ${short(plain.result)}): nothing to compare with`);
       const c = await settledAs(ctx, 'failsWithError', 'failed');
@@ -275,7 +308,13 @@ export const checks: CheckDef[] = [
         e.code === plain.error.code,
         `failed task ${c.taskId} carries error ${short(e.code)} ${short(e.message, 80)}; the same call without a task fails with ${plain.error.code} ${short(plain.error.message, 80)}`,
       );
-      if (e.message !== plain.error.message) ctx.note(`messages differ: task ${short(e.message, 80)} vs plain ${short(plain.error.message, 80)}`);
+      if (messageRepeats)
+        ctx.expect(
+          e.message === plain.error.message,
+          `failed task ${c.taskId} carries error ${short(e.code)} with message ${short(e.message, 120)}; the same call without a task fails, twice alike, with message ${short(plain.error.message, 120)}`,
+        );
+      else if (e.message !== plain.error.message)
+        ctx.note(`messages differ: task ${short(e.message, 80)} vs plain ${short(plain.error.message, 80)} (the plain call's message varies)`);
       return `error ${e.code} as the plain call`;
     },
   }),
@@ -285,7 +324,7 @@ export const checks: CheckDef[] = [
     section: 'Error Handling',
     requirements: ['2026-exec-result-exact'],
     level: 'MUST',
-    killedBy: ['completed-result-altered'],
+    killedBy: ['completed-result-altered', 'is-error-dropped'],
     needs: ['completes'],
     notApplicable: extensionNotAdvertised,
     async run(ctx: CheckContext) {
@@ -300,7 +339,9 @@ export const checks: CheckDef[] = [
       if (!isObj(res)) ctx.skip(`completed task ${c.taskId} has no result object`, { judgedBy: '2026-get.completed-result' });
       const diff = outcomeDifference(plain, { result: res }, { project: toolPart, names: ['without a task', `inlined in completed task ${c.taskId}`] });
       ctx.expect(diff === undefined, `${diff}`);
-      return `result equals the plain call's (${short(toolPart(res), 100)})`;
+      // A tool result with isError (2026-exec-result-exact: "even if isError: true"), compared field by field the same way.
+      const also = ctx.info.profile.tools.returnsIsError ? await isErrorOutcome(ctx) : undefined;
+      return `result equals the plain call's (${short(toolPart(res), 100)})${also ? `; ${also}` : ''}`;
     },
   }),
   modernCheck({
@@ -309,7 +350,7 @@ export const checks: CheckDef[] = [
     section: 'Error Handling',
     requirements: ['2026-exec-failed-not-for-tool-errors', '2026-exec-tool-error-completed'],
     level: 'MUST',
-    killedBy: ['is-error-as-failed'],
+    killedBy: ['is-error-as-failed', 'is-error-dropped'],
     needs: ['returnsIsError'],
     notApplicable: extensionNotAdvertised,
     async run(ctx: CheckContext) {
@@ -335,12 +376,14 @@ export const checks: CheckDef[] = [
     section: 'Task Status',
     requirements: ['2026-get-by-status'],
     level: 'MUST',
-    killedBy: ['cancelled-resurrects', 'failed-resumes'],
+    killedBy: ['cancelled-resurrects', 'failed-resumes', 'cancel-rewrites-terminal'],
     needs: ['failsWithError', 'slow'],
     waitsMs: (p) => roleRunMs(p, 'failsWithError') + roleRunMs(p, 'slow') + 500, // the failed task, then the cancelled one past the slow run
     notApplicable: extensionNotAdvertised,
     async run(ctx: CheckContext) {
       const failed = await createSettled(ctx, 'failsWithError');
+      // A tasks/cancel of the terminal task is a signal that changes nothing (RULINGS.md#ext-cancel-terminal): acked or refused, it stays.
+      if (isTerminal(failed.last[Field.status])) await cancelTask(failed.scope, failed.taskId).catch(() => undefined);
       const a = await staysTerminal(ctx, failed, failed.last[Field.status], [...failed.statuses], { polls: 3 });
       // A cancelled slow task is watched past the time its work would have taken (a server that lets the
       // work run on must not turn it completed); one that ended before its cancel took effect is tried once
@@ -352,6 +395,67 @@ export const checks: CheckDef[] = [
       const ms = Number(ctx.tool('slow').arguments?.ms);
       const b = await staysTerminal(ctx, slow, st, [...w.statuses], { polls: 3, windowMs: Math.min(Number.isFinite(ms) ? ms + 500 : 3_000, 6_000) });
       return `failsWithError: ${a}; slow ${st === 'cancelled' ? 'cancelled' : 'after tasks/cancel'}: ${b}`;
+    },
+  }),
+  // RULINGS.md#ext-ttl-before-expiry: before createdAt + ttlMs the task is the server's to answer for; a
+  // -32602 for a task it just showed terminal (no cancel sent) fails 2026-get-by-status.
+  modernCheck({
+    id: '2026-get.retained-until-ttl',
+    title: 'a finished task stays retrievable until its ttlMs elapses (tasks/get shows it, not -32602)',
+    section: SECTION,
+    requirements: ['2026-get-by-status'],
+    level: 'MUST',
+    killedBy: ['deleted-at-end'],
+    needs: ['completes'],
+    notApplicable: extensionNotAdvertised,
+    async run(ctx: CheckContext) {
+      const c = await createSettled(ctx, 'completes');
+      const windowMs = ctx.bound(1_500, 0);
+      const started = Date.now();
+      const w = await watch(ctx, c.taskId, (_t, n) => n >= 3 && Date.now() - started >= windowMs, {
+        scope: c.scope,
+        allowGone: true,
+        boundMs: timeLeft(ctx, { marginMs: 3_000, floorMs: 1_000, capMs: windowMs + 3_000 }),
+        label: 'polling the finished task',
+        onFailure: 'not-exercised',
+      });
+      const last = w.last ?? c.last;
+      if (w.gone) {
+        skipPastTtl(ctx, c.taskId, last);
+        ctx.violation(
+          `task ${c.taskId} showed ${c.last[Field.status]} (ttlMs ${short(last[Field.ttlMs])}, createdAt ${short(last[Field.createdAt])}); ${Date.now() - started} ms later, before its ttl elapsed and with no tasks/cancel sent, tasks/get answered ${w.gone.code} ${short(w.gone.message, 80)}`,
+        );
+      }
+      return `task ${c.taskId} still shown ${seqText(w.statuses)} over ${w.elapsedMs} ms (ttlMs ${short(last[Field.ttlMs])})`;
+    },
+  }),
+  // The status diagram, judged on every status the run showed (each check's tasks/get, CreateTaskResults,
+  // notifications/tasks, listen streams), not only on this check's own polls: a completed task re-reported as
+  // failed anywhere is caught here (suites/judge/transitions.ts; RULINGS.md#ext-ttl-before-expiry exempts what
+  // came past a task's ttl).
+  modernCheck({
+    id: '2026-lifecycle.every-status',
+    title: 'every status the run saw of each task follows the status diagram (a terminal status never changes)',
+    section: 'Task Status',
+    requirements: ['2026-get-by-status'],
+    level: 'MUST',
+    killedBy: ['cancelled-resurrects', 'failed-resumes', 'completed-refails', 'cancel-rewrites-terminal'],
+    runsLast: true,
+    notApplicable: extensionNotAdvertised,
+    async run(ctx: CheckContext) {
+      await ctx.othersDone();
+      const sightings = statusSightings(ctx);
+      if (!sightings.length) ctx.skip('no status of any task was seen in the run');
+      const bad = judgeSightings(TASK_MACHINE, sightings);
+      ctx.expect(
+        bad.length === 0,
+        `${bad.length} task(s) showed statuses no run of the status diagram explains: ${bad
+          .slice(0, 3)
+          .map((b) => `task ${b.task}: ${b.message}`)
+          .join('; ')}`,
+      );
+      const tasks = new Set(sightings.map((x) => x.task)).size;
+      return `${sightings.length} statuses of ${tasks} task(s), each history a path of the diagram`;
     },
   }),
 ];

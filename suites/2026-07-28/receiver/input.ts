@@ -219,11 +219,11 @@ export const checks: CheckDef[] = [
   }),
   modernCheck({
     id: '2026-input.unknown-key-ignored',
-    title: 'a tasks/update answering a key never issued is acknowledged and changes nothing',
+    title: 'a tasks/update answering a key never issued, or replayed once the task is terminal, is acknowledged and changes nothing',
     section: SECTION,
     requirements: ['2026-update-ignore-unknown-keys'],
     level: 'SHOULD',
-    killedBy: ['unknown-key-rejected'],
+    killedBy: ['unknown-key-rejected', 'terminal-update-rejected'],
     needs: ['needsInput'],
     notApplicable: extensionNotAdvertised,
     async run(ctx: CheckContext) {
@@ -241,7 +241,23 @@ export const checks: CheckDef[] = [
         g.last[Field.status] === 'input_required' && keys.every((k) => inputKeys(g.last).includes(k)),
         `after a stray answer the task shows ${g.last[Field.status]} with inputRequests ${inputKeys(g.last).join(', ') || 'none'} (was input_required with ${keys.join(', ')})`,
       );
-      return `acknowledged; still input_required with ${keys.join(', ')}`;
+      // The answers, then the same tasks/update replayed once the task is terminal: every key is answered by then, so it is ignored too.
+      const answers = answersFor(c.last[Field.inputRequests]);
+      const first = await updateTask(c.scope, c.taskId, answers);
+      if (first.error)
+        return `acknowledged; still input_required with ${keys.join(', ')} (the answers then got error ${first.error.code}: judged by 2026-input.update-ack-empty)`;
+      const end = await reachTerminal(ctx, c.taskId, { scope: c.scope });
+      const replay = await updateTask(c.scope, c.taskId, answers);
+      if (replay.error) {
+        skipPastTtl(ctx, c.taskId, end.last);
+        const still = await getTask(c.scope, c.taskId);
+        if (still.error) ctx.skip(`task ${c.taskId} is gone (${still.error.code}) before its ttl`, { judgedBy: '2026-get.retained-until-ttl' });
+      }
+      ctx.expect(
+        !replay.error,
+        `tasks/update replaying the answers to ${keys.join(', ')} once task ${c.taskId} was ${end.last[Field.status]} answered error ${replay.error?.code} ${replay.error?.message}: answered keys are ignored`,
+      );
+      return `acknowledged; still input_required with ${keys.join(', ')}; a replay after ${end.last[Field.status]} acknowledged too`;
     },
   }),
   modernCheck({

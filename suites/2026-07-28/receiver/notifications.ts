@@ -19,6 +19,9 @@ const TEARDOWN_WATCH_MS = 5_000;
 
 const SECTION = 'Task Status Notifications';
 
+/** What a subscription for task ids may carry; any other notification type was not asked for (2026-subscribe-only-requested). */
+const STREAM_TYPES = new Set<string>([Method.SubscriptionsAcknowledged, Method.TasksNotification, Method.Cancelled, Method.Progress, Method.Message]);
+
 interface Listening {
   task: Created;
   sub: Subscription;
@@ -185,7 +188,7 @@ export const checks: CheckDef[] = [
     section: SECTION,
     requirements: ['2026-subscribe-only-requested'],
     level: 'MUST',
-    killedBy: ['unrequested-task-notifications'],
+    killedBy: ['unrequested-task-notifications', 'legacy-status-notification'],
     needs: ['slow', 'completes'],
     notApplicable: extensionNotAdvertised,
     async run(ctx: CheckContext) {
@@ -199,6 +202,10 @@ export const checks: CheckDef[] = [
           stray.length === 0,
           `the subscription for task ${l.task.taskId} carried notifications/tasks for ${[...new Set(stray.map((m) => m.params?.[Field.taskId]))].join(', ')} (not asked for; e.g. ${short(stray[0]?.params)})`,
         );
+        // A type it did not ask for (e.g. notifications/tasks/status, the 2025-11-25 name); progress and log
+        // notifications are 2026-notify.no-progress's, the teardown's notifications/cancelled the subscription's own.
+        const types = [...new Set(l.sub.messages().flatMap((m) => (typeof m.method === 'string' && !STREAM_TYPES.has(m.method) ? [m.method] : [])))];
+        ctx.expect(types.length === 0, `the subscription for task ${l.task.taskId} carried notification types it did not ask for: ${types.join(', ')}`);
         return `none for task ${other.taskId} (not asked for); ${taskNotifications(l.sub.messages(), l.task.taskId).length} for the one asked for`;
       });
     },
