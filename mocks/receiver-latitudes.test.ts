@@ -90,6 +90,11 @@ const observations: Record<LatitudeName, (p: Peer, h: Harness) => Promise<void>>
     expect(rs.filter((r) => r.error).length).toBe(1);
     for (const r of rs) if (r.result?.task) await p.request('tasks/cancel', { taskId: r.result.task.taskId });
   },
+  'task-cap-internal-error': async (p) => {
+    const rs = await Promise.all(Array.from({ length: 4 }, () => p.request('tools/call', { name: 'slow', arguments: { ms: 2000 }, task: {} })));
+    expect(rs.filter((r) => r.error).map((r) => r.error)).toEqual([{ code: -32603, message: 'Maximum concurrent tasks exceeded' }]);
+    for (const r of rs) if (r.result?.task) await p.request('tasks/cancel', { taskId: r.result.task.taskId });
+  },
   'shared-session-tasks': async (p, h) => {
     const other = await h.peer();
     const t = await createTask(p, 'complete', { ms: 0 });

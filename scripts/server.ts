@@ -9,6 +9,7 @@ import { openTargetSession, type AnyDiscovery, type RunConfig, type SessionHooks
 import { matches } from '../suites/engine/select.ts';
 import { serverRequestorChecks } from '../suites/requestor/server-requestor.ts';
 import { describeTarget, loadProfile } from '../suites/runner/target.ts';
+import { limitsText } from '../suites/engine/profile.ts';
 import type { TargetInfo } from '../suites/engine/check.ts';
 import { Meta, REVISION as MODERN_REVISION } from '../schema/2026-07-28/protocol.ts';
 import { MODERN_PROPERTY_IDS, modernPropertyCatalog, runModernProperties } from '../suites/2026-07-28/properties/report.ts';
@@ -401,6 +402,16 @@ export async function runServerCommand(argv: string[]): Promise<number> {
   status?.stop();
   const results = inCheckOrder(checked);
   const report = buildReport(results, target, started, args.baseline);
+  // The live-task limits the run learned join the profile written (the next run starts within them).
+  if (args.writeProfile && report.limitLearned) {
+    writeProfileFile(
+      args.writeProfile,
+      preflights.map((p) => p.session),
+      args.config.profile,
+      target,
+    );
+    say(`profile ${args.writeProfile}: the learned limit kept (${limitsText(report.limitLearned)})\n`);
+  }
   const revisionOf = (r: { revision?: Revision }) => r.revision ?? SPEC_REVISION;
   report.coverage = mergeCoverage(
     preflights.map((p) =>

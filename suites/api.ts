@@ -22,6 +22,7 @@ import type { CheckResult } from './engine/check.ts';
 import { SPEC_REVISION, type Revision } from '../schema/spec.ts';
 import { computeCoverage, mergeCoverage, type RunCoverage } from './coverage.ts';
 import { runOptions, type RunEvents, type RunOptions } from './engine/options.ts';
+import { lowestLimits } from './engine/profile.ts';
 import { buildReport, gateReport, loadBaseline, type Report } from './report/model.ts';
 import { writeReports } from './report/write.ts';
 import { addReproductions, type PassedOption } from './report/reproduce.ts';
@@ -217,7 +218,9 @@ export function targetSpec(target: Target, label?: string): TargetSpec {
 /** Writes --write-profile's file: every role of every revision graded (profileToWrite). */
 export function writeProfileFile(path: string, sessions: readonly TargetSession[], given: Profile | undefined, label: string): void {
   const graded = sessions.map((s) => ({ revision: s.revision, info: s.info, discovery: s.discovery, given: profileFor(given, s.revision) }));
-  writeFileSync(path, JSON.stringify(profileToWrite(graded, label), null, 2) + '\n');
+  // The live-task limits learned from the target's refusals (the lowest of the sessions'), or those the given profile kept.
+  const limits = lowestLimits(sessions.flatMap((s) => s.run.slots?.learned?.() ?? [])) ?? given?.limits;
+  writeFileSync(path, JSON.stringify({ ...profileToWrite(graded, label), ...(limits ? { limits } : {}) }, null, 2) + '\n');
 }
 
 /** The check ids a run expects to fail: `expectedFailures` and the ids of the `baseline` file. */
@@ -378,6 +381,8 @@ export async function runConformance(target: Target, options: RunConformanceOpti
     for (const session of sessions) {
       // With `path` only the one property counterexample is replayed (as the CLI's --path): no checks.
       const runResults = properties?.path ? [] : await runSession(session, config.only, config.exclude);
+      // The live-task limits the run learned join the profile kept (the next run starts within them).
+      if (options.writeProfile && session.run.slots?.learned?.()) writeProfileFile(options.writeProfile, sessions, config.profile, label);
       results.push(...runResults);
       coverage.push(computeCoverage(runResults, checksFor(session.revision), session.info));
       if (session.discovery) discovery[session.revision] = session.discovery;

@@ -26,11 +26,13 @@ export class LatitudeSwitches {
   constructor(private readonly l: LatitudeSet) {}
 
   // --- the receiver (index.ts, store.ts) ------------------------------------------------------
-  /** RULINGS.md#expired-cleanup-promptly (lazy-expiry), RULINGS.md#lenient-cursor (stateless-cursors). */
-  storeOptions(): { lazySweepMs?: number; statelessCursors?: boolean } {
+  /** RULINGS.md#expired-cleanup-promptly (lazy-expiry), RULINGS.md#lenient-cursor (stateless-cursors), resource-concurrency-limit (task-cap-internal-error). */
+  storeOptions(): { lazySweepMs?: number; statelessCursors?: boolean; concurrencyError?: { code: number; message: string } } {
     return {
       ...(this.l.has('lazy-expiry') ? { lazySweepMs: LAZY_SWEEP_MS } : {}),
       ...(this.l.has('stateless-cursors') ? { statelessCursors: true } : {}),
+      // resource-concurrency-limit names no code: mcp-framework refuses with -32603 and these words.
+      ...(this.l.has('task-cap-internal-error') ? { concurrencyError: { code: ErrorCode.InternalError, message: 'Maximum concurrent tasks exceeded' } } : {}),
     };
   }
 

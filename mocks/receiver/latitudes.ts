@@ -82,6 +82,13 @@ export const LATITUDES = [
     args: ['--max-concurrent-tasks', '4'],
   },
   {
+    name: 'task-cap-internal-error',
+    allows: 'resource-concurrency-limit',
+    description:
+      'at most 3 non-terminal tasks per requestor, and a creation beyond it answers -32603 "Maximum concurrent tasks exceeded" (as mcp-framework does): the run learns the cap and waits for a slot',
+    args: ['--max-concurrent-tasks', '3'],
+  },
+  {
     name: 'shared-session-tasks',
     allows: 'security-bind-context',
     description:

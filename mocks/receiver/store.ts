@@ -74,6 +74,8 @@ export interface StoreOptions {
   lazySweepMs?: number;
   /** Cursors are the base64 of a position, decoded leniently (latitude stateless-cursors). */
   statelessCursors?: boolean;
+  /** The error of a creation beyond maxConcurrentTasks (default LIMIT_ERROR_CODE, "Too many concurrent tasks …"; latitude task-cap-internal-error). */
+  concurrencyError?: { code: number; message: string };
 }
 
 const EXPIRED_MEMORY = 10_000;
@@ -132,7 +134,10 @@ export class TaskStore {
     const active = this.activeByOwner.get(args.owner) ?? 0;
     if (active >= this.opts.maxConcurrentTasks) {
       // resource-concurrency-limit: a server error, not a protocol misuse by the requestor.
-      throw new RpcError(LIMIT_ERROR_CODE, `Too many concurrent tasks: limit is ${this.opts.maxConcurrentTasks} non-terminal tasks per requestor`);
+      const e = this.opts.concurrencyError;
+      throw e
+        ? new RpcError(e.code, e.message)
+        : new RpcError(LIMIT_ERROR_CODE, `Too many concurrent tasks: limit is ${this.opts.maxConcurrentTasks} non-terminal tasks per requestor`);
     }
     while (mine.length >= this.opts.maxRetainedTasks) {
       const victim = mine.find((t) => isTerminal(t.status));

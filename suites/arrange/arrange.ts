@@ -80,9 +80,9 @@ export function creationErrorCause(e: JsonRpcError): string {
   return isLimitError(e) ? `task creation refused at the receiver's limit: ${e.message}` : `task creation answered error ${e.code} ${e.message}`;
 }
 
-/** Waits for one of the run's live-task slots while a creation could still complete within the check's budget; else skip. */
-async function waitForSlot(ctx: CheckContext): Promise<void> {
-  if (ctx.taskSlots && !(await ctx.taskSlots.acquire(ctx.deadline - Math.min(ctx.options.requestTimeoutMs, (ctx.deadline - Date.now()) / 2)))) {
+/** Waits for one of the run's live-task slots (on connection `on`) while a creation could still complete within the check's budget; else skip. */
+export async function waitForSlot(ctx: CheckContext, on: object): Promise<void> {
+  if (ctx.taskSlots && !(await ctx.taskSlots.acquire(ctx.deadline - Math.min(ctx.options.requestTimeoutMs, (ctx.deadline - Date.now()) / 2), undefined, on))) {
     ctx.skip(`no live-task slot freed within the check's budget (the run keeps at most ${ctx.taskSlots.maxTasks} tasks live; --max-tasks)`, {
       cause: 'the run was at its live-task bound',
     });
@@ -90,35 +90,72 @@ async function waitForSlot(ctx: CheckContext): Promise<void> {
 }
 
 /**
+ * After a creation refused at a limit (`error`, readLimit) while the caller holds a slot on `on`: true when it is
+ * to be retried. A capacity limit gives the slot back and waits for one under the bound learned from it
+ * (runner/task-slots.ts), FIFO with the other waiters; a throttling limit, or one with none of the run's tasks
+ * live, is waited out in time within the check's budget (backoffMs: the target's retry hint, else exponential;
+ * `backoff.attempt` counts them). The limit is reported once.
+ */
+export async function retryAfterLimit(
+  ctx: CheckContext,
+  error: JsonRpcError,
+  on: object,
+  slot: { held: boolean },
+  backoff: { attempt: number },
+): Promise<boolean> {
+  const what = `${error.code} ${error.message}`;
+  ctx.limitSeen?.(what);
+  if (slot.held && ctx.taskSlots?.refused(on, what)) {
+    ctx.taskSlots.release(on);
+    slot.held = false;
+    await waitForSlot(ctx, on);
+    slot.held = true;
+    return true;
+  }
+  const wait = backoffMs(++backoff.attempt, { retryAfterMs: readLimit(error)?.retryAfterMs });
+  if (Date.now() + wait >= ctx.deadline - 3_000) return false;
+  await delay(wait);
+  return true;
+}
+
+/**
  * Sends the task-augmented request for a role, gently: it takes one of the run's live-task slots (freed
  * once the task is seen terminal, or when the check ends after cancelling what it left running), and a
- * limit error is back-pressure: wait and retry within the check's budget (the limit is reported once).
+ * limit error is back-pressure: wait for a slot under the learned bound, or in time (retryAfterLimit).
  * Returns the last answer as is: judging it is the caller's business.
  */
-export async function sendTaskRequest(ctx: CheckContext, role: ProfileRole, opts: TaskRequestOptions = {}): Promise<Response> {
-  await waitForSlot(ctx);
-  let slotHeld = ctx.taskSlots !== undefined;
+export function sendTaskRequest(ctx: CheckContext, role: ProfileRole, opts: TaskRequestOptions = {}): Promise<Response> {
+  // Tasks of the long-running roles are cancelled when the check ends; the others end on their own.
+  return sendTaskAugmented(ctx, () => requestTask(ctx, role, opts), { peer: opts.peer, cancelAtEnd: role === 'slow' || role === 'needsInput' });
+}
+
+/**
+ * Any task-augmented request (`send`, on `opts.peer` or the check's connection) as sendTaskRequest sends a role's:
+ * within a live-task slot, a limit refusal waited on (retryAfterLimit), the task it creates held by the check.
+ */
+export async function sendTaskAugmented(
+  ctx: CheckContext,
+  send: () => Promise<Response>,
+  opts: { peer?: Scope; cancelAtEnd?: boolean } = {},
+): Promise<Response> {
+  const on = (opts.peer ?? ctx.peer).peer;
+  await waitForSlot(ctx, on);
+  const slot = { held: ctx.taskSlots !== undefined };
   try {
-    for (let attempt = 1; ; attempt++) {
-      const r = await requestTask(ctx, role, opts);
-      const limit = readLimit(r.error);
-      const backoff = backoffMs(attempt, { retryAfterMs: limit?.retryAfterMs });
-      if (r.error && limit && Date.now() + backoff < ctx.deadline - 3_000) {
-        ctx.limitSeen?.(`${r.error.code} ${r.error.message}`);
-        await delay(backoff);
-        continue;
-      }
+    const backoff = { attempt: 0 };
+    for (;;) {
+      const r = await send();
+      if (r.error && isLimitError(r.error) && (await retryAfterLimit(ctx, r.error, on, slot, backoff))) continue;
       const t = r.result?.task;
       if (isObj(t) && typeof t.taskId === 'string') {
-        // Tasks of the long-running roles are cancelled when the check ends; the others end on their own.
-        ctx.hold({ taskId: t.taskId, peer: opts.peer ?? ctx.peer, slot: slotHeld, cancelAtEnd: role === 'slow' || role === 'needsInput' });
-        slotHeld = false; // now owned by the check's cleanup
+        ctx.hold({ taskId: t.taskId, peer: opts.peer ?? ctx.peer, slot: slot.held, cancelAtEnd: opts.cancelAtEnd === true });
+        slot.held = false; // now owned by the check's cleanup
         if (isTaskStatus(t.status) && isTerminal(t.status)) ctx.finished(t.taskId);
       }
       return r;
     }
   } finally {
-    if (slotHeld) ctx.taskSlots?.release();
+    if (slot.held) ctx.taskSlots?.release(on);
   }
 }
 

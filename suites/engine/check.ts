@@ -18,7 +18,8 @@ import type { TaskSupport } from '../../schema/protocol.ts';
 import { DEFAULT_RUN_OPTIONS, type RunOptions } from './options.ts';
 import { severity, type Level } from '../../schema/catalog.ts';
 import type { OutsideTasksId } from '../../schema/outside-tasks.ts';
-import type { Profile, ProfileRole, ProfileTool } from './profile.ts';
+import type { LearnedLimits, Profile, ProfileRole, ProfileTool } from './profile.ts';
+export type { LearnedLimits } from './profile.ts';
 import type { Revision } from '../../schema/spec.ts';
 
 export { severity, type Level };
@@ -111,6 +112,8 @@ export interface CheckResult {
   outside?: OutsideFinding[];
   /** The receiver's first resource-limit refusal of the run, on the check that saw it (reported once). */
   limitObserved?: string;
+  /** The live-task bounds learned from the target's refusals, on the first check to end after each was learned. */
+  limitLearned?: LearnedLimits;
   /** Not exercised because time ran out (a request unanswered within its bound, the check's budget spent): never a verdict. */
   timedOut?: true;
 }
@@ -215,17 +218,26 @@ export interface CreatedRef {
 
 /** A bound on the run's live tasks: a slot per task created, freed when the check that created it ends. */
 export interface TaskSlots {
-  /** The run's --max-tasks. */
+  /** The run's --max-tasks, or the lower bound learned from the target's refusals. */
   readonly maxTasks: number;
   /**
    * Waits until a slot is free or `deadline` (epoch ms) passes; false when none freed in time. While
    * waiting it asks the holders whether their tasks still run (a task that ended frees its slot). A freed
    * slot goes to the waiter of the highest `priority` (default 0; the engine gives a check's its waitsMs).
+   * `on`: the connection the task will be created on (a requestor: learned bounds apply per connection).
    */
-  acquire(deadline: number, priority?: number): Promise<boolean>;
+  acquire(deadline: number, priority?: number, on?: object): Promise<boolean>;
   /** Ties the slot just acquired to a task: `stillLive()` answers whether it still runs; `free()` releases the slot. */
   hold(stillLive: () => Promise<boolean>, free: () => void): () => void;
-  release(): void;
+  release(on?: object): void;
+  /**
+   * A creation on `on` was refused at a limit (`what`: code and message) while its caller holds the slot: true
+   * when the caller should give the slot back and wait for one (a bound was learned, or is in force), false when
+   * the limit is to be waited out in time (throttling; none of the run's tasks live on that connection).
+   */
+  refused(on?: object, what?: string): boolean;
+  /** The bounds learned so far (undefined: none). */
+  learned?(): LearnedLimits | undefined;
 }
 
 /**
@@ -249,6 +261,8 @@ export interface RunState {
   barrier?: RunBarrier;
   /** The first resource-limit refusal seen (reported once, on the check that saw it). */
   limit?: { check: string; what: string };
+  /** The learned bounds last put on a check's result (limitLearned), as JSON. */
+  learnedShown?: string;
 }
 
 /** Opens connections to the target under test. */

@@ -43,6 +43,15 @@ export interface ProfileTool {
   /** What discovery observed when it chose this tool (written by --write-profile; informative only). */
   observed?: string;
 }
+/** Live-task bounds learned from the target's refusals (runner/task-slots.ts); kept in a profile by --write-profile. */
+export interface LearnedLimits {
+  /** At most this many live tasks per connection (a requestor). */
+  perConnection?: number;
+  /** At most this many live tasks of the run in all. */
+  run?: number;
+  /** The refusal it was learned from (code and message). */
+  what?: string;
+}
 export interface Profile {
   tools: Partial<Record<ProfileRole, ProfileTool>>;
   /** Roles no tool of the target plays, each with why (written by --write-profile): discovery does not look for them. */
@@ -52,6 +61,8 @@ export interface Profile {
    * role with different tools in each); a section wins over `tools` and `absent` for the roles it names.
    */
   revisions?: Partial<Record<Revision, { tools?: Profile['tools']; absent?: Profile['absent'] }>>;
+  /** The target's live-task limits a run learned (a run with this profile starts within them). */
+  limits?: LearnedLimits;
 }
 
 /** The profile as a run of `revision` reads it: its `revisions` section over the roles given for every revision. */
@@ -62,12 +73,31 @@ export function profileFor(profile: Profile | undefined, revision: Revision): Pr
   const absent = { ...profile.absent, ...section?.absent };
   for (const role of Object.keys(section?.tools ?? {}) as ProfileRole[]) delete absent[role];
   for (const role of Object.keys(section?.absent ?? {}) as ProfileRole[]) delete tools[role];
-  return { tools, ...(Object.keys(absent).length ? { absent } : {}) };
+  return { tools, ...(Object.keys(absent).length ? { absent } : {}), ...(profile.limits ? { limits: profile.limits } : {}) };
 }
 
 /** Is `role` settled by the profile (a tool named, or said to be absent), so that discovery need not look for it? */
 export function profileSettles(profile: Profile | undefined, role: ProfileRole): boolean {
   return profile?.tools[role] !== undefined || profile?.absent?.[role] !== undefined;
+}
+
+/** The lowest of each bound learned (several sessions, or checks, each with what it learned); undefined when none. */
+export function lowestLimits(all: readonly LearnedLimits[]): LearnedLimits | undefined {
+  if (!all.length) return undefined;
+  const min = (k: 'perConnection' | 'run') => {
+    const v = all.flatMap((l) => (l[k] !== undefined ? [l[k]] : []));
+    return v.length ? { [k]: Math.min(...v) } : {};
+  };
+  return { ...min('perConnection'), ...min('run'), what: all[all.length - 1]!.what };
+}
+
+/** A one-line account of learned limits ("at most 3 live tasks per connection"). */
+export function limitsText(l: LearnedLimits): string {
+  const parts = [
+    ...(l.perConnection !== undefined ? [`at most ${l.perConnection} live task(s) per connection`] : []),
+    ...(l.run !== undefined ? [`at most ${l.run} live task(s) in all`] : []),
+  ];
+  return parts.join(' and ');
 }
 
 /** What a role's run takes when its profile arguments do not say (`ms`): scheduling hints only (CheckDef.waitsMs). */

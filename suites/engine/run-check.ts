@@ -98,13 +98,18 @@ async function runOne(
     for (const [k, v] of Object.entries(more)) if (v !== undefined) (r as any)[k] = v;
     if (outside.length) r.outside = [...outside];
     if (run.limit?.check === def.id) r.limitObserved = run.limit.what;
+    const learned = run.slots?.learned?.();
+    if (learned && JSON.stringify(learned) !== run.learnedShown) {
+      run.learnedShown = JSON.stringify(learned);
+      r.limitLearned = learned;
+    }
     return r;
   };
   const freeSlot = (c: CreatedRef) => {
     if (!c.slot) return;
     c.slot = false;
     c.unhold?.();
-    run.slots?.release();
+    slots?.release(c.peer.peer);
   };
   const notRunning = () => {
     const down = run.health.down!;
@@ -130,6 +135,7 @@ async function runOne(
     };
   };
   const deadline = () => started + limit + state.extendedMs;
+  const slots = def.loadsTarget || !run.slots ? undefined : checkSlots(run.slots, def.waitsMs?.(info.profile) ?? 0, pause, limit);
   // A runsLast check: whether it may read the run (no barrier: it already runs after the others), and the barrier it passed.
   let mayRead = !run.barrier;
   let passed: RunState['barrier'];
@@ -165,7 +171,7 @@ async function runOne(
         return deadline();
       },
       bound,
-      taskSlots: def.loadsTarget || !run.slots ? undefined : prioritized(run.slots, def.waitsMs?.(info.profile) ?? 0),
+      taskSlots: slots,
       created,
       finished(taskId) {
         for (const c of created) if (c.taskId === taskId) freeSlot(c);
@@ -351,22 +357,23 @@ async function runOne(
     // Finish what the check created: cancel its unfinished tasks (bounded; best effort), then free their slots.
     // 2025-11-25: when the receiver declares tasks.cancel; 2026-07-28: tasks/cancel is one of the extension's three methods.
     const canCancel = info.revision === '2026-07-28' || hasPath(info.serverCapabilities, 'tasks.cancel');
-    if (!run.health.down && created.some((c) => c.cancelAtEnd) && canCancel) {
+    // Once the target's limit was learned, every task the check leaves running is ended (it holds a place the
+    // others wait for); else those of the long-running roles.
+    const ending = (c: CreatedRef) => c.cancelAtEnd || (c.slot && run.slots?.learned?.() !== undefined);
+    if (!run.health.down && created.some(ending) && canCancel) {
       const quiet = shared.scope(`${def.id} cleanup`);
       await Promise.all(
-        created
-          .filter((c) => c.cancelAtEnd)
-          .map(async ({ taskId, peer }) => {
-            const via = peer.peer === shared ? quiet : peer;
-            if (via.peer.closed) return;
-            try {
-              const g = await requestOn(via, 'tasks/get', { taskId }, { timeoutMs: bound(2_000) });
-              const st = g.result?.status;
-              if (st === 'working' || st === 'input_required') await requestOn(via, 'tasks/cancel', { taskId }, { timeoutMs: bound(2_000) });
-            } catch {
-              /* cleanup is best effort */
-            }
-          }),
+        created.filter(ending).map(async ({ taskId, peer }) => {
+          const via = peer.peer === shared ? quiet : peer;
+          if (via.peer.closed) return;
+          try {
+            const g = await requestOn(via, 'tasks/get', { taskId }, { timeoutMs: bound(2_000) });
+            const st = g.result?.status;
+            if (st === 'working' || st === 'input_required') await requestOn(via, 'tasks/cancel', { taskId }, { timeoutMs: bound(2_000) });
+          } catch {
+            /* cleanup is best effort */
+          }
+        }),
       );
       quiet.close();
     }
@@ -461,8 +468,39 @@ function describeDown(check: string, reason: string, peer: Peer): TargetDown {
   return { check, reason, lastMessages, stderrTail: peer.stderr.slice(-1000).trim() };
 }
 
-/** The run's slots as one check takes them: at its priority (the longer it waits on timers, the sooner it gets a freed slot). */
-function prioritized(slots: TaskSlots, priority: number): TaskSlots {
-  if (priority === 0) return slots;
-  return { maxTasks: slots.maxTasks, acquire: (deadline) => slots.acquire(deadline, priority), hold: slots.hold, release: slots.release };
+/**
+ * The run's slots as one check takes them: at its priority (the longer it waits on timers, the sooner it gets a
+ * freed slot). A check that holds no slot waits for one without spending its budget (`pause`), for up to one
+ * budget more: the pace of a capped target is the run's, not the check's. A check that holds slots waits on its
+ * budget (so that two checks each waiting for another's slot cannot wait for ever).
+ */
+function checkSlots(slots: TaskSlots, priority: number, pause: () => () => void, budgetMs: number): TaskSlots {
+  let held = 0;
+  return {
+    get maxTasks() {
+      return slots.maxTasks;
+    },
+    learned: () => slots.learned?.(),
+    async acquire(deadline, _priority, on) {
+      const idle = held === 0;
+      const resume = idle ? pause() : undefined;
+      held++; // counted while it waits: a second creation of the same check does not pause the budget again
+      try {
+        const ok = await slots.acquire(idle ? Math.max(deadline, Date.now() + budgetMs) : deadline, priority, on);
+        if (!ok) held--;
+        return ok;
+      } catch (e) {
+        held--;
+        throw e;
+      } finally {
+        resume?.();
+      }
+    },
+    hold: (stillLive, free) => slots.hold(stillLive, free),
+    release(on) {
+      held = Math.max(0, held - 1);
+      slots.release(on);
+    },
+    refused: (on, what) => slots.refused(on, what),
+  };
 }

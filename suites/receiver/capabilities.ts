@@ -3,7 +3,7 @@
 import { defineCheck, hasPath, type CheckContext, type CheckDef } from '../engine/check.ts';
 import { toolSafety } from '../arrange/tool-safety.ts';
 import { deriveArguments } from '../arrange/arguments.ts';
-import { callRole, cancelQuietly, requestTask, TTL_MS } from '../arrange/arrange.ts';
+import { callRole, cancelQuietly, requestTask, sendTaskAugmented, TTL_MS } from '../arrange/arrange.ts';
 import { isObj, oneLine, short } from '../engine/text.ts';
 import { validate } from '../../schema/validate.ts';
 import type { Response } from '../wire/peer.ts';
@@ -42,7 +42,7 @@ function absentSupportTool(ctx: CheckContext): { name: string; arguments: Record
 
 /** The -32601 expectation for a tool that must not run as a task (tool-forbidden-should-32601); cleans up a task it created. */
 async function expectForbidden(ctx: CheckContext, tool: { name: string; arguments: Record<string, unknown> }, kind: string): Promise<string> {
-  const r = await ctx.peer.request('tools/call', { name: tool.name, arguments: tool.arguments, task: { ttl: TTL_MS } });
+  const r = await sendTaskAugmented(ctx, () => ctx.peer.request('tools/call', { name: tool.name, arguments: tool.arguments, task: { ttl: TTL_MS } }));
   if (r.error?.code === -32601) return `task-augmented call of "${tool.name}" (${kind}) → -32601 ${r.error.message}`;
   if (r.error)
     ctx.violation(`task-augmented call of "${tool.name}" (${kind}) answered ${r.error.code} ${oneLine(r.error.message)}, expected -32601 (Method not found)`);
@@ -115,7 +115,9 @@ export const checks: CheckDef[] = [
       if (taskTools.length) ctx.note(`lists tools with task support (${listed}); without ${TOOLS_CALL} that setting is moot`);
       const probe = ctx.info.profile.tools.completes ?? ctx.info.profile.tools.slow;
       if (!probe) return `${declared} and lists no task-capable tools (no profile tool to probe with a task-augmented call)`;
-      const r = await ctx.peer.request('tools/call', { name: probe.name, arguments: probe.arguments ?? {}, task: { ttl: TTL_MS } });
+      const r = await sendTaskAugmented(ctx, () =>
+        ctx.peer.request('tools/call', { name: probe.name, arguments: probe.arguments ?? {}, task: { ttl: TTL_MS } }),
+      );
       const task = r.result?.task;
       if (isObj(task) && typeof task.taskId === 'string') {
         await cancelQuietly(ctx, task.taskId);

@@ -1,7 +1,7 @@
 // Checks for tasks/result (tasks.md "Retrieving Task Results", Behavior Requirements > "Result
 // Retrieval", Error Handling > "Task Execution Errors"); requirement ids from schema/requirements.json.
 import { defineCheck, type CheckContext, type CheckDef } from '../engine/check.ts';
-import { callRole, cancelFresh, cancelledTask, createTask, reachTerminal, type CreatedTask } from '../arrange/arrange.ts';
+import { callRole, cancelFresh, cancelledTask, createTask, reachTerminal, sendTaskAugmented, type CreatedTask } from '../arrange/arrange.ts';
 import { inputAnswer, skipIfMisrouted } from '../arrange/input.ts';
 import { callTwice, notRepeatedCause, notRepeatedReason, outcomeDifference, withoutMeta } from '../judge/compare.ts';
 import { timeLeft } from '../arrange/budget.ts';
@@ -485,7 +485,7 @@ export const checks: CheckDef[] = [
       const { name, how, plain } = found;
       const bad = { args: found.args, how };
       const error = plain.error!;
-      const aug = await ctx.peer.request('tools/call', { name, arguments: bad.args, task: {} });
+      const aug = await sendTaskAugmented(ctx, () => ctx.peer.request('tools/call', { name, arguments: bad.args, task: {} }));
       if (aug.error)
         ctx.skip(
           `the task-augmented call with invalid arguments was rejected at once (${aug.error.code} ${aug.error.message}; without a task: ${error.code}): no task to ask for the result`,

@@ -3,6 +3,7 @@ import type { Status } from '../engine/check.ts';
 import { formatCoverage } from '../coverage.ts';
 import { MARK, type Report } from './model.ts';
 import { healthBanner, oneLine, rootCauseLines } from './lines.ts';
+import { limitsText } from '../engine/profile.ts';
 
 /** The console report: grouped by section, a line per check, counts at the end. */
 export function formatConsole(report: Report, color = false): string {
@@ -15,7 +16,9 @@ export function formatConsole(report: Report, color = false): string {
   lines.push(...healthBanner(report));
   if (report.limitObserved) {
     lines.push(
-      `INFO  the receiver refused task creation at a resource limit (${report.limitObserved.what}; first in ${report.limitObserved.check}): the run waited and retried within each check's budget (limiting tasks is a SHOULD: resource-concurrency-limit)`,
+      report.limitLearned
+        ? `INFO  the receiver refused task creation at a resource limit (${report.limitObserved.what}; first in ${report.limitObserved.check}): the run learned it holds ${limitsText(report.limitLearned)}, kept to it and waited for a place (limiting tasks is a SHOULD: resource-concurrency-limit; --write-profile keeps the limit)`
+        : `INFO  the receiver refused task creation at a resource limit (${report.limitObserved.what}; first in ${report.limitObserved.check}): the run waited and retried within each check's budget (limiting tasks is a SHOULD: resource-concurrency-limit)`,
       '',
     );
   }

@@ -2,7 +2,8 @@
 // baseline and the exit code. Writers stand on it: console.ts, write.ts (JSON), junit.ts, markdown.ts.
 // Exit codes: 0 no failure, 1 a failure (or, with --strict, a warning).
 import { readFileSync } from 'node:fs';
-import type { CheckResult, Status, TargetDown } from '../engine/check.ts';
+import type { CheckResult, LearnedLimits, Status, TargetDown } from '../engine/check.ts';
+import { lowestLimits } from '../engine/profile.ts';
 import { REVISIONS, SPEC_REVISION, type Revision } from '../../schema/spec.ts';
 import { OUTSIDE_TASKS } from '../../schema/outside-tasks.ts';
 import type { RunCoverage } from '../coverage.ts';
@@ -58,6 +59,8 @@ export interface Report {
   requireCoverage?: boolean;
   /** The receiver's resource-limit refusal, seen first in `check`: back-pressure the run waited on, reported once. */
   limitObserved?: { check: string; what: string };
+  /** The live-task bounds the run learned from the target's refusals (the lowest of each), when it learned any. */
+  limitLearned?: LearnedLimits;
 }
 
 /**
@@ -165,6 +168,7 @@ export function buildReport(
     targetDown: checks.flatMap((c) => (c.targetDown ? [c.targetDown] : [])),
     rootCauses: rootCauses(checks),
     limitObserved: checks.filter((c) => c.limitObserved).map((c) => ({ check: c.id, what: c.limitObserved! }))[0],
+    ...learnedIn(checks),
     outsideTasks: checks.flatMap((c) => (c.outside ?? []).map((o) => ({ id: o.id, rule: OUTSIDE_TASKS[o.id], check: c.id, message: o.message }))),
   };
   report.summary.exitCode = exitCode(report, false);
@@ -187,4 +191,10 @@ export function exitCode(report: Report, strict: boolean = report.strict ?? fals
   const warning = strict && report.checks.some((c) => c.status === 'warn');
   const uncovered = report.requireCoverage === true && (report.coverage?.must.unexercised.length ?? 0) > 0;
   return failing || warning || uncovered || report.summary.staleBaseline.length > 0 || report.errors.length > 0 || report.targetDown.length > 0 ? 1 : 0;
+}
+
+/** The lowest bounds learned in the run (each check result carries what was learned by its end). */
+function learnedIn(checks: readonly CheckResult[]): { limitLearned?: LearnedLimits } {
+  const limits = lowestLimits(checks.flatMap((c) => (c.limitLearned ? [c.limitLearned] : [])));
+  return limits ? { limitLearned: limits } : {};
 }

@@ -96,7 +96,7 @@ export async function openTargetSession(config: RunConfig, hooks: SessionHooks =
         onDiscoveryPlan: hooks.onDiscoveryPlan,
         legacyProbe: true,
       });
-      const run = { health: {}, slots: taskSlots(options.maxTasks) };
+      const run = { health: {}, slots: taskSlots(options.maxTasks, config.profile?.limits) };
       const close = async () => {
         await shared.close();
         await connector.legacy?.close?.();
@@ -155,7 +155,7 @@ export async function openTargetSession(config: RunConfig, hooks: SessionHooks =
       discovery,
       options,
       results: [],
-      run: { health: {}, slots: taskSlots(options.maxTasks) },
+      run: { health: {}, slots: taskSlots(options.maxTasks, config.profile?.limits) },
       close: async () => {
         await shared.close();
         await connector.close?.();

@@ -172,6 +172,10 @@ export function loadProfile(path: string): Profile {
     if (!section || typeof section !== 'object') throw new Error(`${path}: revisions["${revision}"] must be an object`);
     roles(`revisions["${revision}"].`, section.tools, section.absent);
   }
+  for (const [k, v] of Object.entries(raw.limits ?? {})) {
+    if ((k === 'perConnection' || k === 'run') && !(Number.isInteger(v) && (v as number) >= 1))
+      throw new Error(`${path}: limits.${k} is a whole number of live tasks ≥ 1, got ${JSON.stringify(v)}`);
+  }
   return { ...raw, tools: raw.tools ?? {} } as Profile;
 }
 

@@ -61,3 +61,47 @@ test('schedule (2026-07-28): the subscription teardown watch, the sticky-termina
   const { first } = scheduled(checksFor('2026-07-28'), profile);
   expect(first.slice(0, 3).map((c) => c.id)).toEqual(['2026-cancellation.listen-teardown', '2026-lifecycle.terminal-sticky', '2026-notify.detailed-task']);
 });
+
+test('task slots learn a capacity limit: per connection when that connection holds tasks, in all when it holds none; throttling is not a bound', async () => {
+  const slots = taskSlots(20);
+  const a = {};
+  const b = {};
+  for (let i = 0; i < 4; i++) expect(await slots.acquire(later(), 0, a)).toBe(true);
+  // The 4th creation on `a` refused at capacity: the target holds 3 of ours there.
+  expect(slots.refused(a, '-32603 Maximum concurrent tasks exceeded')).toBe(true);
+  slots.release(a);
+  expect(slots.learned?.()).toEqual({ perConnection: 3, what: '-32603 Maximum concurrent tasks exceeded' });
+  expect(slots.maxTasks).toBe(3);
+  // `a` waits for one of its own; `b` is not held up by it.
+  const waiting = slots.acquire(later(), 0, a);
+  expect(await slots.acquire(later(), 0, b)).toBe(true);
+  slots.release(a);
+  expect(await waiting).toBe(true);
+  // Refused on `c`, which holds none, while the run holds 4: at most 4 in all.
+  const c = {};
+  expect(await slots.acquire(later(), 0, c)).toBe(true);
+  expect(slots.refused(c, '-32000 capacity reached')).toBe(true);
+  slots.release(c);
+  expect(slots.learned?.()).toMatchObject({ perConnection: 3, run: 4 });
+  expect(await slots.acquire(Date.now() + 30, 0, c)).toBe(false);
+  // A rate limit is waited out in time, never learned as a bound.
+  const d = taskSlots(20);
+  expect(await d.acquire(later(), 0, a)).toBe(true);
+  expect(await d.acquire(later(), 0, a)).toBe(true);
+  expect(d.refused(a, '-32000 Rate limit exceeded: at most 8 per second')).toBe(false);
+  expect(d.learned?.()).toBeUndefined();
+  // Refused with nothing of ours live: nothing to learn.
+  const e = taskSlots(20);
+  expect(await e.acquire(later(), 0, a)).toBe(true);
+  expect(e.refused(a, 'too many tasks')).toBe(false);
+  expect(e.learned?.()).toBeUndefined();
+});
+
+test('task slots start within the limits a profile kept', async () => {
+  const slots = taskSlots(20, { perConnection: 2 });
+  const a = {};
+  expect(await slots.acquire(later(), 0, a)).toBe(true);
+  expect(await slots.acquire(later(), 0, a)).toBe(true);
+  expect(await slots.acquire(Date.now() + 30, 0, a)).toBe(false);
+  expect(await slots.acquire(later(), 0, {})).toBe(true);
+});

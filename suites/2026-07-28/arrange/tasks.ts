@@ -9,7 +9,7 @@ import { timeLeft } from '../../arrange/budget.ts';
 import { delay, pacedDelay, pending, seqText } from '../../arrange/poll.ts';
 import { backoffMs, pollDelayMs } from '../../judge/pacing.ts';
 import { isDeletion, jsonRpcTable, readLimit, type ErrorCodeTable } from '../../judge/error-codes.ts';
-import { isLimitError, retryEndedFirst } from '../../arrange/arrange.ts';
+import { isLimitError, retryAfterLimit, retryEndedFirst, waitForSlot } from '../../arrange/arrange.ts';
 import { isObj, short } from '../../engine/text.ts';
 import { instantOf } from '../../judge/timestamps.ts';
 import { elicitationContent } from '../../wire/elicitation.ts';
@@ -108,14 +108,12 @@ export interface Created {
 export async function createTask(ctx: CheckContext, role: ModernProfileRole, opts: CallOptions = {}): Promise<Created> {
   const scope = opts.scope ?? wire(ctx);
   const what = `tools/call of "${ctx.tool(role).name}" (role ${role})`;
-  if (ctx.taskSlots && !(await ctx.taskSlots.acquire(ctx.deadline - Math.min(ctx.options.requestTimeoutMs, (ctx.deadline - Date.now()) / 2))))
-    ctx.skip(`no live-task slot freed within the check's budget (the run keeps at most ${ctx.taskSlots.maxTasks} tasks live; --max-tasks)`, {
-      cause: 'the run was at its live-task bound',
-    });
-  let slotHeld = ctx.taskSlots !== undefined;
+  const on = (scope.scope ?? ctx.peer).peer;
+  await waitForSlot(ctx, on);
+  const slot = { held: ctx.taskSlots !== undefined };
   const before: ModernResponse[] = [];
   try {
-    let backoff = 250;
+    const backoff = { attempt: 0 };
     for (let attempt = 0; ;) {
       let answers: ModernResponse[];
       try {
@@ -126,19 +124,14 @@ export async function createTask(ctx: CheckContext, role: ModernProfileRole, opt
       }
       const r = answers[answers.length - 1]!;
       before.push(...answers.slice(0, -1));
-      if (r.error && isLimitError(r.error) && Date.now() + backoff < ctx.deadline - 3_000) {
-        ctx.limitSeen?.(`${r.error.code} ${r.error.message}`);
-        await delay(backoff);
-        backoff = Math.min(backoff * 2, 2_000);
-        continue;
-      }
+      if (r.error && isLimitError(r.error) && (await retryAfterLimit(ctx, r.error, on, slot, backoff))) continue;
       if (r.error)
         ctx.skip(`${what} answered error ${r.error.code} ${r.error.message}`, { cause: `tools/call answered error ${r.error.code} ${r.error.message}` });
       const res = r.result;
       if (answeredWithTask(res) && typeof res[Field.taskId] === 'string') {
         const taskId = res[Field.taskId] as string;
-        ctx.hold({ taskId, peer: scope.scope ?? ctx.peer, slot: slotHeld, cancelAtEnd: LONG_RUNNING.includes(role) });
-        slotHeld = false; // the check's cleanup owns it now
+        ctx.hold({ taskId, peer: scope.scope ?? ctx.peer, slot: slot.held, cancelAtEnd: LONG_RUNNING.includes(role) });
+        slot.held = false; // the check's cleanup owns it now
         if (isTaskStatus(res[Field.status]) && isTerminal(res[Field.status])) ctx.finished(taskId);
         return { taskId, task: res, response: r, before, scope };
       }
@@ -154,7 +147,7 @@ export async function createTask(ctx: CheckContext, role: ModernProfileRole, opt
         });
     }
   } finally {
-    if (slotHeld) ctx.taskSlots?.release();
+    if (slot.held) ctx.taskSlots?.release(on);
   }
 }
 
