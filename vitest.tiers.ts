@@ -35,6 +35,7 @@ export const MATRIX = [
   'suites/requestor-latitudes.test.ts',
   'suites/2026-07-28/requestor/faults.test.ts',
   'suites/runner/load.test.ts',
+  'suites/runner/limits.test.ts',
   'suites/properties.test.ts',
   'suites/2026-07-28/properties/properties.test.ts',
 ];

@@ -6,7 +6,7 @@
 import { NotExercised, Violation, type CheckContext } from '../../engine/check.ts';
 import type { ModernProfileRole } from '../../engine/profile.ts';
 import { timeLeft } from '../../arrange/budget.ts';
-import { delay, pacedDelay, pending, seqText } from '../../arrange/poll.ts';
+import { pacedDelay, pending, seqText } from '../../arrange/poll.ts';
 import { backoffMs, pollDelayMs } from '../../judge/pacing.ts';
 import { isDeletion, jsonRpcTable, readLimit, type ErrorCodeTable } from '../../judge/error-codes.ts';
 import { isLimitError, retryAfterLimit, retryEndedFirst, waitForSlot } from '../../arrange/arrange.ts';
