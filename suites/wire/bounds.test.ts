@@ -32,26 +32,26 @@ async function bounded(p: Promise<unknown>, boundMs: number, peer: Peer): Promis
 describe('2025-11-25 wire: raw exchanges the target never answers', () => {
   it('initialize still completes when the POST of notifications/initialized is never answered (a notification needs no answer)', async () => {
     const peer = await connectHttp({ url }, { defaultTimeoutMs: 500 });
-    const r = await peer.initialize();
+    const r = await peer.initialize(undefined, undefined, 10_000);
     expect(r.result?.protocolVersion).toBe('2025-11-25');
     await peer.close();
   });
 
   it('a raw POST of malformed JSON: WireTimeoutError at the bound', async () => {
     const peer = await connectHttp({ url }, { defaultTimeoutMs: 500 });
-    await peer.initialize();
+    await peer.initialize(undefined, undefined, 10_000);
     await bounded(peer.sendBytes('{"jsonrpc": "2.0", "id": 1, "method": ', 800), 800, peer);
   });
 
   it('a POST of a notification: WireTimeoutError at the request bound', async () => {
     const peer = await connectHttp({ url }, { defaultTimeoutMs: 700 });
-    await peer.initialize();
+    await peer.initialize(undefined, undefined, 10_000);
     await bounded(peer.notify('notifications/progress', { progressToken: 1, progress: 1 }), 700, peer);
   });
 
   it('a request never answered: WireTimeoutError at its bound', async () => {
     const peer = await connectHttp({ url }, { defaultTimeoutMs: 500 });
-    await peer.initialize();
+    await peer.initialize(undefined, undefined, 10_000);
     await expect(peer.request('tasks/frobnicate', {}, { timeoutMs: 600 })).rejects.toBeInstanceOf(WireTimeoutError);
     await peer.close();
   });
