@@ -48,6 +48,7 @@ export const E2E = [
   'scripts/bench.test.ts',
   'scripts/cli.test.ts',
   'scripts/dual-era.test.ts',
+  'scripts/interrupt.test.ts',
   'scripts/judge.test.ts',
   'scripts/package.test.ts',
   'scripts/replay.test.ts',

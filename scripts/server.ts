@@ -4,9 +4,9 @@
 // Exit codes: 0 no check failed; 1 a check failed (or with --strict a warning, or the baseline is stale); 2 usage or connection error.
 import { parseArgs } from 'node:util';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { checkRevisions, checksFor, inCheckOrder, receiverChecks, unmatchedSelectors } from '../suites/index.ts';
+import { checkRevisions, checksFor, checksToRun, inCheckOrder, receiverChecks, unmatchedSelectors } from '../suites/index.ts';
 import { openTargetSession, type AnyDiscovery, type RunConfig, type SessionHooks, type TargetSession } from '../suites/runner/session.ts';
-import { matches } from '../suites/engine/select.ts';
+import { matches, selected } from '../suites/engine/select.ts';
 import { serverRequestorChecks } from '../suites/requestor/server-requestor.ts';
 import { describeTarget, loadProfile } from '../suites/runner/target.ts';
 import { limitsText } from '../suites/engine/profile.ts';
@@ -39,6 +39,8 @@ import { formatListing, listRun } from '../suites/runner/list.ts';
 import { formatRequestorPlan } from '../suites/runner/requestor-discovery.ts';
 
 import { HELP } from './help.ts';
+import { interruptedResult, Interrupted, onInterrupt, type Interrupt } from './interrupt.ts';
+import { endChildren } from '../suites/wire/children.ts';
 
 export { HELP };
 
@@ -285,6 +287,16 @@ export async function runServerCommand(argv: string[]): Promise<number> {
     return 0;
   }
   if (args.list) return listServerRun(args.config);
+  const interrupt = onInterrupt();
+  try {
+    return await gradeTarget(args, interrupt);
+  } finally {
+    interrupt.dispose();
+  }
+}
+
+/** The `server` command's run once its flags are read: pre-flight, checks, properties, reports (see runServerCommand). */
+async function gradeTarget(args: Exclude<ReturnType<typeof parseServerArgs>, { help: true }>, interrupt: Interrupt): Promise<number> {
   const started = new Date();
   const target = describeTarget(args.config.target);
   const status = args.progress ? new RunProgress(process.stderr) : undefined;
@@ -303,9 +315,23 @@ export async function runServerCommand(argv: string[]): Promise<number> {
     discovery?: AnyDiscovery;
     session: TargetSession;
   }[] = [];
-  let revisions: Revision[];
+  let revisions: Revision[] = [];
   let revisionDecision: RevisionDecision | undefined;
   try {
+    await interrupt.race(preflight());
+  } catch (e) {
+    status?.stop();
+    if (!(e instanceof Interrupted)) {
+      for (const p of preflights) await p.session.close();
+      if (e instanceof UsageError) {
+        say(`mcp-tasks-conformance: ${e.message}\n(see mcp-tasks-conformance --help)\n`);
+        return 2;
+      }
+      say(`mcp-tasks-conformance: cannot connect to ${target}: ${errorText(e)}\n`);
+      return 2;
+    }
+  }
+  async function preflight(): Promise<void> {
     say(`target: ${target}\n`);
     status?.startTicking();
     status?.setPhase('connecting: server/discover, initialize, tools/list');
@@ -369,29 +395,39 @@ export async function runServerCommand(argv: string[]): Promise<number> {
       );
       say(`profile written to ${args.writeProfile} (the roles of ${revisions.join(' and ')})\n`);
     }
-  } catch (e) {
-    status?.stop();
-    for (const p of preflights) await p.session.close();
-    if (e instanceof UsageError) {
-      say(`mcp-tasks-conformance: ${e.message}\n(see mcp-tasks-conformance --help)\n`);
-      return 2;
-    }
-    say(`mcp-tasks-conformance: cannot connect to ${target}: ${errorText(e)}\n`);
-    return 2;
   }
 
   // A line per check is not printed: on a terminal the status line shows the run, elsewhere only the final report.
   status?.setPhase('starting the checks');
-  const checked: CheckResult[] = [];
+  let checked: CheckResult[] = [];
   try {
     // --path replays one property counterexample only: no checks. One run per revision, on its pre-flight's session.
-    if (!args.properties?.path) for (const pre of preflights) checked.push(...(await runSession(pre.session, args.config.only, args.config.exclude)));
+    if (!args.properties?.path && !interrupt.signal)
+      await interrupt.race(
+        (async () => {
+          for (const pre of preflights) checked.push(...(await runSession(pre.session, args.config.only, args.config.exclude)));
+        })(),
+      );
+  } catch (e) {
+    if (!(e instanceof Interrupted)) throw e;
   } finally {
-    for (const pre of preflights) await pre.session.close();
+    if (interrupt.signal) {
+      // What finished is kept; every other scheduled check is not exercised (interrupted). Then every process ends.
+      checked = preflights.flatMap((p) => p.session.results);
+      const done = new Set(checked.map((r) => `${r.revision} ${r.id}`));
+      const { only, exclude } = args.config;
+      for (const revision of revisions) {
+        const asRequestor = serverRequestorChecks.filter((c) => checkRevisions(c).includes(revision) && selected(c, only, exclude));
+        for (const c of [...checksToRun(only, exclude, revision), ...asRequestor])
+          if (!done.has(`${revision} ${c.id}`)) checked.push(interruptedResult(c, revision, interrupt.signal));
+      }
+      await Promise.race([Promise.all(preflights.map((p) => p.session.close().catch(() => undefined))), delay(3_000)]);
+      await endChildren();
+    } else for (const pre of preflights) await pre.session.close();
   }
   // --properties: the property-based tests of each revision the target is graded in (2025-11-25's state machine,
   // 2026-07-28's extension model) run after the checks, each on a session of its own; their results join the report.
-  if (args.properties)
+  if (args.properties && !interrupt.signal)
     for (const pre of preflights) {
       const config = { ...pre.config, discover: undefined, discovered: pre.discovery };
       const propertyArgs = { ...args.properties, log: (l: string) => say(`  ${l}\n`) };
@@ -402,6 +438,7 @@ export async function runServerCommand(argv: string[]): Promise<number> {
   status?.stop();
   const results = inCheckOrder(checked);
   const report = buildReport(results, target, started, args.baseline);
+  if (interrupt.signal) report.interrupted = { signal: interrupt.signal };
   // The live-task limits the run learned join the profile written (the next run starts within them).
   if (args.writeProfile && report.limitLearned) {
     writeProfileFile(
@@ -441,9 +478,15 @@ export async function runServerCommand(argv: string[]): Promise<number> {
   if (args.requireCoverage && unexercised.length)
     process.stdout.write(`--require-coverage: ${unexercised.length} applicable MUST requirement(s) not exercised${inRevisions}\n`);
   const code = gateReport(report, args.strict);
+  if (interrupt.signal)
+    process.stdout.write(
+      `interrupted (${interrupt.signal}): ${report.checks.filter((c) => c.cause === `run interrupted (${interrupt.signal})`).length} check(s) not exercised; exit code 130\n`,
+    );
   await writeReports(report, { json: args.json, junit: args.junit, markdown: args.markdown }, { strict: args.strict, exitCode: code });
   return code;
 }
+
+const delay = (ms: number) => new Promise<void>((r) => setTimeout(r, ms).unref());
 
 /** `checks [--revision <r>]`: every check of every role and every property run (of one revision), with the facts on it (tab-separated, one per line). */
 export function listChecks(argv: string[] = []): number {

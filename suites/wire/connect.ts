@@ -6,6 +6,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { ChildProcess } from 'node:child_process';
+import { trackChild } from './children.ts';
 import { backoffMs } from '../judge/pacing.ts';
 import { retryAfterMs } from '../judge/error-codes.ts';
 import { DROPPED_RESPONSE, idKey, Peer, STARTUP_MS, WireClosedError, type PeerOptions } from './peer.ts';
@@ -57,6 +58,7 @@ export async function connectStdio(target: StdioTarget, opts: PeerOptions = {}):
   transport.stderr?.on('data', (chunk: Buffer) => peer.appendStderr(chunk.toString('utf8')));
   await transport.start();
   spawned = live();
+  trackChild(spawned);
   peer.record({ dir: 'event', note: `spawned ${[target.command, ...(target.args ?? [])].join(' ')}` });
   return peer;
 }

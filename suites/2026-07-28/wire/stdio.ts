@@ -9,6 +9,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { LineReader } from '../../wire/line-reader.ts';
+import { trackChild } from '../../wire/children.ts';
 
 /** Longest stdout line kept (counted as LineReader counts: UTF-16 code units); a longer line is dropped whole and reported. */
 export const MAX_LINE_BYTES = 4 * 1024 * 1024;
@@ -45,6 +46,7 @@ export class ModernStdioTransport implements Transport {
         shell: false,
       });
       this.process = child;
+      trackChild(child);
       child.once('error', (e) => {
         reject(e);
         this.onerror?.(e);
