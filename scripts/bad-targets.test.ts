@@ -102,3 +102,32 @@ describe('a target that never answers a raw POST (fixtures/silent-target.mjs: mc
     },
   );
 });
+
+describe('a target that dies a while after a requestor disconnects (fixtures/fragile-target.mjs: mcp-handler 1.x on bare Node)', () => {
+  it('the death is a finding on the check that disconnected, with the last action of every check before it', { timeout: 180_000 }, async () => {
+    const server = spawn(process.execPath, ['fixtures/fragile-target.mjs', '1'], { stdio: ['ignore', 'pipe', 'ignore'] });
+    try {
+      const url = await new Promise<string>((resolve) => createInterface({ input: server.stdout! }).once('line', resolve));
+      const slow = join(tmp, 'fragile.profile.json');
+      writeFileSync(slow, JSON.stringify({ tools: { completes: { name: 'work', arguments: { ms: 100 } }, slow: { name: 'work', arguments: { ms: 3000 } } } }));
+      const r = await run(
+        'fragile',
+        ['--url', url],
+        ['--revision', '2025-11-25', '--only', 'transport.disconnect-not-cancel', '--profile', slow, '--check-timeout', '20000', '--timeout', '5000'],
+      );
+      expect(r.report, `${r.stderr.slice(-2000)}\n${r.stdout.slice(-2000)}`).not.toBeNull();
+      expect(r.code).toBe(1);
+      const down = r.report.targetDown[0];
+      expect(down.afterDisconnect.check).toBe('transport.disconnect-not-cancel');
+      expect(down.recentActions.some((a: string) => a.includes('(transport.disconnect-not-cancel)'))).toBe(true);
+      const c = r.report.checks.find((x: any) => x.id === 'transport.disconnect-not-cancel');
+      expect(c.status).toBe('warn');
+      expect(c.message).toMatch(/the receiver stopped serving after this check disconnected from a stream/);
+      expect(c.cause).toBe('the receiver stopped serving after a requestor disconnected');
+      expect(r.stdout).toMatch(/it stopped serving after transport.disconnect-not-cancel disconnected from a stream/);
+      expect(r.stdout).toMatch(/the last action of every check within \d+ ms before its last answer/);
+    } finally {
+      server.kill();
+    }
+  });
+});

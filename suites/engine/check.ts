@@ -134,6 +134,14 @@ export interface TargetDown {
   stderrTail: string;
   /** Only a connection of this check's own ended (a process of its own over stdio); the shared one still runs. */
   connectionOnly?: boolean;
+  /** The last action of every check within `windowMs` before the target's last answer (one line each, with the check). */
+  recentActions?: string[];
+  windowMs?: number;
+  /**
+   * We disconnected from a stream (a waiting request's HTTP response) in that window: the evidence that the receiver
+   * stopped serving after a requestor disconnected (transports.md: disconnecting is not cancelling). `check` did it.
+   */
+  afterDisconnect?: { check: string; at: string; msBeforeLastAnswer: number; what: string };
 }
 
 /** What the run knows about the target's health; shared by every check of a session. */

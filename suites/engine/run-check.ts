@@ -2,7 +2,7 @@
 // what it threw, and what it leaves behind (its tasks cancelled, its connections closed, the target's
 // health). The check object is check.ts.
 import type { Peer, Scope } from '../wire/peer.ts';
-import { errorText, WireClosedError, WireTimeoutError } from '../wire/peer.ts';
+import { errorText, idKey, WireClosedError, WireTimeoutError, type TranscriptEntry } from '../wire/peer.ts';
 import { requestOn } from '../2026-07-28/wire/peer.ts';
 import { isTerminal } from '../../schema/protocol.ts';
 import { SPEC_REVISION } from '../../schema/spec.ts';
@@ -272,7 +272,7 @@ async function runOne(
   async function withTargetDown(r: CheckResult): Promise<CheckResult> {
     if (r.targetDown || run.health.down) return r;
     const down = await detectDown(shared, undefined);
-    return down && !run.health.down ? { ...r, targetDown: (run.health.down = describeDown(def.id, down, shared)) } : r;
+    return down && !run.health.down ? { ...r, targetDown: (run.health.down = describeDown(def.id, down, shared, bound(DOWN_WINDOW_MS, 0))) } : r;
   }
 
   async function judgeError(e: unknown): Promise<CheckResult> {
@@ -288,7 +288,7 @@ async function runOne(
     const down = await detectDown(shared, e);
     if (run.health.down) return notRunning(); // another check noticed first
     if (down) {
-      const d = (run.health.down = describeDown(def.id, down, shared));
+      const d = (run.health.down = describeDown(def.id, down, shared, bound(DOWN_WINDOW_MS, 0)));
       return finish('skip', `not exercised: the target stopped running during this check (${down})`, {
         targetDown: d,
         cause: `target not running since ${def.id}`,
@@ -324,7 +324,7 @@ async function runOne(
       const hung = await detectHang(shared, options.requestTimeoutMs + bound(0));
       if (run.health.down) return notRunning();
       if (hung) {
-        const d = (run.health.down = describeDown(def.id, `the target stopped answering: ${e.message}, and ${hung}`, shared));
+        const d = (run.health.down = describeDown(def.id, `the target stopped answering: ${e.message}, and ${hung}`, shared, bound(DOWN_WINDOW_MS, 0)));
         return finish('skip', notExercisedText(`the target stopped answering during this check (${e.message}; ${hung})`, true), {
           targetDown: d,
           cause: `target not running since ${def.id}`,
@@ -456,16 +456,84 @@ async function detectHang(shared: Peer, ms: number): Promise<string | undefined>
   }
 }
 
-function describeDown(check: string, reason: string, peer: Peer): TargetDown {
-  const lastMessages = peer.transcript
+/** What a stderr says when a process died writing to a stream or socket the other side had closed. */
+const CLOSED_STREAM = /write after end|ERR_STREAM|EPIPE|ECONNRESET|socket hang up|aborted|premature close|closed|destroyed|Cannot set headers/i;
+
+/**
+ * The finding on the check whose disconnect the target's death followed (TargetDown.afterDisconnect), when the
+ * evidence points there: a stderr that names a write to a closed stream, or no stderr to say otherwise (an HTTP
+ * target the run did not start). The receiver stopped serving after a requestor disconnected: disconnecting is not
+ * cancelling (transports.md), still less a reason to stop serving. Undefined: the evidence points elsewhere.
+ */
+export function afterDisconnectFinding(r: CheckResult, down: TargetDown): CheckResult | undefined {
+  const d = down.afterDisconnect;
+  if (!d || d.check !== r.id || down.connectionOnly) return undefined;
+  const stderr = down.stderrTail.trim();
+  const named = stderr.split('\n').find((l) => CLOSED_STREAM.test(l));
+  if (stderr && !named) return undefined;
+  return {
+    ...r,
+    status: severity(r.level),
+    message: `the receiver stopped serving after this check disconnected from a stream (${d.what}, at ${d.at}; its last answer ${d.msBeforeLastAnswer} ms later): ${down.reason}${named ? `; its stderr: ${named.trim().slice(0, 200)}` : ''}. Disconnecting is not cancelling (transports.md), still less a reason to stop serving (before: ${r.status} — ${r.message})`,
+    cause: 'the receiver stopped serving after a requestor disconnected',
+  };
+}
+
+/** How far back before a target's last answer the actions of every check are named (scaled: bound(DOWN_WINDOW_MS)). */
+export const DOWN_WINDOW_MS = 10_000;
+
+/**
+ * The target stopped: where it was noticed, why, the last messages, the last action of every check within `windowMs`
+ * before its last answer (not only the check that happened to notice), its stderr, and a disconnect in that window
+ * (ours: Peer.dropResponse), the evidence that the receiver died of a requestor disconnecting (transports.md:
+ * disconnecting is not cancelling).
+ */
+function describeDown(check: string, reason: string, peer: Peer, windowMs = DOWN_WINDOW_MS): TargetDown {
+  const line = (t: TranscriptEntry) => {
+    const m = t.message as any;
+    const what = m ? (m.method ?? (m.error ? `error ${m.error.code} ${m.error.message}` : 'result')) + (m.id !== undefined ? ` id=${m.id}` : '') : t.note;
+    return `${t.time} ${t.dir} ${String(what).slice(0, 160)}`;
+  };
+  const entries = peer.transcript;
+  const lastMessages = entries
     .filter((t) => t.message !== undefined || t.note)
     .slice(-6)
-    .map((t) => {
-      const m = t.message as any;
-      const what = m ? (m.method ?? (m.error ? `error ${m.error.code} ${m.error.message}` : 'result')) + (m.id !== undefined ? ` id=${m.id}` : '') : t.note;
-      return `${t.time} ${t.dir} ${String(what).slice(0, 160)}`;
-    });
-  return { check, reason, lastMessages, stderrTail: peer.stderr.slice(-1000).trim() };
+    .map(line);
+  const lastIn = [...entries].reverse().find((t) => t.dir === 'in');
+  const since = (lastIn?.ms ?? 0) - windowMs;
+  // The last action of each check in the window: a request it sent, or a stream it dropped.
+  const last = new Map<string, TranscriptEntry>();
+  let disconnect: { entry: TranscriptEntry; check: string } | undefined;
+  for (const t of entries) {
+    if (t.ms < since) continue;
+    const m = t.message as any;
+    const key =
+      t.dir === 'out' && m && typeof m.method === 'string' && m.id !== undefined
+        ? idKey(m.id)
+        : /^dropped the HTTP response of .* id=(\S+)/.exec(t.note ?? '')?.[1];
+    const owner = key !== undefined ? peer.ownerOf(key) : undefined;
+    if (!owner) continue;
+    last.set(owner, t);
+    if (t.dir === 'event') disconnect = { entry: t, check: owner.replace(/ cleanup$/, '') };
+  }
+  const recentActions = [...last].sort(([, a], [, b]) => a.ms - b.ms).map(([owner, t]) => `${line(t)} (${owner})`);
+  const afterDisconnect =
+    disconnect !== undefined
+      ? {
+          check: disconnect.check,
+          at: disconnect.entry.time,
+          msBeforeLastAnswer: Math.max(0, (lastIn?.ms ?? disconnect.entry.ms) - disconnect.entry.ms),
+          what: disconnect.entry.note!,
+        }
+      : undefined;
+  return {
+    check,
+    reason,
+    lastMessages,
+    stderrTail: peer.stderr.slice(-1000).trim(),
+    ...(recentActions.length ? { recentActions, windowMs } : {}),
+    ...(afterDisconnect ? { afterDisconnect } : {}),
+  };
 }
 
 /**

@@ -14,6 +14,14 @@ export function healthBanner(report: Report): string[] {
         ? `ERROR the target crashed during ${d.check}: ${d.reason} (the connection of that check only)`
         : `ERROR the target stopped running during ${d.check}: ${d.reason}`,
       ...(d.connectionOnly ? [] : [`  ${later} later check(s) were not exercised ("target not running since ${d.check}")`]),
+      ...(d.afterDisconnect
+        ? [
+            `  it stopped serving after ${d.afterDisconnect.check} disconnected from a stream at ${d.afterDisconnect.at} (${d.afterDisconnect.what}; its last answer ${d.afterDisconnect.msBeforeLastAnswer} ms later)`,
+          ]
+        : []),
+      ...(d.recentActions?.length
+        ? [`  the last action of every check within ${d.windowMs} ms before its last answer:`, ...d.recentActions.map((a) => `    ${a}`)]
+        : []),
       '  last messages:',
       ...d.lastMessages.map((m) => `    ${m}`),
       ...(d.stderrTail

@@ -3,7 +3,7 @@ import type { Peer } from '../wire/peer.ts';
 import type { Profile } from '../engine/profile.ts';
 import type { CheckDef, CheckResult, RunBarrier, RunState, TargetConnector, TargetInfo } from '../engine/check.ts';
 import { runOptions, type RunOptions } from '../engine/options.ts';
-import { runCheck } from '../engine/run-check.ts';
+import { afterDisconnectFinding, runCheck } from '../engine/run-check.ts';
 import { taskSlots } from './task-slots.ts';
 import { deferred } from '../wire/deferred.ts';
 import { connectorFor, initializeResultOf, listTools, probe, rolesLeftOut, type TargetSpec } from './target.ts';
@@ -232,6 +232,13 @@ export async function runChecks(checks: CheckDef[], session: TargetSession, conc
   } finally {
     if (barrier && session.run.barrier === barrier) session.run.barrier = undefined;
   }
+  // A target that died after a check disconnected from a stream: the finding is that check's (run-check.ts afterDisconnectFinding).
+  const down = session.run.health.down;
+  if (down?.afterDisconnect)
+    for (const [c, r] of results) {
+      const finding = afterDisconnectFinding(r, down);
+      if (finding) results.set(c, finding);
+    }
   return checks.map((c) => results.get(c)!);
 }
 

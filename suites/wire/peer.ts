@@ -182,6 +182,8 @@ export class Peer implements Recorder {
   private readonly scopes = new Set<Scope>();
   /** HTTP content type per request id (Streamable HTTP only). */
   readonly httpContentTypes = new Map<string, string>();
+  /** The scope (a check's label) that sent each request id (idKey), the latest OWNERS_KEPT: who did what, when the target dies. */
+  private readonly owners = new Map<string, string>();
   private stderrText = '';
   /** Whether any message has arrived (before that, requests get the start-up allowance). */
   private heard = false;
@@ -410,6 +412,16 @@ export class Peer implements Recorder {
   }
   get canDropResponses(): boolean {
     return this.opts.dropResponse !== undefined;
+  }
+
+  /** @internal a scope claims a request id (Scope.claim). */
+  noteOwner(key: string, label: string): void {
+    this.owners.set(key, label);
+    if (this.owners.size > OWNERS_KEPT) this.owners.delete(this.owners.keys().next().value!);
+  }
+  /** The label of the scope that sent request `key` (idKey), if it was sent through one. */
+  ownerOf(key: string): string | undefined {
+    return this.owners.get(key);
   }
 
   // --- receiving ---------------------------------------------------------------------------
@@ -657,6 +669,7 @@ export class Scope {
 
   private claim(message: Message): void {
     this.ids.add(idKey(message.id));
+    this.peer.noteOwner(idKey(message.id), this.label);
     const tok = message.params?._meta?.progressToken;
     if (tok !== undefined) this.tokens.add(idKey(tok));
     const tid = message.params?.taskId;
@@ -720,6 +733,9 @@ export class Scope {
     this.peer.dropScope(this);
   }
 }
+
+/** How many request ids a Peer remembers the sending scope of (Peer.ownerOf). */
+const OWNERS_KEPT = 4096;
 
 /** A map key for a JSON-RPC id or progress token (strings apart from numbers). */
 export function idKey(id: unknown): string {
