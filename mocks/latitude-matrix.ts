@@ -18,6 +18,8 @@ export interface LatitudeInfo {
   excludes?: readonly string[];
   /** Its effect depends on the transport: it also runs in the Streamable HTTP cell. */
   overHttp?: true;
+  /** Its HTTP cell is its own, and the run's requests there carry credentials (a bearer token) with no second identity. */
+  credentials?: true;
 }
 
 export interface LatitudeCell {
@@ -25,6 +27,8 @@ export interface LatitudeCell {
   latitudes: readonly string[];
   /** Where the cell runs: the reference receiver in process or over Streamable HTTP; a client's scenarios over HTTP or stdio. */
   transport: 'in-process' | 'http' | 'stdio';
+  /** The run's requests carry credentials (an Authorization header). */
+  credentials?: true;
 }
 
 /** The greatest set of latitudes that exclude none of each other, in registry order. */
@@ -37,10 +41,19 @@ export function compatibleLatitudes(all: readonly LatitudeInfo[]): string[] {
 
 /** The cells of the matrix for one registry. */
 export function latitudeCells(all: readonly LatitudeInfo[]): LatitudeCell[] {
-  const http = all.filter((l) => l.overHttp).map((l) => l.name);
+  const http = all.filter((l) => l.overHttp);
+  const together = compatibleLatitudes(http.filter((l) => !l.credentials));
+  // An HTTP latitude that excludes one of the combined HTTP cell, or needs credentials, runs over HTTP alone.
+  const alone = http.filter((l) => !together.includes(l.name));
   return [
     ...all.map((l) => ({ label: l.name, latitudes: [l.name], transport: 'in-process' as const })),
     { label: 'all compatible', latitudes: compatibleLatitudes(all), transport: 'in-process' },
-    ...(http.length ? [{ label: 'over HTTP', latitudes: compatibleLatitudes(all.filter((l) => l.overHttp)), transport: 'http' as const }] : []),
+    ...(http.length ? [{ label: 'over HTTP', latitudes: together, transport: 'http' as const }] : []),
+    ...alone.map((l) => ({
+      label: `${l.name} over HTTP`,
+      latitudes: [l.name],
+      transport: 'http' as const,
+      ...(l.credentials ? { credentials: true as const } : {}),
+    })),
   ];
 }

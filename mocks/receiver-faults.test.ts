@@ -347,12 +347,12 @@ const observations: Record<FaultName, (p: Peer, h: Harness) => Promise<void>> = 
     const end = await pollUntil(p, t.taskId, (r) => ['completed', 'cancelled'].includes(r.result?.status));
     expect(end.result.status).toBe('cancelled');
   },
-  'log-no-related-task': async (p) => {
+  'log-wrong-related-task': async (p) => {
     const t = await createTask(p, 'log', { ms: 30 });
     await pollUntil(p, t.taskId, (r) => r.result?.status === 'completed');
     const logs = p.messages((m) => m.method === 'notifications/message');
     expect(logs.length).toBeGreaterThan(0);
-    expect(logs.some((m) => m.params?._meta?.[RELATED_TASK_META] !== undefined)).toBe(false);
+    expect(logs.every((m) => m.params?._meta?.[RELATED_TASK_META]?.taskId === `${t.taskId}-elsewhere`)).toBe(true);
   },
   'ttl-uncapped': async (p) => {
     const tenYears = 10 * 365 * 24 * 3600 * 1000;

@@ -65,6 +65,7 @@ const observations: Record<LatitudeName, (p: Peer, h: Harness) => Promise<void>>
     const t = await createTask(p, 'complete', { ms: 0 });
     expect(t.lastUpdatedAt).toMatch(/:\d\dZ$/);
     expect(t.createdAt).toMatch(/\.\d{3}Z$/);
+    expect(ok(await p.request('tasks/get', { taskId: t.taskId })).createdAt).toMatch(/:\d\dZ$/);
   },
   'server-pings': async (p) => {
     await createTask(p, 'complete', { ms: 50 });
@@ -127,6 +128,37 @@ const observations: Record<LatitudeName, (p: Peer, h: Harness) => Promise<void>>
   },
   'status-messages': async (p) => {
     expect(typeof (await createTask(p, 'complete', { ms: 0 })).statusMessage).toBe('string');
+  },
+  'poll-rate-limit': async (p) => {
+    const t = await createTask(p, 'complete', { ms: 0 });
+    // The second tasks/get comes too soon: refused with a limit error, which the suite's Peer waits out and sends again.
+    ok(await p.request('tasks/get', { taskId: t.taskId }));
+    ok(await p.request('tasks/get', { taskId: t.taskId }));
+    await Promise.all(Array.from({ length: 7 }, () => p.request('tasks/list', {})));
+    const limited = p.transcript.filter((e) => e.dir === 'in' && (e.message as any)?.error?.code === -32005).map((e) => (e.message as any).error.message);
+    expect(limited.some((m) => /^Slow down/.test(m))).toBe(true);
+    expect(limited.some((m) => /^Too many requests/.test(m))).toBe(true);
+  },
+  'tool-result-deviates': async (p) => {
+    const t = await createTask(p, 'complete', { ms: 0 });
+    await pollUntil(p, t.taskId, statusIs('completed'));
+    expect(ok(await p.request('tasks/result', { taskId: t.taskId })).content[0].annotations).toEqual({ priority: 'high' });
+  },
+  'bound-sequential-ids': async (_p, h) => {
+    const bound = await h.peer({ token: 'conformance-latitude-token' });
+    const a = await createTask(bound, 'complete', { ms: 0 });
+    const b = await createTask(bound, 'complete', { ms: 0 });
+    expect([a.taskId, b.taskId]).toEqual([expect.stringMatching(/^task-\d+$/), `task-${Number(a.taskId.slice(5)) + 1}`]);
+  },
+  'long-poll-interval': async (p) => {
+    expect((await createTask(p, 'complete', { ms: 0 })).pollInterval).toBe(5000);
+  },
+  'result-wakes-per-interval': async (p) => {
+    const t = await createTask(p, 'complete', { ms: 100 });
+    const sent = Date.now();
+    ok(await p.request('tasks/result', { taskId: t.taskId }, { timeoutMs: 20_000 }));
+    // Answered at the request's first wake-up, one pollInterval (8000 ms) after it arrived, not when the task ended.
+    expect(Date.now() - sent).toBeGreaterThan(7_000);
   },
   'ttl-override': async (p) => {
     expect((await createTask(p, 'complete', { ms: 0 }, { ttl: 60_000 })).ttl).toBe(20_000);

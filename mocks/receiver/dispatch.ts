@@ -39,6 +39,8 @@ function dispatch(s: SessionPort, method: string, params: Params, ctx: RequestCt
       return toolsCall(s, params, ctx);
   }
   if ((s.core.tasksCapability || s.core.switches.tasksWithoutCapability()) && !s.core.latitude.methodAbsent(method)) {
+    const limited = s.core.latitude.pollLimit(ctx.owner, method, params, s.core.pollInterval); // security-rate-limit
+    if (limited) throw limited;
     switch (method) {
       case 'tasks/get':
         return tasksGet(s, params, ctx);

@@ -103,7 +103,7 @@ async function createTask(s: SessionPort, tool: ToolDef, args: Params, taskParam
   const t = store.create({
     owner: ctx.owner,
     requestedTtl: ttl,
-    taskId: sw.taskId(store, { toolName: tool.name, args, taskParam, owner: ctx.owner, progressToken: ctx.progressToken }),
+    taskId: sw.taskId(store, { toolName: tool.name, args, taskParam, owner: ctx.owner, progressToken: ctx.progressToken }) ?? s.core.latitude.taskId(ctx.auth),
     toolName: tool.name,
     origin: s,
     initialStatus: sw.initialStatus('working'), // lifecycle-begin-working
@@ -116,8 +116,8 @@ async function createTask(s: SessionPort, tool: ToolDef, args: Params, taskParam
     s.core.logError(`task ${t.taskId} (${tool.name}) failed in the background: ${e instanceof Error ? e.stack : String(e)}`),
   );
   // create-asap: answer at once; the work continues in the background.
-  let task = wireTask(s, t);
-  task = sw.createdTask(t, () => wireTask(s, t)) ?? task;
+  let task = wireTask(s, t, 'create');
+  task = sw.createdTask(t, () => wireTask(s, t, 'create')) ?? task;
   const createdPoll = s.core.scenario?.createdPollInterval;
   if (createdPoll !== undefined && task.pollInterval !== undefined) task = { ...task, pollInterval: createdPoll }; // scenario hook (client grading)
   const early = s.core.latitude.progressBeforeCreate(tool.name, ctx.progressToken);

@@ -375,9 +375,9 @@ export class FaultSwitches {
     return this.f.has('progress-no-related-task');
   }
 
-  /** related-task-all-messages (log-no-related-task): notifications/message sent by a task lack related-task _meta. */
-  dropsLogRelatedTask(): boolean {
-    return this.f.has('log-no-related-task');
+  /** related-task-all-messages (log-wrong-related-task): notifications/message sent by a task name another task. */
+  logRelatedTaskId(exact: string | number): string | number {
+    return this.f.has('log-wrong-related-task') ? `${exact}-elsewhere` : exact;
   }
 
   /** input-required-related-task (input-no-related-task). */

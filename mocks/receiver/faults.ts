@@ -258,9 +258,9 @@ export const FAULTS = [
   { name: 'progress-decreasing', requirement: 'progress-increase', description: 'the progress values of a task count down (3, 2, 1 of 3) instead of up' },
   { name: 'progress-no-related-task', requirement: 'related-task-all-messages', description: 'notifications/progress for a task lack related-task _meta' },
   {
-    name: 'log-no-related-task',
+    name: 'log-wrong-related-task',
     requirement: 'related-task-all-messages',
-    description: 'notifications/message (logging) sent by a task lack related-task _meta (the tool "log")',
+    description: 'notifications/message (logging) sent by a task carry related-task _meta naming another task id (the tool "log")',
   },
   {
     name: 'cancel-keeps-running',

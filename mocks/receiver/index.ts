@@ -310,6 +310,21 @@ export class ReferenceReceiver implements ReceiverCore {
         const s = [...this.sessions].find((x) => x.transport === t);
         if (s) watchStandaloneStream(s, res);
       }
+      if (req.method === 'POST' && this.latitude.limitsPolls()) {
+        // security-rate-limit (poll-rate-limit): a poll that comes too soon is answered HTTP 429 with Retry-After.
+        try {
+          given = { body: given ? given.body : JSON.parse(await readBody(req, 4 * 1024 * 1024)) };
+        } catch {
+          return jsonError(res, 400, -32700, 'Parse error: Invalid JSON');
+        }
+        const m = given.body as { id?: unknown; method?: unknown; params?: unknown } | undefined;
+        const limited = m && !Array.isArray(m) && typeof m.method === 'string' && this.latitude.pollLimit(`http ${sid}`, m.method, m.params, this.pollInterval);
+        if (limited) {
+          res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '1' });
+          res.end(JSON.stringify({ jsonrpc: '2.0', id: m.id ?? null, error: limited.toJSON() }));
+          return;
+        }
+      }
       if (req.method === 'POST' && this.switches.disconnectCancels()) {
         const s = [...this.sessions].find((x) => x.transport === t);
         let parsed: unknown;

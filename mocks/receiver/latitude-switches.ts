@@ -19,6 +19,11 @@ export const RATE_LIMIT_PER_SECOND = 8;
 export const LATENCY_MS = 150;
 /** How often a running task pings its requestor under server-pings (ms). */
 export const PING_EVERY_MS = 250;
+/** The code of a refused poll under poll-rate-limit (an implementation's own: no line names one, tasks.md:881). */
+export const POLL_LIMIT_CODE = -32005;
+/** Under poll-rate-limit: the shortest gap between tasks/get of one task (ms), and tasks/list a second. */
+export const POLL_LIMIT_MIN_GAP_MS = 50;
+export const LISTS_PER_SECOND = 5;
 /** MCP's URL-elicitation-required code (schema.ts URL_ELICITATION_REQUIRED). */
 const URL_ELICITATION_REQUIRED = -32042;
 
@@ -44,7 +49,13 @@ export class LatitudeSwitches {
   tool(t: ToolDef): ToolDef {
     const l = this.l;
     if (l.has('fail-asks-first') && t.name === 'fail') t = asksFirst(t);
-    if (!l.has('custom-error-codes') && !l.has('nondeterministic-output') && !(l.has('slow-runs-minutes') && t.name === 'slow')) return t;
+    if (
+      !l.has('custom-error-codes') &&
+      !l.has('nondeterministic-output') &&
+      !l.has('tool-result-deviates') &&
+      !(l.has('slow-runs-minutes') && t.name === 'slow')
+    )
+      return t;
     return {
       ...t,
       run: async (ctx) => {
@@ -62,6 +73,10 @@ export class LatitudeSwitches {
           }
         }
         if (l.has('custom-error-codes') && r.isError === true) throw new RpcError(-32000, `Server error: ${r.content[0]?.text ?? 'the tool failed'}`);
+        // result-exact (tool-result-deviates): a content annotation outside tools.md's schema (priority is a number
+        // from 0 to 1), returned by the plain call and, exactly, by tasks/result.
+        if (l.has('tool-result-deviates') && r.content[0]?.type === 'text')
+          r = { ...r, content: [{ ...r.content[0], annotations: { priority: 'high' } } as CallToolResult['content'][number], ...r.content.slice(1)] };
         if (l.has('nondeterministic-output'))
           r = { ...r, content: [...r.content, { type: 'text', text: `at ${new Date().toISOString()} (call ${randomUUID()})` }] };
         return r;
@@ -124,6 +139,64 @@ export class LatitudeSwitches {
     this.creations.set(owner, recent);
   }
 
+  // --- tasks/get and tasks/list (poll-rate-limit) ------------------------------------------------------
+  private readonly lastGet = new Map<string, number>();
+  private readonly lists = new Map<string, number[]>();
+  /** Whether poll-rate-limit is on (the HTTP endpoint then reads the body of every POST to refuse with 429). */
+  limitsPolls(): boolean {
+    return this.l.has('poll-rate-limit');
+  }
+  /**
+   * security-rate-limit (poll-rate-limit): the error a tasks/get or tasks/list of requestor `key` gets when it
+   * comes too soon (a tasks/get of one task within half the pollInterval of the last one; a sixth tasks/list
+   * within a second), else undefined. Each answered request counts.
+   */
+  pollLimit(key: string, method: string, params: unknown, pollInterval: number): RpcError | undefined {
+    if (!this.l.has('poll-rate-limit')) return undefined;
+    const now = Date.now();
+    if (method === 'tasks/get') {
+      const taskId = (params as { taskId?: unknown } | undefined)?.taskId;
+      if (typeof taskId !== 'string') return undefined;
+      const k = `${key}\u0000${taskId}`;
+      const last = this.lastGet.get(k);
+      const gap = Math.max(POLL_LIMIT_MIN_GAP_MS, pollInterval / 2);
+      if (last !== undefined && now - last < gap)
+        return new RpcError(POLL_LIMIT_CODE, `Slow down: task ${taskId} was polled ${now - last} ms ago; poll at its pollInterval`);
+      this.lastGet.set(k, now);
+      return undefined;
+    }
+    if (method === 'tasks/list') {
+      const recent = (this.lists.get(key) ?? []).filter((t) => now - t < 1_000);
+      if (recent.length >= LISTS_PER_SECOND) {
+        this.lists.set(key, recent);
+        return new RpcError(POLL_LIMIT_CODE, `Too many requests: at most ${LISTS_PER_SECOND} tasks/list a second`, { retryAfter: 1 });
+      }
+      recent.push(now);
+      this.lists.set(key, recent);
+    }
+    return undefined;
+  }
+
+  // --- tasks/result (result-wakes-per-interval) ---------------------------------------------------------
+  /**
+   * RULINGS.md#response-time (result-wakes-per-interval): how long a blocked tasks/result that arrived at
+   * `arrivedAt` still waits, once its task is terminal, for its next wake-up (once per pollInterval); 0: at once.
+   */
+  resultWakeDelayMs(arrivedAt: number, pollInterval: number): number {
+    if (!this.l.has('result-wakes-per-interval') || pollInterval <= 0) return 0;
+    const since = Date.now() - arrivedAt;
+    return Math.ceil(since / pollInterval) * pollInterval - since;
+  }
+
+  private idCounter = 0;
+  /**
+   * security-crypto-ids (bound-sequential-ids): with an authorization context (a bearer token) tasks are bound to it
+   * (security-bind-context), so the ids need not be unguessable: a counter. Undefined: the store's random id.
+   */
+  taskId(auth: string | undefined): string | undefined {
+    return this.l.has('bound-sequential-ids') && auth !== undefined ? `task-${++this.idCounter}` : undefined;
+  }
+
   /** RULINGS.md#progress-before-create (progress-before-create): progress the tool sends before the CreateTaskResult. */
   progressBeforeCreate(toolName: string, token: unknown): Params | undefined {
     if (!this.l.has('progress-before-create') || toolName !== 'progress' || token === undefined) return undefined;
@@ -140,6 +213,15 @@ export class LatitudeSwitches {
   lastUpdatedAt(ms: number, iso8601: (ms: number) => string = (x) => new Date(x).toISOString()): string {
     const iso = iso8601(ms);
     return this.l.has('second-precision-timestamps') ? iso.replace(/\.\d{3}Z$/, 'Z') : iso;
+  }
+
+  /**
+   * RULINGS.md#timestamps-rfc3339 (second-precision-timestamps): createdAt with milliseconds in the CreateTaskResult,
+   * whole seconds everywhere else (a store that keeps seconds): the same instant, written twice.
+   */
+  createdAt(ms: number, where: 'create' | 'other', iso8601: (ms: number) => string = (x) => new Date(x).toISOString()): string {
+    const iso = iso8601(ms);
+    return this.l.has('second-precision-timestamps') && where === 'other' ? iso.replace(/\.\d{3}Z$/, 'Z') : iso;
   }
 
   /** ttl-poll-interval-may (no-poll-interval): no pollInterval. */

@@ -48,7 +48,8 @@ export const LATITUDES = [
   {
     name: 'second-precision-timestamps',
     allows: 'RULINGS.md#timestamps-rfc3339',
-    description: 'lastUpdatedAt has whole seconds (RFC 3339 leaves the fraction optional) while createdAt has milliseconds',
+    description:
+      'lastUpdatedAt has whole seconds (RFC 3339 leaves the fraction optional); createdAt has milliseconds in the CreateTaskResult and whole seconds everywhere else (the same instant, from a store that keeps seconds)',
   },
   {
     name: 'server-pings',
@@ -136,6 +137,43 @@ export const LATITUDES = [
     allows: 'ttl-override-may',
     description: 'every requested ttl is overridden: capped at 20 s (--max-ttl 20000)',
     args: ['--max-ttl', '20000'],
+  },
+  {
+    name: 'poll-rate-limit',
+    allows: 'security-rate-limit',
+    description:
+      'tasks/get of one task sooner than half the pollInterval after the same requestor\'s last one answers -32005 "Slow down: …" (no retry hint), and more than 5 tasks/list a second answer -32005 "Too many requests" (data.retryAfter 1 s); over HTTP such a POST is answered HTTP 429 with Retry-After: 1',
+    overHttp: true,
+  },
+  {
+    name: 'tool-result-deviates',
+    allows: 'result-exact',
+    description:
+      'every tool result\'s first text item carries annotations.priority "high" (tools.md says a number from 0 to 1): the plain call returns it, and tasks/result returns it exactly',
+  },
+  {
+    name: 'bound-sequential-ids',
+    allows: 'security-crypto-ids',
+    description:
+      'tasks of a request that carries a bearer token are bound to it; their ids are a counter ("task-1", "task-2", …): binding is available, so the ids need not be unguessable (its HTTP cell runs with credentials and no second identity)',
+    excludes: ['shared-session-tasks'],
+    overHttp: true,
+    credentials: true,
+  },
+  {
+    name: 'long-poll-interval',
+    allows: 'ttl-poll-interval-may',
+    description: "tasks suggest pollInterval 5000 (as in the spec's examples): the suite polls no faster, its checks' budgets grow to fit",
+    args: ['--poll-interval', '5000'],
+    excludes: ['no-poll-interval'],
+  },
+  {
+    name: 'result-wakes-per-interval',
+    allows: 'RULINGS.md#response-time',
+    description:
+      "a blocked tasks/result is woken once per pollInterval (8000 ms here) after it arrived, as the SDKs' task stores do: its answer comes up to one interval after the task ended",
+    args: ['--poll-interval', '8000'],
+    excludes: ['no-poll-interval', 'long-poll-interval'],
   },
 ] as const satisfies readonly LatitudeInfo[];
 

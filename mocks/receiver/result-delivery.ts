@@ -1,6 +1,6 @@
 // tasks/result of the reference receiver, and the route of every task-related message: on an open
 // tasks/result request of the task (its SSE stream over HTTP), else on the connection that created it.
-import { ErrorCode, isTerminal } from '../../schema/protocol.ts';
+import { ErrorCode, isTerminal, RELATED_TASK_META } from '../../schema/protocol.ts';
 import type { SessionPort } from './port.ts';
 import { isObject, NO_REPLY, UnderlyingRequestError, type Params, type Reply, type RequestCtx } from './core.ts';
 import { RpcError, type StoredTask } from './store.ts';
@@ -61,7 +61,7 @@ export function logsAt(s: SessionPort, level: string): boolean {
 /** notifications/message (logging) sent by a task's work, with related-task _meta (related-task-all-messages). */
 export function sendLog(s: SessionPort, t: StoredTask, params: Params): void {
   if (!logsAt(s, String(params.level))) return;
-  const meta = s.core.switches.dropsLogRelatedTask() ? {} : { _meta: relatedMeta(s, t) };
+  const meta = { _meta: { [RELATED_TASK_META]: { taskId: s.core.switches.logRelatedTaskId(s.core.switches.wireId(t)) } } };
   sendForTask(t, { method: 'notifications/message', params: { ...params, ...meta } });
 }
 
@@ -103,6 +103,7 @@ export function tasksResult(s: SessionPort, params: Params, ctx: RequestCtx): Re
   if (early) return early;
   // result-blocks-nonterminal: answer only once terminal; meanwhile deliver queued input requests here.
   const stream: ResultStream = { session: s, requestId: ctx.id };
+  const arrivedAt = Date.now();
   const streams = streamsOf(t);
   streams.push(stream);
   return new Promise<Reply>((resolve, reject) => {
@@ -127,6 +128,16 @@ export function tasksResult(s: SessionPort, params: Params, ctx: RequestCtx): Re
           return;
         }
         if (ready(t)) {
+          // RULINGS.md#response-time (result-wakes-per-interval): the answer waits for the request's next wake-up.
+          const wake = s.core.latitude.resultWakeDelayMs(arrivedAt, s.core.pollInterval);
+          if (wake > 0) {
+            t.listeners.delete(check);
+            setTimeout(() => {
+              done();
+              resolve({ result: resultOf(s, t) });
+            }, wake);
+            return;
+          }
           done();
           resolve({ result: resultOf(s, t) });
           return;

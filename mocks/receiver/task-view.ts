@@ -18,12 +18,12 @@ function isoOf(ms: number): string {
 }
 
 /** The Task as it travels (ttl-created-at, ttl-last-updated-at in RFC 3339 / ISO 8601; id-string). */
-export function wireTask(s: SessionPort, t: StoredTask): Task {
+export function wireTask(s: SessionPort, t: StoredTask, where: 'create' | 'other' = 'other'): Task {
   const out: Record<string, unknown> = { taskId: t.taskId, status: t.status };
   const lat = s.core.latitude;
   const statusMessage = lat.statusMessage(t, t.statusMessage);
   if (statusMessage !== undefined) out.statusMessage = statusMessage;
-  out.createdAt = isoOf(t.createdAtMs);
+  out.createdAt = lat.createdAt(t.createdAtMs, where, isoOf);
   out.lastUpdatedAt = lat.lastUpdatedAt(t.lastUpdatedAtMs, isoOf);
   out.ttl = t.ttl; // ttl-actual-in-get (null would mean unlimited; this receiver always has a finite ttl)
   const pollInterval = lat.pollInterval(s.core.pollInterval);

@@ -450,6 +450,12 @@ export const checks: CheckDef[] = [
       // an authorization context, and a second identity that cannot reach the task is evidence of binding.
       // stdio and the in-process reference have no authorization on the primary connection: the MUST applies.
       const why = `${pred ?? `only ~${est.bits} bits estimated (${est.varying} varying characters over an alphabet of ${est.alphabet}; < ${MIN_ID_BITS})`}; ids: ${strs.map((s) => JSON.stringify(s)).join(', ')}`;
+      // Requests that carry credentials (an Authorization header) provide an authorization context: binding is
+      // available (security-bind-context) and security-crypto-ids ("if context-binding is unavailable") does not apply.
+      if (ctx.info.transport === 'http' && ctx.connector.credentials && !ctx.connector.hasSecondIdentity)
+        ctx.skip(
+          `ids look guessable (${why}), but the run's requests carry credentials (an Authorization header): an authorization context is provided, so context-binding is available and security-crypto-ids does not apply (give a second identity to test the binding)`,
+        );
       if (ctx.info.transport === 'http' && ctx.connector.hasSecondIdentity) {
         const other = await ctx.openSession({ identity: 'secondary' });
         const g = await getTask(ctx, strs[strs.length - 1], other);

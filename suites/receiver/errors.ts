@@ -6,7 +6,8 @@ import { randomUUID } from 'node:crypto';
 import { defineCheck, type CheckContext, type CheckDef } from '../engine/check.ts';
 import { WireClosedError, WireTimeoutError, type Message, type Response, type Scope } from '../wire/peer.ts';
 import { callRole, isLimitError } from '../arrange/arrange.ts';
-import { targetTranscripts } from '../arrange/tasks.ts';
+import { CODES } from '../arrange/poll.ts';
+import { isStandardCode } from '../judge/error-codes.ts';
 import { short } from '../engine/text.ts';
 import { DEFAULT_RUN_OPTIONS } from '../engine/options.ts';
 
@@ -380,76 +381,36 @@ export const checks: CheckDef[] = [
     },
   }),
   // "Receivers MUST return standard JSON-RPC errors for the following protocol error cases: … Internal
-  // errors: -32603". A black box cannot force an internal error, so the protocol errors of the run are read:
-  // those of tasks/get, tasks/list and tasks/cancel, and of tasks/result for a taskId that never named a task
-  // (an oversized one, 64 KiB, sent once here). Other tasks/result errors are left aside: tasks/result returns
-  // the underlying request's error exactly as it was (result-exact), whatever its code (-32000 of an SDK,
-  // -32042, a tool's own). Errors that say the receiver is at a limit (back-pressure) are left aside too.
+  // errors: -32603". A black box cannot force an internal error; this check provokes one where a store may fail
+  // inside (a taskId of 64 KiB to tasks/get, tasks/result, tasks/cancel) and judges the errors of its own requests
+  // only: other checks' errors are theirs to judge (a foreign-context rejection: RULINGS.md#foreign-context-code;
+  // JSON-RPC-level answers to malformed input: outside Tasks; a tasks/result error returned exactly: result-exact).
+  // A limit (throttling in any shape, suites/judge/error-codes.ts) is back-pressure, left aside.
   defineCheck({
     id: 'errors.standard-codes',
-    title: 'Every protocol error of tasks/* in the run has a standard JSON-RPC code (an internal error is -32603)',
+    title: "The protocol errors of this check's own tasks/* requests have standard JSON-RPC codes (an internal error is -32603)",
     section: SECTION,
     requirements: ['errors-internal-32603'],
     level: 'MUST',
     killedBy: ['internal-error-custom-code'],
     needsCapabilities: ['tasks'],
-    runsLast: true,
     async run(ctx: CheckContext) {
       const huge = 'x'.repeat(64 * 1024);
+      const bad: string[] = [];
+      const seen: string[] = [];
       for (const method of (['tasks/get', 'tasks/result', 'tasks/cancel'] as const).filter((m) => methodAvailable(ctx, m))) {
-        await ctx.peer.request(method, { taskId: huge }).catch(() => undefined);
-      }
-      await ctx.othersDone();
-      // tasks/result errors are the receiver's own only for a taskId that no task of the run had.
-      const taskIds = new Set<string>();
-      for (const src of targetTranscripts(ctx))
-        for (const e of src.entries) {
-          const id = (e.message as any)?.result?.task?.taskId;
-          if (e.dir === 'in' && typeof id === 'string') taskIds.add(id);
-        }
-      let forwarded = 0;
-      const standard = new Set([-32700, -32600, -32601, -32602, -32603]);
-      const bad = new Map<string, number>();
-      let judged = 0;
-      const seen = new Set<unknown>();
-      for (const src of targetTranscripts(ctx)) {
-        const methods = new Map<string, string>();
-        const named = new Map<string, unknown>();
-        for (const e of src.entries) {
-          const m = e.message as Message | undefined;
-          if (e.dir === 'out' && m && typeof m === 'object' && typeof m.method === 'string' && 'id' in m) {
-            methods.set(JSON.stringify(m.id), m.method);
-            named.set(JSON.stringify(m.id), (m.params as any)?.taskId);
-          }
-        }
-        for (const e of src.entries) {
-          const m = e.message as Message | undefined;
-          if (e.dir !== 'in' || !m || typeof m !== 'object' || seen.has(m) || !m.error) continue;
-          seen.add(m);
-          const method = methods.get(JSON.stringify(m.id));
-          if (!method?.startsWith('tasks/') || isLimitError(m.error)) continue;
-          const taskId = named.get(JSON.stringify(m.id));
-          if (method === 'tasks/result' && typeof taskId === 'string' && taskIds.has(taskId)) {
-            forwarded++; // possibly the underlying request's own error (result-exact)
-            continue;
-          }
-          judged++;
-          if (!standard.has(m.error.code)) {
-            const k = `${method} → ${short(m.error.code)} ${short(m.error.message, 80)}`;
-            bad.set(k, (bad.get(k) ?? 0) + 1);
-          }
-        }
+        const r = await ctx.peer.request(method, { taskId: huge }).catch(() => undefined);
+        if (!r?.error) continue;
+        seen.push(`${method} → ${r.error.code}`);
+        if (isLimitError(r.error) || isStandardCode(r.error.code, CODES)) continue;
+        bad.push(`${method} → ${short(r.error.code)} ${short(r.error.message, 80)}`);
       }
       ctx.expect(
-        bad.size === 0,
-        `tasks/* answered protocol errors outside the standard JSON-RPC codes, which none of the listed protocol error cases explains (an internal error is -32603): ${[
-          ...bad,
-        ]
-          .slice(0, 5)
-          .map(([k, n]) => `${k} ×${n}`)
-          .join('; ')}`,
+        bad.length === 0,
+        `tasks/* answered protocol errors outside the standard JSON-RPC codes, which none of the listed protocol error cases explains (an internal error is -32603): ${bad.join('; ')}`,
       );
-      return `${judged} protocol errors of tasks/* in the run, all with standard codes (${forwarded} tasks/result errors of real tasks left aside: they may be the underlying request's, returned exactly)`;
+      if (!seen.length) ctx.skip('no tasks/* request of this check was answered with an error: no protocol error to judge');
+      return `protocol errors of this check's tasks/* requests (a 64 KiB taskId), all with standard codes: ${seen.join('; ')}`;
     },
   }),
 ];

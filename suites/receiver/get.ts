@@ -9,7 +9,8 @@ import { observe, seqText } from '../arrange/poll.ts';
 import { timeLeft } from '../arrange/budget.ts';
 import { isObj, short } from '../engine/text.ts';
 import { isIso8601DateTime } from '../../schema/validate.ts';
-import { isTaskStatus, isTerminal, type TaskStatus } from '../../schema/protocol.ts';
+import { isTaskStatus, isTerminal, TIMESTAMP_READING, type TaskStatus } from '../../schema/protocol.ts';
+import { maySameInstant, orderOf, readTimestamp } from '../judge/timestamps.ts';
 import type { Scope } from '../wire/peer.ts';
 
 const SECTION = 'Getting Tasks';
@@ -99,16 +100,23 @@ export const checks: CheckDef[] = [
     async run(ctx: CheckContext) {
       const { seen, covered } = await gatherTaskObjects(ctx);
       const problems = timestampProblems(seen, 'createdAt');
-      const byTask = new Map<string, Set<number>>();
+      // The same instant, not the same string: milliseconds in one response and whole seconds in another name one
+      // instant when each is read within the precision it shows (suites/judge/timestamps.ts).
+      const byTask = new Map<string, string[]>();
       for (const { task } of seen) {
-        if (typeof task?.createdAt === 'string' && isIso8601DateTime(task.createdAt)) {
-          const set = byTask.get(task.taskId) ?? new Set<number>();
-          set.add(Date.parse(task.createdAt));
-          byTask.set(task.taskId, set);
-        }
+        if (typeof task?.createdAt === 'string' && isIso8601DateTime(task.createdAt))
+          byTask.set(task.taskId, [...(byTask.get(task.taskId) ?? []), task.createdAt]);
       }
-      for (const [id, set] of byTask)
-        if (set.size > 1) problems.push(`task ${id}: createdAt changes between responses (${[...set].map((n) => new Date(n).toISOString()).join(', ')})`);
+      for (const [id, stamps] of byTask) {
+        const distinct = [...new Set(stamps)];
+        const apart = distinct.flatMap((a, i) =>
+          distinct
+            .slice(i + 1)
+            .filter((b) => !maySameInstant(a, b, TIMESTAMP_READING))
+            .map((b) => `${a} vs ${b}`),
+        );
+        if (apart.length) problems.push(`task ${id}: createdAt names different instants between responses (${apart.slice(0, 3).join('; ')})`);
+      }
       ctx.expect(problems.length === 0, problems.slice(0, 6).join('; ') + (problems.length > 6 ? ` (+${problems.length - 6} more)` : ''));
       return `${seen.length} Task objects (${covered.join(', ')}) carry ISO 8601 createdAt`;
     },
@@ -198,21 +206,46 @@ export const checks: CheckDef[] = [
     needs: ['slow'],
     waitsMs: (p) => roleRunMs(p, 'slow'),
     async run(ctx: CheckContext) {
-      // The slow role runs for seconds, so its status change cannot share a clock tick with its creation.
+      // Read by instant within the precision each stamp shows (suites/judge/timestamps.ts): whole-second stamps of two
+      // changes within one second are equal, not a violation. A change must not go back in time, and the stamp of
+      // a new status must lie after the moment the old status was last seen, counted from createdAt (the slow role
+      // runs for seconds, so a frozen stamp shows), less the precision of both stamps and the round trips.
       const c = await createTask(ctx, 'slow');
-      const o = await observe(ctx, c.taskId, (t) => isTerminal(t.status), { boundMs: timeLeft(ctx, { marginMs: 4_000, floorMs: 2_000 }), allowGone: true });
+      const createdSeenAt = Date.now();
+      const seenAt = new Map<any, number>([[c.task, createdSeenAt]]);
+      const o = await observe(
+        ctx,
+        c.taskId,
+        (t) => {
+          seenAt.set(t, Date.now());
+          return isTerminal(t.status);
+        },
+        { boundMs: timeLeft(ctx, { marginMs: 4_000, floorMs: 2_000 }), allowGone: true },
+      );
       if (o.gone) ctx.skip(`the task was gone (tasks/get ${o.gone.code}) before it reached a terminal status`);
       if (o.timedOut) ctx.skip(`the slow task did not reach a terminal status within ${o.elapsedMs} ms`);
-      const stamp = (t: any) => (typeof t?.lastUpdatedAt === 'string' && isIso8601DateTime(t.lastUpdatedAt) ? Date.parse(t.lastUpdatedAt) : undefined);
-      const snaps = [c.task, ...o.tasks].filter((t) => isTaskStatus(t?.status) && stamp(t) !== undefined); // presence and format: get.last-updated-at
+      const read = (v: unknown) => (typeof v === 'string' ? readTimestamp(v, TIMESTAMP_READING) : undefined);
+      const created = read(c.task.createdAt);
+      const snaps = [c.task, ...o.tasks].filter((t) => isTaskStatus(t?.status) && read(t.lastUpdatedAt) !== undefined); // presence and format: get.last-updated-at
       const changes: string[] = [];
       for (let i = 1; i < snaps.length; i++) {
         const [a, b] = [snaps[i - 1], snaps[i]];
         if (a.status === b.status) continue;
+        const [ra, rb] = [read(a.lastUpdatedAt)!, read(b.lastUpdatedAt)!];
         ctx.expect(
-          stamp(b)! > stamp(a)!,
-          `the status went ${a.status} → ${b.status}, yet lastUpdatedAt went ${a.lastUpdatedAt} → ${b.lastUpdatedAt} (createdAt ${short(b.createdAt)}): the change is not reflected`,
+          orderOf(ra, rb) !== 1,
+          `the status went ${a.status} → ${b.status}, yet lastUpdatedAt went back from ${a.lastUpdatedAt} to ${b.lastUpdatedAt}: the change is not reflected`,
         );
+        // The old status was still shown `sinceCreated` ms after the CreateTaskResult arrived: the change came later.
+        const sinceCreated = (seenAt.get(a) ?? createdSeenAt) - createdSeenAt;
+        if (created && created.zone === rb.zone) {
+          const slack = created.precisionMs + rb.precisionMs + ctx.bound(500);
+          const moved = rb.ms - created.ms;
+          ctx.expect(
+            moved >= sinceCreated - slack,
+            `the status went ${a.status} → ${b.status} after "${a.status}" was still shown ${sinceCreated} ms after creation, yet lastUpdatedAt ${b.lastUpdatedAt} is only ${moved} ms after createdAt ${c.task.createdAt}: the change is not reflected`,
+          );
+        }
         changes.push(`${a.status} → ${b.status}: ${a.lastUpdatedAt} → ${b.lastUpdatedAt}`);
       }
       if (!changes.length) ctx.skip(`no status change was seen between Task objects with a readable lastUpdatedAt (${seqText(o.statuses)})`);

@@ -19,7 +19,12 @@ const ALL = LATITUDES as readonly LatitudeInfo[];
 const CELLS = latitudeCells(ALL);
 
 function runCell(cell: LatitudeCell): Promise<CheckResult[]> {
-  return runAllChecksOnReference(['--status-notifications', ...cell.latitudes.flatMap((l) => ['--latitude', l])], cell.transport === 'http');
+  return runAllChecksOnReference(
+    ['--status-notifications', ...cell.latitudes.flatMap((l) => ['--latitude', l])],
+    cell.transport === 'http',
+    undefined,
+    cell.credentials,
+  );
 }
 
 describe('the latitude facts', () => {

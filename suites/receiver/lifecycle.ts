@@ -322,7 +322,10 @@ export const checks: CheckDef[] = [
     timeoutMs: INPUT_TIMEOUT_MS,
     opensConnections: 2,
     async run(ctx: CheckContext) {
-      const bystander = await ctx.openSession();
+      // The binding MUST applies "when an authorization context is provided" (security-bind-context): the bystander
+      // is a second identity when one is configured; sessions of one identity share their context (only noted).
+      const separate = ctx.connector.hasSecondIdentity;
+      const bystander = await ctx.openSession(separate ? { identity: 'secondary' } : undefined);
       const stray: Message[] = [];
       bystander.onRequest((req) => {
         if (req.method !== 'elicitation/create' && req.method !== 'sampling/createMessage') return undefined;
@@ -344,14 +347,16 @@ export const checks: CheckDef[] = [
           const { m, on, where } = elsewhere[0]!;
           const g = await getTask(ctx, named(m), on);
           const what = `${elsewhere.length} input request(s) for tasks of another session arrived on ${where} (e.g. ${m.method} naming task ${short(named(m))}${named(m) === run.taskId ? ', the task of this check' : ''})`;
-          if (g.error)
+          if (g.error && separate && on === bystander)
             ctx.violation(
-              `${what}, although the receiver keeps that connection apart from the task: its tasks/get of the task answers ${g.error.code} ${short(g.error.message, 80)}`,
+              `${what}, another authorization context (a second identity) that the receiver keeps apart from the task: its tasks/get of the task answers ${g.error.code} ${short(g.error.message, 80)}`,
               {
                 cause: "a task's input request delivered to another connection",
               },
             );
-          ctx.note(`${what}; not judged: that connection can read the task too (no authorization context separates them)`);
+          ctx.note(
+            `${what}; not judged: ${g.error ? 'the receiver scopes tasks to sessions, but no authorization context separates two sessions of one identity (security-bind-context binds to an authorization context when one is provided)' : 'that connection can read the task too (no authorization context separates them)'}`,
+          );
         }
         if (!req && !elsewhere.length) ctx.skip(`the needsInput task sent no input request (statuses ${seqText(run.statuses)})`);
         if (stray.length > elsewhere.filter((e) => e.on === bystander).length)

@@ -15,9 +15,8 @@ const SECTION = 'Task Listing';
 /** Tasks created for the pagination checks: more than one page of a typical receiver (the SDK's store pages by 10). */
 const MANY = 12;
 /**
- * list-paginate threshold. The spec names no page size; a receiver that limits pages to anything up
- * to 50 is taken as paginating. Only one that returns more than 50 tasks in a single response
- * without a nextCursor warns (the check creates 51 tasks before judging so).
+ * How many tasks list.paginate creates before it reports what one response carried. The page names no page size
+ * (tasks.md:489): a receiver paginating at 100 or 1000 paginates too, so no count is a verdict.
  */
 const PAGE_LIMIT = 50;
 
@@ -144,10 +143,12 @@ export const checks: CheckDef[] = [
   }),
   defineCheck({
     id: 'list.paginate',
-    title: `tasks/list limits how many tasks one response carries (warns above ${PAGE_LIMIT} without a nextCursor)`,
+    title: `tasks/list limits how many tasks one response carries (reported: with more than ${PAGE_LIMIT} tasks, the first page's size and nextCursor)`,
     section: SECTION,
     requirements: ['list-paginate'],
-    level: 'SHOULD',
+    level: 'MAY',
+    weakerLevel:
+      'the page names no page size (tasks.md:489): a receiver whose pages hold more tasks than any count the suite could create still paginates, so the check reports what one response carried and never warns',
     killedBy: [],
     clientReceiver: true,
     needs: ['completes'],
@@ -173,10 +174,10 @@ export const checks: CheckDef[] = [
       created += (await createMany(ctx, s, PAGE_LIMIT + 1 - created)).length;
       page = await first();
       const paged = page.nextCursor !== undefined && page.nextCursor !== null;
-      ctx.expect(
-        paged || page.tasks.length <= PAGE_LIMIT,
-        `with ${created} tasks, tasks/list returned all ${page.tasks.length} in one response without a nextCursor (no pagination; threshold ${PAGE_LIMIT})`,
-      );
+      if (!paged)
+        ctx.note(
+          `with ${created} tasks, tasks/list returned all ${page.tasks.length} in one response without a nextCursor (its pages may be larger: the page names no size)`,
+        );
       return `first page ${page.tasks.length} tasks${paged ? ' with a nextCursor' : ''} (${created} created)`;
     },
   }),

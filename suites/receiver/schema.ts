@@ -10,7 +10,7 @@
 import { defineCheck, type CheckContext, type CheckDef } from '../engine/check.ts';
 import type { Message } from '../wire/peer.ts';
 import { validate } from '../../schema/validate.ts';
-import { short } from '../engine/text.ts';
+import { isObj, short } from '../engine/text.ts';
 import { SPEC_REVISION } from '../../schema/spec.ts';
 import { targetTranscripts } from '../arrange/tasks.ts';
 
@@ -163,7 +163,11 @@ export const checks: CheckDef[] = [
           // The payload of tasks/result is a Tasks message whatever its definition.
           const taskAnswer = typeof request?.method === 'string' && request.method.startsWith('tasks/');
           check(where, 'JSONRPCResultResponse', m, m, taskAnswer);
-          for (const d of resultDefinitions(request, m.result)) check(`${where} (${request?.method})`, d, m.result, m, taskAnswer || TASK_DEFINITIONS.has(d));
+          // tasks/result returns the underlying request's result exactly (result-exact): a CallToolResult that deviates
+          // from tools.md's schema is that request's own, judged outside Tasks, unless it is a Task in its place.
+          const forwarded = request?.method === 'tasks/result' && !(isObj(m.result) && 'taskId' in m.result && 'status' in m.result);
+          for (const d of resultDefinitions(request, m.result))
+            check(`${where} (${request?.method})`, d, m.result, m, TASK_DEFINITIONS.has(d) || (taskAnswer && !(forwarded && d === 'CallToolResult')));
         }
       }
       for (const [what, g] of outside) ctx.outside('schema-non-task-message', `${what} (${g.count}×; first: ${g.first})`);

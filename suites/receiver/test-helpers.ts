@@ -9,14 +9,14 @@ import { createReferenceReceiverFromArgs } from '../../mocks/receiver/args.ts';
 
 const profile = loadProfile('fixtures/reference.profile.json');
 
-/** Every check against the reference receiver started with `args` (mocks/receiver/args.ts), 16 at a time. */
-export async function runAllChecksOnReference(args: string[], overHttp: boolean, options?: RunConfig['options']): Promise<CheckResult[]> {
+/** Every check against the reference receiver started with `args` (mocks/receiver/args.ts), 16 at a time; over HTTP with `credentials`, the requests carry a bearer token. */
+export async function runAllChecksOnReference(args: string[], overHttp: boolean, options?: RunConfig['options'], credentials = false): Promise<CheckResult[]> {
   let target: TargetSpec = { kind: 'reference', args };
   let stop = async () => {};
   if (overHttp) {
     const receiver = createReferenceReceiverFromArgs(args);
     const h = await receiver.listenHttp(0);
-    target = { kind: 'http', url: h.url };
+    target = { kind: 'http', url: h.url, ...(credentials ? { headers: { authorization: 'Bearer conformance-run-credentials' } } : {}) };
     stop = async () => {
       await h.close();
       await receiver.close();

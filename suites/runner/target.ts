@@ -102,6 +102,7 @@ export function connectorFor(spec: TargetSpec, requestTimeoutMs: number, concurr
         transport: 'http',
         label: spec.url,
         hasSecondIdentity: spec.secondaryHeaders !== undefined,
+        credentials: Object.keys(spec.headers ?? {}).some((h) => h.toLowerCase() === 'authorization'),
         async open(opts) {
           const headers = opts?.identity === 'secondary' && spec.secondaryHeaders ? spec.secondaryHeaders : spec.headers;
           const peer = await connectHttp({ url: spec.url, headers }, { defaultTimeoutMs: requestTimeoutMs });
