@@ -540,6 +540,14 @@ export const LATITUDES = [
     description: 'createdAt in whole seconds (…T10:30:00Z), lastUpdatedAt in milliseconds with an offset (…T10:30:00.123+00:00)',
   },
   {
+    name: 'http-level-refusals',
+    requirement: '2026-security-auth-binding',
+    description:
+      "another requestor's tasks/get, tasks/update, tasks/cancel are refused with a bare HTTP 403 and a header mismatch with a bare HTTP 400, no JSON-RPC body (as an authorization layer or an intermediary in front would)",
+    args: ['--token', 'alpha', '--token', 'beta'],
+    transport: 'http',
+  },
+  {
     name: 'listen-agrees-none',
     requirement: 'tasks.md "Task Status Notifications": the ack lists the task ids the server agreed to, if any',
     description: 'the acknowledgement agrees to no task ids and no notifications/tasks are sent',

@@ -163,6 +163,7 @@ export function httpHandler(server: ExtensionServer, host = '127.0.0.1', access:
       if (!res.writableEnded) res.end();
       return;
     }
+    if (answer.bare && !res.headersSent) return sendJson(res, answer.httpStatus, undefined);
     server.wire('out', 'http', answer.message);
     if (res.headersSent) {
       res.end(`event: message\ndata: ${JSON.stringify(answer.message)}\n\n`);

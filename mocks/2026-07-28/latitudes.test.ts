@@ -227,6 +227,17 @@ const PROBES: Record<LatitudeName, Probe> = {
       );
     },
   },
+  'http-level-refusals': {
+    http: true,
+    seen: async (c) => {
+      const id = await createTask(c, 'slow');
+      const a = await (c as HttpClient).send(
+        { jsonrpc: '2.0', id: 9, method: Method.TasksGet, params: { taskId: id, _meta: meta() } },
+        { 'mcp-name': `not-${id}` },
+      );
+      return a.status === 400 && a.text === '';
+    },
+  },
   'nondeterministic-output': {
     seen: async (c) => {
       const text = async () => JSON.stringify((await callTool(c, 'complete', {}, NON_DECLARING)).result?.content);

@@ -118,10 +118,15 @@ export interface RequestCtx {
 export interface Answer {
   message: JsonObject;
   httpStatus: number;
+  /** Over HTTP the status alone, no body (latitude http-level-refusals). */
+  bare?: boolean;
 }
 
 type Params = JsonObject;
 const iso = (ms: number): string => new Date(ms).toISOString();
+
+/** A request for a task another requestor owns, refused at the HTTP level (latitude http-level-refusals). */
+class ForeignTaskError extends RpcError {}
 
 /** An error found before the method ran (envelope, headers, _meta, version): it carries its HTTP status. */
 class LadderError extends RpcError {
@@ -268,7 +273,10 @@ export class ExtensionServer {
       const err = e instanceof RpcError ? e : new RpcError(ErrorCode.InternalError, `Internal error: ${e instanceof Error ? e.message : String(e)}`);
       if (!(e instanceof RpcError)) this.log(`internal error on ${msg.method}: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
       if (this.latitude('high-latency')) await sleep(this.opts.latencyMs);
-      return { message: { jsonrpc: '2.0', id, error: this.errorObject(err, msg.method) }, httpStatus: this.httpStatus(err) };
+      // latitude http-level-refusals: a header mismatch refused as an intermediary in front would (a bare 400), a
+      // foreign task as an authorization layer would (a bare 403).
+      const bare = this.latitude('http-level-refusals') && (err instanceof ForeignTaskError || err.code === ErrorCode.HeaderMismatch);
+      return { message: { jsonrpc: '2.0', id, error: this.errorObject(err, msg.method) }, httpStatus: this.httpStatus(err), ...(bare ? { bare } : {}) };
     }
   }
 
@@ -284,6 +292,7 @@ export class ExtensionServer {
   }
 
   private httpStatus(err: RpcError): number {
+    if (err instanceof ForeignTaskError) return 403;
     if (err.code === ErrorCode.MissingRequiredClientCapability) return this.fault('capability-error-http-200') ? 200 : 400;
     if (!(err instanceof LadderError)) return 200;
     if (err.code === ErrorCode.HeaderMismatch && this.fault('header-mismatch-http-200')) return 200;
@@ -828,6 +837,8 @@ export class ExtensionServer {
     let task: StoredTask;
     if (this.fault('foreign-task-visible') && typeof id === 'string' && this.store.peek(id)) task = this.store.peek(id)!;
     else if (id === undefined && this.fault('task-without-id-resolved') && this.store.latestOf(ctx.owner)) task = this.store.latestOf(ctx.owner)!;
+    else if (this.latitude('http-level-refusals') && ctx.transport === 'http' && typeof id === 'string' && this.store.peek(id) && !this.canSee(id, ctx.owner))
+      throw new ForeignTaskError(ErrorCode.InvalidParams, `Forbidden: task ${id} belongs to another requestor`);
     else task = this.store.lookup(id, ctx.owner, verb);
     if (this.latitude('lazy-expiry') && task.ttlMs !== null && Date.now() > task.createdAtMs + task.ttlMs) {
       this.store.remove(task);

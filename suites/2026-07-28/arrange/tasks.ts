@@ -25,7 +25,7 @@ import {
   type TaskStatus,
 } from '../../../schema/2026-07-28/protocol.ts';
 import { wire } from '../engine/check.ts';
-import { CLIENT_CAPABILITIES, type ModernRequestOptions, type ModernResponse, type ModernScope } from '../wire/peer.ts';
+import { CLIENT_CAPABILITIES, HttpNoAnswerError, type ModernRequestOptions, type ModernResponse, type ModernScope } from '../wire/peer.ts';
 
 /** The checks that judge what arranging stumbles over (named as `judgedBy` when a precondition fails). */
 export const JUDGED_BY = {
@@ -155,6 +155,28 @@ export async function createTask(ctx: CheckContext, role: ModernProfileRole, opt
 export function getTask(scope: ModernScope, taskId: unknown, opts: ModernRequestOptions = {}): Promise<ModernResponse> {
   return scope.request(Method.TasksGet, { taskId }, opts);
 }
+
+/** An answer, or a refusal at the HTTP level: an HTTP 4xx whose body holds no JSON-RPC response (`httpRefusal`: its status). */
+export type AnswerOrRefusal = ModernResponse & { httpRefusal?: number };
+
+/**
+ * `request`'s answer, with a bare HTTP 4xx (no JSON-RPC body: an intermediary's refusal, which need carry no
+ * JSON-RPC error, basic-transports-streamable-http.md "Server Validation" note; or an authorization layer's 403/404)
+ * read as a refusal instead of a request that could not complete. Anything else rejects as before.
+ */
+export async function answerOrRefusal(request: Promise<ModernResponse>): Promise<AnswerOrRefusal> {
+  try {
+    return await request;
+  } catch (e) {
+    const status = e instanceof HttpNoAnswerError ? e.exchange.status : undefined;
+    if (status !== undefined && status >= 400 && status < 500) return { httpStatus: status, httpRefusal: status } as AnswerOrRefusal;
+    throw e;
+  }
+}
+
+/** How a refused or answered request reads in a message. */
+export const answerText = (r: AnswerOrRefusal) =>
+  r.httpRefusal !== undefined ? `HTTP ${r.httpRefusal} (no JSON-RPC body)` : r.error ? `${r.httpStatus ?? ''} ${r.error.code}`.trim() : `served`;
 
 /** The delay before the next poll: the task's pollIntervalMs, never sooner (2026-poll-respect-interval; suites/judge/pacing.ts). */
 export function pollDelay(_ctx: unknown, task: unknown): number {

@@ -8,6 +8,7 @@ import { CLIENT_CAPABILITIES, type ModernRequestOptions, type ModernResponse, ty
 import type { HeaderOverrides } from '../wire/http.ts';
 import { brief, modernCheck, wire } from '../engine/check.ts';
 import { freshClient, UNSUPPORTED_VERSION } from './meta.ts';
+import { answerOrRefusal } from '../arrange/tasks.ts';
 
 const SECTION = 'Streamable HTTP: Request Metadata';
 const show = (r: ModernResponse) => brief(r.error ?? r.result);
@@ -42,7 +43,13 @@ export const checks: CheckDef[] = [
       const supported: unknown[] = Array.isArray(ctx.info.discoverResult?.supportedVersions) ? ctx.info.discoverResult.supportedVersions : [];
       // Another version the server supports, so that only the mismatch is wrong; else the legacy revision's.
       const other = (supported.find((v) => typeof v === 'string' && v !== PROTOCOL_VERSION) as string | undefined) ?? '2025-11-25';
-      const r = await s.request(Method.ToolsList, {}, { headers: { [Header.ProtocolVersion]: other } });
+      const r = await answerOrRefusal(s.request(Method.ToolsList, {}, { headers: { [Header.ProtocolVersion]: other } }));
+      // A bare HTTP 4xx: an intermediary's rejection, which need carry no JSON-RPC error (basic-transports-streamable-http.md
+      // "Server Validation" note); 400 and -32020 are judged where a JSON-RPC error is given.
+      if (r.httpRefusal !== undefined) {
+        ctx.note(`refused with a bare HTTP ${r.httpRefusal} (an intermediary's form: no JSON-RPC error required of it)`);
+        return `${Header.ProtocolVersion}: ${other} → HTTP ${r.httpRefusal} without a JSON-RPC body`;
+      }
       ctx.expect(r.error, `tools/list with ${Header.ProtocolVersion}: ${other} and _meta protocolVersion ${PROTOCOL_VERSION} was served: ${show(r)}`);
       if (r.error.code === ErrorCode.UnsupportedProtocolVersion && !supported.includes(other)) {
         // The header named a version the server does not implement: which of the two rules answers first the texts leave open.

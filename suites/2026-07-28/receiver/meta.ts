@@ -8,7 +8,7 @@ import { ErrorCode, Field, HTTP_BAD_REQUEST, Meta, Method, PROTOCOL_VERSION } fr
 import { SPEC_REVISION } from '../../../schema/spec.ts';
 import { CLIENT_INFO, HttpNoAnswerError, type ModernRequestOptions, type ModernResponse, type ModernScope } from '../wire/peer.ts';
 import { brief, extensionNotAdvertised, modernCheck, openWire, wire } from '../engine/check.ts';
-import { createTask } from '../arrange/tasks.ts';
+import { answerOrRefusal, createTask } from '../arrange/tasks.ts';
 
 const show = (r: ModernResponse) => brief(r.error ?? r.result);
 
@@ -185,7 +185,8 @@ export const checks: CheckDef[] = [
     notApplicable: extensionNotAdvertised,
     async run(ctx: CheckContext) {
       const c = await createTask(ctx, 'slow');
-      const r = await c.scope.request(Method.TasksGet, {});
+      const r = await answerOrRefusal(c.scope.request(Method.TasksGet, {}));
+      if (r.httpRefusal !== undefined) return `refused with a bare HTTP ${r.httpRefusal}`;
       // A task resolved from the connection: a result naming a task. Any other answer to the malformed request
       // (an error, a result that names no task) is judged by other lines (-32602, the schema), not this one.
       const named = isObj(r.result) ? r.result[Field.taskId] : undefined;

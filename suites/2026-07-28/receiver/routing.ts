@@ -6,7 +6,7 @@ import type { CheckContext, CheckDef, TargetInfo } from '../../engine/check.ts';
 import { short } from '../../engine/text.ts';
 import { ErrorCode, Header, HTTP_BAD_REQUEST, Method } from '../../../schema/2026-07-28/protocol.ts';
 import { extensionNotAdvertised, modernCheck } from '../engine/check.ts';
-import { cancelTask, createTask, getTask, updateTask } from '../arrange/tasks.ts';
+import { answerOrRefusal, answerText, cancelTask, createTask, getTask, updateTask } from '../arrange/tasks.ts';
 
 const SECTION = 'Streamable HTTP: Routing Headers';
 const httpOnly = (info: TargetInfo) =>
@@ -28,17 +28,19 @@ export const checks: CheckDef[] = [
       if (good.error) ctx.skip(`tasks/get with the right headers answered ${good.error.code} ${good.error.message}`, { judgedBy: '2026-get.working' });
       const other = `not-${c.taskId}`;
       const headers = { [Header.Name]: other };
+      // Rejected in any form: the server's JSON-RPC error, or an intermediary's bare HTTP 4xx (which need carry no
+      // JSON-RPC error: basic-transports-streamable-http.md "Server Validation" note).
       const tries = [
-        [Method.TasksGet, await getTask(c.scope, c.taskId, { headers })],
-        [Method.TasksUpdate, await updateTask(c.scope, c.taskId, {}, { headers })],
-        [Method.TasksCancel, await cancelTask(c.scope, c.taskId, { headers })],
+        [Method.TasksGet, await answerOrRefusal(getTask(c.scope, c.taskId, { headers }))],
+        [Method.TasksUpdate, await answerOrRefusal(updateTask(c.scope, c.taskId, {}, { headers }))],
+        [Method.TasksCancel, await answerOrRefusal(cancelTask(c.scope, c.taskId, { headers }))],
       ] as const;
-      const served = tries.filter(([, r]) => !r.error);
+      const served = tries.filter(([, r]) => !r.error && r.httpRefusal === undefined);
       ctx.expect(
         served.length === 0,
         `${served.map(([m]) => m).join(', ')} with ${Header.Name}: ${other} for params.taskId ${c.taskId} ${served.length > 1 ? 'were' : 'was'} served (${short(served[0]?.[1].result)})`,
       );
-      return tries.map(([m, r]) => `${m} → ${r.httpStatus ?? '?'} ${r.error?.code}`).join('; ');
+      return tries.map(([m, r]) => `${m} → ${answerText(r)}`).join('; ');
     },
   }),
   modernCheck({
@@ -52,7 +54,16 @@ export const checks: CheckDef[] = [
     notApplicable: httpOnly,
     async run(ctx: CheckContext) {
       const c = await createTask(ctx, 'slow');
-      const r = await getTask(c.scope, c.taskId, { headers: { [Header.Method]: Method.TasksCancel } });
+      const r = await answerOrRefusal(getTask(c.scope, c.taskId, { headers: { [Header.Method]: Method.TasksCancel } }));
+      // A bare HTTP 4xx is an intermediary's rejection ("an appropriate HTTP error status (e.g., 400)", no JSON-RPC
+      // error required: basic-transports-streamable-http.md "Server Validation" note), and no answer tells it from
+      // the server's; 400 and -32020 are judged where a JSON-RPC error is given.
+      if (r.httpRefusal !== undefined) {
+        ctx.note(
+          `tasks/get with a mismatched ${Header.Method} was refused with a bare HTTP ${r.httpRefusal} (an intermediary's form: no JSON-RPC error required of it)`,
+        );
+        return `HTTP ${r.httpRefusal} without a JSON-RPC body`;
+      }
       ctx.expect(r.error, `tasks/get sent with ${Header.Method}: ${Method.TasksCancel} was served (${short(r.result)})`);
       ctx.expect(
         r.error.code === ErrorCode.HeaderMismatch,

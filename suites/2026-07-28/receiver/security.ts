@@ -5,7 +5,7 @@ import type { CheckContext, CheckDef, TargetInfo } from '../../engine/check.ts';
 import { short } from '../../engine/text.ts';
 import { Method } from '../../../schema/2026-07-28/protocol.ts';
 import { extensionNotAdvertised, modernCheck, openWire } from '../engine/check.ts';
-import { createTask, getTask, updateTask } from '../arrange/tasks.ts';
+import { answerOrRefusal, answerText, createTask, getTask, updateTask } from '../arrange/tasks.ts';
 
 export const checks: CheckDef[] = [
   modernCheck({
@@ -21,17 +21,18 @@ export const checks: CheckDef[] = [
       if (!ctx.connector.hasSecondIdentity) ctx.skip('the target has one authorization context (give a second identity over HTTP to exercise auth binding)');
       const c = await createTask(ctx, 'slow');
       const other = await openWire(ctx, { identity: 'secondary' });
+      // A refusal in any form: a JSON-RPC error, or a bare HTTP 4xx (the page prescribes no form).
       const tries = [
-        [Method.TasksGet, await getTask(other, c.taskId)],
-        [Method.TasksUpdate, await updateTask(other, c.taskId, {})],
-        [Method.TasksCancel, await other.request(Method.TasksCancel, { taskId: c.taskId })],
+        [Method.TasksGet, await answerOrRefusal(getTask(other, c.taskId))],
+        [Method.TasksUpdate, await answerOrRefusal(updateTask(other, c.taskId, {}))],
+        [Method.TasksCancel, await answerOrRefusal(other.request(Method.TasksCancel, { taskId: c.taskId }))],
       ] as const;
-      const served = tries.filter(([, r]) => !r.error);
+      const served = tries.filter(([, r]) => !r.error && r.httpRefusal === undefined);
       ctx.expect(
         served.length === 0,
         `another identity's ${served.map(([m]) => m).join(', ')} for task ${c.taskId} ${served.length > 1 ? 'were' : 'was'} served (${short(served[0]?.[1].result)})`,
       );
-      return tries.map(([m, r]) => `${m} → ${r.error?.code}`).join('; ');
+      return tries.map(([m, r]) => `${m} → ${answerText(r)}`).join('; ');
     },
   }),
 ];
