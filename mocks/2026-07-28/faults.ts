@@ -431,6 +431,12 @@ export const LATITUDES = [
     description: 'a tasks/get sooner than pollIntervalMs after the previous one of the same task is refused (-32603, data.retryAfterMs)',
   },
   {
+    name: 'rate-limit-custom-code',
+    requirement: 'RULINGS.md#ext-rate-limit-error-open',
+    description:
+      'as rate-limit-polls, refused with an implementation-defined code: -31029 "Slow down: poll this task every N ms" (data.retryAfterMs), over HTTP with status 429',
+  },
+  {
     name: 'expiry-fails-first',
     requirement: 'tasks.md "Task Polling": servers MAY mark a task as failed after the TTL elapses, and subsequently delete it',
     description: 'at createdAt + ttlMs an unfinished task becomes failed; it is deleted one ttlMs later',

@@ -124,6 +124,14 @@ const PROBES: Record<LatitudeName, Probe> = {
       return typeof (await getTask(c, id)).error?.data?.retryAfterMs === 'number';
     },
   },
+  'rate-limit-custom-code': {
+    options: { pollIntervalMs: 300 },
+    seen: async (c) => {
+      const id = await createTask(c, 'slow');
+      await getTask(c, id);
+      return (await getTask(c, id)).error?.code === -31029;
+    },
+  },
   'expiry-fails-first': {
     options: { ttlMs: 150 },
     seen: async (c) => {

@@ -125,6 +125,9 @@ export interface Answer {
 type Params = JsonObject;
 const iso = (ms: number): string => new Date(ms).toISOString();
 
+/** The implementation-defined code of latitude rate-limit-custom-code (outside JSON-RPC's and MCP's ranges). */
+const RATE_LIMIT_CODE = -31029;
+
 /** A request for a task another requestor owns, refused at the HTTP level (latitude http-level-refusals). */
 class ForeignTaskError extends RpcError {}
 
@@ -860,8 +863,12 @@ export class ExtensionServer {
       throw e;
     }
     const now = Date.now();
-    if (this.latitude('rate-limit-polls') && task.pollIntervalMs !== undefined && task.lastGetMs !== undefined && now - task.lastGetMs < task.pollIntervalMs) {
+    const limits = this.latitude('rate-limit-polls') || this.latitude('rate-limit-custom-code');
+    if (limits && task.pollIntervalMs !== undefined && task.lastGetMs !== undefined && now - task.lastGetMs < task.pollIntervalMs) {
       const retryAfterMs = task.pollIntervalMs - (now - task.lastGetMs);
+      // latitude rate-limit-custom-code: an implementation's own code with HTTP 429 (RULINGS.md#ext-rate-limit-error-open).
+      if (this.latitude('rate-limit-custom-code'))
+        throw new LadderError(RATE_LIMIT_CODE, `Slow down: poll this task every ${task.pollIntervalMs} ms`, 429, { retryAfterMs });
       throw new RpcError(ErrorCode.InternalError, `Rate limited: poll this task at most every ${task.pollIntervalMs} ms`, { retryAfterMs });
     }
     // RULINGS.md#ext-input-requests-declared-capability: the inputRequests shown answer to this request's capabilities.

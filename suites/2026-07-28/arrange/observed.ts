@@ -25,6 +25,8 @@ export interface Answered {
   at: number;
   /** The HTTP headers the request went out with, where still known (the shared connection over HTTP). */
   headers?: Record<string, string>;
+  /** The HTTP status of its answer, where known (the shared connection over HTTP). */
+  httpStatus?: number;
 }
 
 /** A message of the target that is not a response (a notification or a request), and the requests of ours on its connection by id. */
@@ -84,13 +86,14 @@ function observe(ctx: CheckContext): Run {
       const key = 'id' in m ? idKey(m.id) : undefined;
       const request = key !== undefined ? requests.get(key) : undefined;
       if (mayBeDualEra && (request ? request.params?._meta?.[Meta.ProtocolVersion] === undefined : m.id === null)) continue;
-      const headers = src.label === 'shared connection' && request ? shared?.exchangeOf(request.id)?.headers : undefined;
+      const exchange = src.label === 'shared connection' && request ? shared?.exchangeOf(request.id) : undefined;
       answers.push({
         source: src.label,
         response: m,
         at: Date.parse(e.time),
         ...(request ? { request, sentAt: sentAt.get(key!) } : {}),
-        ...(headers ? { headers } : {}),
+        ...(exchange?.headers ? { headers: exchange.headers } : {}),
+        ...(exchange?.status !== undefined ? { httpStatus: exchange.status } : {}),
       });
     }
   }

@@ -6,8 +6,8 @@
 // error of each failed task once (a task's error is a JSON-RPC error the server emits too).
 //
 // One code, one verdict: `codeMisuse` puts each code under at most one of these lines (or, for the
-// protocol errors of tasks/*, the extension's "standard JSON-RPC errors" line, errors.ts), the strongest
-// that applies: retired, then reserved but undefined, then (tasks/* only) not a standard code, then legacy
+// protocol errors of tasks/* in a case the page lists, the extension's "standard JSON-RPC errors" line, errors.ts),
+// the strongest that applies: retired, then reserved but undefined, then (listed cases only) not a standard code, then legacy
 // (RULINGS.md#ext-error-code-one-verdict).
 import type { CheckContext, CheckDef } from '../../engine/check.ts';
 import { isLimitError } from '../../arrange/arrange.ts';
@@ -25,20 +25,22 @@ import {
   RESERVED_CODE_RANGE,
   RETIRED_CODES,
   TASK_METHODS,
+  TASKS_EXTENSION,
 } from '../../../schema/2026-07-28/protocol.ts';
 import { modernCheck, wire } from '../engine/check.ts';
 import { NON_DECLARING } from '../arrange/tasks.ts';
-import { declaredCapabilities, errorOf, failedTaskErrors, runAnswers, type Answered } from '../arrange/observed.ts';
+import { declaredCapabilities, errorOf, failedTaskErrors, runAnswers, runIncoming, type Answered } from '../arrange/observed.ts';
 import { mcpNameSource, mirroredParameters, parameterHeaders, standardHeaders } from '../wire/http.ts';
 
 /** Methods whose requests carry Mcp-Name (the standard header table; tasks.md "Streamable HTTP: Routing Headers"). */
 const NAMED_METHODS: readonly string[] = [Method.ToolsCall, 'prompts/get', 'resources/read', ...TASK_METHODS];
 
 const SECTION = 'Error codes';
+const HTTP_TOO_MANY_REQUESTS = 429;
 
 export type CodeRule = 'retired' | 'undefined-reserved' | 'non-standard' | 'legacy';
 
-/** The one line a code breaks, if any. `protocolError`: an error response to tasks/get, tasks/update or tasks/cancel. */
+/** The one line a code breaks, if any. `protocolError`: an error response in a listed protocol-error case of tasks/* (SeenError.listedCase). */
 export function codeMisuse(code: unknown, protocolError: boolean): CodeRule | undefined {
   if (typeof code !== 'number' || !Number.isInteger(code)) return protocolError ? 'non-standard' : undefined;
   if (RETIRED_CODES[code] !== undefined) return 'retired';
@@ -56,6 +58,13 @@ export interface SeenError {
   answered?: Answered;
   /** An error response to tasks/get, tasks/update or tasks/cancel (a protocol error of the extension). */
   protocol: boolean;
+  /**
+   * A case tasks.md "Protocol Errors" lists (tasks.md:791-793) that the request plainly falls in: a declaring
+   * client's tasks/get, tasks/update or tasks/cancel naming a taskId the server never issued in the run (invalid or
+   * nonexistent), not refused as a limit. Only these are held to "standard JSON-RPC errors"; the missing-capability
+   * case has its own lines (-32021), and an internal failure cannot be told from the outside.
+   */
+  listedCase: boolean;
   /**
    * Possibly a refusal of a poll sooner than the task's pollIntervalMs, or a limit (RULINGS.md#ext-rate-limit-error-open:
    * rate limiting has no defined error): left aside by the "standard JSON-RPC errors" line.
@@ -88,15 +97,28 @@ export function runErrors(ctx: CheckContext): SeenError[] {
     const before = (gets.get(`${a.source} ${id}`) ?? []).filter((t) => t < a.sentAt!);
     return every !== undefined && before.length > 0 && a.sentAt - Math.max(...before) < every;
   };
+  // Every taskId the server issued or showed in the run (a request naming another one names a nonexistent task).
+  const issued = new Set<string>();
+  for (const a of answers) {
+    const r = a.response.result as Record<string, unknown> | undefined;
+    if (r && typeof r[Field.taskId] === 'string') issued.add(r[Field.taskId] as string);
+  }
+  for (const i of runIncoming(ctx)) if (typeof i.message.params?.[Field.taskId] === 'string') issued.add(i.message.params[Field.taskId]);
   const out: SeenError[] = [];
   for (const a of answers) {
     const error = errorOf(a);
     if (!error) continue;
     const method = a.request?.method;
     const protocol = typeof method === 'string' && (TASK_METHODS as readonly string[]).includes(method);
-    out.push({ where: `${method ?? 'an unknown request'} (${a.source})`, error, answered: a, protocol, limit: isLimitError(error) || tooSoon(a) });
+    // A rate limit may come as any code, with HTTP 429 (RULINGS.md#ext-rate-limit-error-open).
+    const limit = isLimitError(error) || tooSoon(a) || a.httpStatus === HTTP_TOO_MANY_REQUESTS;
+    const taskId = a.request?.params?.[Field.taskId];
+    const declaring = declaredCapabilities(a.request).extensions?.[TASKS_EXTENSION] !== undefined;
+    const listedCase = protocol && !limit && declaring && !(typeof taskId === 'string' && issued.has(taskId));
+    out.push({ where: `${method ?? 'an unknown request'} (${a.source})`, error, answered: a, protocol, listedCase, limit });
   }
-  for (const f of failedTaskErrors(ctx)) out.push({ where: `failed task ${f.taskId} (${f.source})`, error: f.error, protocol: false, limit: false });
+  for (const f of failedTaskErrors(ctx))
+    out.push({ where: `failed task ${f.taskId} (${f.source})`, error: f.error, protocol: false, listedCase: false, limit: false });
   return out;
 }
 
@@ -135,7 +157,7 @@ function codeCheck(def: {
       await ctx.othersDone();
       const errors = runErrors(ctx);
       if (!errors.length) ctx.skip('the target sent no error in the run: no code to judge');
-      const bad = errors.filter((e) => codeMisuse(e.error.code, e.protocol) === def.rule);
+      const bad = errors.filter((e) => codeMisuse(e.error.code, e.listedCase) === def.rule);
       ctx.expect(bad.length === 0, `${bad.length} error(s) ${def.says}: ${bad.slice(0, 5).map(line).join('; ')}`);
       return `${errors.length} error(s) of the run judged, none ${def.says}`;
     },
