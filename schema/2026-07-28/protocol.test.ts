@@ -8,6 +8,8 @@ import { specDir } from '../spec.ts';
 import { readStateDiagram } from '../test-helpers.ts';
 import {
   declaresTasksExtension,
+  EARLIER_NUMBERING,
+  earlierNumbering,
   ErrorCode,
   Header,
   INITIAL_STATUS,
@@ -130,5 +132,17 @@ describe('capability helpers', () => {
     expect(declaresTasksExtension({ _meta: requestMeta({ extensions: { [TASKS_EXTENSION]: true } }) })).toBe(false);
     expect(declaresTasksExtension(undefined)).toBe(false);
     expect(declaresTasksExtension({ capabilities: tasksExtensionCapabilities() })).toBe(false);
+  });
+});
+
+describe('the numbering before August 2026 (RULINGS.md#ext-error-renumbering)', () => {
+  it('each earlier code is in the changelog beside the one judged now', () => {
+    const changelog = core('changelog.md').replace(/\s+/g, ' ');
+    for (const [earlier, now] of Object.entries(EARLIER_NUMBERING)) expect(changelog).toContain(`\`${earlier}\` → \`${now}\``);
+  });
+  it('names the earlier code, and nothing else', () => {
+    expect(earlierNumbering(-32003, ErrorCode.MissingRequiredClientCapability)).toMatch(/-32003 is -32021 in the numbering before August 2026/);
+    expect(earlierNumbering(-32003, ErrorCode.HeaderMismatch)).toBe('');
+    expect(earlierNumbering(-32602, ErrorCode.MissingRequiredClientCapability)).toBe('');
   });
 });

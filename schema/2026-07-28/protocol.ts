@@ -76,6 +76,23 @@ export const ErrorCode = {
 } as const;
 export type ErrorCodeValue = (typeof ErrorCode)[keyof typeof ErrorCode];
 
+/**
+ * The numbering of the draft before the August 2026 renumbering (changelog.md item 12): earlier code → the code
+ * judged now. A server built from the earlier text answers these; checks name it (RULINGS.md#ext-error-renumbering).
+ */
+export const EARLIER_NUMBERING: Readonly<Record<number, number>> = {
+  [-32001]: ErrorCode.HeaderMismatch,
+  [-32003]: ErrorCode.MissingRequiredClientCapability,
+  [-32004]: ErrorCode.UnsupportedProtocolVersion,
+};
+
+/** Where `got` is `expected` under the earlier numbering: the words that tell that server apart, else ''. */
+export function earlierNumbering(got: unknown, expected: number): string {
+  return typeof got === 'number' && EARLIER_NUMBERING[got] === expected
+    ? ` (${got} is ${expected} in the numbering before August 2026: the server follows the earlier draft; RULINGS.md#ext-error-renumbering)`
+    : '';
+}
+
 /** JSON-RPC 2.0's own codes (-32700, -32600 … -32603: "MCP uses the standard JSON-RPC 2.0 error codes", basic-index.md "Error Codes"). */
 export const JSONRPC_STANDARD_CODES: readonly number[] = [
   ErrorCode.ParseError,

@@ -14,6 +14,7 @@ import { isLimitError } from '../../arrange/arrange.ts';
 import { short } from '../../engine/text.ts';
 import type { JsonRpcError, Message } from '../../wire/peer.ts';
 import {
+  EARLIER_NUMBERING,
   ErrorCode,
   Field,
   Header,
@@ -132,7 +133,11 @@ async function provokeErrors(ctx: CheckContext): Promise<void> {
   if (fails) await quiet(s.request(Method.ToolsCall, { name: fails.name, arguments: fails.arguments ?? {} }, { capabilities: NON_DECLARING }));
 }
 
-const line = (e: SeenError) => `${e.where} → ${short(e.error.code)} ${short(e.error.message, 80)}`;
+const line = (e: SeenError) => {
+  const now = typeof e.error.code === 'number' ? EARLIER_NUMBERING[e.error.code] : undefined;
+  const earlier = now !== undefined ? ` (${now} before the August 2026 renumbering: RULINGS.md#ext-error-renumbering)` : '';
+  return `${e.where} → ${short(e.error.code)} ${short(e.error.message, 80)}${earlier}`;
+};
 
 /** A check of one code rule over every error of the run. */
 function codeCheck(def: {

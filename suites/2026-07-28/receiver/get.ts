@@ -6,7 +6,7 @@ import { isObj, short } from '../../engine/text.ts';
 import { seqText } from '../../arrange/poll.ts';
 import { timeLeft } from '../../arrange/budget.ts';
 import { validatorFor } from '../../../schema/validate.ts';
-import { ErrorCode, Field, firstIllegalStep, isTerminal, ResultType, REVISION, TASK_MACHINE, type TaskStatus } from '../../../schema/2026-07-28/protocol.ts';
+import { EARLIER_NUMBERING, ErrorCode, Field, firstIllegalStep, isTerminal, ResultType, REVISION, TASK_MACHINE, type TaskStatus } from '../../../schema/2026-07-28/protocol.ts';
 import { callTwice, notRepeatedCause, notRepeatedReason, outcomeDifference, type Outcome } from '../../judge/compare.ts';
 import { judgeSightings } from '../../judge/transitions.ts';
 import { statusSightings } from '../arrange/observed.ts';
@@ -65,9 +65,10 @@ async function plainAnswer(ctx: CheckContext, role: ModernProfileRole, differ: (
     first: (a) => {
       if (!a.error && answeredWithTask(a.result))
         ctx.skip(`tools/call of "${name}" without the extension was answered with a task`, { judgedBy: '2026-negotiation.no-task-for-non-declaring' });
-      if (a.error?.code === ErrorCode.MissingRequiredClientCapability)
+      const code = a.error?.code;
+      if (code !== undefined && (code === ErrorCode.MissingRequiredClientCapability || EARLIER_NUMBERING[code] === ErrorCode.MissingRequiredClientCapability))
         ctx.skip(
-          `tool "${name}" (role ${role}) runs only as a task: without the extension it answers ${a.error.code} (2026-caps-required-32021), so there is no plain answer to compare with`,
+          `tool "${name}" (role ${role}) runs only as a task: without the extension it answers ${code} (2026-caps-required-32021; RULINGS.md#ext-error-renumbering), so there is no plain answer to compare with`,
         );
     },
   });

@@ -3,7 +3,7 @@
 // -32022; header names compare case-insensitively; an Mcp-Name in the Base64 sentinel encoding is decoded before
 // it is compared with the body. (The Mcp-Name / Mcp-Method mismatches of task requests: routing.ts.)
 import type { CheckContext, CheckDef, TargetInfo } from '../../engine/check.ts';
-import { ErrorCode, Header, HTTP_BAD_REQUEST, Method, PROTOCOL_VERSION } from '../../../schema/2026-07-28/protocol.ts';
+import { ErrorCode, Header, HTTP_BAD_REQUEST, Method, PROTOCOL_VERSION, earlierNumbering } from '../../../schema/2026-07-28/protocol.ts';
 import { CLIENT_CAPABILITIES, type ModernRequestOptions, type ModernResponse, type ModernScope } from '../wire/peer.ts';
 import type { HeaderOverrides } from '../wire/http.ts';
 import { brief, modernCheck, wire } from '../engine/check.ts';
@@ -57,7 +57,7 @@ export const checks: CheckDef[] = [
       } else
         ctx.expect(
           r.error.code === ErrorCode.HeaderMismatch,
-          `tools/list with ${Header.ProtocolVersion}: ${other} and _meta protocolVersion ${PROTOCOL_VERSION}: expected -32020 (HeaderMismatch), got ${show(r)}`,
+          `tools/list with ${Header.ProtocolVersion}: ${other} and _meta protocolVersion ${PROTOCOL_VERSION}: expected -32020 (HeaderMismatch), got ${show(r)}${earlierNumbering(r.error.code, ErrorCode.HeaderMismatch)}`,
         );
       ctx.expect(r.httpStatus === HTTP_BAD_REQUEST, `the ${r.error.code} of the mismatched ${Header.ProtocolVersion} came with HTTP ${r.httpStatus}, not 400`);
       return `${Header.ProtocolVersion}: ${other} → HTTP ${r.httpStatus} ${r.error.code}`;

@@ -1,7 +1,7 @@
 // Capability negotiation of the Tasks extension (tasks.md "Capability Negotiation", "Protocol Errors"; SEP-2663
 // "Backward Compatibility"; core: server/discover, per-request capabilities, -32021).
 import type { CheckContext, CheckDef } from '../../engine/check.ts';
-import { ErrorCode, Field, LegacyField, Method, TASKS_EXTENSION } from '../../../schema/2026-07-28/protocol.ts';
+import { ErrorCode, Field, LegacyField, Method, TASKS_EXTENSION, earlierNumbering } from '../../../schema/2026-07-28/protocol.ts';
 import { HttpNoAnswerError, CLIENT_CAPABILITIES, type ModernResponse, type ModernScope } from '../wire/peer.ts';
 import { brief, extensionNotAdvertised, modernCheck, wire } from '../engine/check.ts';
 import { answeredWithTask, createTask, unknownTaskId } from '../arrange/tasks.ts';
@@ -69,7 +69,10 @@ export const checks: CheckDef[] = [
     async run(ctx: CheckContext) {
       const r = await callTaskOnlyUndeclared(ctx, wire(ctx));
       ctx.expect(!answeredWithTask(r.result), `the task-only tool answered a non-declaring client with a task: ${show(r)}`);
-      ctx.expect(r.error?.code === ErrorCode.MissingRequiredClientCapability, `expected error -32021, got ${show(r)}`);
+      ctx.expect(
+        r.error?.code === ErrorCode.MissingRequiredClientCapability,
+        `expected error -32021, got ${show(r)}${earlierNumbering(r.error?.code, ErrorCode.MissingRequiredClientCapability)}`,
+      );
     },
   }),
   modernCheck({
@@ -151,7 +154,10 @@ export const checks: CheckDef[] = [
       ];
       for (const [method, params] of calls) {
         const r = await s.request(method, params, { capabilities: CLIENT_CAPABILITIES.nonDeclaring });
-        ctx.expect(r.error?.code === ErrorCode.MissingRequiredClientCapability, `${method} of a non-declaring client: expected -32021, got ${show(r)}`);
+        ctx.expect(
+          r.error?.code === ErrorCode.MissingRequiredClientCapability,
+          `${method} of a non-declaring client: expected -32021, got ${show(r)}${earlierNumbering(r.error?.code, ErrorCode.MissingRequiredClientCapability)}`,
+        );
       }
     },
   }),
@@ -177,7 +183,10 @@ export const checks: CheckDef[] = [
             return ctx.skip(`no answer to subscriptions/listen within ${ctx.options.requestTimeoutMs} ms (${e instanceof Error ? e.message : String(e)})`);
           });
         if ('method' in first) ctx.violation(`subscriptions/listen of a non-declaring client was served (acknowledged: ${brief(first.params, 200)})`);
-        ctx.expect(first.error?.code === ErrorCode.MissingRequiredClientCapability, `expected -32021, got ${brief(first.error ?? first.result)}`);
+        ctx.expect(
+          first.error?.code === ErrorCode.MissingRequiredClientCapability,
+          `expected -32021, got ${brief(first.error ?? first.result)}${earlierNumbering(first.error?.code, ErrorCode.MissingRequiredClientCapability)}`,
+        );
       } finally {
         await sub.close();
       }

@@ -4,7 +4,7 @@
 // task request without Mcp-Name is rejected is the server's latitude (RULINGS.md#ext-mcp-name-task-id).
 import type { CheckContext, CheckDef, TargetInfo } from '../../engine/check.ts';
 import { short } from '../../engine/text.ts';
-import { ErrorCode, Header, HTTP_BAD_REQUEST, Method } from '../../../schema/2026-07-28/protocol.ts';
+import { ErrorCode, Header, HTTP_BAD_REQUEST, Method, earlierNumbering } from '../../../schema/2026-07-28/protocol.ts';
 import { extensionNotAdvertised, modernCheck } from '../engine/check.ts';
 import { answerOrRefusal, answerText, cancelTask, createTask, getTask, updateTask } from '../arrange/tasks.ts';
 
@@ -67,7 +67,7 @@ export const checks: CheckDef[] = [
       ctx.expect(r.error, `tasks/get sent with ${Header.Method}: ${Method.TasksCancel} was served (${short(r.result)})`);
       ctx.expect(
         r.error.code === ErrorCode.HeaderMismatch,
-        `tasks/get with a mismatched ${Header.Method} answered ${r.error.code} ${r.error.message}, not -32020 (HeaderMismatch)`,
+        `tasks/get with a mismatched ${Header.Method} answered ${r.error.code} ${r.error.message}, not -32020 (HeaderMismatch)${earlierNumbering(r.error.code, ErrorCode.HeaderMismatch)}`,
       );
       ctx.expect(r.httpStatus === HTTP_BAD_REQUEST, `the -32020 answer came with HTTP ${r.httpStatus}, not 400`);
       return `HTTP 400, -32020 ${short(r.error.message, 80)}`;

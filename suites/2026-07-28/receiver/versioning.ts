@@ -5,7 +5,7 @@
 // behaviour or rejects the request ("Extension Negotiation").
 import type { CheckContext, CheckDef } from '../../engine/check.ts';
 import { isObj } from '../../engine/text.ts';
-import { ErrorCode, Field, Header, Method, ResultType } from '../../../schema/2026-07-28/protocol.ts';
+import { ErrorCode, Field, Header, Method, ResultType, earlierNumbering } from '../../../schema/2026-07-28/protocol.ts';
 import { SPEC_REVISION } from '../../../schema/spec.ts';
 import { CLIENT_CAPABILITIES, CLIENT_INFO, HttpNoAnswerError, type ModernResponse } from '../wire/peer.ts';
 import { brief, modernCheck, openWire, wire } from '../engine/check.ts';
@@ -32,7 +32,7 @@ export const checks: CheckDef[] = [
       ctx.expect(r.error, `tools/list naming protocol version ${UNSUPPORTED_VERSION} was served: ${show(r)}`);
       ctx.expect(
         r.error.code === ErrorCode.UnsupportedProtocolVersion,
-        `tools/list naming protocol version ${UNSUPPORTED_VERSION}: expected -32022 (UnsupportedProtocolVersionError), got ${show(r)}`,
+        `tools/list naming protocol version ${UNSUPPORTED_VERSION}: expected -32022 (UnsupportedProtocolVersionError), got ${show(r)}${earlierNumbering(r.error.code, ErrorCode.UnsupportedProtocolVersion)}`,
       );
       const supported = (r.error.data as { supported?: unknown } | undefined)?.supported;
       ctx.expect(
