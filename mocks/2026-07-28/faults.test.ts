@@ -319,11 +319,7 @@ const PROBES: Record<FaultName, Probe> = {
       (await (c as HttpClient).send({ jsonrpc: '2.0', id: 9, method: Method.ToolsList, params: { _meta: meta() } }, { 'mcp-method': 'x' })).status === 200,
   },
   'elicitation-undeclared': {
-    seen: async (c) => {
-      const id = await createTask(c, 'ask');
-      await inputRequired(c, id);
-      return (await getTask(c, id, { extensions: DECLARING.extensions })).result?.inputRequests !== undefined;
-    },
+    seen: async (c) => (await callTool(c, 'ask', {}, { extensions: DECLARING.extensions })).result?.resultType === 'task',
   },
   'get-no-result-type': { seen: async (c) => !('resultType' in (await getTask(c, await createTask(c, 'slow'))).result!) },
   'protocol-version-header-unchecked': {

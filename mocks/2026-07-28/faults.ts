@@ -63,7 +63,8 @@ export const FAULTS = [
   {
     name: 'elicitation-undeclared',
     requirement: '2026-mrtr-no-undeclared-elicitation',
-    description: 'tasks/get shows the elicitation inputRequests of a task to a request that declares no elicitation capability',
+    description:
+      'a tools/call declaring the extension but no elicitation capability still starts the input tool as a task, which asks elicitation/create in its inputRequests (instead of -32021)',
   },
   // --- resultType and result shapes ------------------------------------------------------------------
   { name: 'create-result-type-complete', requirement: '2026-result-type-task', description: 'CreateTaskResult carries resultType "complete"' },
@@ -429,6 +430,22 @@ export const LATITUDES = [
     name: 'rate-limit-polls',
     requirement: 'tasks.md "Task Polling": servers MAY rate-limit clients polling more frequently than pollIntervalMs',
     description: 'a tasks/get sooner than pollIntervalMs after the previous one of the same task is refused (-32603, data.retryAfterMs)',
+  },
+  {
+    name: 'input-requests-any-get',
+    requirement: 'RULINGS.md#ext-input-requests-declared-capability',
+    description:
+      'a tasks/get of an input_required task is shown every outstanding request whatever its own capabilities declare (the requests were made under those of the tools/call that created the task)',
+  },
+  {
+    name: 'input-requests-staggered',
+    requirement: '2026-get-input-requests-all-outstanding',
+    description: 'the questions of one round become outstanding 150 ms apart (ask_two shows one inputRequest, then both)',
+  },
+  {
+    name: 'supersede-on-partial',
+    requirement: '2026-update-partial',
+    description: 'after a partial tasks/update the requests left are reissued under new keys (the old keys superseded: tasks.md:379)',
   },
   {
     name: 'rate-limit-custom-code',

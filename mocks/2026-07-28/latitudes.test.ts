@@ -6,7 +6,20 @@ import { LATITUDES, createExtensionServer, type LatitudeName, type ReferenceExte
 import { ErrorCode, Meta, Method } from './protocol.ts';
 import { validatorFor } from '../../schema/validate.ts';
 import { onFakeClock } from '../test-helpers.ts';
-import { callTool, createTask, getTask, HttpClient, meta, NON_DECLARING, pollTask, StreamClient, until, type Client, type Msg } from './test-client.ts';
+import {
+  callTool,
+  createTask,
+  DECLARING,
+  getTask,
+  HttpClient,
+  meta,
+  NON_DECLARING,
+  pollTask,
+  StreamClient,
+  until,
+  type Client,
+  type Msg,
+} from './test-client.ts';
 
 const terminal = (t: Record<string, unknown>) => ['completed', 'failed', 'cancelled'].includes(t.status as string);
 const FAST: ServerOptions = { timings: { completesMs: 30, slowMs: 5_000 }, pollIntervalMs: 20 };
@@ -244,6 +257,31 @@ const PROBES: Record<LatitudeName, Probe> = {
         { 'mcp-name': `not-${id}` },
       );
       return a.status === 400 && a.text === '';
+    },
+  },
+  'input-requests-any-get': {
+    seen: async (c) => {
+      const id = await createTask(c, 'ask');
+      await politePoll(c, id, (t) => t.status === 'input_required');
+      return (await getTask(c, id, { extensions: DECLARING.extensions })).result?.inputRequests !== undefined;
+    },
+  },
+  'input-requests-staggered': {
+    seen: async (c) => {
+      const id = await createTask(c, 'ask_two');
+      const first = await politePoll(c, id, (t) => t.status === 'input_required');
+      const later = await politePoll(c, id, (t) => keysOf(t).length === 2);
+      return keysOf(first).length === 1 && keysOf(later).length === 2;
+    },
+  },
+  'supersede-on-partial': {
+    seen: async (c) => {
+      const id = await createTask(c, 'ask_two');
+      const t = await politePoll(c, id, (x) => keysOf(x).length === 2);
+      const [k1, k2] = keysOf(t);
+      await c.request(Method.TasksUpdate, { taskId: id, inputResponses: { [k1!]: accept('L') } });
+      const after = await politePoll(c, id, (x) => !keysOf(x).includes(k1!));
+      return after.status === 'input_required' && !keysOf(after).includes(k2!) && keysOf(after).length === 1;
     },
   },
   'nondeterministic-output': {

@@ -125,6 +125,9 @@ export interface Answer {
 type Params = JsonObject;
 const iso = (ms: number): string => new Date(ms).toISOString();
 
+/** How far apart the requests of one round become outstanding under latitude input-requests-staggered. */
+const STAGGER_MS = 150;
+
 /** The implementation-defined code of latitude rate-limit-custom-code (outside JSON-RPC's and MCP's ranges). */
 const RATE_LIMIT_CODE = -31029;
 
@@ -608,7 +611,9 @@ export class ExtensionServer {
       if (this.fault('undeclared-wrong-code')) throw new RpcError(ErrorCode.InvalidParams, `Tool ${tool.name} runs only as a task`);
       this.requireTasks(params);
     }
-    if ((tool.rounds || tool.before) && !this.fault('mrtr-undeclared-elicitation')) this.requireElicitation(params);
+    // fault elicitation-undeclared: a declaring client's call without elicitation still starts the input tool's task.
+    const elicitationUnchecked = (this.fault('mrtr-undeclared-elicitation') && !declared) || (this.fault('elicitation-undeclared') && declared && !!tool.rounds);
+    if ((tool.rounds || tool.before) && !elicitationUnchecked) this.requireElicitation(params);
     // fault undeclared-bare-ack: a non-declaring client gets neither the core result nor an error.
     if (ext && !declared && !this.taskOnly(tool) && !tool.rounds && !tool.before && this.fault('undeclared-bare-ack') && this.decideTask(tool, true)) {
       void this.work(this.store.create(ctx.owner, tool.name), tool, ms, [], {}, args);
@@ -721,8 +726,12 @@ export class ExtensionServer {
       for (const round of rounds) {
         const keys = round.map((q, i) => (this.fault('input-key-reused') && previous[i] ? previous[i]! : this.store.newKey(task, q.label)));
         const requests: Record<string, InputRequest> = Object.fromEntries(round.map((q, i) => [keys[i]!, elicitation(q)]));
-        await this.store.requestInput(task, requests, `Waiting for input: ${round.map((q) => q.label).join(', ')}`);
-        round.forEach((q, i) => (answers[q.label] = answerText(keys[i]!, task.answers.get(keys[i]!), q)));
+        const staggerMs = this.latitude('input-requests-staggered') ? STAGGER_MS : 0;
+        await this.store.requestInput(task, requests, `Waiting for input: ${round.map((q) => q.label).join(', ')}`, staggerMs);
+        round.forEach((q, i) => {
+          const key = this.store.currentKey(task, keys[i]!);
+          answers[q.label] = answerText(key, task.answers.get(key), q);
+        });
         previous = keys;
       }
       await sleep(ms, undefined, { signal });
@@ -872,7 +881,8 @@ export class ExtensionServer {
       throw new RpcError(ErrorCode.InternalError, `Rate limited: poll this task at most every ${task.pollIntervalMs} ms`, { retryAfterMs });
     }
     // RULINGS.md#ext-input-requests-declared-capability: the inputRequests shown answer to this request's capabilities.
-    if (task.status === 'input_required' && !this.fault('elicitation-undeclared')) this.requireElicitation(params);
+    // latitude input-requests-any-get: every tasks/get is shown what is outstanding, whatever it declares.
+    if (task.status === 'input_required' && !this.latitude('input-requests-any-get')) this.requireElicitation(params);
     task.lastGetMs = now;
     task.gets++;
     let d = this.detailed(task);
@@ -932,7 +942,10 @@ export class ExtensionServer {
         for (const k of keys) if (task.answers.has(k) && !task.outstanding.has(k)) task.answers.set(k, responses[k] as JsonObject);
       const outstanding = keys.filter((k) => task.outstanding.has(k));
       if (this.latitude('partial-ignored') && outstanding.length < task.outstanding.size) return;
-      this.store.answer(task, responses as Record<string, JsonObject>);
+      const taken = this.store.answer(task, responses as Record<string, JsonObject>);
+      // latitude supersede-on-partial: after a partial answer the requests left are reissued under new keys (tasks.md:379).
+      if (this.latitude('supersede-on-partial') && taken.length && task.status === 'input_required')
+        for (const k of [...task.outstanding.keys()]) this.store.supersede(task, k, this.store.newKey(task, k.replace(/-[0-9a-f]{8}$/, '')));
       if (this.fault('partial-answer-resumes') && outstanding.length && task.outstanding.size) {
         this.store.answer(task, Object.fromEntries([...task.outstanding.keys()].map((k) => [k, { action: 'cancel' }])));
       }

@@ -38,6 +38,10 @@ export interface StoredTask {
   readonly abort: AbortController;
   /** Resolves the wait of the work for its outstanding input. */
   inputWaiter?: { resolve(): void; reject(e: Error): void };
+  /** Requests of the current round not yet made outstanding (latitude input-requests-staggered). */
+  staggered?: number;
+  /** A superseded key → the key of the request that replaced it (latitude supersede-on-partial). */
+  readonly superseded: Map<string, string>;
   /** Set by tasks/cancel (also when the cancellation takes effect later). */
   cancelRequested: boolean;
   /** The number of tasks/get answered for this task. */
@@ -110,6 +114,7 @@ export class TaskStore extends EventEmitter<{ change: [StoredTask] }> {
       ttlMs: this.opts.ttlMs,
       ...(this.opts.pollIntervalMs !== undefined ? { pollIntervalMs: this.opts.pollIntervalMs } : {}),
       outstanding: new Map(),
+      superseded: new Map(),
       issuedKeys: new Set(),
       answers: new Map(),
       abort: new AbortController(),
@@ -237,15 +242,48 @@ export class TaskStore extends EventEmitter<{ change: [StoredTask] }> {
    * The work of `task` needs input: the requests become outstanding, the task input_required; resolves
    * once every one of them is answered (partial answers keep it input_required), rejects on cancel/expiry.
    */
-  requestInput(task: StoredTask, requests: Record<string, InputRequest>, statusMessage: string): Promise<void> {
+  requestInput(task: StoredTask, requests: Record<string, InputRequest>, statusMessage: string, staggerMs = 0): Promise<void> {
     if (isTerminal(task.status) || task.abort.signal.aborted) return Promise.reject(new Error('task ended'));
-    for (const [key, req] of Object.entries(requests)) {
-      task.issuedKeys.add(key);
-      task.outstanding.set(key, req);
-    }
+    const entries = Object.entries(requests);
+    for (const [key] of entries) task.issuedKeys.add(key);
+    // staggerMs: each further request becomes outstanding staggerMs after the one before (latitude input-requests-staggered).
+    const now = staggerMs > 0 ? entries.slice(0, 1) : entries;
+    for (const [key, req] of now) task.outstanding.set(key, req);
+    task.staggered = entries.length - now.length;
+    entries.slice(now.length).forEach(([key, req], i) =>
+      setTimeout(
+        () => {
+          if (isTerminal(task.status)) return;
+          task.outstanding.set(key, req);
+          task.staggered = Math.max(0, (task.staggered ?? 1) - 1);
+          task.lastUpdatedAtMs = Math.max(Date.now(), task.lastUpdatedAtMs);
+          this.emit('change', task);
+        },
+        staggerMs * (i + 1),
+      ).unref(),
+    );
     const waiting = new Promise<void>((resolve, reject) => (task.inputWaiter = { resolve, reject }));
     this.transition(task, 'input_required', statusMessage);
     return waiting;
+  }
+
+  /** The outstanding request under `key` is replaced by the same request under `newKey` (latitude supersede-on-partial). */
+  supersede(task: StoredTask, key: string, newKey: string): void {
+    const req = task.outstanding.get(key);
+    if (!req) return;
+    task.outstanding.delete(key);
+    task.issuedKeys.add(newKey);
+    task.outstanding.set(newKey, req);
+    task.superseded.set(key, newKey);
+    task.lastUpdatedAtMs = Math.max(Date.now(), task.lastUpdatedAtMs);
+    this.emit('change', task);
+  }
+
+  /** The key a request was last issued under (through every supersession). */
+  currentKey(task: StoredTask, key: string): string {
+    let k = key;
+    while (task.superseded.has(k)) k = task.superseded.get(k)!;
+    return k;
   }
 
   /**
@@ -260,7 +298,7 @@ export class TaskStore extends EventEmitter<{ change: [StoredTask] }> {
       task.answers.set(key, value);
       taken.push(key);
     }
-    if (taken.length && task.outstanding.size === 0 && task.status === 'input_required') {
+    if (taken.length && task.outstanding.size === 0 && !task.staggered && task.status === 'input_required') {
       this.transition(task, 'working');
       const w = task.inputWaiter;
       task.inputWaiter = undefined;

@@ -150,6 +150,12 @@ export const CLIENT_LATITUDES = [
     transport: 'stdio',
   },
   {
+    name: 'notified-after-update',
+    requirement: 'tasks.md "Task Update Requests": the client observes the task "via polling or notifications"; it need not poll',
+    description:
+      'after its tasks/update it follows the task through subscriptions/listen (notifications/tasks) instead of tasks/get, polling only if none comes',
+  },
+  {
     name: 'cancel-no-confirm',
     requirement: 'tasks.md "Task Cancellation": the client does not need to poll tasks/get again',
     description: 'after tasks/cancel it does not poll the task again',

@@ -490,6 +490,8 @@ class ExtensionRequestor {
           await this.answer(taskId, fresh, last.inputRequests);
           for (const k of fresh) answered.add(k);
           if (this.faults.has('stop-after-update')) return;
+          // latitude notified-after-update: the task is observed through notifications (tasks.md "via polling or notifications").
+          if (this.latitudes.has('notified-after-update') && (await this.followBySubscription(taskId))) return;
         }
       }
       await delay(this.waitMs(last, created), undefined, { signal: this.o.signal });

@@ -331,6 +331,22 @@ export async function createInputRequired(
   return { ...c, last: w.last, statuses: w.statuses };
 }
 
+/**
+ * The input_required task once `want` requests are outstanding together: a server may make the requests of one
+ * round outstanding milliseconds apart, so a first tasks/get listing fewer is polled a few times more (at its
+ * pollIntervalMs) until it lists `want`, leaves input_required, or 4 more polls have shown no more. Returns the
+ * observation listing the most keys (2026-get-input-requests-all-outstanding judges what is outstanding, not when).
+ */
+export async function withInputsOutstanding(ctx: CheckContext, c: Created & { last: Record<string, any> }, want: number): Promise<Record<string, any>> {
+  if (inputKeys(c.last).length >= want) return c.last;
+  const w = await watch(ctx, c.taskId, (t, n) => t[Field.status] !== 'input_required' || inputKeys(t).length >= want || n >= 4, {
+    scope: c.scope,
+    boundMs: timeLeft(ctx, { marginMs: 6_000, floorMs: 1_000, capMs: 10_000 }),
+    label: `waiting for ${want} inputRequests`,
+  });
+  return [c.last, ...w.tasks].filter((t) => t[Field.status] === 'input_required').reduce((a, b) => (inputKeys(b).length > inputKeys(a).length ? b : a), c.last);
+}
+
 /** tasks/update with these inputResponses. */
 export function updateTask(
   scope: ModernScope,

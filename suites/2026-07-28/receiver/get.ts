@@ -20,10 +20,13 @@ import {
   inputKeys,
   answeredWithTask,
   NON_DECLARING,
+  pastTtl,
   reach,
   pastTtl,
   skipPastTtl,
   watch,
+  withInputsOutstanding,
+  createInputRequired,
   type Created,
 } from '../arrange/tasks.ts';
 import { roleRunMs, type ModernProfileRole } from '../../engine/profile.ts';
@@ -118,6 +121,10 @@ async function staysTerminal(ctx: CheckContext, c: Created, terminal: TaskStatus
   });
   const after = w.statuses.slice(w.statuses.indexOf(terminal));
   const changed = after.find((s) => s !== terminal);
+  // After createdAt + ttlMs the server may mark the task failed and delete it (2026-ttl-server-may-fail-after):
+  // a change seen once the TTL has passed is not judged (RULINGS.md#ext-ttl-before-expiry).
+  if (changed !== undefined && [c.task, ...w.tasks].some((t) => pastTtl(t)))
+    ctx.skip(`task ${c.taskId} changed from ${terminal} to ${changed} (${seqText(w.statuses)}) after its ttlMs had passed (RULINGS.md#ext-ttl-before-expiry)`);
   ctx.expect(
     changed === undefined,
     `task ${c.taskId} was ${terminal}, then tasks/get showed "${changed}" (${seqText(w.statuses)}): a terminal status is final`,
@@ -201,11 +208,11 @@ export const checks: CheckDef[] = [
     needs: ['needsTwoInputs'],
     notApplicable: extensionNotAdvertised,
     async run(ctx: CheckContext) {
-      const c = await createTask(ctx, 'needsTwoInputs');
-      const w = await reach(ctx, c.taskId, (t) => t[Field.status] === 'input_required' && isObj(t[Field.inputRequests]), 'input_required with inputRequests', {
-        scope: c.scope,
-      });
-      const keys = inputKeys(w.last);
+      // Requests made outstanding milliseconds apart are waited for (withInputsOutstanding): what must be listed is
+      // every outstanding request, not both from the first poll.
+      const c = await createInputRequired(ctx, 'needsTwoInputs');
+      const last = await withInputsOutstanding(ctx, c, 2);
+      const keys = inputKeys(last);
       ctx.expect(
         keys.length >= 2,
         `task ${c.taskId} of "${ctx.tool('needsTwoInputs').name}" (role needsTwoInputs: it asks two questions at once) lists ${keys.length} inputRequests (${keys.join(', ') || 'none'})`,

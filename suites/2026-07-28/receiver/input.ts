@@ -10,16 +10,18 @@ import { Field, isTerminal, Method, ResultType, REVISION, tasksExtensionCapabili
 import { validatorFor } from '../../../schema/validate.ts';
 import { extensionNotAdvertised, modernCheck } from '../engine/check.ts';
 import {
+  answeredWithTask,
   answersFor,
+  callRole,
   createInputRequired,
   extraMembers,
-  getTask,
   inputKeys,
   reach,
   reachTerminal,
   skipPastTtl,
   updateTask,
   watch,
+  withInputsOutstanding,
   type Created,
 } from '../arrange/tasks.ts';
 
@@ -92,7 +94,8 @@ async function answer(ctx: CheckContext, c: Created, task: Record<string, any>, 
 
 /** A needsTwoInputs task in input_required with two keys (fewer: not exercised, judged by 2026-get.input-requests-all). */
 async function twoInputsRequired(ctx: CheckContext) {
-  const c = await createInputRequired(ctx, 'needsTwoInputs');
+  const c0 = await createInputRequired(ctx, 'needsTwoInputs');
+  const c = { ...c0, last: await withInputsOutstanding(ctx, c0, 2) };
   const keys = inputKeys(c.last);
   if (keys.length < 2) ctx.skip(`task ${c.taskId} lists ${keys.length} inputRequests`, { judgedBy: '2026-get.input-requests-all' });
   const [k1, k2] = keys as [string, string];
@@ -167,7 +170,7 @@ export const checks: CheckDef[] = [
   }),
   modernCheck({
     id: '2026-input.no-undeclared-elicitation',
-    title: 'a tasks/get whose request declares no elicitation capability is shown no elicitation/create inputRequests',
+    title: 'a task created by a request declaring no elicitation capability asks no elicitation/create in its inputRequests',
     section: SECTION,
     requirements: ['2026-mrtr-no-undeclared-input-requests'],
     level: 'MUST',
@@ -175,17 +178,30 @@ export const checks: CheckDef[] = [
     needs: ['needsInput'],
     notApplicable: extensionNotAdvertised,
     async run(ctx: CheckContext) {
-      const c = await createInputRequired(ctx, 'needsInput');
-      // RULINGS.md#ext-input-requests-declared-capability: judged on the capabilities of the tasks/get itself.
-      const r = await getTask(c.scope, c.taskId, { capabilities: tasksExtensionCapabilities() });
-      if (r.error) return `answered ${r.error.code} ${short(r.error.message, 80)} (no inputRequests shown)`;
-      const reqs = isObj(r.result?.[Field.inputRequests]) ? Object.entries(r.result[Field.inputRequests] as Record<string, any>) : [];
-      const elicit = reqs.filter(([, q]) => q?.method === Method.ElicitationCreate).map(([k]) => k);
+      // RULINGS.md#ext-input-requests-declared-capability: judged on the request that created the task (the one
+      // its work asks on behalf of). A tasks/get declaring less may be shown what is outstanding or refused.
+      const r = await callRole(ctx, 'needsInput', { capabilities: tasksExtensionCapabilities() });
+      if (r.error) return `the tools/call declaring no elicitation was answered ${r.error.code} ${short(r.error.message, 80)}`;
+      const elicitIn = (o: unknown) =>
+        isObj(o) && isObj(o[Field.inputRequests])
+          ? Object.entries(o[Field.inputRequests] as Record<string, any>)
+              .filter(([, q]) => q?.method === Method.ElicitationCreate)
+              .map(([k]) => k)
+          : [];
+      if (!answeredWithTask(r.result)) {
+        const asked = elicitIn(r.result);
+        ctx.expect(asked.length === 0, `tools/call declaring no elicitation capability was answered with elicitation/create under ${asked.join(', ')}`);
+        return `answered without a task (resultType ${short(r.result?.[Field.resultType])})`;
+      }
+      const taskId = String(r.result[Field.taskId]);
+      ctx.hold({ taskId, peer: ctx.peer, slot: false, cancelAtEnd: true });
+      const w = await watch(ctx, taskId, (t) => t[Field.status] !== 'working', { label: 'waiting for input_required or the end', allowGone: true });
+      const asked = [r.result, ...w.tasks].flatMap(elicitIn);
       ctx.expect(
-        elicit.length === 0,
-        `tasks/get of task ${c.taskId} from a request declaring no elicitation capability shows elicitation/create under ${elicit.join(', ')}`,
+        asked.length === 0,
+        `task ${taskId}, created by a tools/call declaring no elicitation capability, asks elicitation/create under ${[...new Set(asked)].join(', ')} (${seqText(w.statuses)})`,
       );
-      return `no elicitation/create shown (status ${short(r.result?.[Field.status])})`;
+      return `task ${taskId}: ${seqText(w.statuses)}, no elicitation/create asked`;
     },
   }),
   modernCheck({
@@ -316,11 +332,15 @@ export const checks: CheckDef[] = [
         st === 'input_required' || st === 'cancelled' || st === 'failed',
         `after answering only ${k1} of ${k1}, ${k2} the task moved on to ${st} (${seqText(statuses)}) without the response to ${k2}`,
       );
+      // The unanswered request stays listed, or a request that supersedes it does (a new key: tasks.md:379
+      // contemplates superseded requests); what must not happen is input_required with nothing left to answer.
+      const left = inputKeys(w.last).filter((k) => k !== k1);
       if (st === 'input_required')
         ctx.expect(
-          inputKeys(w.last).includes(k2),
-          `after answering only ${k1}, inputRequests no longer lists the unanswered ${k2} (got ${inputKeys(w.last).join(', ') || 'none'})`,
+          left.length > 0,
+          `after answering only ${k1}, inputRequests lists neither the unanswered ${k2} nor a request superseding it (got ${inputKeys(w.last).join(', ') || 'none'})`,
         );
+      if (st === 'input_required' && !left.includes(k2)) ctx.note(`${k2} was superseded by ${left.join(', ')}`);
       return `still input_required with ${inputKeys(w.last).join(', ')} after ${statuses.length} polls`;
     },
   }),
