@@ -612,7 +612,8 @@ export class ExtensionServer {
       this.requireTasks(params);
     }
     // fault elicitation-undeclared: a declaring client's call without elicitation still starts the input tool's task.
-    const elicitationUnchecked = (this.fault('mrtr-undeclared-elicitation') && !declared) || (this.fault('elicitation-undeclared') && declared && !!tool.rounds);
+    const elicitationUnchecked =
+      (this.fault('mrtr-undeclared-elicitation') && !declared) || (this.fault('elicitation-undeclared') && declared && !!tool.rounds);
     if ((tool.rounds || tool.before) && !elicitationUnchecked) this.requireElicitation(params);
     // fault undeclared-bare-ack: a non-declaring client gets neither the core result nor an error.
     if (ext && !declared && !this.taskOnly(tool) && !tool.rounds && !tool.before && this.fault('undeclared-bare-ack') && this.decideTask(tool, true)) {
