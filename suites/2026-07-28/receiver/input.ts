@@ -296,10 +296,13 @@ export const checks: CheckDef[] = [
       });
       if (taken.timedOut || isTerminal(taken.last?.[Field.status]))
         ctx.skip(`the server did not take the partial answer to ${k1} (its latitude, 2026-update-partial): seen ${seqText(taken.statuses)}`);
-      const all = answersFor(c.last[Field.inputRequests], `second-${token}`);
+      // What is outstanding now: k2, or a request superseding it (tasks.md:379).
+      const rest = taken.last ? inputKeys(taken.last).filter((k) => k !== k1) : [k2];
+      const all = answersFor(taken.last?.[Field.inputRequests] ?? c.last[Field.inputRequests], `second-${token}`);
       const stray = answersFor(c.last[Field.inputRequests], `stray-${token}`);
-      const r = await updateTask(c.scope, c.taskId, { [k1]: stray[k1], [k2]: all[k2] });
-      if (r.error) ctx.skip(`tasks/update with the answered key ${k1} and the outstanding ${k2} answered error ${r.error.code} ${r.error.message}`);
+      const r = await updateTask(c.scope, c.taskId, { [k1]: stray[k1], ...Object.fromEntries(rest.map((k) => [k, all[k]])) });
+      if (r.error)
+        ctx.skip(`tasks/update with the answered key ${k1} and the outstanding ${rest.join(', ')} answered error ${r.error.code} ${r.error.message}`);
       const w = await reachTerminal(ctx, c.taskId, { scope: c.scope });
       const text = JSON.stringify(w.last[Field.result] ?? w.last[Field.error] ?? '');
       ctx.expect(!text.includes(`stray-${token}`), `the second response to the answered key ${k1} was taken: the outcome shows it (${short(text, 200)})`);
