@@ -22,7 +22,6 @@ import {
   NON_DECLARING,
   pastTtl,
   reach,
-  pastTtl,
   skipPastTtl,
   watch,
   withInputsOutstanding,

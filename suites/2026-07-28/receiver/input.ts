@@ -15,6 +15,7 @@ import {
   callRole,
   createInputRequired,
   extraMembers,
+  getTask,
   inputKeys,
   reach,
   reachTerminal,
