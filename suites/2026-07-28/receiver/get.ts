@@ -6,7 +6,17 @@ import { isObj, short } from '../../engine/text.ts';
 import { seqText } from '../../arrange/poll.ts';
 import { timeLeft } from '../../arrange/budget.ts';
 import { validatorFor } from '../../../schema/validate.ts';
-import { EARLIER_NUMBERING, ErrorCode, Field, firstIllegalStep, isTerminal, ResultType, REVISION, TASK_MACHINE, type TaskStatus } from '../../../schema/2026-07-28/protocol.ts';
+import {
+  EARLIER_NUMBERING,
+  ErrorCode,
+  Field,
+  firstIllegalStep,
+  isTerminal,
+  ResultType,
+  REVISION,
+  TASK_MACHINE,
+  type TaskStatus,
+} from '../../../schema/2026-07-28/protocol.ts';
 import { callTwice, notRepeatedCause, notRepeatedReason, outcomeDifference, type Outcome } from '../../judge/compare.ts';
 import { judgeSightings } from '../../judge/transitions.ts';
 import { statusSightings } from '../arrange/observed.ts';
