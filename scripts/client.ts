@@ -21,6 +21,10 @@ import { REQUEST_TYPE_NAMES } from '../suites/requestor/client-receiver.ts';
 import { SPEC_REVISION } from '../schema/spec.ts';
 import { CLIENT_SCENARIOS as EXTENSION_SCENARIOS, CLIENT_SCENARIO_NAMES as EXTENSION_SCENARIO_NAMES } from '../mocks/2026-07-28/scenarios.ts';
 import { extensionRequestorChecks } from '../suites/2026-07-28/requestor/checks.ts';
+import { interruptedResult, Interrupted, onInterrupt, type Interrupt } from './interrupt.ts';
+import { endDescendants } from '../suites/wire/children.ts';
+import type { CheckResult, Level } from '../suites/engine/check.ts';
+import type { Revision } from '../schema/spec.ts';
 import { planScenarios as planExtensionScenarios, type ExtensionClientRunConfig } from '../suites/2026-07-28/requestor/run.ts';
 
 /** The revisions a client can be graded in (`--revision`); a client is not probed, so there is no `auto`. */
@@ -279,7 +283,8 @@ export async function runClientCommand(argv: string[]): Promise<number> {
   const collector = new CheckCollector(() => {}, status);
   const reporters: unknown[] = [collector];
   const longest = Math.max(20_000, ...plan.run.map((n) => config.timeoutMs ?? SCENARIOS.find((s) => s.name === n)!.timeoutMs));
-  await runSuite({
+  const interrupt = onInterrupt();
+  await runInterruptible(interrupt, {
     entry: 'suites/requestor/client.suite',
     reporters,
     provide: { clientConformance: config },
@@ -292,8 +297,10 @@ export async function runClientCommand(argv: string[]): Promise<number> {
   });
   status?.stop();
   const order = new Map(allCheckIds().map((id, i) => [id, i]));
-  const results = [...collector.results].sort((a, b) => (order.get(a.id) ?? 1e9) - (order.get(b.id) ?? 1e9));
+  const results = [...collector.results, ...unfinished(collector, interrupt)].sort((a, b) => (order.get(a.id) ?? 1e9) - (order.get(b.id) ?? 1e9));
   const report = buildReport(results, target, started, args.baseline, collector.errors);
+  if (interrupt.signal) report.interrupted = { signal: interrupt.signal };
+  interrupt.dispose();
   const code = gateReport(report, args.strict);
   process.stdout.write(formatConsole(report, args.color) + '\n');
   await writeReports(report, { json: args.json, junit: args.junit, markdown: args.markdown }, { strict: args.strict, exitCode: code });
@@ -330,6 +337,30 @@ async function serveExtensionScenario(name: string, port: number): Promise<numbe
   return -1; // keeps serving
 }
 
+/**
+ * Runs the client suite until it ends or a signal arrives (scripts/interrupt.ts); then every process the run
+ * started (the clients, spawned in vitest's worker) is ended, and the caller reports the tests that did not finish.
+ */
+async function runInterruptible(interrupt: Interrupt, run: Parameters<typeof runSuite>[0]): Promise<void> {
+  try {
+    // vitest's Node API exits the process on SIGINT/SIGTERM: once it has started (onInit), our handler alone acts.
+    await interrupt.race(runSuite({ ...run, reporters: [...run.reporters, { onInit: () => interrupt.sole() }] }));
+  } catch (e) {
+    if (!(e instanceof Interrupted)) throw e;
+    await endDescendants();
+  }
+}
+
+/** The collected checks without a result once the run was interrupted: not exercised (interrupted). */
+function unfinished(collector: CheckCollector, interrupt: Interrupt, revision?: Revision): CheckResult[] {
+  if (!interrupt.signal) return [];
+  const done = new Set(collector.results.map((r) => r.id));
+  const defs = new Map<string, { id: string; section: string; title?: string; requirements?: readonly string[]; level?: Level }>(
+    [...requestorChecks, ...extensionRequestorChecks].map((c) => [c.id, c]),
+  );
+  return collector.collected.filter((t) => !done.has(t.id)).map((t) => interruptedResult({ ...t, ...(defs.get(t.id) ?? {}) }, revision, interrupt.signal!));
+}
+
 /** Grades a client in revision 2026-07-28: the scenarios of the reference extension server, the requestor checks of the revision. */
 async function gradeExtensionClient(args: Extract<ReturnType<typeof parseClientArgs>, { config: ClientRunConfig }>): Promise<number> {
   const { config } = args;
@@ -346,15 +377,18 @@ async function gradeExtensionClient(args: Extract<ReturnType<typeof parseClientA
     ...(config.timeoutMs !== undefined ? { timeoutMs: config.timeoutMs } : {}),
   };
   const longest = Math.max(20_000, ...plan.run.map((n) => config.timeoutMs ?? EXTENSION_SCENARIOS.find((s) => s.name === n)!.timeoutMs));
-  await runSuite({
+  const interrupt = onInterrupt();
+  await runInterruptible(interrupt, {
     entry: 'suites/2026-07-28/requestor/client.suite',
     reporters: [collector],
     provide: { extensionClientConformance: provided },
     options: { hookTimeout: Math.ceil(plan.run.length / Math.max(1, config.concurrency)) * (clientRunLimitMs(longest) + 5_000) + 30_000, testTimeout: 60_000 },
   });
   const order = new Map(extensionRequestorChecks.map((c, i) => [c.id, i]));
-  const results = [...collector.results].sort((a, b) => (order.get(a.id) ?? 1e9) - (order.get(b.id) ?? 1e9));
+  const results = [...collector.results, ...unfinished(collector, interrupt, '2026-07-28')].sort((a, b) => (order.get(a.id) ?? 1e9) - (order.get(b.id) ?? 1e9));
   const report = buildReport(results, target, started, args.baseline, collector.errors, '2026-07-28');
+  if (interrupt.signal) report.interrupted = { signal: interrupt.signal };
+  interrupt.dispose();
   const code = gateReport(report, args.strict);
   process.stdout.write(formatConsole(report, args.color) + '\n');
   await writeReports(report, { json: args.json, junit: args.junit, markdown: args.markdown }, { strict: args.strict, exitCode: code });

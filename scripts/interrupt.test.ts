@@ -1,7 +1,7 @@
-// Ctrl-C during `server`, as a user meets it: the CLI is spawned against the reference receiver over stdio (each
-// process of the target writes its pid), gets SIGINT while its checks run, and exits 130 having written every
-// report asked for: the checks that finished keep their verdicts, the others are not exercised (interrupted),
-// and every process the run started has ended.
+// Ctrl-C during `server` and `client`, as a user meets it: the CLI is spawned against the reference receiver over
+// stdio (each process of the target writes its pid), or grading a client that never ends (it writes its pid), gets
+// SIGINT while it runs, and exits 130 having written every report asked for: the checks that finished keep their
+// verdicts, the others are not exercised (interrupted), and every process the run started has ended.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -69,5 +69,30 @@ describe('server interrupted by SIGINT', () => {
     expect(stdout).toMatch(/interrupted \(SIGINT\): \d+ check\(s\) not exercised; exit code 130/);
     // Every process of the target has ended (the run ends them; a process group's members with their leader).
     await until(() => started().every((pid) => !alive(pid)), 10_000, `target processes ended: ${started().filter(alive).join(', ')}`);
+  });
+
+  it('client: exits 130 with the report written, the checks not exercised (interrupted), and the client ended', { timeout: 180_000 }, async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mtc-interrupt-client-'));
+    const pids = join(dir, 'pids');
+    const json = join(dir, 'r.json');
+    const client = `sh -c 'echo $$ >> ${pids}; exec sleep 600'`;
+    const cli = spawn(
+      process.execPath,
+      ['--import', 'tsx', 'scripts/cli.ts', 'client', '--command', client, '--scenario', 'poll-interval', '--transport', 'stdio', '--json', json, '--no-color'],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let output = '';
+    cli.stdout.on('data', (c: Buffer) => (output += c));
+    cli.stderr.on('data', (c: Buffer) => (output += c));
+    const exited = new Promise<number | null>((r) => cli.once('exit', (code) => r(code)));
+    const started = () => (existsSync(pids) ? readFileSync(pids, 'utf8').trim().split('\n').map(Number) : []);
+    await until(() => started().length >= 1, 120_000, `the client started\n${output}`);
+    cli.kill('SIGINT');
+    expect(await exited, output).toBe(130);
+    const report = JSON.parse(readFileSync(json, 'utf8'));
+    expect(report.interrupted).toEqual({ signal: 'SIGINT' });
+    expect(report.summary.exitCode).toBe(130);
+    expect(report.checks.filter((c: { message: string }) => /^not exercised \(interrupted\)/.test(c.message)).length).toBeGreaterThan(0);
+    await until(() => started().every((pid) => !alive(pid)), 10_000, `the client ended: ${started().filter(alive).join(', ')}`);
   });
 });

@@ -17,6 +17,8 @@ export interface Interrupt {
   readonly happened: Promise<NodeJS.Signals>;
   /** `work`, or an Interrupted rejection as soon as a signal arrives. */
   race<T>(work: Promise<T>): Promise<T>;
+  /** Removes every other SIGINT/SIGTERM handler (vitest's Node API exits the process on them): ours alone decides. */
+  sole(): void;
   /** Removes the handlers (the process's default handling comes back). */
   dispose(): void;
 }
@@ -45,6 +47,9 @@ export function onInterrupt(say: (text: string) => void = (t) => process.stderr.
     },
     happened,
     race: (work) => Promise.race([work, interrupted]),
+    sole() {
+      for (const sig of ['SIGINT', 'SIGTERM'] as const) for (const l of process.listeners(sig)) if (l !== handler) process.off(sig, l as never);
+    },
     dispose() {
       process.off('SIGINT', handler);
       process.off('SIGTERM', handler);

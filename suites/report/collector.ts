@@ -14,13 +14,17 @@ const sectionOf = (t: TestCase) => (t.parent.type === 'suite' ? t.parent.name : 
 export class CheckCollector implements Reporter {
   readonly results: CheckResult[] = [];
   readonly errors: string[] = [];
+  /** Every test collected (check id and section), for a run interrupted before it finished them. */
+  readonly collected: { id: string; section: string }[] = [];
   constructor(
     private readonly progress: (line: string) => void,
     private readonly status?: RunProgress,
   ) {}
 
   onTestModuleCollected(module: TestModule): void {
-    this.status?.addChecks([...module.children.allTests()].map(sectionOf));
+    const tests = [...module.children.allTests()];
+    this.collected.push(...tests.map((t) => ({ id: t.name, section: sectionOf(t) })));
+    this.status?.addChecks(tests.map(sectionOf));
   }
 
   onTestCaseReady(testCase: TestCase): void {

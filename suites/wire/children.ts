@@ -1,7 +1,8 @@
 // Every process a run spawns (stdio targets of either revision), so that an interrupted run can end them all
-// (SIGINT, SIGTERM: scripts/server.ts) instead of leaving them to notice their closed stdin. A child spawned as
-// the leader of a process group of its own (`group`) is ended with its group: what it started goes too.
-import type { ChildProcess } from 'node:child_process';
+// (SIGINT, SIGTERM: scripts/server.ts, scripts/client.ts) instead of leaving them to notice their closed stdin. A
+// child spawned as the leader of a process group of its own (`group`) is ended with its group. Processes spawned
+// where this module's registry does not reach (a vitest worker thread) are found as this process's descendants.
+import { execFileSync, type ChildProcess } from 'node:child_process';
 
 const live = new Map<ChildProcess, { group: boolean }>();
 
@@ -37,4 +38,58 @@ export async function endChildren(graceMs = 2_000): Promise<void> {
   }, graceMs);
   await Promise.all(exited);
   clearTimeout(timer);
+}
+
+/** The pids of this process's descendants, deepest last (`ps`; empty where it cannot be run). */
+export function descendants(root = process.pid): number[] {
+  let table: string;
+  try {
+    table = execFileSync('ps', ['-A', '-o', 'pid=', '-o', 'ppid='], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+  } catch {
+    return [];
+  }
+  const children = new Map<number, number[]>();
+  for (const line of table.split('\n')) {
+    const [pid, ppid] = line.trim().split(/\s+/).map(Number);
+    if (!pid || ppid === undefined || Number.isNaN(ppid)) continue;
+    children.set(ppid, [...(children.get(ppid) ?? []), pid]);
+  }
+  const out: number[] = [];
+  const walk = (pid: number) => {
+    for (const c of children.get(pid) ?? [])
+      if (c !== process.pid) {
+        out.push(c);
+        walk(c);
+      }
+  };
+  walk(root);
+  return out;
+}
+
+/** Ends every descendant of this process (SIGTERM, SIGKILL to those left after `graceMs`), the tracked children first. */
+export async function endDescendants(graceMs = 2_000): Promise<void> {
+  const ps = descendants().filter((pid) => pid !== process.pid);
+  const alive = (pid: number) => {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  for (const pid of ps)
+    try {
+      process.kill(pid, 'SIGTERM');
+    } catch {
+      /* gone */
+    }
+  await endChildren(graceMs);
+  const end = Date.now() + graceMs;
+  while (ps.some(alive) && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
+  for (const pid of ps.filter(alive))
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      /* gone */
+    }
 }
