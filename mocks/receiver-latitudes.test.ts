@@ -139,6 +139,11 @@ const observations: Record<LatitudeName, (p: Peer, h: Harness) => Promise<void>>
     expect(limited.some((m) => /^Slow down/.test(m))).toBe(true);
     expect(limited.some((m) => /^Too many requests/.test(m))).toBe(true);
   },
+  'foreign-context-custom-code': async (p, h) => {
+    const t = await createTask(p, 'complete', { ms: 0 });
+    const other = await h.peer({ token: 'conformance-other-requestor' });
+    expect((await other.request('tasks/get', { taskId: t.taskId })).error?.code).toBe(-32001);
+  },
   'tool-result-deviates': async (p) => {
     const t = await createTask(p, 'complete', { ms: 0 });
     await pollUntil(p, t.taskId, statusIs('completed'));

@@ -36,7 +36,8 @@ export const CLIENT_FAULTS = [
   },
   {
     name: 'stop-polling',
-    description: 'never polls: after the CreateTaskResult it moves on (as if waiting for a status notification that never comes)',
+    description:
+      'never polls: after the CreateTaskResult it waits, connected and idle, for a status notification that never comes (3 pollIntervals and 2 s), pings, and moves on',
   },
   {
     name: 'no-result-on-input-required',

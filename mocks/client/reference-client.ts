@@ -306,6 +306,9 @@ class ReferenceRequestor {
           if (this.faults.has('no-poll-after-result-error')) return;
         }
       } else if (this.faults.has('stop-polling')) {
+        // Waits for a status notification that never comes, connected and idle, then checks the line is alive and gives up.
+        await sleep(3 * this.interval(last) + 2_000, this.signal);
+        await this.peer.request('ping', undefined, { timeoutMs: REQUEST_TIMEOUT_MS });
         return;
       }
       await sleep(this.interval(last), this.signal);

@@ -19,6 +19,8 @@ export const RATE_LIMIT_PER_SECOND = 8;
 export const LATENCY_MS = 150;
 /** How often a running task pings its requestor under server-pings (ms). */
 export const PING_EVERY_MS = 250;
+/** The code of a rejection of another requestor's task under foreign-context-custom-code. */
+export const FOREIGN_CONTEXT_CODE = -32001;
 /** The code of a refused poll under poll-rate-limit (an implementation's own: no line names one, tasks.md:881). */
 export const POLL_LIMIT_CODE = -32005;
 /** Under poll-rate-limit: the shortest gap between tasks/get of one task (ms), and tasks/list a second. */
@@ -186,6 +188,15 @@ export class LatitudeSwitches {
     if (!this.l.has('result-wakes-per-interval') || pollInterval <= 0) return 0;
     const since = Date.now() - arrivedAt;
     return Math.ceil(since / pollInterval) * pollInterval - since;
+  }
+
+  /**
+   * RULINGS.md#foreign-context-code (foreign-context-custom-code): a request about another requestor's task is
+   * rejected with an error of the receiver's own (-32001 "Forbidden"), not the "not found" the suite expects.
+   */
+  foreignContextError(t: StoredTask | undefined, owner: string): RpcError | undefined {
+    if (!this.l.has('foreign-context-custom-code') || !t || t.owner === owner) return undefined;
+    return new RpcError(FOREIGN_CONTEXT_CODE, 'Forbidden: the task belongs to another requestor');
   }
 
   private idCounter = 0;

@@ -146,6 +146,12 @@ export const LATITUDES = [
     overHttp: true,
   },
   {
+    name: 'foreign-context-custom-code',
+    allows: 'RULINGS.md#foreign-context-code',
+    description: 'tasks/get, tasks/result and tasks/cancel of another requestor\'s task answer -32001 "Forbidden" (the page names no code for the rejection)',
+    excludes: ['shared-session-tasks'],
+  },
+  {
     name: 'tool-result-deviates',
     allows: 'result-exact',
     description:

@@ -222,6 +222,12 @@ export class TaskStore {
     throw new RpcError(code, 'Failed to retrieve task: Task not found');
   }
 
+  /** The live task of this id whoever owns it, without a lookup's side effects (undefined: none). */
+  peek(taskId: unknown): StoredTask | undefined {
+    const t = typeof taskId === 'string' ? this.tasks.get(taskId) : undefined;
+    return t && !t.deleted ? t : undefined;
+  }
+
   /** The requestor's live tasks in creation order (owner null = everyone's). */
   list(owner: string | null): StoredTask[] {
     const now = Date.now();

@@ -52,6 +52,8 @@ export function lookup(s: SessionPort, params: Params, ctx: RequestCtx, purpose:
       if (t.owner === ctx.owner || t.owner.startsWith('session:')) return t;
       throw new RpcError(code, 'Failed to retrieve task: Task not found');
     }
+    const foreign = s.core.latitude.foreignContextError(s.core.store.peek(taskId), ctx.owner);
+    if (foreign) throw foreign;
     return s.core.store.lookup(sw.ownerScope(ctx.owner), taskId, code);
   } catch (e) {
     s.core.audit('task.lookup-failed', { task: typeof taskId === 'string' ? taskId : JSON.stringify(taskId), requestor: ctx.auth ?? ctx.sessionLabel });

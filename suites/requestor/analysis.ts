@@ -339,6 +339,40 @@ export function endedTooSoon(run: Analysis, session: string, sinceMs: number, wi
   return `its run ended ${Math.max(0, Math.round(end - sinceMs))} ms later (${why}), within ${Math.round(windowMs)} ms`;
 }
 
+/**
+ * The time a requestor takes to act on a task at its own pace: the act window of the last pollInterval shown, or
+ * twice the longest gap it left between its own requests for the task and a second, whichever is longer (a slow
+ * poller is within its rights: poll-respect-interval makes the interval a lower bound).
+ */
+export function ownPaceMs(t: TaskView): number {
+  const times = [t.created.answeredMs ?? 0, ...t.gets.map((g) => g.sentMs)].sort((a, b) => a - b);
+  const maxGap = Math.max(0, ...times.slice(1).map((x, i) => x - times[i]!));
+  return Math.max(actWindowMs(lastShown(t)?.pollInterval), 2 * maxGap + 1_000);
+}
+
+/** The last moment the requestor acted on or saw the task (receiver-side ms). */
+function lastActed(t: TaskView): number {
+  return Math.max(t.gets[t.gets.length - 1]?.sentMs ?? 0, lastShown(t)?.ms ?? 0, t.created.answeredMs ?? 0);
+}
+
+/** A slow poller cut off (killed, or exited with an error) within its own pace after it last acted on the task, or undefined. */
+export function slowPollerCutOff(run: Analysis, t: TaskView): string | undefined {
+  const late = endedTooSoon(run, t.session, lastActed(t), ownPaceMs(t));
+  return late ? `the requestor was still following task ${t.taskId} at its own pace (last seen or polled at ${at(lastActed(t))}): ${late}` : undefined;
+}
+
+/**
+ * A requestor that returned control (tasks.md:175) and ended its session normally within its own pace after it last
+ * acted on the task: it stopped following the task, which relies on no notification (notify-no-reliance). Undefined:
+ * it stayed connected and idle longer, waiting for something, which is judged.
+ */
+export function returnedControl(run: Analysis, t: TaskView): string | undefined {
+  if (abnormalEnd(run)) return undefined;
+  const idle = sessionEnd(run, t.session) - lastActed(t);
+  if (idle > ownPaceMs(t)) return undefined;
+  return `task ${t.taskId}: the requestor ended its session ${Math.max(0, Math.round(idle))} ms after it last acted on the task (exit 0), before the task ended`;
+}
+
 /** The time a requestor polling at pollInterval needs to act on what it saw: twice the interval and a second (a busy machine). */
 export function actWindowMs(pollInterval: number | undefined): number {
   return 2 * (pollInterval ?? 1000) + 1_000;

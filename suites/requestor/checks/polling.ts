@@ -7,6 +7,8 @@ import {
   createdBy,
   cutOffWhileFollowing,
   endedTooSoon,
+  returnedControl,
+  slowPollerCutOff,
   lastShown,
   polling,
   terminal,
@@ -166,13 +168,16 @@ export const checks: RequestorCheckDef[] = [
       if (tasks.length === 0) ctx.skip('the requestor created no task');
       const bad: string[] = [];
       const cutOff: string[] = [];
+      const returned: string[] = [];
       for (const t of tasks) {
         const last = lastShown(t);
         const learned = terminal(last) || t.results.some((x) => x.response !== undefined);
         if (learned) continue;
         // A requestor killed at the scenario's bound while still polling relied on nothing: only time stopped it.
-        const cut = cutOffWhileFollowing(run, t);
+        const cut = cutOffWhileFollowing(run, t) ?? slowPollerCutOff(run, t);
+        const back = cut ? undefined : returnedControl(run, t);
         if (cut) cutOff.push(cut);
+        else if (back) returned.push(back);
         else
           bad.push(
             `task ${t.taskId} (${createdBy(t)}): last status the requestor saw "${last?.status}" at ${at(last?.ms)}; it neither polled to a terminal status nor got a tasks/result answer`,
@@ -184,8 +189,10 @@ export const checks: RequestorCheckDef[] = [
         { cause: CAUSE_STOPPED_FOLLOWING },
       );
       if (cutOff.length === tasks.length) ctx.skip(cutOff.join('; '), { timedOut: true, cause: CAUSE_CUT_OFF });
-      for (const c of cutOff) ctx.note(c);
-      return `outcome of ${tasks.length - cutOff.length} of ${tasks.length} task(s) reached without status notifications`;
+      if (returned.length && cutOff.length + returned.length === tasks.length)
+        ctx.skip(`${[...returned, ...cutOff].join('; ')}: it relied on no notification`, { cause: 'the requestor returned control before its task ended' });
+      for (const c of [...cutOff, ...returned]) ctx.note(c);
+      return `outcome of ${tasks.length - cutOff.length - returned.length} of ${tasks.length} task(s) reached without status notifications`;
     },
   }),
 ];
