@@ -131,3 +131,22 @@ describe('a target that dies a while after a requestor disconnects (fixtures/fra
     }
   });
 });
+
+describe('a client that dies at start (fixtures/dying-client.mjs)', () => {
+  it('is one error with its whole message and one root cause, not an error per check', { timeout: 240_000 }, async () => {
+    const json = join(tmp, 'dying-client.json');
+    const r = await new Promise<{ stdout: string; report: any }>((resolve) =>
+      execFile(
+        process.execPath,
+        ['--import', 'tsx', 'scripts/cli.ts', 'client', '--command', `${process.execPath} fixtures/dying-client.mjs`, '--json', json],
+        { timeout: 230_000, maxBuffer: 32 << 20 },
+        (_err, stdout) => resolve({ stdout, report: existsSync(json) ? JSON.parse(readFileSync(json, 'utf8')) : null }),
+      ),
+    );
+    expect(r.stdout.match(/^ERROR /gm)).toHaveLength(1);
+    expect(r.stdout).toMatch(/^ERROR .*could not grade the client: the client never connected to the reference receiver in any scenario \(tool-negotiation, /m);
+    expect(r.stdout).toContain("Error: Cannot find module './config.json'");
+    const causes = r.report.rootCauses.map((c: any) => c.cause);
+    expect(causes).toEqual(expect.arrayContaining(['the client never connected to the reference receiver']));
+  });
+});

@@ -11,7 +11,7 @@
 import { SPEC_REVISION } from '../../schema/spec.ts';
 import { listenForClient } from '../wire/client-endpoint.ts';
 import type { ProfileRole } from '../engine/profile.ts';
-import type { Peer } from '../wire/peer.ts';
+import { stderrExcerpt, type Peer } from '../wire/peer.ts';
 import { hasPath, type CheckDef, type CheckResult, type TargetConnector, type TargetInfo } from '../engine/check.ts';
 import { runOptions, type RunOptions } from '../engine/options.ts';
 import { taskSlots } from '../runner/task-slots.ts';
@@ -59,8 +59,8 @@ function skipReason(check: CheckDef): string {
   return 'sends tools/call or reads server-only behaviour: not (yet) vetted for client receivers';
 }
 
-function skipped(check: CheckDef, type: RequestType, reason: string): CheckResult {
-  return { ...clientResultBase(check, type), status: 'skip', message: `not exercised: ${reason}`, durationMs: 0, transcript: [] };
+function skipped(check: CheckDef, type: RequestType, reason: string, cause?: string): CheckResult {
+  return { ...clientResultBase(check, type), status: 'skip', message: `not exercised: ${reason}`, durationMs: 0, transcript: [], ...(cause ? { cause } : {}) };
 }
 
 function clientResultBase(check: CheckDef, type: RequestType) {
@@ -96,7 +96,7 @@ export function clientReceiverConnector(launcher: ClientLauncher, transport: 'ht
       try {
         const exitedEarly = h.exited.then((x) => {
           throw new Error(
-            `the client exited (${x.startError ?? x.code ?? x.signal}) before it was ready${x.stderr.trim() ? `: ${x.stderr.trim().slice(-300)}` : ''}`,
+            `the client exited (${x.startError ?? x.code ?? x.signal}) before it was ready${x.stderr.trim() ? `: ${stderrExcerpt(x.stderr)}` : ''}`,
           );
         });
         const c = await Promise.race([ep.connection(Math.max(10_000, requestTimeoutMs)), exitedEarly]);
@@ -141,20 +141,25 @@ export async function runClientReceiverChecks(
   const options = runOptions(opts.options);
   const wanted = receiverChecks2025.filter((c) => !opts.only || opts.only.includes(c.id));
   const runnable = wanted.filter((c) => CLIENT_RECEIVER_CHECKS.includes(c.id));
-  const skippedChecks = (reason: (c: CheckDef) => string) => wanted.map((c) => skipped(c, type, reason(c)));
+  const skippedChecks = (reason: (c: CheckDef) => string, cause?: string) => wanted.map((c) => skipped(c, type, reason(c), cause));
   const connector = clientReceiverConnector(launcher, transport, options.requestTimeoutMs);
   let shared: Peer;
   try {
     shared = await connector.open();
   } catch (e) {
     const error = `could not connect the client as a task receiver: ${e instanceof Error ? e.message : String(e)}`;
-    return { results: skippedChecks(() => error), error };
+    // One root cause for every check of the battery (root-cause groups), not one reason each.
+    const cause = /the client exited \(([^)]*)\) before it was ready/.exec(error)?.[0] ?? 'could not connect the client as a task receiver';
+    return { results: skippedChecks(() => error, cause), error };
   }
   const c = connections.get(shared)!;
   const cap = REQUEST_TYPES[type].capability;
   if (!hasPath(c.clientCapabilities, cap)) {
     await shared.close();
-    return { results: skippedChecks(() => `the client does not declare ${cap}`), clientCapabilities: c.clientCapabilities };
+    return {
+      results: skippedChecks(() => `the client does not declare ${cap}`, `the client does not declare ${cap}`),
+      clientCapabilities: c.clientCapabilities,
+    };
   }
   const method = REQUEST_TYPES[type].method;
   // The client's round trip, as the server command's pre-flight measures a server's: the run's bounds grow by it.

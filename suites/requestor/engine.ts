@@ -7,7 +7,7 @@ import { NotExercised, Violation, severity, verdicts, type CheckMetadata, type C
 import type { ClientFaultName } from '../../mocks/client/faults.ts';
 import type { Analysis } from './analysis.ts';
 import type { ClientExit } from './harness.ts';
-import type { TranscriptEntry } from '../wire/peer.ts';
+import { stderrExcerpt, type TranscriptEntry } from '../wire/peer.ts';
 
 export type JudgeContext = Verdicts;
 
@@ -50,7 +50,16 @@ export function runNote(run: GradedRun): string | undefined {
     return run.entries.some((e) => e.dir === 'in')
       ? `client did not exit within its bound (${run.timeoutMs} ms from its first message, stretched while it was active) and was killed (graded on what was seen)`
       : `client did not exit within its start-up allowance, having sent nothing, and was killed (graded on what was seen)`;
-  if (x.code !== 0) return `client exited with ${x.code ?? x.signal}${x.stderr.trim() ? ` (stderr: ${x.stderr.trim().slice(-300)})` : ''}`;
+  if (x.code !== 0) return `client exited with ${x.code ?? x.signal}${x.stderr.trim() ? ` (stderr: ${stderrExcerpt(x.stderr)})` : ''}`;
+  return undefined;
+}
+
+/** "the client exits at start (…)" when the client ended before it sent a message (could not start, or exited non-zero), else undefined. */
+export function diedAtStart(run: GradedRun): string | undefined {
+  const x = run.exit;
+  if (run.entries.some((e) => e.dir === 'in')) return undefined;
+  if (x.startError) return `the client could not be started: ${x.startError}`;
+  if (x.code !== 0 && !x.timedOut) return `the client exits at start (exit ${x.code ?? x.signal})`;
   return undefined;
 }
 
@@ -86,7 +95,8 @@ export function gradeCheck<R extends GradedRun = Analysis>(
         violationCauses.push(e.cause);
       } else if (e instanceof NotExercised) {
         skips.push(`[${tag(run)}] ${withNotes(e.timedOut ? `(timed out) ${e.message}` : e.message)}`);
-        skipCauses.push(e.cause);
+        // A client that died before it sent anything is one root cause, whatever each check missed.
+        skipCauses.push(diedAtStart(run) ?? e.cause);
         timedOut ||= e.timedOut;
       } else {
         violations.push(`[${tag(run)}] check could not judge the transcript: ${e instanceof Error ? e.message : String(e)}`);

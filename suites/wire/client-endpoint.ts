@@ -55,12 +55,14 @@ function quote(s: string): string {
 function handshake(peer: Peer, timeoutMs: number, protocolVersion: string): Promise<any> {
   let params: any;
   peer.onRequest((req: Message) => {
+    // tools/list as every scenario serves it (an ordinary client lists tools first): this requestor has none.
+    if (req.method === 'tools/list') return { result: { tools: [] } };
     if (req.method !== 'initialize') return undefined;
     params = req.params ?? {};
     return {
       result: {
         protocolVersion,
-        capabilities: {},
+        capabilities: { tools: {} },
         serverInfo: { name: REQUESTOR_NAME, version: REQUESTOR_VERSION },
         instructions: 'Reference requestor of mcp-tasks-conformance: sends task-augmented sampling/createMessage and elicitation/create.',
       },

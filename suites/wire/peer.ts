@@ -92,6 +92,48 @@ export function errorText(e: unknown): string {
   return parts.join(': ');
 }
 
+/** A line of a process's stderr that states an error (not a stack frame): where an excerpt starts. */
+const ERROR_LINE = /\b\w*(Error|Exception)\b|^error\b|\berror:|fatal|panic|Traceback|Uncaught|cannot|failed/i;
+const STACK_FRAME = /^\s+(at |File "|\.\.\. \d+ more)/;
+
+/**
+ * An excerpt of a process's stderr of whole lines, at most about `maxChars`: from the last line that states an error
+ * (the message itself, e.g. "Error: Cannot find module './config.json'"), with two stack frames at most; without
+ * such a line, the last lines. Never a line cut in the middle, never the message lost behind its stack.
+ */
+export function stderrExcerpt(text: string, maxChars = 400): string {
+  const lines = text
+    .split(/\r?\n/)
+    .map((l) => l.trimEnd())
+    .filter((l) => l.trim());
+  if (!lines.length) return '';
+  let from = -1;
+  for (let i = lines.length - 1; i >= 0; i--)
+    if (ERROR_LINE.test(lines[i]!) && !STACK_FRAME.test(lines[i]!)) {
+      from = i;
+      // The first line of that message (an error line right above it is its start: "Error: …" then "Require stack:").
+      while (from > 0 && ERROR_LINE.test(lines[from - 1]!) && !STACK_FRAME.test(lines[from - 1]!)) from--;
+      break;
+    }
+  const picked: string[] = [];
+  let frames = 0;
+  let size = 0;
+  if (from >= 0) {
+    for (const l of lines.slice(from)) {
+      if (STACK_FRAME.test(l) && ++frames > 2) continue;
+      if (picked.length && size + l.length > maxChars) break;
+      picked.push(l);
+      size += l.length + 1;
+    }
+    return picked.join('\n');
+  }
+  for (let i = lines.length - 1; i >= 0 && (picked.length === 0 || size + lines[i]!.length <= maxChars); i--) {
+    picked.unshift(lines[i]!);
+    size += lines[i]!.length + 1;
+  }
+  return picked.join('\n');
+}
+
 export class WireClosedError extends Error {
   constructor(reason: string) {
     super(`connection closed: ${reason}`);
