@@ -40,7 +40,8 @@ export const MATRIX = [
   'suites/2026-07-28/properties/properties.test.ts',
 ];
 
-/** The CLI, the package, real third-party targets and their goldens, interop, bench smoke, messy targets. */
+/** The CLI (ours and the mock command's), the package, a reference over stdio (a process per connection), real
+ * third-party targets and their goldens, interop, bench smoke, messy targets. */
 export const E2E = [
   'fixtures/**/*.test.ts',
   'scripts/action.test.ts',
@@ -54,6 +55,9 @@ export const E2E = [
   'scripts/replay.test.ts',
   'scripts/replay-2026.test.ts',
   'suites/api.test.ts',
+  'suites/receiver/conformance-stdio.test.ts',
+  'mocks/2026-07-28/cli.test.ts',
+  'mocks/receiver-http-access.test.ts',
   'suites/requestor-clients.test.ts',
   'suites/requestor-own-tools.test.ts',
   'suites/requestor-receiver.test.ts',

@@ -1,7 +1,8 @@
-// The reference receiver passes every check, over stdio, Streamable HTTP and in process.
+// The reference receiver passes every check, over Streamable HTTP and in process (over stdio: conformance-stdio.test.ts).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { receiverChecks2025 } from '../index.ts';
+import { KEEPS_CANCELLED, NOT_HTTP, passesEveryCheck, UNDECLARED } from './test-helpers.ts';
 import { openTargetSession, runChecks } from '../runner/session.ts';
 import { loadProfile, type TargetSpec } from '../runner/target.ts';
 
@@ -29,42 +30,15 @@ afterAll(() => {
   http?.kill();
 });
 
-// What each transport legitimately leaves unexercised (covered elsewhere: the capability case below, HTTP).
-const UNDECLARED = 'capabilities.undeclared-processed-normally';
-const HTTP_ONLY = ['transport.get-no-sse-upgrade', 'transport.disconnect-not-cancel'];
-const NOT_HTTP = (id: string) => HTTP_ONLY.includes(id);
-// The reference keeps cancelled tasks (deleting them is a MAY): the answers for a deleted one are not observed.
-const KEEPS_CANCELLED = 'cancel.deleted-answers-32602';
 const targets: [string, () => TargetSpec, (id: string) => boolean][] = [
-  // A second stdio session is another process with its own tasks: isolation says nothing there.
-  [
-    'stdio',
-    () => ({ kind: 'stdio', command: `${process.execPath} --import tsx scripts/mock.ts --stdio --status-notifications` }),
-    (id) => id === UNDECLARED || NOT_HTTP(id) || id === KEEPS_CANCELLED || id.startsWith('security.'),
-  ],
   ['http', () => ({ kind: 'http', url: httpUrl }), (id) => id === UNDECLARED || id === KEEPS_CANCELLED],
   ['in-process', () => ({ kind: 'reference', args: ['--status-notifications'] }), (id) => id === UNDECLARED || NOT_HTTP(id) || id === KEEPS_CANCELLED],
 ];
 
 describe.each(targets)('reference receiver over %s', (_name, target, maySkip) => {
-  it('passes every check (none fails or warns; only transport-bound checks are not exercised)', { timeout: 120_000 }, async () => {
-    const session = await openTargetSession({ target: target(), profile });
-    try {
-      const results = await runChecks(receiverChecks2025, session, 16);
-      expect(results.length).toBe(receiverChecks2025.length);
-      const bad = results.filter((r) => r.status === 'fail' || r.status === 'warn');
-      expect(bad.map((r) => `${r.id} ${r.status}: ${r.message}`)).toEqual([]);
-      const skipped = results.filter((r) => r.status === 'skip' && !maySkip(r.id));
-      expect(skipped.map((r) => `${r.id}: ${r.message}`)).toEqual([]);
-      // No check opens more connections of its own than its opensConnections says (the processes a stdio run
-      // starts ahead are sized by it).
-      const opened = (id: string) => new Set(results.find((r) => r.id === id)!.transcript.flatMap((e) => (e.connection ? [e.connection] : []))).size;
-      const over = receiverChecks2025.filter((c) => opened(c.id) > (c.opensConnections ?? 0));
-      expect(over.map((c) => `${c.id}: opened ${opened(c.id)}, declares ${c.opensConnections ?? 0}`)).toEqual([]);
-    } finally {
-      await session.close();
-    }
-  });
+  it('passes every check (none fails or warns; only transport-bound checks are not exercised)', { timeout: 120_000 }, () =>
+    passesEveryCheck(target(), maySkip),
+  );
 });
 
 describe('reference receiver without the tasks capability', () => {
