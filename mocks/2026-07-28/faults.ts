@@ -448,6 +448,12 @@ export const LATITUDES = [
     description: 'after a partial tasks/update the requests left are reissued under new keys (the old keys superseded: tasks.md:379)',
   },
   {
+    name: 'mrtr-state-only',
+    requirement: 'schema:InputRequiredResult.inputRequests',
+    description:
+      'the first InputRequiredResult of an MRTR exchange carries only requestState (mrtr.md: at least one of inputRequests and requestState); the retry with it is asked the question',
+  },
+  {
     name: 'rate-limit-custom-code',
     requirement: 'RULINGS.md#ext-rate-limit-error-open',
     description:
@@ -504,7 +510,7 @@ export const LATITUDES = [
   {
     name: 'sse-responses',
     requirement: 'streamable-http "Sending Messages": the server returns application/json or text/event-stream',
-    description: 'every request is answered with an SSE stream',
+    description: 'every request is answered with an SSE stream carrying its one response (an error too, with its HTTP status)',
     transport: 'http',
   },
   {

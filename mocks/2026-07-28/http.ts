@@ -174,6 +174,12 @@ export function httpHandler(server: ExtensionServer, host = '127.0.0.1', access:
       res.end(`event: message\ndata: ${JSON.stringify(answer.message)}\n\n`);
       return;
     }
+    // latitude sse-responses: an error answer too is one event on a stream, with its HTTP status.
+    if (sse && server.switches.latitude('sse-responses')) {
+      res.writeHead(answer.httpStatus, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+      res.end(`event: message\ndata: ${JSON.stringify(answer.message)}\n\n`);
+      return;
+    }
     sendJson(res, answer.httpStatus, answer.message);
   };
 

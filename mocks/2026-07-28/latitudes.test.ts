@@ -284,6 +284,14 @@ const PROBES: Record<LatitudeName, Probe> = {
       return after.status === 'input_required' && !keysOf(after).includes(k2!) && keysOf(after).length === 1;
     },
   },
+  'mrtr-state-only': {
+    seen: async (c) => {
+      const a = await callTool(c, 'mrtr_then_task');
+      if (!a.result) throw new Error(JSON.stringify(a));
+      const r = a.result;
+      return r.resultType === 'input_required' && typeof r.requestState === 'string' && r.inputRequests === undefined;
+    },
+  },
   'nondeterministic-output': {
     seen: async (c) => {
       const text = async () => JSON.stringify((await callTool(c, 'complete', {}, NON_DECLARING)).result?.content);

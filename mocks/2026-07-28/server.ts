@@ -629,7 +629,7 @@ export class ExtensionServer {
       const pending = this.mrtr(tool, mrtrRounds, params, ctx.owner, answers);
       if (pending) {
         // fault input-as-server-request: the question also goes out as a request of the server's own (no answer awaited).
-        const first = Object.values(pending.inputRequests as Record<string, JsonObject>)[0];
+        const first = Object.values((pending.inputRequests ?? {}) as Record<string, JsonObject>)[0];
         if (this.fault('input-as-server-request') && first)
           ctx.notify({ jsonrpc: '2.0', id: `server-${randomBytes(4).toString('hex')}`, method: first.method as string, params: first.params as JsonObject });
         return pending;
@@ -814,8 +814,14 @@ export class ExtensionServer {
         throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: requestState is not valid for this request (tampered, expired or from another request)');
       }
       round = s.r;
-      keys = s.k as string[];
+      keys = s.z ? undefined : (s.k as string[]);
       Object.assign(answers, s.a);
+    } else if (this.latitude('mrtr-state-only')) {
+      // latitude mrtr-state-only: the first answer carries only requestState (mrtr.md: at least one of the two); the retry gets the question.
+      return {
+        resultType: ResultType.InputRequired,
+        requestState: this.sign({ t: tool.name, r: 0, k: [], a: {}, o: ownerTag, e: Date.now() + REQUEST_STATE_TTL_MS, z: 1 }),
+      };
     }
     const responses = isObj(params.inputResponses) ? params.inputResponses : {};
     if (keys && round < rounds.length) {
