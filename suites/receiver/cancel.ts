@@ -1,5 +1,7 @@
 // Checks for tasks/cancel (tasks.md "Cancelling Tasks", Behavior Requirements > "Task Cancellation");
 // requirement ids from schema/requirements.json. tasks/cancel for an unknown id is in errors.ts.
+import { isLimitError, readLimit } from '../judge/error-codes.ts';
+import { backoffMs } from '../judge/pacing.ts';
 import { defineCheck, type CheckContext, type CheckDef } from '../engine/check.ts';
 import { expectError } from '../arrange/tasks.ts';
 import { cancelAndSettle, cancelFresh, cancelledTask, createTask, reachTerminal, type CreatedTask } from '../arrange/arrange.ts';
@@ -264,8 +266,9 @@ export const checks: CheckDef[] = [
       let gone: Response['error'];
       for (let i = 0; i < 3 && !gone; i++) {
         const g = await getTask(ctx, c.taskId);
-        if (g.error) gone = g.error;
-        else await delay(pollDelay(ctx, g.result));
+        // A limit (suites/judge/error-codes.ts) says nothing of the task: back off and ask again.
+        if (g.error && !isLimitError(g.error)) gone = g.error;
+        else await delay(g.error ? backoffMs(i + 1, { retryAfterMs: readLimit(g.error)?.retryAfterMs }) : pollDelay(ctx, g.result));
       }
       if (!gone) ctx.skip('the cancelled task is kept (deleting it is a MAY), so no answer for a deleted task was seen');
       const seen = [`tasks/get → ${gone.code}`];

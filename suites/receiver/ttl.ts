@@ -7,6 +7,8 @@
 // Task). The suite cannot see the target's clock, so the creation instant is bounded by the moment
 // the CreateTaskResult arrived: created ≤ received, hence the task's lifetime is over by
 // received + ttl. Checks wait until then (plus a grace period), never longer than EXPIRY_BOUND_MS.
+import { isLimitError, readLimit } from '../judge/error-codes.ts';
+import { backoffMs } from '../judge/pacing.ts';
 import { defineCheck, NotExercised, type CheckContext, type CheckDef } from '../engine/check.ts';
 import type { JsonRpcError, Response } from '../wire/peer.ts';
 import { createTask } from '../arrange/arrange.ts';
@@ -98,6 +100,11 @@ async function observeExpiry(ctx: CheckContext, graceMs = EXPIRY_GRACE_MS): Prom
   for (;;) {
     const r = await getTask(ctx, created.taskId);
     const after = Date.now() - end;
+    // A limit (suites/judge/error-codes.ts) says nothing of the task: back off and ask again.
+    if (r.error && isLimitError(r.error) && after < graceMs) {
+      await delay(backoffMs(2, { retryAfterMs: readLimit(r.error)?.retryAfterMs }));
+      continue;
+    }
     if (r.error) return { taskId: created.taskId, ttl, goneAfterMs: after, error: r.error, lastProbeAfterMs: after };
     last = r.result;
     if (after >= graceMs) return { taskId: created.taskId, ttl, retained: last, lastProbeAfterMs: after };
@@ -179,6 +186,7 @@ async function watchRetained(ctx: CheckContext, requested: number): Promise<stri
     const before = Date.now();
     const r = await getTask(ctx, created.taskId);
     polls++;
+    if (r.error && isLimitError(r.error)) continue; // a limit says nothing of the task (suites/judge/error-codes.ts)
     if (r.error && Date.now() < until) ctx.violation(vanished(r.error, `after it was ${short(last.status)}`));
     if (!r.error) {
       last = r.result;
