@@ -335,3 +335,28 @@ describe('first run without a profile (discovery, coverage)', () => {
     expect(gated.stdout).toMatch(/--require-coverage: \d+ applicable MUST requirement\(s\) not exercised/);
   });
 });
+
+describe('runs that would not mean what they say are usage errors (exit 2)', () => {
+  it(
+    'a selector of the other revision, a partial --write-profile, a profile tool the target does not list; allowed when asked',
+    { timeout: 180_000 },
+    async () => {
+      const other = await cli(['server', '--stdio', 'never-started', '--revision', '2025-11-25', '--only', '2026-negotiation']);
+      expect(other.code).toBe(2);
+      expect(other.stderr).toMatch(/no check of revision 2025-11-25 matches 2026-negotiation \(allow it with allowUnmatched, --allow-unmatched\)/);
+      const partial = await cli(['server', '--stdio', 'never-started', '--write-profile', join(tmp, 'partial.json'), '--only', 'cancel']);
+      expect(partial.code).toBe(2);
+      expect(partial.stderr).toMatch(/--allow-partial-profile/);
+      const typo = join(tmp, 'typo.profile.json');
+      writeFileSync(typo, JSON.stringify({ tools: { completes: { name: 'ehco' } } }));
+      const mock = `${process.execPath} --import tsx scripts/mock.ts --stdio`;
+      const args = ['server', '--stdio', mock, '--revision', '2025-11-25', '--profile', typo, '--discover', 'off', '--only', 'cancel.completed-rejected'];
+      const refused = await cli(args);
+      expect(refused.code, refused.stderr).toBe(2);
+      expect(refused.stderr).toMatch(/the profile names tools the target does not list: role completes: tool "ehco" \(2025-11-25\)/);
+      const allowed = await cli([...args, '--allow-unmatched']);
+      expect(allowed.code, allowed.stderr).toBe(0);
+      expect(allowed.stderr).toMatch(/note: the profile names tools the target does not list/);
+    },
+  );
+});

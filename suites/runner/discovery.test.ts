@@ -64,6 +64,22 @@ describe('discovery against the reference receiver', () => {
     }
   });
 
+  it('stops once the roles it looks for are found: no further call, the calls under way no longer observed', { timeout: 30_000 }, async () => {
+    const session = await openTargetSession({ target: { kind: 'reference' }, discover: { mode: 'safe', roles: ['completes'] } });
+    try {
+      const d = session.discovery!;
+      expect(d.roles.completes?.name).toBe('complete');
+      expect(d.budgetExhausted).toBe(false);
+      // The slow tool is not watched for its 2 s (slowAfterMs) once completes is found; later tools are not called.
+      expect(d.observations.find((o) => o.tool === 'slow')?.slow).toBe(false);
+      const skipped = d.observations.filter((o) => o.outcome === 'not-started');
+      expect(skipped.length).toBeGreaterThan(0);
+      for (const o of skipped) expect(o.error).toMatch(/not needed: every role sought \(completes\) was found/);
+    } finally {
+      await session.close();
+    }
+  });
+
   it('off: the profile alone', async () => {
     const session = await openTargetSession({ target: { kind: 'reference' }, discover: { mode: 'off' } });
     try {

@@ -184,6 +184,8 @@ interface ObserveContext {
   deadline: number;
   settings: Required<Omit<DiscoverySettings, 'mode' | 'roles'>>;
   token: string;
+  /** Set once discovery has what it looks for: the observation stops (runner/discovery.ts discover). */
+  enough?: () => string | undefined;
 }
 
 /** An observation of a call that was not made, or ended before a task existed. */
@@ -232,7 +234,7 @@ async function observeCall(call: PlannedCall, o: ObserveContext): Promise<CallOb
     let last = task;
     if (isTaskStatus(last.status)) seen(last.status);
     const stopAt = Math.min(o.deadline, sent + o.settings.observeMs);
-    while (!(isTaskStatus(last.status) && (isTerminal(last.status) || last.status === 'input_required')) && !obs.inputRequests.length) {
+    while (!(isTaskStatus(last.status) && (isTerminal(last.status) || last.status === 'input_required')) && !obs.inputRequests.length && !o.enough?.()) {
       // The target's pollInterval, never sooner (poll-respect-interval): observeMs bounds how long, not how fast.
       const wait = pollDelayMs(last.pollInterval);
       if (Date.now() + wait >= stopAt) break;
@@ -324,7 +326,7 @@ function inputRequestsFor(peer: Peer, taskId: string): string[] {
  */
 export async function observeWithin<C, O>(
   calls: readonly C[],
-  o: { concurrency: number; deadline: number },
+  o: { concurrency: number; deadline: number; enough?: () => string | undefined },
   observe: (call: C, index: number) => Promise<O>,
   unobservedAs: (call: C, outcome: 'not-started' | 'error', error: string) => O,
 ): Promise<O[]> {
@@ -337,6 +339,8 @@ export async function observeWithin<C, O>(
   await new Promise<void>((resolveAll) => {
     const pump = () => {
       if (queue.length === 0 && running === 0) return resolveAll();
+      const enough = o.enough?.();
+      if (enough) closed ??= enough;
       while (running < concurrency && queue.length > 0 && !closed) {
         const item = queue.shift()!;
         if (deadline - Date.now() < MIN_CALL_MS) {
@@ -388,11 +392,23 @@ export async function discover(peer: Peer, tools: any[], plan: DiscoveryPlan, se
         : undefined,
   );
   let done: CallObservation[];
+  // Discovery for the roles of a selection (a reproduction: --only): once every role it looks for is found, no
+  // further tool is called and the calls under way stop being observed (their tasks are cancelled).
+  const observed: CallObservation[] = [];
+  let found: string | undefined;
+  const enough = () => found;
+  const settle = (obs: CallObservation) => {
+    observed.push(obs);
+    if (!settings.roles || found) return obs;
+    const picked = pickRoles(tools, plan, observed, s.slowAfterMs).roles;
+    if (plan.roles.every((r) => picked[r])) found = `not needed: every role sought (${plan.roles.join(', ')}) was found`;
+    return obs;
+  };
   try {
     done = await observeWithin(
       plan.calls,
-      { concurrency: s.concurrency, deadline },
-      (call, index) => observeCall(call, { scope, peer, deadline, settings: s, token: `discovery-${index + 1}` }),
+      { concurrency: s.concurrency, deadline, enough },
+      (call, index) => observeCall(call, { scope, peer, deadline, settings: s, token: `discovery-${index + 1}`, enough }).then(settle),
       unobserved,
     );
   } finally {
@@ -405,7 +421,7 @@ export async function discover(peer: Peer, tools: any[], plan: DiscoveryPlan, se
     mode: settings.mode,
     budgetMs: s.budgetMs,
     elapsedMs: Date.now() - started,
-    budgetExhausted: done.some((o) => o.outcome === 'not-started' || (o.outcome === 'working' && !o.slow)) || Date.now() >= deadline,
+    budgetExhausted: !found && (done.some((o) => o.outcome === 'not-started' || (o.outcome === 'working' && !o.slow)) || Date.now() >= deadline),
     plan,
     observations: done,
     roles,
