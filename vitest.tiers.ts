@@ -34,6 +34,7 @@ export const MATRIX = [
   'suites/requestor-faults.test.ts',
   'suites/requestor-latitudes.test.ts',
   'suites/2026-07-28/requestor/faults.test.ts',
+  'scripts/judge-faults.test.ts',
   'suites/runner/load.test.ts',
   'suites/runner/limits.test.ts',
   'suites/properties.test.ts',
