@@ -1,8 +1,9 @@
 // `mcp-tasks-conformance mock --judge [--revision R] (--stdio | --http <port>) [--scenario <name>] [report options]`:
 // the reference peer of revision R grades whoever talks to it — a desktop host, an agent framework given the URL,
 // any client we did not start. The requestor checks of the `client` command judge the live transcript
-// (suites/requestor/live.ts); each fail or warn is printed on stderr as soon as it shows, and the usual reports
-// are written on exit (SIGINT, SIGTERM, the end of stdin) and on request (SIGUSR2).
+// (suites/requestor/live.ts); a fail or warn whose evidence is a message the client sent is printed on stderr as
+// soon as it shows, and the usual reports are written on exit (SIGINT, SIGTERM, the end of stdin) and on request
+// (SIGUSR2).
 //   Without --scenario the peer serves its ordinary tools and judges with the checks that judge every task
 // scenario of the revision, whatever the scenario asks of the client; with --scenario it serves that scenario's
 // peer (as `client --serve`) and judges with that scenario's checks, the client doing what the scenario asks.
@@ -26,10 +27,10 @@ export const LIVE = 'live';
 
 export const JUDGE_USAGE = `usage: mcp-tasks-conformance mock --judge [--revision 2025-11-25|2026-07-28] (--stdio | --http <port> [--host <host>])
                                    [--scenario <name>] [--json <file>] [--junit <file>] [--markdown <file>] [--baseline <file>] [--strict]
-  The reference peer grades the client that talks to it: each fail or warn of a requestor check is printed on
-  stderr as soon as it shows; the report is printed and written on exit (Ctrl-C, SIGTERM, end of stdin) and on
-  request (kill -USR2 <pid>). Stop it once your client is done: a client still acting then is not judged on
-  what it did not do yet.
+  The reference peer grades the client that talks to it: a fail or warn whose evidence is a message the client
+  sent is printed on stderr as soon as it shows; what the client did not do is judged at the end. The report is
+  printed and written on exit (Ctrl-C, SIGTERM, end of stdin) and on request (kill -USR2 <pid>). Stop it once
+  your client is done: a client still acting then is not judged on what it did not do yet.
   --scenario <name>  serve one scenario's peer (client --list-scenarios) and judge with its checks; default: the
                      ordinary peer, judged by the checks that hold whatever a scenario asks`;
 
