@@ -38,7 +38,10 @@ describe('--revision auto', () => {
 
   it('server-everything over stdio and over Streamable HTTP: 2025-11-25', async () => {
     expect((await auto({ kind: 'stdio', command: `${process.execPath} ${EVERYTHING} stdio` })).revisions).toEqual(['2025-11-25']);
-    expect((await auto({ kind: 'http', url: await startEverythingHttp() })).revisions).toEqual(['2025-11-25']);
+    const http = await auto({ kind: 'http', url: await startEverythingHttp() });
+    expect(http.revisions).toEqual(['2025-11-25']);
+    // The SDK answers HTTP 400 with a JSON-RPC error without the request's id: an answer, said as such (not "no answer").
+    expect(http.why.join(' ')).toMatch(/server\/discover answered error -?\d+ .*\(HTTP 400, without the request's id\)/);
   });
 
   it('the reference extension server over stdio and Streamable HTTP: 2026-07-28 only (it refuses initialize)', async () => {
