@@ -150,3 +150,41 @@ describe('a client that dies at start (fixtures/dying-client.mjs)', () => {
     expect(causes).toEqual(expect.arrayContaining(['the client never connected to the reference receiver']));
   });
 });
+
+describe('client --revision 2026-07-28 against a client of 2025-11-25 only (fixtures/sdk-client.ts, SDK 1.x)', () => {
+  it('says the client does not speak the revision: one error, one root cause, no pass', { timeout: 240_000 }, async () => {
+    const json = join(tmp, 'client-2025-only.json');
+    const r = await new Promise<{ code: number | null; stdout: string; report: any }>((resolve) =>
+      execFile(
+        process.execPath,
+        [
+          '--import',
+          'tsx',
+          'scripts/cli.ts',
+          'client',
+          '--revision',
+          '2026-07-28',
+          '--scenario',
+          'tasks',
+          '--scenario',
+          'cancel',
+          '--command',
+          `${process.execPath} --import tsx fixtures/sdk-client.ts`,
+          '--json',
+          json,
+        ],
+        { timeout: 230_000, maxBuffer: 32 << 20 },
+        (err, stdout) =>
+          resolve({
+            code: err ? ((err as { code?: number }).code ?? null) : 0,
+            stdout,
+            report: existsSync(json) ? JSON.parse(readFileSync(json, 'utf8')) : null,
+          }),
+      ),
+    );
+    expect(r.code, r.stdout.slice(-2000)).toBe(1);
+    expect(r.stdout.match(/^ERROR /gm)).toHaveLength(1);
+    expect(r.stdout).toMatch(/the client does not speak 2026-07-28: in every scenario \(tasks, cancel\) it opened with initialize/);
+    expect(r.report.summary.pass).toBe(0);
+  });
+});

@@ -25,6 +25,8 @@ export interface GradedSuite<R extends GradedRun, C extends { id: string; sectio
   reached: (run: R) => boolean;
   /** The error when it reached it in none: "the client never … in any scenario". */
   never: string;
+  /** Why the runs show the client does not speak the revision graded (then one error, as for `never`), or undefined. */
+  unspoken?: (runs: R[]) => string | undefined;
   checks: readonly C[];
   grade: (check: C, runs: R[], notRun: Record<string, string>) => CheckResult;
   log: (line: string) => void;
@@ -36,6 +38,7 @@ export function gradedSuite<R extends GradedRun, C extends { id: string; section
   let notRun: Record<string, string> = {};
   let failure: unknown;
   let failureReported = false;
+  let failureCause = s.never;
   beforeAll(async () => {
     try {
       ({ runs, notRun } = await s.run(s.log));
@@ -52,6 +55,10 @@ export function gradedSuite<R extends GradedRun, C extends { id: string; section
           byNote.set(n, [...(byNote.get(n) ?? []), r.scenario.name]);
         }
         failure = new Error(`${s.never} in any scenario (${[...byNote].map(([n, names]) => `${names.join(', ')}: ${n}`).join('; ')})`);
+        failureCause = s.never;
+      } else {
+        const unspoken = s.unspoken?.(runs);
+        if (unspoken) failure = new Error((failureCause = unspoken));
       }
     } catch (e) {
       failure = e;
@@ -68,8 +75,8 @@ export function gradedSuite<R extends GradedRun, C extends { id: string; section
               failureReported = true;
               throw new Error(why);
             }
-            const r = s.grade(check, [], Object.fromEntries(runs.map((x) => [x.scenario.name, s.never])));
-            return reportCheck(task, skip, { ...r, status: 'skip', message: `not exercised: ${s.never} in any scenario`, cause: s.never });
+            const r = s.grade(check, [], Object.fromEntries(runs.map((x) => [x.scenario.name, failureCause])));
+            return reportCheck(task, skip, { ...r, status: 'skip', message: `not exercised: ${failureCause}`, cause: failureCause });
           }
           reportCheck(task, skip, s.grade(check, runs, notRun));
         });
