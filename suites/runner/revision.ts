@@ -94,7 +94,8 @@ export async function probeDiscover(
     // An error answer without the request's id (an SDK's "Bad Request: Server not initialized", HTTP 400, id null) is an answer.
     const idless = peer.peer.messages((m) => !('method' in m) && isObj(m.error) && (m.id === null || m.id === undefined))[0];
     const status = e instanceof HttpNoAnswerError && e.exchange.status !== undefined ? `HTTP ${e.exchange.status}, ` : '';
-    if (idless) return { modern: false, detail: `answered error ${idless.error.code} ${JSON.stringify(idless.error.message)} (${status}without the request's id)` };
+    if (idless)
+      return { modern: false, detail: `answered error ${idless.error.code} ${JSON.stringify(idless.error.message)} (${status}without the request's id)` };
     const what = e instanceof HttpNoAnswerError ? e.message : e instanceof Error ? e.message : String(e);
     return { modern: false, detail: `got no answer (${what})` };
   } finally {
