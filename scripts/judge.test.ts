@@ -3,11 +3,11 @@
 // warns, and nothing outside its killedBy does), printed live when the evidence is a message; with no fault or
 // under a latitude nothing fails or warns. Over stdio the judge is the server command the client spawns (as a
 // desktop host would), and writes its report when the client closes its end.
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { runReferenceClient } from '../mocks/client/reference-client.ts';
 import { runExtensionClient } from '../mocks/2026-07-28/client/reference-client.ts';
 import { requestorChecks } from '../suites/requestor/checks.ts';
@@ -161,6 +161,37 @@ describe('mock --judge over stdio, as the server command a client spawns', () =>
     });
     expect(code).not.toBeNull();
     expect(loud((await reportOf(json)).checks).map((r) => r.id)).toEqual(['requestor.tool-forbidden']);
+  });
+
+  it('over HTTP: the report on request (SIGUSR2), and again on SIGINT (exit 1: a check failed)', { timeout: 120_000 }, async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mtc-judge-'));
+    const json = join(dir, 'report.json');
+    const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/cli.ts', 'mock', '--judge', '--http', '0', '--json', json], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    onTestFinished(() => void (child.exitCode === null && child.kill()));
+    const url = await new Promise<string>((resolve, reject) => {
+      child.stderr.on('data', (d) => {
+        stderr += d;
+        const m = /listening on (\S+)/.exec(stderr);
+        if (m) resolve(m[1]!);
+      });
+      child.once('exit', (code) => reject(new Error(`judge exited ${code}: ${stderr}`)));
+    });
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    await runReferenceClient({
+      scenario: 'tool-negotiation',
+      serverArg: url,
+      faults: ['augment-forbidden'],
+      latitudes: [],
+      signal: AbortSignal.timeout(60_000),
+    });
+    child.kill('SIGUSR2');
+    expect(loud((await reportOf(json)).checks).map((r) => r.id)).toEqual(['requestor.tool-forbidden']);
+    child.kill('SIGINT');
+    expect(await exited).toBe(1);
+    expect(stderr).toMatch(/FAIL requestor\.tool-forbidden/);
   });
 
   it('usage errors: exit 2', () => {
