@@ -21,6 +21,7 @@ const LONG_FIRST = [
   'suites/2026-07-28/requestor/faults.test.ts',
   'scripts/dual-era.test.ts',
   'scripts/package.test.ts',
+  'suites/receiver/conformance-stdio.test.ts',
 ];
 
 class LongFirst extends BaseSequencer {
