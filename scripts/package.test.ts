@@ -126,4 +126,46 @@ describe('the packed package, installed into an empty project', () => {
     expect(verdicts.get('schema.messages-valid')).toBe('pass');
     expect([...verdicts].filter(([, status]) => status === 'fail')).toEqual([]);
   }, 150_000);
+
+  it('declares vitest a peer dependency (npm warns or refuses on another major) and installs it beside the package', () => {
+    const pkg = JSON.parse(readFileSync(join(project, 'node_modules/mcp-tasks-conformance/package.json'), 'utf8'));
+    expect(pkg.peerDependencies).toEqual({ vitest: '>=4.1.0 <5' });
+    expect(pkg.dependencies.vitest).toBeUndefined();
+    expect(JSON.parse(readFileSync(join(project, 'node_modules/vitest/package.json'), 'utf8')).version).toMatch(/^4\./);
+  });
+
+  it('the documented library gate passes a baselined failure: process.exitCode = report.summary.exitCode', async () => {
+    const script = `
+      import { runConformance } from 'mcp-tasks-conformance';
+      const cli = 'node_modules/mcp-tasks-conformance/dist/scripts/cli.js';
+      const report = await runConformance(${JSON.stringify(process.execPath)} + ' ' + cli + ' mock --stdio --fault cancel-terminal-ok', {
+        profile: 'node_modules/mcp-tasks-conformance/dist/fixtures/reference.profile.json',
+        only: ['cancel.completed-rejected'],
+        expectedFailures: ['cancel.completed-rejected'],
+      });
+      console.log(JSON.stringify(report.summary));
+      process.exitCode = report.summary.exitCode;`;
+    const r = await run(process.execPath, ['--input-type=module', '-e', script], project, 120_000);
+    expect(r.code, r.stderr).toBe(0);
+    const summary = JSON.parse(r.stdout.trim().split('\n').pop()!);
+    expect(summary).toMatchObject({ fail: 1, expectedFailures: 1, failing: 0, exitCode: 0 });
+  }, 150_000);
+
+  it('a failure\'s "reproduce with" line runs as printed where the run was started (npx), and fails the same way', async () => {
+    const mock = `${process.execPath} node_modules/mcp-tasks-conformance/dist/scripts/cli.js mock --stdio --fault cancel-terminal-ok`;
+    const profile = 'node_modules/mcp-tasks-conformance/dist/fixtures/reference.profile.json';
+    const first = await run(
+      NPX,
+      ['--no-install', 'mcp-tasks-conformance', 'server', '--stdio', mock, '--profile', profile, '--only', 'cancel.completed-rejected', '--no-color'],
+      project,
+      120_000,
+    );
+    expect(first.code, first.stderr).toBe(1);
+    const line = /reproduce with: (npx mcp-tasks-conformance server .*)$/m.exec(first.stdout)?.[1];
+    expect(line, first.stdout).toBeDefined();
+    expect(line).toContain('--only cancel.completed-rejected');
+    const again = await run('sh', ['-c', line!], project, 120_000);
+    expect(again.code, again.stderr).toBe(1);
+    expect(again.stdout).toMatch(/FAIL\s+cancel\.completed-rejected/);
+  }, 280_000);
 });
