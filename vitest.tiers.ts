@@ -5,6 +5,7 @@
 /** Pure tests, no peer: catalog, schema, layers, analysis, judges on recorded messages, reports, docs. Seconds. */
 export const UNIT = [
   'schema/**/*.test.ts',
+  'suites/judge/**/*.test.ts',
   'suites/layers.test.ts',
   'suites/checks.test.ts',
   'suites/coverage.test.ts',
