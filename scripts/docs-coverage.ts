@@ -135,8 +135,8 @@ function modernSection(): string[] {
   const unnamed = [...FAULTS_2026.map((f) => f.name as string), ...CLIENT_FAULTS_2026.map((f) => `client:${f.name}`)].filter((f) => !named.has(f));
   if (unnamed.length) out.push('', `Faults no check names yet (their requirements' checks are still to come): ${unnamed.map(code).join(', ')}.`);
   const alone = (all: readonly LatitudeInfo[]): LatitudeCell[] => all.map((l) => ({ label: l.name, latitudes: [l.name], transport: 'http' }));
-  const asInfo = (xs: readonly { name: string; requirement: string; description: string; args?: readonly string[] }[]): LatitudeInfo[] =>
-    xs.map((x) => ({ name: x.name, allows: x.requirement, description: x.description, args: x.args }));
+  const asInfo = (xs: readonly { name: string; allows?: string; requirement: string; description: string; args?: readonly string[] }[]): LatitudeInfo[] =>
+    xs.map((x) => ({ name: x.name, allows: x.allows ?? x.requirement, description: x.description, args: x.args }));
   const server = asInfo(LATITUDES_2026);
   const client = asInfo(CLIENT_LATITUDES_2026);
   const serverCells: LatitudeCell[] = [...alone(server), { label: 'together', latitudes: STDIO_LATITUDE_CELL, transport: 'stdio' }];

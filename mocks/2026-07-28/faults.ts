@@ -6,6 +6,8 @@
 
 export interface SwitchInfo {
   name: string;
+  /** Latitude: what leaves the freedom, as the 2025-11-25 registry says it (LatitudeInfo.allows): a catalog id, `RULINGS.md#<slug>` or `schema:<Definition>.<field>`. */
+  allows?: string;
   /**
    * Fault: the requirement it breaks — a catalog id (schema/2026-07-28/requirements.json) or, for what the
    * schema or the transition table states without a keyword line, `schema:<definition>` / `schema:TRANSITIONS`.
@@ -396,147 +398,189 @@ export const FAULTS = [
 export const LATITUDES = [
   {
     name: 'sync-results',
+    allows: '2026-caps-server-may-create',
     requirement: 'tasks.md "Capability Negotiation": the server MAY return CreateTaskResult, is the sole decider',
     description: 'tools/call is answered with the plain result (MRTR for the input tools) even to declaring clients; task_only still makes a task',
   },
   {
     name: 'alternate-results',
+    allows: '2026-caps-server-may-create',
     requirement: 'tasks.md "Capability Negotiation": at its own discretion and on a per-request basis',
     description: 'every second tools/call of a tool that may run as a task is answered synchronously',
   },
   {
     name: 'seed-current-status',
+    allows: 'RULINGS.md#ext-create-task-result-terminal-seed',
     requirement: 'tasks.md "Task Creation": the seed state is typically (though not necessarily) working',
     description:
       'the CreateTaskResult goes out after the work has run for up to 200 ms and shows the status then (completed, failed, input_required …), with what tasks/get shows in that status (result, error, inputRequests: RULINGS.md#ext-create-task-result-terminal-seed)',
   },
   {
     name: 'ttl-unlimited',
+    allows: 'schema:Task.ttlMs',
     requirement: 'Task.ttlMs: null for unlimited',
     description: 'ttlMs is null; tasks are kept until the server exits (within the retention limit)',
   },
   {
     name: 'ttl-changes',
+    allows: '2026-ttl-may-change',
     requirement: 'tasks.md "Task Polling": the value of ttlMs MAY change over the lifetime of a task',
     description: 'ttlMs grows by 1000 on every status change',
   },
   {
     name: 'poll-interval-changes',
+    allows: '2026-poll-interval-may-change',
     requirement: 'tasks.md "Task Polling": pollIntervalMs MAY change over the lifetime of a task',
     description: 'pollIntervalMs doubles on every tasks/get (at most 1000)',
   },
-  { name: 'no-poll-interval', requirement: 'Task.pollIntervalMs is optional', description: 'tasks carry no pollIntervalMs' },
+  {
+    name: 'no-poll-interval',
+    allows: 'schema:Task.pollIntervalMs',
+    requirement: 'Task.pollIntervalMs is optional',
+    description: 'tasks carry no pollIntervalMs',
+  },
   {
     name: 'rate-limit-polls',
+    allows: '2026-poll-rate-limit',
     requirement: 'tasks.md "Task Polling": servers MAY rate-limit clients polling more frequently than pollIntervalMs',
     description: 'a tasks/get sooner than pollIntervalMs after the previous one of the same task is refused (-32603, data.retryAfterMs)',
   },
   {
     name: 'input-requests-any-get',
+    allows: 'RULINGS.md#ext-input-requests-declared-capability',
     requirement: 'RULINGS.md#ext-input-requests-declared-capability',
     description:
       'a tasks/get of an input_required task is shown every outstanding request whatever its own capabilities declare (the requests were made under those of the tools/call that created the task)',
   },
   {
     name: 'input-requests-staggered',
+    allows: '2026-get-input-requests-all-outstanding',
     requirement: '2026-get-input-requests-all-outstanding',
     description: 'the questions of one round become outstanding 150 ms apart (ask_two shows one inputRequest, then both)',
   },
   {
     name: 'supersede-on-partial',
+    allows: '2026-update-partial',
     requirement: '2026-update-partial',
     description: 'after a partial tasks/update the requests left are reissued under new keys (the old keys superseded: tasks.md:379)',
   },
   {
     name: 'mrtr-state-only',
+    allows: 'schema:InputRequiredResult.inputRequests',
     requirement: 'schema:InputRequiredResult.inputRequests',
     description:
       'the first InputRequiredResult of an MRTR exchange carries only requestState (mrtr.md: at least one of inputRequests and requestState); the retry with it is asked the question',
   },
   {
     name: 'rate-limit-custom-code',
+    allows: 'RULINGS.md#ext-rate-limit-error-open',
     requirement: 'RULINGS.md#ext-rate-limit-error-open',
     description:
       'as rate-limit-polls, refused with an implementation-defined code: -31029 "Slow down: poll this task every N ms" (data.retryAfterMs), over HTTP with status 429',
   },
   {
     name: 'expiry-fails-first',
+    allows: '2026-ttl-server-may-fail-after',
     requirement: 'tasks.md "Task Polling": servers MAY mark a task as failed after the TTL elapses, and subsequently delete it',
     description: 'at createdAt + ttlMs an unfinished task becomes failed; it is deleted one ttlMs later',
     args: ['--ttl-ms', '2000'],
   },
   {
     name: 'retain-expired',
+    allows: 'RULINGS.md#ext-ttl-before-expiry',
     requirement: 'tasks.md "Protocol Errors" note: servers are not required to retain tasks indefinitely (nor to purge them)',
     description: 'tasks are not deleted when their ttlMs elapses',
   },
   {
     name: 'lazy-expiry',
+    allows: 'RULINGS.md#ext-ttl-before-expiry',
     requirement: 'tasks.md: the server may discard the task after the TTL elapses (when is its choice)',
     description: 'an expired task is removed only when it is next asked for',
   },
   {
     name: 'delete-on-cancel',
+    allows: '2026-ttl-server-may-fail-after',
     requirement: 'tasks.md "Task Cancellation": clients need not poll again after cancel; tasks need not be retained',
     description: 'a task is deleted as soon as tasks/cancel is acknowledged',
   },
   {
     name: 'cancel-later',
+    allows: '2026-cancel-may-stay-nonterminal',
     requirement: 'tasks.md "Task Cancellation": eventually consistent; the status MAY remain working after the ack',
     description: 'tasks/cancel takes effect 500 ms after the acknowledgement',
   },
   {
     name: 'cancel-ignored',
+    allows: '2026-cancel-may-end-otherwise',
     requirement: 'tasks.md "Task Cancellation": cooperative; the server is not obligated to stop the work',
     description: 'tasks/cancel is acknowledged and the work runs to its own end',
   },
   {
     name: 'update-applies-later',
+    allows: '2026-update-ack-before-visible',
     requirement: 'tasks.md "Task Update Requests": the ack is eventually consistent',
     description: 'tasks/update is acknowledged at once, its responses are taken 300 ms later',
   },
   {
     name: 'partial-ignored',
+    allows: '2026-update-partial',
     requirement: 'tasks.md "Task Update Requests": a server MAY accept a partial set of responses',
     description: 'a tasks/update answering only some of the outstanding keys is acknowledged and ignored; a full set is taken',
   },
   {
     name: 'extra-fields',
+    allows: 'schema:Result._meta',
     requirement: 'schema: Result and Task allow further members; _meta carries vendor keys',
     description: 'results (not the acks: RULINGS.md#ext-empty-ack), tasks and notifications carry an unknown member, results a vendor _meta key',
   },
-  { name: 'status-message-always', requirement: 'Task.statusMessage is optional, for any status', description: 'every task carries a statusMessage' },
-  { name: 'high-latency', requirement: 'no timing is prescribed', description: 'every answer is delayed by --latency-ms (default 300)' },
+  {
+    name: 'status-message-always',
+    allows: 'schema:Task.statusMessage',
+    requirement: 'Task.statusMessage is optional, for any status',
+    description: 'every task carries a statusMessage',
+  },
+  {
+    name: 'high-latency',
+    allows: 'RULINGS.md#response-time',
+    requirement: 'no timing is prescribed',
+    description: 'every answer is delayed by --latency-ms (default 300)',
+  },
   {
     name: 'sse-responses',
+    allows: 'spec:2026-07-28/basic-transports-streamable-http.md:88',
     requirement: 'streamable-http "Sending Messages": the server returns application/json or text/event-stream',
     description: 'every request is answered with an SSE stream carrying its one response (an error too, with its HTTP status)',
     transport: 'http',
   },
   {
     name: 'mcp-name-optional',
+    allows: 'RULINGS.md#ext-mcp-name-task-id',
     requirement: 'RULINGS.md#ext-mcp-name-task-id: whether a server rejects a task request that lacks Mcp-Name is its latitude',
     description: 'tasks/get, tasks/update, tasks/cancel without an Mcp-Name header are served (a present one must still equal params.taskId)',
     transport: 'http',
   },
   {
     name: 'inline-result-bare',
+    allows: 'schema:CompletedTask.result',
     requirement:
       'tasks.md: the result is "the final result of the task" (CallToolResult, whose resultType is required) while its examples inline it without resultType',
     description: 'the result inlined in a completed task has no resultType',
   },
   {
     name: 'listen-snapshot',
+    allows: '2026-notify-may-push',
     requirement: 'tasks.md "Task Status Notifications": servers MAY push status updates',
     description: 'each subscribed task is sent as it is right after the acknowledgement',
   },
   {
     name: 'listen-ends-when-done',
+    allows: '2026-cancellation-listen-teardown',
     requirement: 'subscriptions.md "Cancellation": the server may tear a subscription down (e.g. during shutdown)',
     description: 'a subscription is ended once every task it agreed to is terminal: notifications/cancelled for it, then its successful response',
   },
   {
     name: 'listen-refused',
+    allows: 'RULINGS.md#ext-listen-optional',
     requirement:
       'tasks.md "Task Status Notifications": servers MAY push status updates; one that pushes none need not open a stream for them (RULINGS.md#ext-listen-optional)',
     description:
@@ -544,32 +588,38 @@ export const LATITUDES = [
   },
   {
     name: 'initialize-unanswered',
+    allows: 'RULINGS.md#response-time',
     requirement:
       'basic-versioning.md "Backward Compatibility": the SHOULD binds only an error a modern-only server returns to initialize; no keyword requires one (RULINGS.md#response-time: a missing answer is time, never a verdict)',
     description: 'initialize is never answered (the request stays open until the client cancels it or goes away); modern requests are served as usual',
   },
   {
     name: 'nondeterministic-output',
+    allows: '2026-exec-result-exact',
     requirement: '2026-exec-result-exact',
     description: 'every tool result carries the time and a random request id (the fail tool: in error.data), so no two calls of a tool return the same',
   },
   {
     name: 'task-only-fails',
+    allows: '2026-exec-error-exact',
     requirement: '2026-exec-error-exact',
     description: 'the fail tool runs only as a task (like task_only): a client without the extension gets -32021, a declaring one a task that fails',
   },
   {
     name: 'timestamps-naive',
+    allows: 'RULINGS.md#ext-timestamps-iso8601',
     requirement: 'RULINGS.md#ext-timestamps-iso8601',
     description: "createdAt and lastUpdatedAt as Python's naive isoformat() of the UTC time: microseconds, no zone (2026-07-28T10:30:00.123000)",
   },
   {
     name: 'timestamps-mixed-precision',
+    allows: 'RULINGS.md#ext-timestamps-iso8601',
     requirement: 'RULINGS.md#ext-timestamps-iso8601',
     description: 'createdAt in whole seconds (…T10:30:00Z), lastUpdatedAt in milliseconds with an offset (…T10:30:00.123+00:00)',
   },
   {
     name: 'http-level-refusals',
+    allows: '2026-security-auth-binding',
     requirement: '2026-security-auth-binding',
     description:
       "another requestor's tasks/get, tasks/update, tasks/cancel are refused with a bare HTTP 403 and a header mismatch with a bare HTTP 400, no JSON-RPC body (as an authorization layer or an intermediary in front would)",
@@ -578,6 +628,7 @@ export const LATITUDES = [
   },
   {
     name: 'listen-agrees-none',
+    allows: '2026-subscribe-client-check-ack',
     requirement: 'tasks.md "Task Status Notifications": the ack lists the task ids the server agreed to, if any',
     description: 'the acknowledgement agrees to no task ids and no notifications/tasks are sent',
   },

@@ -30,6 +30,7 @@ export const DUAL_ERA_FAULTS = [
 export const DUAL_ERA_LATITUDES = [
   {
     name: 'ambiguous-as-legacy',
+    allows: 'RULINGS.md#dual-era-ambiguous-request',
     requirement:
       'basic-versioning.md "Backward Compatibility": a dual-era server selects its behavior from how the client opens (modern per-request _meta, or initialize); RULINGS.md#dual-era-ambiguous-request',
     description:
@@ -37,6 +38,7 @@ export const DUAL_ERA_LATITUDES = [
   },
   {
     name: 'legacy-process-only',
+    allows: 'RULINGS.md#dual-era-one-era-per-process',
     requirement:
       'basic-versioning.md "Backward Compatibility": initialize selects legacy semantics scoped to the stdio process; a dual-era server MAY serve both eras concurrently on one process; RULINGS.md#dual-era-one-era-per-process',
     description:

@@ -7,6 +7,8 @@
 
 export interface ClientSwitch {
   name: string;
+  /** Latitude: what leaves the freedom, as the 2025-11-25 registry says it (LatitudeInfo.allows): a catalog id, `RULINGS.md#<slug>` or `schema:<Definition>.<field>`. */
+  allows?: string;
   /** Fault: the requirement id it breaks. Latitude: the text that leaves the freedom. */
   requirement: string;
   description: string;
@@ -123,26 +125,31 @@ export const CLIENT_FAULTS = [
 export const CLIENT_LATITUDES = [
   {
     name: 'poll-slower',
+    allows: '2026-poll-respect-interval',
     requirement: 'tasks.md "Task Polling": clients SHOULD respect pollIntervalMs (a longer wait respects it)',
     description: 'waits twice pollIntervalMs between polls',
   },
   {
     name: 'no-discover',
+    allows: '2026-discover-client-may-call',
     requirement: 'basic-versioning.md: clients MAY call server/discover first, but are not required to',
     description: 'sends no server/discover',
   },
   {
     name: 'partial-answers',
+    allows: '2026-update-partial',
     requirement: 'tasks.md "Task Update Requests": one or more tasks/update requests',
     description: 'answers several outstanding inputRequests one key per tasks/update',
   },
   {
     name: 'discover-before-retry',
+    allows: '2026-discover-client-may-call',
     requirement: 'basic-versioning.md: clients MAY call server/discover to learn the supported versions (after -32022 too)',
     description: 'after -32022 asks server/discover for the supported versions before it retries the request',
   },
   {
     name: 'restart-remembers-era',
+    allows: 'RULINGS.md#dual-era-client-remembers-era',
     requirement:
       'basic-versioning.md "Backward Compatibility": clients MAY persist the era across restarts of the same server configuration, re-probing if the cached assumption later fails; RULINGS.md#dual-era-client-remembers-era',
     description:
@@ -151,12 +158,14 @@ export const CLIENT_LATITUDES = [
   },
   {
     name: 'notified-after-update',
+    allows: '2026-input-client-keep-observing',
     requirement: 'tasks.md "Task Update Requests": the client observes the task "via polling or notifications"; it need not poll',
     description:
       'after its tasks/update it follows the task through subscriptions/listen (notifications/tasks) instead of tasks/get, polling only if none comes',
   },
   {
     name: 'cancel-no-confirm',
+    allows: '2026-cancel-client-drop-state',
     requirement: 'tasks.md "Task Cancellation": the client does not need to poll tasks/get again',
     description: 'after tasks/cancel it does not poll the task again',
   },

@@ -52,7 +52,7 @@ const VARIANT: Record<TaskStatus, string> = {
   cancelled: 'CancelledTask',
 };
 
-/** Violation unless a tasks/get result is the DetailedTask variant of its status. */
+/** Violation unless a tasks/get result is the DetailedTask variant of its status (timestamps read as RULINGS.md#ext-timestamps-iso8601). */
 function expectVariant(ctx: CheckContext, taskId: string, task: unknown, status: TaskStatus): void {
   const v = schema.validate(VARIANT[status], task);
   ctx.expect(

@@ -15,7 +15,12 @@ import { modernChecks, runAgainstDualEra, runAgainstReference } from './test-hel
 
 const CHECKS = modernChecks();
 const ALL: readonly SwitchInfo[] = LATITUDES;
-const AS_INFO: LatitudeInfo[] = ALL.map((l) => ({ name: l.name, allows: l.requirement, description: l.description, ...(l.args ? { args: l.args } : {}) }));
+const AS_INFO: LatitudeInfo[] = ALL.map((l) => ({
+  name: l.name,
+  allows: l.allows ?? l.requirement,
+  description: l.description,
+  ...(l.args ? { args: l.args } : {}),
+}));
 // Every cell is spoken to over Streamable HTTP already: the matrix's separate HTTP cell adds nothing here. Its
 // mirror is the stdio cell (STDIO_LATITUDE_CELL, mocks/2026-07-28/faults.ts): the server spawned over stdio.
 const CELLS = latitudeCells(AS_INFO).filter((c) => c.transport !== 'http');
