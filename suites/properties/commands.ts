@@ -1,6 +1,7 @@
 // The state-machine property: fast-check commands over a live connection, checked against the
 // ReceiverModel after every step. Commands pick tasks by index (modulo the tasks created so far), so
 // shrinking can drop any command and the rest still make sense.
+import { pollDelayMs } from '../judge/pacing.ts';
 import fc from 'fast-check';
 import type { Peer, Response } from '../wire/peer.ts';
 import { WireTimeoutError } from '../wire/peer.ts';
@@ -74,7 +75,7 @@ export class Real {
       const r = await this.peer.request(method, params, { timeoutMs: this.env.answerMs });
       const at = Date.now();
       const ms = r.result?.pollInterval;
-      if (typeof ms === 'number' && ms > 0) this.pollMs = Math.min(Math.max(ms, 20), 250);
+      if (typeof ms === 'number' && ms > 0) this.pollMs = pollDelayMs(ms); // never sooner than asked (poll-respect-interval)
       return { r, at };
     } catch (e) {
       if (e instanceof WireTimeoutError)
@@ -405,7 +406,7 @@ class WatchCmd implements Cmd {
         m.onGet(t, r, at, `tasks/get (watching #${t.index})`);
         const left = end - Date.now();
         if (left <= 0) break;
-        await delay(Math.min(real.pollMs, left)); // the last poll is at (or after) the end of the window
+        await delay(real.pollMs); // at the target's pace: the last poll is at or after the end of the window
       }
     } finally {
       real.log.push(`watch(#${t.index}, ${this.windowMs} ms) → ${seen.join(' → ')}`);

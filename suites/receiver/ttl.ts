@@ -108,7 +108,7 @@ async function observeExpiry(ctx: CheckContext, graceMs = EXPIRY_GRACE_MS): Prom
     if (r.error) return { taskId: created.taskId, ttl, goneAfterMs: after, error: r.error, lastProbeAfterMs: after };
     last = r.result;
     if (after >= graceMs) return { taskId: created.taskId, ttl, retained: last, lastProbeAfterMs: after };
-    await delay(Math.min(Math.max(pollDelay(ctx, last), after / 10), Math.max(20, graceMs - after)));
+    await delay(Math.max(pollDelay(ctx, last), Math.min(after / 10, graceMs - after))); // never sooner than the pollInterval
   }
 }
 
