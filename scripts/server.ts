@@ -5,7 +5,7 @@
 import { parseArgs } from 'node:util';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { checkRevisions, checksFor, checksToRun, inCheckOrder, receiverChecks, unmatchedSelectors } from '../suites/index.ts';
-import { openTargetSession, type AnyDiscovery, type RunConfig, type SessionHooks, type TargetSession } from '../suites/runner/session.ts';
+import { type AnyDiscovery, type RunConfig, type SessionHooks, type TargetSession } from '../suites/runner/session.ts';
 import { matches, selected } from '../suites/engine/select.ts';
 import { serverRequestorChecks } from '../suites/requestor/server-requestor.ts';
 import { describeTarget, loadProfile } from '../suites/runner/target.ts';
@@ -16,7 +16,7 @@ import { MODERN_PROPERTY_IDS, modernPropertyCatalog, runModernProperties } from 
 import { DISCOVER_MODES, formatPlan, type DiscoverMode } from '../suites/runner/discovery.ts';
 import { computeCoverage, mergeCoverage } from '../suites/coverage.ts';
 import { DEFAULT_RUN_OPTIONS, REVISION_CHOICES, type RevisionChoice, type RunEvents, type RunOptions } from '../suites/engine/options.ts';
-import { chooseRevisions, type RevisionDecision } from '../suites/runner/revision.ts';
+import type { RevisionDecision } from '../suites/runner/revision.ts';
 import { requireProfileToolsListed, requireSelectorsMatch, rerunnable, runConfig, UsageError, writeProfileFile, type Target } from '../suites/api.ts';
 import { buildReport, gateReport, loadBaseline } from '../suites/report/model.ts';
 import { runSession } from '../suites/api.ts';
@@ -29,7 +29,7 @@ import { addReproductions, invocationOf, type PassedOption } from '../suites/rep
 import { addReplays, replayFileName } from '../suites/report/replay.ts';
 import { join } from 'node:path';
 import { REPORT_OPTIONS } from './report-options.ts';
-import { PROPERTY_NAMES, formatPropertyFailure, parsePropertyArgs, propertyCatalog, runProperties } from '../suites/properties/run.ts';
+import { PROPERTY_NAMES, formatPropertyFailure, parsePropertyArgs, propertyCatalog } from '../suites/properties/run.ts';
 import { requestorChecks } from '../suites/requestor/checks.ts';
 import { REVISIONS, SPEC_REVISION, isRevision, type Revision } from '../schema/spec.ts';
 import { extensionRequestorChecks } from '../suites/2026-07-28/requestor/checks.ts';
@@ -41,6 +41,7 @@ import { formatRequestorPlan } from '../suites/runner/requestor-discovery.ts';
 import { HELP } from './help.ts';
 import { interruptedResult, Interrupted, onInterrupt, type Interrupt } from './interrupt.ts';
 import { endDescendants } from '../suites/wire/children.ts';
+import { adapterFor, chooseRevisions, openTargetSession } from '../suites/revisions.ts';
 
 export { HELP };
 
@@ -372,7 +373,7 @@ async function gradeTarget(args: Exclude<ReturnType<typeof parseServerArgs>, { h
       const probe = await openTargetSession(config, hooks);
       const pre = { revision, config, info: probe.info, discovery: probe.discovery, session: probe };
       preflights.push(pre);
-      const serverInfo = revision === SPEC_REVISION ? pre.info.initializeResult.serverInfo : pre.info.discoverResult?._meta?.[Meta.ServerInfo];
+      const { serverInfo } = adapterFor(revision).listed(pre.info);
       const of = revisions.length > 1 ? ` (${revision})` : '';
       say(`server${of}: ${JSON.stringify(serverInfo ?? {})}; tools: ${pre.info.tools.length}\n`);
       for (const [role, found] of Object.entries(pre.discovery?.roles ?? {}))
@@ -431,7 +432,7 @@ async function gradeTarget(args: Exclude<ReturnType<typeof parseServerArgs>, { h
     for (const pre of preflights) {
       const config = { ...pre.config, discover: undefined, discovered: pre.discovery };
       const propertyArgs = { ...args.properties, log: (l: string) => say(`  ${l}\n`) };
-      const results = pre.revision === SPEC_REVISION ? await runProperties(config, propertyArgs) : await runModernProperties(config, propertyArgs);
+      const results = await adapterFor(pre.revision).runProperties(config, propertyArgs);
       for (const r of results) if (r.status === 'fail' || r.status === 'warn') process.stderr.write(`\n${formatPropertyFailure(r)}`);
       checked.push(...results);
     }
@@ -549,13 +550,17 @@ async function listServerRun(config: RunConfig): Promise<number> {
     return 2;
   }
   try {
-    const listing = listRun(session.info, {
-      ...(config.profile ? { profile: config.profile } : {}),
-      ...(config.discover ? { discover: config.discover } : {}),
-      only: config.only ?? [],
-      exclude: config.exclude ?? [],
-      requestTimeoutMs: session.options.requestTimeoutMs,
-    });
+    const listing = listRun(
+      session.info,
+      {
+        ...(config.profile ? { profile: config.profile } : {}),
+        ...(config.discover ? { discover: config.discover } : {}),
+        only: config.only ?? [],
+        exclude: config.exclude ?? [],
+        requestTimeoutMs: session.options.requestTimeoutMs,
+      },
+      adapterFor(session.revision),
+    );
     process.stdout.write([`target: ${target}`, ...formatListing(listing, config.discover?.budgetMs)].join('\n') + '\n');
   } finally {
     await session.close();

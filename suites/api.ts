@@ -4,7 +4,7 @@
 // as tests of the caller's own vitest run instead.
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { checkRevisions, checksFor, checksToRun, inCheckOrder, receiverChecks, unmatchedSelectors } from './index.ts';
-import { openTargetSession, runChecks, scheduled, type AnyDiscovery, type RunConfig, type TargetSession } from './runner/session.ts';
+import { runChecks, scheduled, type AnyDiscovery, type RunConfig, type TargetSession } from './runner/session.ts';
 import { matches, selected } from './engine/select.ts';
 import {
   gradeServerAsRequestor,
@@ -17,7 +17,6 @@ import {
 import { describeTarget, loadProfile, type TargetSpec } from './runner/target.ts';
 import { profileFor, REQUESTOR_ROLES, type Profile } from './engine/profile.ts';
 import { DEFAULT_DISCOVERY, DISCOVER_MODES, profileToWrite, type DiscoverMode } from './runner/discovery.ts';
-import { chooseRevisions } from './runner/revision.ts';
 import type { CheckResult } from './engine/check.ts';
 import { SPEC_REVISION, type Revision } from '../schema/spec.ts';
 import { computeCoverage, mergeCoverage, type RunCoverage } from './coverage.ts';
@@ -29,8 +28,8 @@ import { addReproductions, type PassedOption } from './report/reproduce.ts';
 import { addReplays } from './report/replay.ts';
 import { writeFileSync } from 'node:fs';
 import { errorText } from './wire/peer.ts';
-import { parsePropertyArgs, runProperties, type PropertyRunOptions } from './properties/run.ts';
-import { runModernProperties } from './2026-07-28/properties/report.ts';
+import { parsePropertyArgs, type PropertyRunOptions } from './properties/run.ts';
+import { adapterFor, chooseRevisions, openTargetSession } from './revisions.ts';
 
 /**
  * The receiver under test:
@@ -328,8 +327,8 @@ export function runConfig(target: Target, options: ConformanceOptions = {}, how:
 export async function runSession(session: TargetSession, only: string[] = [], exclude: string[] = []): Promise<CheckResult[]> {
   const events = session.options;
   const checks = checksToRun(only, exclude, session.revision);
-  // The target as requestor is a 2025-11-25 flow (task-augmented sampling/elicitation requests).
-  const requestorChecks = session.revision === SPEC_REVISION ? serverRequestorChecks.filter((c) => selected(c, only, exclude)) : [];
+  // The target as requestor: a flow of the revisions whose adapter says so (2025-11-25: task-augmented sampling/elicitation requests).
+  const requestorChecks = adapterFor(session.revision).gradesServerAsRequestor ? serverRequestorChecks.filter((c) => selected(c, only, exclude)) : [];
   const requestorRefs = requestorChecks.map((c) => ({ id: c.id, section: SERVER_REQUESTOR_SECTION_PREFIX + c.section.replace(/^Requestor: /, '') }));
   const { first, last } = scheduled(checks, session.info.profile);
   events.onRunStart?.([...[...first, ...last].map((c) => ({ id: c.id, section: c.section })), ...requestorRefs]);
@@ -394,7 +393,7 @@ export async function runConformance(target: Target, options: RunConformanceOpti
   if (properties)
     for (const revision of revisions) {
       const c = { ...config, options: { ...given, revision }, discover: undefined, discovered: discovery[revision] };
-      results.push(...(await (revision === SPEC_REVISION ? runProperties(c, properties) : runModernProperties(c, properties))));
+      results.push(...(await adapterFor(revision).runProperties(c, properties)));
     }
   const report = buildReport(results, label, started, expectedFailuresOf(options));
   report.coverage = mergeCoverage(coverage);

@@ -21,7 +21,7 @@ const FLOORS: [string, (p: string) => boolean][] = [
   ['suites/wire', (p) => p.startsWith('suites/wire/')],
   ['suites/engine', (p) => p.startsWith('suites/engine/')],
   ['suites/arrange', (p) => p.startsWith('suites/arrange/')],
-  ['checks', (p) => p.startsWith('suites/receiver/') || p === 'suites/index.ts' || p === 'suites/coverage.ts'],
+  ['checks', (p) => p.startsWith('suites/receiver/') || p === 'suites/coverage.ts'],
   ['mocks', (p) => p.startsWith('mocks/')],
   ['runner', (p) => p.startsWith('suites/runner/') || p.startsWith('suites/requestor/') || p.startsWith('suites/properties/')],
   ['report, library API', (p) => p.startsWith('suites/report/') || /^suites\/[^/]+\.ts$/.test(p)],

@@ -5,7 +5,6 @@ import { describe, expect, it } from 'vitest';
 import { FAULTS, type FaultInfo } from '../mocks/receiver/faults.ts';
 import { primaryId } from '../schema/catalog.ts';
 import type { CheckResult, Status } from './engine/check.ts';
-import { openTargetSession } from './runner/session.ts';
 import { loadProfile, type TargetSpec } from './runner/target.ts';
 import type { Profile } from './engine/profile.ts';
 import {
@@ -15,6 +14,7 @@ import {
   serverRequestorChecks,
   serverRequestorOptions,
 } from './requestor/server-requestor.ts';
+import { openTargetSession } from './revisions.ts';
 
 const reference = loadProfile('fixtures/reference.profile.json');
 /** A short pollInterval keeps the runs quick; the tolerance (0.8 ×) still tells 50 ms polls from respectful ones. */

@@ -4,9 +4,10 @@ import { afterAll, beforeAll, describe, test, type TestContext } from 'vitest';
 import type { CheckDef, CheckResult } from './engine/check.ts';
 import { runOptions } from './engine/options.ts';
 import { checksFor, checksToRun } from './index.ts';
-import { chooseRevisions, type RevisionDecision } from './runner/revision.ts';
+import type { RevisionDecision } from './runner/revision.ts';
+import { chooseRevisions, openTargetSession } from './revisions.ts';
 import { REVISIONS, SPEC_REVISION, type Revision } from '../schema/spec.ts';
-import { openTargetSession, runInSession, type RunConfig, type TargetSession } from './runner/session.ts';
+import { runInSession, type RunConfig, type TargetSession } from './runner/session.ts';
 import { selected } from './engine/select.ts';
 import {
   gradeServerAsRequestor,

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { receiverChecks2025 } from '../../suites/index.ts';
-import { openTargetSession, runChecks } from '../../suites/runner/session.ts';
+import { runChecks } from '../../suites/runner/session.ts';
 import { selected } from '../../suites/engine/select.ts';
 import { loadProfile } from '../../suites/runner/target.ts';
 import { SHORT_TTL_MS } from '../../suites/receiver/ttl.ts';
@@ -22,6 +22,7 @@ import { BenchClient } from './client.ts';
 import { round, run, series, startServer, type Series } from './stats.ts';
 import { sparesFor } from '../../suites/runner/target.ts';
 import { DEFAULT_RUN_OPTIONS } from '../../suites/engine/options.ts';
+import { openTargetSession } from '../../suites/revisions.ts';
 
 /** server-everything (a devDependency), the third-party server users try first. */
 export const EVERYTHING = 'node_modules/@modelcontextprotocol/server-everything/dist/index.js';

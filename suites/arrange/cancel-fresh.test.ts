@@ -3,9 +3,10 @@
 // in-process reference receiver by holding a check's tasks/cancel until its task has completed.
 import { describe, expect, it } from 'vitest';
 import { receiverChecks2025 } from '../index.ts';
-import { openTargetSession, runChecks } from '../runner/session.ts';
+import { runChecks } from '../runner/session.ts';
 import { loadProfile } from '../runner/target.ts';
 import { holdCancels } from './test-helpers.ts';
+import { openTargetSession } from '../revisions.ts';
 
 /** The checks that cancel a task of the slow role right after creating it (the client-receiver ones among them; the last one after its tasks/result and a tasks/get). */
 const CANCELLING = [

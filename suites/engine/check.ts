@@ -175,6 +175,8 @@ export interface TargetInfo {
    */
   legacy?: { speaks: boolean | 'unanswered'; detail: string };
   serverCapabilities: any;
+  /** The target takes tasks/cancel whatever it declares (a revision whose Tasks define it unconditionally); absent: as its capabilities declare tasks.cancel. */
+  cancelsTasks?: boolean;
   tools: any[];
   profile: Profile;
   /** Why each missing role is missing (for skip messages). */
@@ -289,10 +291,10 @@ export interface TargetConnector {
    */
   expect?(n: number): void;
   /**
-   * A 2026-07-28 session's connector to the same target in 2025-11-25 (initialize first): the cross-version
-   * checks open such connections with `openSession({ revision: '2025-11-25' })`.
+   * Connectors to the same target in other revisions (a 2026-07-28 session's in 2025-11-25, initialize first):
+   * the cross-version checks open such connections with `openSession({ revision: '2025-11-25' })`.
    */
-  readonly legacy?: TargetConnector;
+  readonly otherRevisions?: Partial<Record<Revision, TargetConnector>>;
   /** Streamable HTTP: the requests carry an Authorization header of the user's (one requestor across connections and eras). */
   readonly credentials?: boolean;
 }
@@ -420,7 +422,7 @@ export interface CheckContext extends Verdicts {
   readonly peer: Scope;
   /**
    * A new connection for this check alone (closed when the check ends); its messages join the evidence. With
-   * `revision` another than the session's (2025-11-25 on a 2026-07-28 session: connector.legacy) it speaks that one.
+   * `revision` another than the session's (2025-11-25 on a 2026-07-28 session: connector.otherRevisions) it speaks that one.
    */
   openSession(opts?: { identity?: 'primary' | 'secondary'; capabilities?: Record<string, unknown>; revision?: Revision }): Promise<Scope>;
   readonly connector: TargetConnector;

@@ -2,10 +2,8 @@
 // what it threw, and what it leaves behind (its tasks cancelled, its connections closed, the target's
 // health). The check object is check.ts.
 import type { Peer, Scope } from '../wire/peer.ts';
-import { errorText, idKey, WireClosedError, WireTimeoutError, type TranscriptEntry } from '../wire/peer.ts';
-import { requestOn } from '../2026-07-28/wire/peer.ts';
+import { errorText, idKey, requestOn, WireClosedError, WireTimeoutError, type TranscriptEntry } from '../wire/peer.ts';
 import { isTerminal } from '../../schema/protocol.ts';
-import { SPEC_REVISION } from '../../schema/spec.ts';
 import {
   checkBudgetMs,
   hasPath,
@@ -210,8 +208,8 @@ async function runOne(
         const resume = pause();
         try {
           const { revision, ...rest } = opts ?? {};
-          const via = revision === undefined || revision === (info.revision ?? SPEC_REVISION) ? connector : connector.legacy;
-          if (!via) throw new NotExercised(`no ${revision} connection can be opened from a ${info.revision ?? SPEC_REVISION} session`);
+          const via = revision === undefined || revision === info.revision ? connector : connector.otherRevisions?.[revision];
+          if (!via) throw new NotExercised(`no ${revision} connection can be opened from a ${info.revision} session`);
           if (via === connector) opens.n++;
           peer = await via.open(rest);
         } catch (e) {
@@ -355,8 +353,8 @@ async function runOne(
 
   async function cleanUp(): Promise<void> {
     // Finish what the check created: cancel its unfinished tasks (bounded; best effort), then free their slots.
-    // 2025-11-25: when the receiver declares tasks.cancel; 2026-07-28: tasks/cancel is one of the extension's three methods.
-    const canCancel = info.revision === '2026-07-28' || hasPath(info.serverCapabilities, 'tasks.cancel');
+    // 2025-11-25: when the receiver declares tasks.cancel; 2026-07-28 (cancelsTasks): tasks/cancel is one of the extension's three methods.
+    const canCancel = info.cancelsTasks ?? hasPath(info.serverCapabilities, 'tasks.cancel');
     // Once the target's limit was learned, every task the check leaves running is ended (it holds a place the
     // others wait for); else those of the long-running roles.
     const ending = (c: CreatedRef) => c.cancelAtEnd || (c.slot && run.slots?.learned?.() !== undefined);

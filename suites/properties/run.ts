@@ -16,7 +16,7 @@ import { REVISION as MODERN_REVISION } from '../../schema/2026-07-28/protocol.ts
 import { MODERN_PROPERTY_NAMES, type ModernPropertyName } from '../2026-07-28/properties/run.ts';
 import type { TranscriptEntry } from '../wire/peer.ts';
 import { hasPath, severity, type CheckResult, type Level, type Status } from '../engine/check.ts';
-import { openTargetSession, type RunConfig } from '../runner/session.ts';
+import { openSessionIn, SESSIONS_2025, type RunConfig } from '../runner/session.ts';
 import type { TargetSpec } from '../runner/target.ts';
 import { formatTranscript } from '../wire/transcript.ts';
 import { newModel, Real, stateMachineCommands, STATE_MACHINE_REQUIREMENTS } from './commands.ts';
@@ -160,7 +160,7 @@ export async function runProperties(config: RunConfig, opts: PropertyRunOptions)
   // A token of the other revision replays nothing here.
   const replay = token?.revision === SPEC_REVISION ? token : undefined;
   const selected = new Set<PropertyName>(replay ? [replay.name] : token ? [] : (opts.only ?? PROPERTY_NAMES));
-  const session = await openTargetSession(config);
+  const session = await openSessionIn(SESSIONS_2025, config);
   const { info, options, connector } = session;
   const pool = makePool(connector, session.shared, 10);
   const env: PropertyEnv = {

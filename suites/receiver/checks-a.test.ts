@@ -3,7 +3,7 @@
 // kills the check written for it.
 import { describe, expect, it } from 'vitest';
 import { severity, type CheckDef, type CheckResult, type Status } from '../engine/check.ts';
-import { openTargetSession, runChecks } from '../runner/session.ts';
+import { runChecks } from '../runner/session.ts';
 import { loadProfile } from '../runner/target.ts';
 import { checks as capabilities } from './capabilities.ts';
 import { checks as creation } from './creation.ts';
@@ -11,6 +11,7 @@ import { checks as lifecycle } from './lifecycle.ts';
 import { checks as get } from './get.ts';
 import { checks as notifications } from './notifications.ts';
 import { estimateIdBits, predictability } from './creation.ts';
+import { openTargetSession } from '../revisions.ts';
 
 const mine: CheckDef[] = [...capabilities, ...creation, ...lifecycle, ...get, ...notifications];
 const profile = loadProfile('fixtures/reference.profile.json');

@@ -6,10 +6,11 @@ import { checks as result } from './result.ts';
 import { checks as relatedTask } from './related-task.ts';
 import { checks as list } from './list.ts';
 import { checks as cancel } from './cancel.ts';
-import { openTargetSession, runChecks } from '../runner/session.ts';
+import { runChecks } from '../runner/session.ts';
 import { loadProfile } from '../runner/target.ts';
 import type { CheckResult } from '../engine/check.ts';
 import { hasRequirement, severity } from '../../schema/catalog.ts';
+import { openTargetSession } from '../revisions.ts';
 
 const mine = [...result, ...relatedTask, ...list, ...cancel];
 const profile = loadProfile('fixtures/reference.profile.json');

@@ -4,7 +4,7 @@
 // kills is the checks' `killedBy`, held by faults.test.ts).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CheckDef, CheckResult, Status } from '../engine/check.ts';
-import { openTargetSession, runChecks } from '../runner/session.ts';
+import { runChecks } from '../runner/session.ts';
 import { loadProfile, type TargetSpec } from '../runner/target.ts';
 import { checks as ttl } from './ttl.ts';
 import { checks as errors, isInformativeMessage } from './errors.ts';
@@ -13,6 +13,7 @@ import { checks as security } from './security.ts';
 import { checks as transport } from './transport.ts';
 import { checks as schema } from './schema.ts';
 import { createReferenceReceiverFromArgs } from '../../mocks/receiver/args.ts';
+import { openTargetSession } from '../revisions.ts';
 
 const mine: CheckDef[] = [...ttl, ...errors, ...progress, ...security, ...transport, ...schema];
 const profile = loadProfile('fixtures/reference.profile.json');

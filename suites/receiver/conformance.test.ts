@@ -3,8 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { receiverChecks2025 } from '../index.ts';
 import { KEEPS_CANCELLED, NOT_HTTP, passesEveryCheck, UNDECLARED } from './test-helpers.ts';
-import { openTargetSession, runChecks } from '../runner/session.ts';
+import { runChecks } from '../runner/session.ts';
 import { loadProfile, type TargetSpec } from '../runner/target.ts';
+import { openTargetSession } from '../revisions.ts';
 
 const profile = loadProfile('fixtures/reference.profile.json');
 let http: ChildProcess | undefined;

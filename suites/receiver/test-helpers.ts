@@ -3,10 +3,11 @@
 // in-process HTTP listener) for the switches whose effect shows only there.
 import { expect } from 'vitest';
 import { receiverChecks2025 } from '../index.ts';
-import { openTargetSession, runChecks, type RunConfig } from '../runner/session.ts';
+import { runChecks, type RunConfig } from '../runner/session.ts';
 import { loadProfile, type TargetSpec } from '../runner/target.ts';
 import type { CheckResult } from '../engine/check.ts';
 import { createReferenceReceiverFromArgs } from '../../mocks/receiver/args.ts';
+import { openTargetSession } from '../revisions.ts';
 
 const profile = loadProfile('fixtures/reference.profile.json');
 

@@ -15,7 +15,7 @@ import { stderrExcerpt, type Peer } from '../wire/peer.ts';
 import { hasPath, type CheckDef, type CheckResult, type TargetConnector, type TargetInfo } from '../engine/check.ts';
 import { runOptions, type RunOptions } from '../engine/options.ts';
 import { taskSlots } from '../runner/task-slots.ts';
-import { receiverChecks2025 } from '../index.ts';
+import { checks as receiverChecks2025 } from '../receiver/index.ts';
 import { runChecks, type TargetSession } from '../runner/session.ts';
 import { measureLatency } from '../runner/target.ts';
 import { startClient, type ClientLauncher } from './harness.ts';

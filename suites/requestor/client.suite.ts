@@ -7,7 +7,7 @@ import { requestorChecks } from './checks.ts';
 import { gradeCheck } from './engine.ts';
 import { gradedSuite, reportCheck } from './graded-suite.ts';
 import { commandLauncher, runClientScenarios, wantsTaskReceiver, type ClientRunConfig } from './run.ts';
-import { receiverChecks2025 } from '../index.ts';
+import { checks as receiverChecks2025 } from '../receiver/index.ts';
 import { REQUEST_TYPE_NAMES, REQUEST_TYPES, runClientReceiverChecks, type ClientReceiverRun, type RequestType } from './client-receiver.ts';
 
 declare module 'vitest' {

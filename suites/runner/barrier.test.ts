@@ -1,9 +1,10 @@
 // runChecks and its checks marked runsLast: they act among the others and read the run only after the
 // barrier (every other check done, every runsLast check's acting done, the checks that load the target done).
 import { describe, expect, it } from 'vitest';
-import { openTargetSession, runChecks, type TargetSession } from './session.ts';
+import { runChecks, type TargetSession } from './session.ts';
 import { loadProfile } from './target.ts';
 import { defineCheck, type CheckContext, type CheckDef } from '../engine/check.ts';
+import { openTargetSession } from '../revisions.ts';
 
 const profile = loadProfile('fixtures/reference.profile.json');
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -2,7 +2,6 @@
 // tools are never called in safe mode; the budget bounds discovery on a target that does not answer.
 import { describe, expect, it } from 'vitest';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { openTargetSession } from './session.ts';
 import { type Message } from '../wire/peer.ts';
 import { connectInMemory } from '../wire/connect.ts';
 import { SUITE_CLIENT_CAPABILITIES, listTools, loadProfile } from './target.ts';
@@ -10,6 +9,7 @@ import { discover, formatPlan, pickRoles, planDiscovery, profileToKeep } from '.
 import { toolSafety } from '../arrange/tool-safety.ts';
 import { validateArguments } from '../arrange/arguments.ts';
 import { PROFILE_ROLES, REQUESTOR_ROLES } from '../engine/profile.ts';
+import { openTargetSession } from '../revisions.ts';
 
 describe('discovery against the reference receiver', () => {
   it('finds every role, with the reviewed tools, and arguments that validate', { timeout: 60_000 }, async () => {

@@ -5,12 +5,13 @@
 // the shared connection, where the run's tasks meet the cap.
 import { describe, expect, it } from 'vitest';
 import { receiverChecks2025 } from '../index.ts';
-import { openTargetSession, runChecks } from './session.ts';
+import { runChecks } from './session.ts';
 import { loadProfile, type TargetSpec } from './target.ts';
 import { createReferenceReceiverFromArgs } from '../../mocks/receiver/args.ts';
 import { buildReport } from '../report/model.ts';
 import { formatConsole } from '../report/console.ts';
 import type { CheckDef } from '../engine/check.ts';
+import { openTargetSession } from '../revisions.ts';
 
 const profile = loadProfile('fixtures/reference.profile.json');
 const CAP = ['--latitude', 'task-cap-internal-error'];

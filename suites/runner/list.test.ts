@@ -1,7 +1,6 @@
 // `server --list`: it says what would run and why a check would not be exercised, and sends nothing but
 // initialize, tools/list and the pre-flight's pings (no tool called, nothing task-augmented).
 import { describe, expect, it } from 'vitest';
-import { openTargetSession } from './session.ts';
 import { loadProfile } from './target.ts';
 import { formatListing, listRun } from './list.ts';
 import { checksToRun } from '../index.ts';
@@ -9,11 +8,16 @@ import { serverRequestorChecks } from '../requestor/server-requestor.ts';
 import { parseServerArgs, UsageError } from '../../scripts/server.ts';
 import { MODERN_PROFILE_ROLES, type Profile } from '../engine/profile.ts';
 import { createExtensionServer } from '../../mocks/2026-07-28/index.ts';
+import { adapterFor, openTargetSession } from '../revisions.ts';
 
 async function list(profile: Profile | undefined, only: string[] = [], args: string[] = []) {
   const session = await openTargetSession({ target: { kind: 'reference', args }, ...(profile ? { profile } : {}) });
   try {
-    const listing = listRun(session.info, { ...(profile ? { profile } : {}), discover: { mode: 'safe' }, only, requestTimeoutMs: 5_000 });
+    const listing = listRun(
+      session.info,
+      { ...(profile ? { profile } : {}), discover: { mode: 'safe' }, only, requestTimeoutMs: 5_000 },
+      adapterFor(session.revision),
+    );
     return {
       listing,
       sent: session.shared.transcript.filter((e) => e.dir === 'out').map((e) => e.message as { method?: string; params?: Record<string, unknown> }),
@@ -68,7 +72,7 @@ describe('server --list', () => {
   it('with --discover off and no requestor roles in the profile, the requestor checks say why they would not run', async () => {
     const session = await openTargetSession({ target: { kind: 'reference' } });
     try {
-      const listing = listRun(session.info, { discover: { mode: 'off' }, requestTimeoutMs: 5_000 });
+      const listing = listRun(session.info, { discover: { mode: 'off' }, requestTimeoutMs: 5_000 }, adapterFor(session.revision));
       const poll = listing.checks.find((c) => c.id === 'requestor.poll-interval')!;
       expect(poll.verdict).toBe('skip');
       expect(poll.why).toMatch(/no tool for role requestsSampling/);
@@ -82,7 +86,7 @@ describe('server --list', () => {
     const h = await server.listenHttp(0);
     const session = await openTargetSession({ target: { kind: 'http', url: h.url }, options: { revision: '2026-07-28' } });
     try {
-      const listing = listRun(session.info, { discover: { mode: 'safe' }, requestTimeoutMs: 5_000 });
+      const listing = listRun(session.info, { discover: { mode: 'safe' }, requestTimeoutMs: 5_000 }, adapterFor(session.revision));
       const sent = session.shared.transcript.filter((e) => e.dir === 'out').map((e) => (e.message as { method?: string }).method);
       expect(sent).toEqual(['server/discover', 'tools/list']);
       expect(listing.plan).toMatchObject({ revision: '2026-07-28', roles: [...MODERN_PROFILE_ROLES] });

@@ -3,18 +3,15 @@
 // discovery without calling anything, and says for every selected check whether it runs, why it would not
 // be exercised (the same reasons, in the same order, as the engine's: suites/engine/run-check.ts), or what
 // it waits on (a role discovery would look for, a requestor run).
-import { SPEC_REVISION, type Revision } from '../../schema/spec.ts';
+import type { Revision } from '../../schema/spec.ts';
 import { hasPath, type CheckDef, type TargetInfo } from '../engine/check.ts';
-import { selected } from '../engine/select.ts';
-import { MODERN_PROFILE_ROLES, REQUESTOR_ROLES, type ModernProfileRole, type ProfileRole } from '../engine/profile.ts';
-import { Field, Meta } from '../../schema/2026-07-28/protocol.ts';
-import { planModernDiscovery } from '../2026-07-28/runner/discovery.ts';
-import { checkRevisions, checksToRun } from '../index.ts';
+import { checkRevisions, selected, toRun } from '../engine/select.ts';
+import { REQUESTOR_ROLES, type ProfileRole } from '../engine/profile.ts';
+import type { RevisionAdapter } from './adapter.ts';
 import { SERVER_RUNS } from '../requestor/checks.ts';
 import type { RequestorCheckDef } from '../requestor/engine.ts';
 import { serverRequestorChecks } from '../requestor/server-requestor.ts';
-import { DEFAULT_DISCOVERY, formatPlan, planDiscovery, type DiscoveryPlan, type DiscoverySettings } from './discovery.ts';
-import { rolesLeftOut } from './target.ts';
+import { DEFAULT_DISCOVERY, formatPlan, type DiscoveryPlan, type DiscoverySettings } from './discovery.ts';
 import type { Profile } from '../engine/profile.ts';
 
 /** runs: nothing in the way; skip: would not be exercised (why); depends: on what discovery or the target's traffic brings (what). */
@@ -93,6 +90,9 @@ function requestorVerdict(def: RequestorCheckDef, profile: Profile, discovered: 
   return { verdict: 'runs', why: `runs ${happening.join(', ')}` };
 }
 
+/** What listRun reads of a revision's adapter. */
+export type ListedRevision = Pick<RevisionAdapter, 'id' | 'roles' | 'checks' | 'gradesServerAsRequestor' | 'planDiscovery' | 'listed'>;
+
 export interface ListOptions {
   profile?: Profile;
   discover?: DiscoverySettings;
@@ -101,24 +101,17 @@ export interface ListOptions {
   requestTimeoutMs: number;
 }
 
-/** What a run would do; `info` comes from a session opened with discovery off (no tool called). */
-export function listRun(info: TargetInfo, o: ListOptions): RunListing {
-  const revision = info.revision ?? SPEC_REVISION;
-  // 2026-07-28 has roles and a discovery of its own (suites/2026-07-28/runner/discovery.ts), and no server-as-requestor run.
-  const modern = revision !== SPEC_REVISION;
-  const leftOut = (modern ? MODERN_PROFILE_ROLES.filter((r) => !o.profile?.tools[r]) : rolesLeftOut(o.profile)).filter(
-    (r) => !o.discover?.roles || o.discover.roles.includes(r),
-  );
+/** What a run in `adapter`'s revision would do; `info` comes from a session of it opened with discovery off (no tool called). */
+export function listRun(info: TargetInfo, o: ListOptions, adapter: ListedRevision): RunListing {
+  const revision = adapter.id;
+  // Each revision has roles and a discovery of its own; a server-as-requestor run where its adapter says so.
+  const asRequestor = adapter.gradesServerAsRequestor;
+  const leftOut = adapter.roles.filter((r) => !o.profile?.tools[r]).filter((r) => !o.discover?.roles || o.discover.roles.includes(r));
   const settings = o.discover ? { requestTimeoutMs: o.requestTimeoutMs, ...o.discover } : undefined;
-  const plan =
-    settings && settings.mode !== 'off' && leftOut.length
-      ? modern
-        ? planModernDiscovery(info.tools, settings, leftOut as ModernProfileRole[])
-        : planDiscovery(info.tools, info.serverCapabilities ?? {}, settings, leftOut)
-      : undefined;
+  const plan = settings && settings.mode !== 'off' && leftOut.length ? adapter.planDiscovery(info, settings, leftOut) : undefined;
   // The requestor roles discovery would look for (it lists the tools on a connection of its own, so only at run time).
   const requestorLeftOut =
-    o.discover && o.discover.mode !== 'off' && !modern
+    o.discover && o.discover.mode !== 'off' && asRequestor
       ? REQUESTOR_ROLES.filter((r) => !o.profile?.tools[r] && (!o.discover?.roles || o.discover.roles.includes(r)))
       : [];
   const roles: RunListing['roles'] = Object.entries(info.profile.tools).map(([role, t]) => ({
@@ -129,7 +122,7 @@ export function listRun(info: TargetInfo, o: ListOptions): RunListing {
   for (const role of leftOut)
     if (!info.profile.tools[role]) roles.push({ role, from: plan?.roles.includes(role) ? 'discovery would look for it' : (info.missingRoles[role] ?? 'none') });
   const checks: ListedCheck[] = [
-    ...checksToRun(o.only, o.exclude, revision).map((c) => ({
+    ...toRun(adapter.checks, o.only, o.exclude).map((c) => ({
       id: c.id,
       section: c.section,
       level: c.level,
@@ -138,7 +131,7 @@ export function listRun(info: TargetInfo, o: ListOptions): RunListing {
       ...receiverVerdict(c, info, plan, revision),
     })),
     ...serverRequestorChecks
-      .filter((c) => !modern && selected(c, o.only, o.exclude))
+      .filter((c) => asRequestor && selected(c, o.only, o.exclude))
       .map((c) => ({
         id: c.id,
         section: `Server as requestor: ${c.section}`,
@@ -150,9 +143,7 @@ export function listRun(info: TargetInfo, o: ListOptions): RunListing {
   ];
   return {
     revision,
-    ...(modern
-      ? { supportedVersions: info.discoverResult?.[Field.supportedVersions], serverInfo: info.discoverResult?._meta?.[Meta.ServerInfo] ?? {} }
-      : { protocolVersion: info.initializeResult?.protocolVersion ?? '(none)', serverInfo: info.initializeResult?.serverInfo ?? {} }),
+    ...adapter.listed(info),
     capabilities: capabilityPaths(info.serverCapabilities),
     roles,
     ...(plan ? { plan } : {}),

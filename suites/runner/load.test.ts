@@ -13,10 +13,11 @@ import { describe, expect, it } from 'vitest';
 import { receiverChecks2025 } from '../index.ts';
 import { selected } from '../engine/select.ts';
 import type { CheckResult, Status } from '../engine/check.ts';
-import { openTargetSession, runChecks } from './session.ts';
+import { runChecks } from './session.ts';
 import { loadProfile } from './target.ts';
 import { gradeClient } from '../requestor/run.ts';
 import { referenceClient } from '../requestor/test-helpers.ts';
+import { openTargetSession } from '../revisions.ts';
 
 const profile = loadProfile('fixtures/reference.profile.json');
 const SECTIONS = ['Creating Tasks', 'Result Retrieval', 'Task Cancellation', 'Task Status Lifecycle'];

@@ -2,9 +2,9 @@
 // receiver's requestor tools are found (so `server` grades it as requestor too), the plan is announced
 // before any call, and only safe, plainly callable candidates are called.
 import { describe, expect, it } from 'vitest';
-import { openTargetSession } from './session.ts';
 import { planRequestorDiscovery, type RequestorPlan } from './requestor-discovery.ts';
 import { gradeServerAsRequestor, receiverChecksRun, runServerAsRequestor, serverRequestorOptions } from '../requestor/server-requestor.ts';
+import { openTargetSession } from '../revisions.ts';
 
 describe('requestor-role discovery', () => {
   it('finds sample_via_client and elicit_via_client on the reference receiver; the requestor checks then run', { timeout: 90_000 }, async () => {

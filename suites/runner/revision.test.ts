@@ -1,12 +1,12 @@
 // --revision auto against real targets: both reference servers, server-everything, a dual-era stand-in, and
 // targets that do not answer; an explicit revision is taken as asked, without a probe.
 import { afterAll, describe, expect, it } from 'vitest';
-import { chooseRevisions } from './revision.ts';
 import { EVERYTHING, startEverythingHttp, stopTargets } from '../../fixtures/targets.ts';
 import { createExtensionServer } from '../../mocks/2026-07-28/index.ts';
 import { STDIO_SILENT_SOURCE } from '../2026-07-28/wire/test-helpers.ts';
 import type { TargetSpec } from './target.ts';
 import { STARTUP_MS } from '../wire/peer.ts';
+import { chooseRevisions } from '../revisions.ts';
 
 const auto = (target: TargetSpec, requestTimeoutMs = 10_000) => chooseRevisions(target, { revision: 'auto', requestTimeoutMs });
 const TSX = 'node_modules/.bin/tsx';

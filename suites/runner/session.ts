@@ -7,16 +7,13 @@ import { afterDisconnectFinding, runCheck } from '../engine/run-check.ts';
 import { taskSlots } from './task-slots.ts';
 import { deferred } from '../wire/deferred.ts';
 import { connectorFor, initializeResultOf, listTools, probe, rolesLeftOut, type TargetSpec } from './target.ts';
-import { modernConnector, probeModern } from '../2026-07-28/runner/session.ts';
-import { isModernDiscovery, type ModernDiscoveryResult } from '../2026-07-28/runner/discovery.ts';
-import { chooseRevisions } from './revision.ts';
-import type { Revision } from '../../schema/spec.ts';
+import { SPEC_REVISION, type Revision } from '../../schema/spec.ts';
 import { DEFAULT_DISCOVERY, discover, planDiscovery, type DiscoveryPlan, type DiscoveryResult, type DiscoverySettings } from './discovery.ts';
 import { discoverRequestorRoles, type RequestorPlan } from './requestor-discovery.ts';
 import { profileFor, profileSettles, REQUESTOR_ROLES } from '../engine/profile.ts';
 
-/** A discovery of either revision (2026-07-28's says so in `revision`). */
-export type AnyDiscovery = DiscoveryResult | ModernDiscoveryResult;
+/** A discovery of any revision (each but 2025-11-25's says which in `revision`; its observations are its own: `any`). */
+export type AnyDiscovery = DiscoveryResult<any>;
 
 export interface RunConfig {
   target: TargetSpec;
@@ -58,6 +55,21 @@ export interface SessionHooks {
   onRequestorPlan?: (plan: RequestorPlan) => void;
 }
 
+/** What opening a session in one revision gives: the revision's connect, probe and discovery (RevisionAdapter.open). */
+export interface OpenedSession {
+  connector: TargetConnector;
+  shared: Peer;
+  info: TargetInfo;
+  discovery?: AnyDiscovery;
+  close(): Promise<void>;
+}
+
+/** A revision's way to open a session (connect, probe, discover); a discovery in `config.discovered` of another revision it leaves unused. */
+export interface SessionOpener {
+  id: Revision;
+  open(config: RunConfig, options: RunOptions, hooks: SessionHooks): Promise<OpenedSession>;
+}
+
 /** Discovery that looked for requestor roles only (the profile names every receiver role). */
 function noReceiverDiscovery(mode: DiscoveryResult['mode'], budgetMs: number): DiscoveryResult {
   return {
@@ -73,47 +85,41 @@ function noReceiverDiscovery(mode: DiscoveryResult['mode'], budgetMs: number): D
 }
 
 /**
- * Opens the shared connection, probes the target and runs discovery if asked. Throws (a connection error) when
- * the target cannot be reached. A session speaks one revision: `auto` takes the one the probe chose (the older
- * of the two for a dual-era target: grading in both is for the caller, with chooseRevisions).
+ * Opens a session in `revision` (its adapter's `open`: connect, probe, discovery) with the run's options;
+ * throws (a connection error) when the target cannot be reached. The faces pick the revision
+ * (suites/revisions.ts openTargetSession: `auto` resolved by chooseRevisions).
  */
-export async function openTargetSession(config: RunConfig, hooks: SessionHooks = {}): Promise<TargetSession> {
-  const given = runOptions(config.options);
-  const decision = await chooseRevisions(config.target, given);
-  const revision = decision.revisions[0]!;
-  const options = { ...given, revision };
-  const revisionWhy = decision.why;
+export async function openSessionIn(
+  revision: SessionOpener,
+  config: RunConfig,
+  hooks: SessionHooks = {},
+  revisionWhy: string[] = [`revision ${revision.id}: as asked (--revision)`],
+): Promise<TargetSession> {
+  const options = { ...runOptions(config.options), revision: revision.id };
   // The profile's roles for this revision (its `revisions` section over the roles of every revision).
-  config = { ...config, profile: profileFor(config.profile, revision) };
-  if (revision === '2026-07-28') {
-    // No handshake: server/discover + tools/list, the roles from the profile and discovery (on the stateless wire).
-    const connector = modernConnector(config.target, options.requestTimeoutMs);
-    const shared = await connector.open();
-    try {
-      const { info, discovery } = await probeModern(shared, connector, config.profile, {
-        ...(config.discover ? { discover: { requestTimeoutMs: options.requestTimeoutMs, ...config.discover } } : {}),
-        ...(isModernDiscovery(config.discovered) ? { discovered: config.discovered } : {}),
-        onDiscoveryPlan: hooks.onDiscoveryPlan,
-        legacyProbe: true,
-      });
-      const run = { health: {}, slots: taskSlots(options.maxTasks, config.profile?.limits) };
-      const close = async () => {
-        await shared.close();
-        await connector.legacy?.close?.();
-      };
-      return { revision, revisionWhy, connector, shared, info, discovery, options, results: [], run, close };
-    } catch (e) {
-      // A process that exited before server/discover or tools/list was answered: what it wrote to stderr says why.
-      if (shared.closed && e instanceof Error) e.message += shared.stderrNote();
-      await shared.close();
-      throw e;
-    }
-  }
+  const profiled = { ...config, profile: profileFor(config.profile, revision.id) };
+  const opened = await revision.open(profiled, options, hooks);
+  opened.info.revision ??= revision.id;
+  return {
+    revision: revision.id,
+    revisionWhy,
+    ...opened,
+    options,
+    results: [],
+    run: { health: {}, slots: taskSlots(options.maxTasks, profiled.profile?.limits) },
+  };
+}
+
+/**
+ * 2025-11-25's session (an `initialize` handshake): the shared connection, tools/list, discovery of the roles
+ * the profile leaves out (receiver roles on the shared connection, requestor roles on one of their own), the probe.
+ */
+export async function openInitializeSession(config: RunConfig, options: RunOptions, hooks: SessionHooks): Promise<OpenedSession> {
   const connector = connectorFor(config.target, options.requestTimeoutMs, options.concurrency);
   const shared = await connector.open();
   try {
     const tools = await listTools(shared);
-    let discovery = isModernDiscovery(config.discovered) ? undefined : config.discovered;
+    let discovery = config.discovered?.revision === undefined ? (config.discovered as DiscoveryResult | undefined) : undefined;
     const leftOut = rolesLeftOut(config.profile).filter((r) => !config.discover?.roles || config.discover.roles.includes(r));
     const requestorLeftOut = REQUESTOR_ROLES.filter(
       (r) => !profileSettles(config.profile, r) && (!config.discover?.roles || config.discover.roles.includes(r)),
@@ -147,15 +153,10 @@ export async function openTargetSession(config: RunConfig, hooks: SessionHooks =
     }
     const info = await probe(shared, connector, config.profile, discovery, tools);
     return {
-      revision,
-      revisionWhy,
       connector,
       shared,
       info,
       discovery,
-      options,
-      results: [],
-      run: { health: {}, slots: taskSlots(options.maxTasks, config.profile?.limits) },
       close: async () => {
         await shared.close();
         await connector.close?.();
@@ -167,6 +168,9 @@ export async function openTargetSession(config: RunConfig, hooks: SessionHooks =
     throw e;
   }
 }
+
+/** How 2025-11-25 sessions open (openSessionIn). */
+export const SESSIONS_2025: SessionOpener = { id: SPEC_REVISION, open: openInitializeSession };
 
 /** Runs one check in a session and keeps its result in the session's history (onCheckStart, onCheckDone: the run's events). */
 export async function runInSession(check: CheckDef, session: TargetSession): Promise<CheckResult> {

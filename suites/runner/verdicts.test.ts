@@ -2,13 +2,14 @@
 // charged to an unrelated requirement, the cause named once, and the run finishing.
 import { describe, expect, it } from 'vitest';
 import { receiverChecks2025 } from '../index.ts';
-import { openTargetSession, runChecks } from './session.ts';
+import { runChecks } from './session.ts';
 import { loadProfile, type TargetSpec } from './target.ts';
 import { buildReport } from '../report/model.ts';
 import { formatConsole } from '../report/console.ts';
 import { createReferenceReceiverFromArgs } from '../../mocks/receiver/args.ts';
 import { defineCheck, type CheckResult } from '../engine/check.ts';
 import type { Profile } from '../engine/profile.ts';
+import { openTargetSession } from '../revisions.ts';
 
 const reference = loadProfile('fixtures/reference.profile.json');
 const OPTIONS = { checkTimeoutMs: 15_000, requestTimeoutMs: 5_000 };

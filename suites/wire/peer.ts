@@ -783,3 +783,21 @@ const OWNERS_KEPT = 4096;
 export function idKey(id: unknown): string {
   return typeof id === 'string' ? `s:${id}` : (JSON.stringify(id) ?? 'undefined');
 }
+
+/** How a connection's own requests go out when its revision frames them (per-request `_meta`, headers): set by that revision's wire. */
+export type RequestFraming = (via: Peer | Scope, method: string, params: unknown, options: RequestOptions) => Promise<Response>;
+const framings = new WeakMap<Peer, RequestFraming>();
+
+/** Frames every request `requestOn` sends on `peer` (a revision's wire calls it when it opens the connection). */
+export function frameRequests(peer: Peer, framing: RequestFraming): void {
+  framings.set(peer, framing);
+}
+
+/**
+ * A request on a connection of any revision, framed as its revision frames requests (frameRequests; none: as
+ * is). For the engine's own requests (a task still live? cancel at the end of a check).
+ */
+export function requestOn(via: Peer | Scope, method: string, params: unknown, options: RequestOptions = {}): Promise<Response> {
+  const framing = framings.get(via instanceof Peer ? via : via.peer);
+  return framing ? framing(via, method, params, options) : via.request(method, params, options);
+}

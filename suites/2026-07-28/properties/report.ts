@@ -3,7 +3,8 @@
 // `2026-properties.<name>`; a failure carries the model's verdict and its requirement ids, the counterexample,
 // the seed, its path and the command that replays it (`--properties --seed=<s> --path 2026-<name>/<path>`), and as
 // transcript the exchange of the shrunk counterexample; an interrupted run is not exercised, never a pass.
-import { openTargetSession, type RunConfig } from '../../runner/session.ts';
+import { openSessionIn, type RunConfig } from '../../runner/session.ts';
+import { SESSIONS_2026 } from '../runner/session.ts';
 import { severity, type CheckResult, type Level } from '../../engine/check.ts';
 import { MODEL_REQUIREMENTS, ModelViolation } from './model.ts';
 import { MODERN_PROPERTY_NAMES, propertyRoles, runExtensionProperties, type ModernPropertyName, type PropertyOutcome } from './run.ts';
@@ -126,7 +127,7 @@ export async function runModernProperties(config: RunConfig, opts: PropertyRunOp
   if (token && token.revision !== REVISION) return [];
   const replay = token?.revision === REVISION ? token : undefined;
   const names: readonly ModernPropertyName[] = replay ? [replay.name] : MODERN_PROPERTY_NAMES;
-  const session = await openTargetSession({ ...config, options: { ...config.options, revision: REVISION } });
+  const session = await openSessionIn(SESSIONS_2026, config);
   const results: PropertyCheckResult[] = [];
   try {
     const tools = session.info.profile.tools;

@@ -6,13 +6,14 @@ import { describe, expect, it } from 'vitest';
 import type { CheckResult } from '../../engine/check.ts';
 import { checks as COMPAT } from './compat.ts';
 import { checks as VERSIONING } from './versioning.ts';
-import { openTargetSession, runChecks } from '../../runner/session.ts';
+import { runChecks } from '../../runner/session.ts';
 import { DUAL_ERA_FAULTS } from '../../../mocks/dual-era/faults.ts';
 import { LATITUDES as LEGACY_LATITUDES } from '../../../mocks/receiver/latitudes.ts';
 import { LATITUDES as MODERN_LATITUDES, type SwitchInfo } from '../../../mocks/2026-07-28/faults.ts';
 import { createDualEraServer } from '../../../mocks/dual-era/index.ts';
 import { REFERENCE_PROFILE, runAgainstDualEra, runAgainstReference } from './test-helpers.ts';
 import { REVISION } from '../../../schema/2026-07-28/protocol.ts';
+import { openTargetSession } from '../../revisions.ts';
 
 const TSX = 'node_modules/.bin/tsx';
 const failing = (r: CheckResult) => r.status === 'fail' || r.status === 'warn';

@@ -4,10 +4,11 @@
 // latitudes.test.ts (next to this file).
 import { describe, expect, it } from 'vitest';
 import { checksFor } from '../../index.ts';
-import { openTargetSession, runChecks } from '../../runner/session.ts';
+import { runChecks } from '../../runner/session.ts';
 import { loadProfile, type TargetSpec } from '../../runner/target.ts';
 import type { CheckResult } from '../../engine/check.ts';
 import { createExtensionServer, type ServerOptions } from '../../../mocks/2026-07-28/index.ts';
+import { openTargetSession } from '../../revisions.ts';
 
 const profile = loadProfile('fixtures/reference-2026-07-28.profile.json');
 const checks = checksFor('2026-07-28');

@@ -2,7 +2,7 @@
 // process over Streamable HTTP (or spawned over stdio), with the faults or latitudes of a matrix cell and the
 // options they need (`args`, as on the command line), and the profile naming a tool for every role.
 import { checksFor } from '../../index.ts';
-import { openTargetSession, runChecks, type TargetSession } from '../../runner/session.ts';
+import { runChecks, type TargetSession } from '../../runner/session.ts';
 import { loadProfile } from '../../runner/target.ts';
 import type { CheckDef, CheckResult } from '../../engine/check.ts';
 import type { RunOptions } from '../../engine/options.ts';
@@ -12,6 +12,7 @@ import { parseExtensionServerArgs } from '../../../mocks/2026-07-28/cli.ts';
 import { REVISION } from '../../../schema/2026-07-28/protocol.ts';
 import { createDualEraServer } from '../../../mocks/dual-era/index.ts';
 import { parseMockArgs } from '../../../mocks/receiver/args.ts';
+import { openTargetSession } from '../../revisions.ts';
 
 /** The reference server's run times in the tests: short tool runs, a slow tool that outlives a cancel. */
 export const TEST_TIMINGS = ['--completes-ms', '50', '--slow-ms', '2000', '--poll-interval-ms', '50'];

@@ -9,13 +9,14 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { checksFor } from '../../index.ts';
-import { openTargetSession, runChecks } from '../../runner/session.ts';
+import { runChecks } from '../../runner/session.ts';
 import { loadProfile, type TargetSpec } from '../../runner/target.ts';
 import { MODERN_PROFILE_ROLES, type Profile } from '../../engine/profile.ts';
 import type { CheckResult } from '../../engine/check.ts';
 import { createExtensionServer, type ServerOptions } from '../../../mocks/2026-07-28/index.ts';
 import { isModernDiscovery, pickModernRoles, planModernDiscovery, type ModernCallObservation } from './discovery.ts';
 import type { TaskStatus } from '../../../schema/2026-07-28/protocol.ts';
+import { openTargetSession } from '../../revisions.ts';
 
 const PROFILE = loadProfile('fixtures/reference-2026-07-28.profile.json');
 const checks = checksFor('2026-07-28');

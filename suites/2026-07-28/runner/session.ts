@@ -1,14 +1,17 @@
 // One run of 2026-07-28 against one target: connections without a handshake (suites/2026-07-28/wire), the
-// probe (server/discover + tools/list), the roles (MODERN_PROFILE_ROLES) from the profile and discovery. openTargetSession
-// (suites/runner/session.ts) comes here when the run's revision is 2026-07-28.
+// probe (server/discover + tools/list), the roles (MODERN_PROFILE_ROLES) from the profile and discovery; the
+// pre-flight of --revision auto (preflightDiscover). Its adapter (suites/2026-07-28/revision.ts) hands them to the floors.
 import { splitCommand } from '../../wire/connect.ts';
 import { startupAllowance, WireTimeoutError, type Peer } from '../../wire/peer.ts';
 import { MODERN_PROFILE_ROLES, profileSettles, type Profile, type ProfileRole } from '../../engine/profile.ts';
 import type { TargetConnector, TargetInfo } from '../../engine/check.ts';
 import { REVISION, TASKS_EXTENSION } from '../../../schema/2026-07-28/protocol.ts';
+import { SPEC_REVISION } from '../../../schema/spec.ts';
 import { isObj } from '../../engine/text.ts';
 import { DEFAULT_DISCOVERY, type DiscoveryPlan, type DiscoverySettings } from '../../runner/discovery.ts';
-import { discoverModern, planModernDiscovery, type ModernDiscoveryResult } from './discovery.ts';
+import { discoverModern, isModernDiscovery, planModernDiscovery, type ModernDiscoveryResult } from './discovery.ts';
+import type { OpenedSession, RunConfig, SessionHooks, SessionOpener } from '../../runner/session.ts';
+import type { RunOptions } from '../../engine/options.ts';
 import { absentNote, connectorFor, describeTarget, type TargetSpec } from '../../runner/target.ts';
 import { limiter } from '../../runner/limiter.ts';
 import { connectModern, listTools, ModernPeer, type ModernScope } from '../wire/peer.ts';
@@ -27,7 +30,7 @@ export function modernConnector(spec: TargetSpec, requestTimeoutMs: number): Tar
         label: spec.command,
         hasSecondIdentity: false,
         // The same target in 2025-11-25, for the cross-version checks: no connections started ahead (concurrency 0).
-        legacy: connectorFor(spec, requestTimeoutMs, 0, allowance),
+        otherRevisions: { [SPEC_REVISION]: connectorFor(spec, requestTimeoutMs, 0, allowance) },
         open: (opts) =>
           starting(async () => {
             const mp = await connectModern(
@@ -45,7 +48,7 @@ export function modernConnector(spec: TargetSpec, requestTimeoutMs: number): Tar
         label: spec.url,
         hasSecondIdentity: spec.secondaryHeaders !== undefined,
         credentials: Object.keys(spec.headers ?? {}).some((h) => h.toLowerCase() === 'authorization'),
-        legacy: connectorFor(spec, requestTimeoutMs, 0),
+        otherRevisions: { [SPEC_REVISION]: connectorFor(spec, requestTimeoutMs, 0) },
         async open(opts) {
           const headers = opts?.identity === 'secondary' && spec.secondaryHeaders ? spec.secondaryHeaders : spec.headers;
           const mp = await connectModern({ kind: 'http', url: spec.url, headers }, { defaultTimeoutMs: requestTimeoutMs, capabilities: opts?.capabilities });
@@ -58,7 +61,7 @@ export function modernConnector(spec: TargetSpec, requestTimeoutMs: number): Tar
         label: describeTarget(spec),
         hasSecondIdentity: false,
         // The same target in 2025-11-25 (initialize on a transport of its own), for the cross-version checks.
-        legacy: connectorFor(spec, requestTimeoutMs, 0),
+        otherRevisions: { [SPEC_REVISION]: connectorFor(spec, requestTimeoutMs, 0) },
         async open(opts) {
           const mp = await connectModern(
             { kind: 'transport', transport: await spec.connect(), label: describeTarget(spec) },
@@ -95,8 +98,9 @@ export interface ModernProbeOptions {
  * undefined when the connection failed otherwise than by an answer to initialize.
  */
 async function probeLegacy(connector: TargetConnector, shared: Peer): Promise<TargetInfo['legacy']> {
-  if (!connector.legacy) return undefined;
-  return connector.legacy.open({ capabilities: {} }).then(
+  const initialize = connector.otherRevisions?.[SPEC_REVISION];
+  if (!initialize) return undefined;
+  return initialize.open({ capabilities: {} }).then(
     async (p) => {
       await p.close();
       return { speaks: true, detail: 'initialize succeeded' };
@@ -165,6 +169,7 @@ export async function probeModern(
     initializeResult: {},
     discoverResult: d.result,
     serverCapabilities,
+    cancelsTasks: true,
     tools,
     profile: resolved,
     missingRoles,
@@ -174,3 +179,30 @@ export async function probeModern(
   if (speaks) info.legacy = speaks;
   return { info, ...(discovery ? { discovery } : {}) };
 }
+
+/** Opens a 2026-07-28 session: no handshake; server/discover + tools/list, the roles from the profile and discovery (on the stateless wire). */
+export async function open2026Session(config: RunConfig, options: RunOptions, hooks: SessionHooks): Promise<OpenedSession> {
+  const connector = modernConnector(config.target, options.requestTimeoutMs);
+  const shared = await connector.open();
+  try {
+    const { info, discovery } = await probeModern(shared, connector, config.profile, {
+      ...(config.discover ? { discover: { requestTimeoutMs: options.requestTimeoutMs, ...config.discover } } : {}),
+      ...(isModernDiscovery(config.discovered) ? { discovered: config.discovered } : {}),
+      onDiscoveryPlan: hooks.onDiscoveryPlan,
+      legacyProbe: true,
+    });
+    const close = async () => {
+      await shared.close();
+      await connector.otherRevisions?.[SPEC_REVISION]?.close?.();
+    };
+    return { connector, shared, info, ...(discovery ? { discovery } : {}), close };
+  } catch (e) {
+    // A process that exited before server/discover or tools/list was answered: what it wrote to stderr says why.
+    if (shared.closed && e instanceof Error) e.message += shared.stderrNote();
+    await shared.close();
+    throw e;
+  }
+}
+
+/** How 2026-07-28 sessions open (suites/runner/session.ts openSessionIn). */
+export const SESSIONS_2026: SessionOpener = { id: REVISION, open: open2026Session };

@@ -19,6 +19,7 @@ import {
   WireClosedError,
   WireTimeoutError,
   idKey,
+  frameRequests,
   type Message,
   type PeerOptions,
   type RequestOptions,
@@ -112,6 +113,8 @@ export class ModernPeer {
   ) {
     this.transportKind = http ? 'http' : 'stdio';
     registry.set(peer, this);
+    // The engine's own requests on this connection (suites/wire/peer.ts requestOn) carry this revision's `_meta` and headers.
+    frameRequests(peer, (via, method, params, options) => new ModernScope(this, via instanceof Peer ? undefined : via).request(method, params, options));
   }
 
   static of(peer: Peer): ModernPeer | undefined {
@@ -399,14 +402,3 @@ export async function connectModern(target: ModernTarget, opts: ModernConnectOpt
 }
 
 export { WireClosedError, WireTimeoutError };
-
-/**
- * A request on either revision's connection: on a 2026-07-28 one with its `_meta` (and headers), on a
- * 2025-11-25 one as is. For the engine's own requests (a task still live? cancel at the end of a check).
- */
-export function requestOn(via: Peer | Scope, method: string, params: unknown, options: RequestOptions = {}): Promise<Response> {
-  const peer = via instanceof Peer ? via : via.peer;
-  const mp = registry.get(peer);
-  if (!mp) return via.request(method, params, options);
-  return new ModernScope(mp, via instanceof Peer ? undefined : via).request(method, params, options);
-}
