@@ -41,7 +41,7 @@ import { formatRequestorPlan } from '../suites/runner/requestor-discovery.ts';
 import { HELP } from './help.ts';
 import { interruptedResult, Interrupted, onInterrupt, type Interrupt } from './interrupt.ts';
 import { endDescendants } from '../suites/wire/children.ts';
-import { adapterFor, chooseRevisions, openTargetSession } from '../suites/revisions.ts';
+import { adapterFor, chooseRevisions, openTargetSession, PROPERTY_TOKENS } from '../suites/revisions.ts';
 
 export { HELP };
 
@@ -222,7 +222,7 @@ export function parseServerArgs(argv: string[]) {
   }
   let properties; // --properties
   try {
-    properties = parsePropertyArgs(values, argv);
+    properties = parsePropertyArgs(values, argv, PROPERTY_TOKENS);
   } catch (e) {
     throw new UsageError(e instanceof Error ? e.message : String(e));
   }

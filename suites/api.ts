@@ -29,7 +29,7 @@ import { addReplays } from './report/replay.ts';
 import { writeFileSync } from 'node:fs';
 import { errorText } from './wire/peer.ts';
 import { parsePropertyArgs, type PropertyRunOptions } from './properties/run.ts';
-import { adapterFor, chooseRevisions, openTargetSession } from './revisions.ts';
+import { adapterFor, chooseRevisions, openTargetSession, PROPERTY_TOKENS } from './revisions.ts';
 
 /**
  * The receiver under test:
@@ -196,6 +196,7 @@ export function propertyOptions(options: ConformanceOptions, commandLine: string
       'properties-timeout': str(options.propertiesTimeoutMs),
     },
     commandLine,
+    PROPERTY_TOKENS,
   );
 }
 

@@ -217,7 +217,7 @@ describe.concurrent('shrinking and replay', () => {
     expect(steps[0]).toMatch(/^create\(/);
     expect(steps.some((s) => /^cancel\(/.test(s))).toBe(true);
     const token = r!.property.replayToken!;
-    expect(parseReplayToken(token).name).toBe('state-machine');
+    expect(parseReplayToken(token).property).toBe('state-machine');
     expect(r!.message).toContain(`--path ${token}`);
     // Replay with what was printed: the same counterexample, the same failure.
     const [again] = await run(['--fault', 'cancelled-resurrects'], ['state-machine'], { seed: r!.property.seed, path: token });

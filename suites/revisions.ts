@@ -20,6 +20,9 @@ export function adapterFor(id: Revision): RevisionAdapter {
   return a;
 }
 
+/** Every registered revision's properties as replay tokens name them (--path). */
+export const PROPERTY_TOKENS: readonly string[] = ADAPTERS.flatMap((a) => a.propertyTokens);
+
 /** The revisions to grade `target` in under `options.revision` (suites/runner/revision.ts, among the registered ones). */
 export function chooseRevisions(
   target: TargetSpec,

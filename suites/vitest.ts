@@ -36,8 +36,8 @@ import {
 } from './api.ts';
 import { reproduceCommand, type PassedOption } from './report/reproduce.ts';
 import { computeCoverage, mergeCoverage } from './coverage.ts';
-import { PROPERTY_NAMES, parseReplayToken, runProperties, type PropertyRunOptions } from './properties/run.ts';
-import { MODERN_PROPERTY_SECTION, runModernProperties } from './2026-07-28/properties/report.ts';
+import { PROPERTY_NAMES, runProperties, splitReplayToken, type PropertyRunOptions } from './properties/run.ts';
+import { MODERN_PROPERTY_SECTION, replayName, runModernProperties } from './2026-07-28/properties/report.ts';
 import { MODERN_PROPERTY_NAMES } from './2026-07-28/properties/run.ts';
 import { REVISION as MODERN_REVISION } from '../schema/2026-07-28/protocol.ts';
 import { buildReport, gateReport } from './report/model.ts';
@@ -241,8 +241,8 @@ export function registerChecks(config: RunConfig, opts: RegisterOptions = {}): v
   const properties = opts.properties;
   if (properties && registered.includes(SPEC_REVISION)) {
     let run: Promise<CheckResult[]> | undefined;
-    const token = properties.path ? parseReplayToken(properties.path) : undefined;
-    const names = token ? (token.revision === SPEC_REVISION ? [token.name] : []) : (properties.only ?? PROPERTY_NAMES);
+    const token = properties.path ? splitReplayToken(properties.path) : undefined;
+    const names = token ? PROPERTY_NAMES.filter((n) => n === token.property) : (properties.only ?? PROPERTY_NAMES);
     describe('Properties', () => {
       for (const name of names)
         test(`properties.${name}`, { timeout: properties.timeoutMs * names.length + 30_000 }, async (ctx) => {
@@ -258,8 +258,8 @@ export function registerChecks(config: RunConfig, opts: RegisterOptions = {}): v
   // 2026-07-28's property runs (the extension's model), likewise, for a target graded in that revision.
   if (properties && registered.includes(MODERN_REVISION)) {
     let run: Promise<CheckResult[]> | undefined;
-    const token = properties.path ? parseReplayToken(properties.path) : undefined;
-    const names = token ? (token.revision === MODERN_REVISION ? [token.name] : []) : MODERN_PROPERTY_NAMES;
+    const token = properties.path ? splitReplayToken(properties.path) : undefined;
+    const names = token ? MODERN_PROPERTY_NAMES.filter((n) => replayName(n) === token.property) : MODERN_PROPERTY_NAMES;
     describe(MODERN_PROPERTY_SECTION, () => {
       for (const name of names)
         test(`2026-properties.${name}`, { timeout: properties.timeoutMs * names.length + 30_000 }, async (ctx) => {

@@ -6,7 +6,7 @@ import { PROFILE_ROLES } from '../engine/profile.ts';
 import type { RevisionAdapter } from '../runner/adapter.ts';
 import { planDiscovery } from '../runner/discovery.ts';
 import { SESSIONS_2025 } from '../runner/session.ts';
-import { runProperties } from '../properties/run.ts';
+import { PROPERTY_NAMES, runProperties } from '../properties/run.ts';
 import { checks } from '../receiver/index.ts';
 
 export const adapter: RevisionAdapter = {
@@ -17,5 +17,6 @@ export const adapter: RevisionAdapter = {
   gradesServerAsRequestor: true,
   planDiscovery: (info, settings, leftOut) => planDiscovery(info.tools, info.serverCapabilities ?? {}, settings, [...leftOut]),
   listed: (info) => ({ protocolVersion: info.initializeResult?.protocolVersion ?? '(none)', serverInfo: info.initializeResult?.serverInfo ?? {} }),
+  propertyTokens: PROPERTY_NAMES,
   runProperties,
 };

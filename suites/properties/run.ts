@@ -11,9 +11,6 @@
 // A failure's message carries the shrunk steps as run, the seed, the path and the command that replays it;
 // its `transcript` is the JSON-RPC exchange of the shrunk counterexample. See README.md here.
 import fc from 'fast-check';
-import { SPEC_REVISION } from '../../schema/spec.ts';
-import { REVISION as MODERN_REVISION } from '../../schema/2026-07-28/protocol.ts';
-import { MODERN_PROPERTY_NAMES, type ModernPropertyName } from '../2026-07-28/properties/run.ts';
 import type { TranscriptEntry } from '../wire/peer.ts';
 import { hasPath, severity, type CheckResult, type Level, type Status } from '../engine/check.ts';
 import { openSessionIn, SESSIONS_2025, type RunConfig } from '../runner/session.ts';
@@ -53,8 +50,8 @@ export interface PropertyRunOptions {
 }
 
 export interface PropertyInfo {
-  /** The property (2025-11-25's, or 2026-07-28's: suites/2026-07-28/properties/report.ts). */
-  name: PropertyName | ModernPropertyName;
+  /** The property (2025-11-25's, or another revision's: suites/2026-07-28/properties/report.ts). */
+  name: string;
   seed: number;
   runs: number;
   numShrinks: number;
@@ -77,31 +74,35 @@ export interface PropertyCheckResult extends CheckResult {
 
 const SECTION = 'Properties';
 
-/** A replay token: a property of 2025-11-25 (`state-machine/…`) or of 2026-07-28 (`2026-state-machine/…`, suites/2026-07-28/properties/report.ts). */
-export type ReplayToken =
-  | { revision: typeof SPEC_REVISION; name: PropertyName; fcPath: string; replayPath?: string }
-  | { revision: typeof MODERN_REVISION; name: ModernPropertyName; fcPath: string; replayPath?: string };
+/**
+ * A replay token `<property>/<fc path>[/<replayPath>]`, `property` as tokens name it: 2025-11-25's by its name
+ * (`state-machine/…`), another revision's with its prefix (`2026-state-machine/…`: RevisionAdapter.propertyTokens).
+ */
+export interface ReplayToken {
+  property: string;
+  fcPath: string;
+  replayPath?: string;
+}
 
-/** How a 2026-07-28 property is named in a replay token. */
-export const modernReplayName = (name: ModernPropertyName) => `${MODERN_PREFIX}${name}`;
-const MODERN_PREFIX = '2026-';
-
-export function parseReplayToken(token: string): ReplayToken {
+/** The token's parts, whoever's property it names (undefined when it is not of that form). */
+export function splitReplayToken(token: string): ReplayToken | undefined {
   const m = /^([a-z0-9][a-z0-9.-]*)\/(\d+(?::\d+)*)(?:\/(.+))?$/.exec(token);
-  const modern = MODERN_PROPERTY_NAMES.find((n) => m?.[1] === modernReplayName(n));
-  if (m && modern) return { revision: MODERN_REVISION, name: modern, fcPath: m[2]!, ...(m[3] ? { replayPath: m[3] } : {}) };
-  if (!m || !(PROPERTY_NAMES as string[]).includes(m[1]!)) {
-    throw new Error(
-      `--path: expected <property>/<path>[/<replayPath>] with property one of ${[...PROPERTY_NAMES, ...MODERN_PROPERTY_NAMES.map(modernReplayName)].join(', ')}, got "${token}"`,
-    );
-  }
-  return { revision: SPEC_REVISION, name: m[1] as PropertyName, fcPath: m[2]!, replayPath: m[3] };
+  return m ? { property: m[1]!, fcPath: m[2]!, ...(m[3] ? { replayPath: m[3] } : {}) } : undefined;
+}
+
+/** A token naming one of `properties` (the faces pass every registered revision's: RevisionAdapter.propertyTokens); throws otherwise. */
+export function parseReplayToken(token: string, properties: readonly string[] = PROPERTY_NAMES): ReplayToken {
+  const t = splitReplayToken(token);
+  if (!t || !properties.includes(t.property))
+    throw new Error(`--path: expected <property>/<path>[/<replayPath>] with property one of ${properties.join(', ')}, got "${token}"`);
+  return t;
 }
 
 /** CLI flags → options (undefined when --properties is absent). Throws Error on bad values. */
 export function parsePropertyArgs(
   values: { properties?: boolean; runs?: string; seed?: string; path?: string; 'properties-timeout'?: string },
   commandLine: string[] = [],
+  properties: readonly string[] = PROPERTY_NAMES,
 ): PropertyRunOptions | undefined {
   const given = ['runs', 'seed', 'path', 'properties-timeout'].filter((k) => values[k as keyof typeof values] !== undefined);
   if (!values.properties) {
@@ -120,7 +121,7 @@ export function parsePropertyArgs(
     if (!Number.isInteger(seed) || Math.abs(seed) > 2 ** 31) throw new Error(`--seed takes a 32-bit integer, got "${values.seed}"`);
   }
   if (values.path !== undefined) {
-    parseReplayToken(values.path);
+    parseReplayToken(values.path, properties);
     if (seed === undefined) throw new Error('--path needs the --seed it was printed with');
   }
   return {
@@ -156,9 +157,9 @@ interface PropertySpec<T> {
 
 /** Runs every selected property against the target. Never throws for target misbehaviour (that becomes a result). */
 export async function runProperties(config: RunConfig, opts: PropertyRunOptions): Promise<PropertyCheckResult[]> {
-  const token = opts.path ? parseReplayToken(opts.path) : undefined;
-  // A token of the other revision replays nothing here.
-  const replay = token?.revision === SPEC_REVISION ? token : undefined;
+  const token = opts.path ? splitReplayToken(opts.path) : undefined;
+  // A token of another revision's property replays nothing here.
+  const replay = token && (PROPERTY_NAMES as string[]).includes(token.property) ? { ...token, name: token.property as PropertyName } : undefined;
   const selected = new Set<PropertyName>(replay ? [replay.name] : token ? [] : (opts.only ?? PROPERTY_NAMES));
   const session = await openSessionIn(SESSIONS_2025, config);
   const { info, options, connector } = session;

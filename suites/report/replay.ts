@@ -4,11 +4,10 @@
 // unique). scripts/replay.ts sends them and fills the placeholders from the answers.
 import type { Report } from './model.ts';
 import { PROTOCOL_VERSION } from '../../schema/protocol.ts';
-import { SPEC_REVISION } from '../../schema/spec.ts';
+import { SPEC_REVISION, type Revision } from '../../schema/spec.ts';
 import { SUITE_CLIENT_CAPABILITIES } from '../runner/target.ts';
-import { REVISION as MODERN_REVISION } from '../../schema/2026-07-28/protocol.ts';
-import { standardHeaders } from '../2026-07-28/wire/http.ts';
 import { idKey, type Message, type TranscriptEntry } from '../wire/peer.ts';
+import { adapterFor } from '../revisions.ts';
 
 export interface ReplayStep {
   /** Index into `connections`. */
@@ -63,7 +62,7 @@ function substitute(value: unknown, known: Map<string, string>): unknown {
 const HEADERS_NOTE = /^http POST \S+ \[(.*)\] for id=(.*) $/;
 
 /** The headers a POST carried (as noted) that are not the standard ones of its body, or undefined when it carried just those. */
-function ownHeaders(message: Message, noted: string): Record<string, string | null> | undefined {
+function ownHeaders(message: Message, noted: string, standardHeaders: (m: Message) => Record<string, string>): Record<string, string | null> | undefined {
   const sent = new Map<string, [string, string]>();
   if (noted !== 'no MCP headers')
     for (const part of noted.split(/, (?=[A-Za-z0-9-]+: )/)) {
@@ -79,7 +78,9 @@ function ownHeaders(message: Message, noted: string): Record<string, string | nu
 
 /** The replay of a check's transcript (what the suite sent), or undefined when it sent nothing. */
 export function replayOf(check: { id: string; revision?: string; transcript: readonly TranscriptEntry[] }, transport: 'stdio' | 'http'): Replay | undefined {
-  const revision = check.revision ?? SPEC_REVISION;
+  const revision = (check.revision ?? SPEC_REVISION) as Revision;
+  // A revision negotiated by initialize opens each connection with the handshake; a per-request one frames each request (its standard headers).
+  const { negotiation, standardHeaders } = adapterFor(revision);
   const connections: string[] = [];
   const steps: ReplayStep[] = [];
   const requestNo = new Map<string, number>(); // connection + id → request number
@@ -94,7 +95,7 @@ export function replayOf(check: { id: string; revision?: string; transcript: rea
     if (i < 0) {
       i = connections.push(label) - 1;
       // A 2025-11-25 connection starts with the handshake; the shared one's happened before the check (not in its transcript).
-      if (revision === SPEC_REVISION && (e.message as any)?.method !== 'initialize') {
+      if (negotiation === 'initialize' && (e.message as any)?.method !== 'initialize') {
         const n = next++;
         steps.push({
           connection: i,
@@ -122,10 +123,10 @@ export function replayOf(check: { id: string; revision?: string; transcript: rea
   for (const e of check.transcript) {
     if (e.dir === 'event') {
       // 2026-07-28 over HTTP: the transport notes the MCP headers of each POST; those the check set itself are replayed too.
-      const posted = revision === MODERN_REVISION && transport === 'http' && e.note ? HEADERS_NOTE.exec(e.note) : null;
+      const posted = standardHeaders && transport === 'http' && e.note ? HEADERS_NOTE.exec(e.note) : null;
       const sent = posted ? sentOn.get(`${e.connection ?? 'shared'} ${posted[2]}`) : undefined;
       if (sent) {
-        const own = ownHeaders(sent.message, posted![1]!);
+        const own = ownHeaders(sent.message, posted![1]!, standardHeaders!);
         if (own) sent.step.headers = substitute(own, known) as Record<string, string | null>;
       }
       continue;
@@ -197,18 +198,19 @@ export function replayCommands(replay: Replay, url = '$MCP_URL'): string[] {
     });
     return lines;
   }
+  const { negotiation, standardHeaders } = adapterFor(replay.revision as Revision);
   const lines = [
-    replay.revision === MODERN_REVISION
-      ? `# Streamable HTTP, revision ${MODERN_REVISION}: no session; each POST carries its own _meta and the standard headers of its body; {{…}} come from the answers`
+    negotiation === 'per-request'
+      ? `# Streamable HTTP, revision ${replay.revision}: no session; each POST carries its own _meta and the standard headers of its body; {{…}} come from the answers`
       : `# Streamable HTTP: one session per connection; {{Mcp-Session-Id:N}} is the Mcp-Session-Id header of connection N's initialize answer (curl -i shows it), other {{…}} come from the answers`,
   ];
   replay.steps.forEach((s, j) => {
     const message = s.message as { method?: string } | undefined;
     const init = message?.method === 'initialize';
     const headers = ['Content-Type: application/json', 'Accept: application/json, text/event-stream'];
-    if (!init && replay.revision === SPEC_REVISION) headers.push(`Mcp-Session-Id: {{Mcp-Session-Id:${s.connection + 1}}}`);
-    // 2026-07-28: no session; the standard headers of the body (MCP-Protocol-Version, Mcp-Method, Mcp-Name).
-    if (replay.revision === MODERN_REVISION && message) {
+    if (!init && negotiation === 'initialize') headers.push(`Mcp-Session-Id: {{Mcp-Session-Id:${s.connection + 1}}}`);
+    // A per-request revision (2026-07-28): no session; the standard headers of the body (MCP-Protocol-Version, Mcp-Method, Mcp-Name).
+    if (standardHeaders && message) {
       const all: Record<string, string | null> = { ...standardHeaders(message as Message), ...(s.headers ?? {}) };
       headers.push(...Object.entries(all).flatMap(([k, v]) => (v === null ? [] : [`${k}: ${v}`])));
     } else if (!init) headers.push(`MCP-Protocol-Version: ${replay.revision}`);

@@ -7,6 +7,7 @@ import type { RevisionStatement } from '../../schema/revisions.ts';
 import type { Revision } from '../../schema/spec.ts';
 import type { CheckDef, TargetInfo } from '../engine/check.ts';
 import type { ProfileRole } from '../engine/profile.ts';
+import type { Message } from '../wire/peer.ts';
 import type { PropertyCheckResult, PropertyRunOptions } from '../properties/run.ts';
 import type { DiscoveryPlan, DiscoverySettings } from './discovery.ts';
 import type { RevisionChoice } from './revision.ts';
@@ -34,6 +35,10 @@ export interface RevisionAdapter extends RevisionStatement, SessionOpener, Revis
   planDiscovery(info: TargetInfo, settings: DiscoverySettings, leftOut: readonly ProfileRole[]): DiscoveryPlan;
   /** The handshake's answer, as `server --list` shows it. */
   listed(info: TargetInfo): ListedHandshake;
+  /** The HTTP headers a per-request revision derives from a request's body (2026-07-28: MCP-Protocol-Version, Mcp-Method, Mcp-Name); replays add them. */
+  standardHeaders?(message: Message): Record<string, string>;
+  /** Its properties as a replay token names them (--path <property>/<path>). */
+  propertyTokens: readonly string[];
   /** Its property runs (--properties) on a session of its own; a replay token of another revision replays nothing. */
   runProperties(config: RunConfig, options: PropertyRunOptions): Promise<PropertyCheckResult[]>;
 }

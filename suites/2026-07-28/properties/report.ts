@@ -8,14 +8,7 @@ import { SESSIONS_2026 } from '../runner/session.ts';
 import { severity, type CheckResult, type Level } from '../../engine/check.ts';
 import { MODEL_REQUIREMENTS, ModelViolation } from './model.ts';
 import { MODERN_PROPERTY_NAMES, propertyRoles, runExtensionProperties, type ModernPropertyName, type PropertyOutcome } from './run.ts';
-import {
-  DEFAULT_PROPERTY_TIMEOUT_MS,
-  modernReplayName,
-  parseReplayToken,
-  replayCommand,
-  type PropertyCheckResult,
-  type PropertyRunOptions,
-} from '../../properties/run.ts';
+import { DEFAULT_PROPERTY_TIMEOUT_MS, splitReplayToken, replayCommand, type PropertyCheckResult, type PropertyRunOptions } from '../../properties/run.ts';
 import { extensionNotAdvertised } from '../engine/check.ts';
 import { ModernPeer } from '../wire/peer.ts';
 import { REVISION } from '../../../schema/2026-07-28/protocol.ts';
@@ -43,6 +36,12 @@ const ABOUT: Record<ModernPropertyName, { title: string; unit: string; requireme
 };
 
 const idOf = (name: ModernPropertyName) => `2026-properties.${name}`;
+
+/** How a 2026-07-28 property is named in a replay token (--path 2026-<name>/<path>). */
+export const replayName = (name: ModernPropertyName) => `2026-${name}`;
+
+/** The names of its properties in replay tokens (RevisionAdapter.propertyTokens). */
+export const PROPERTY_TOKENS_2026: readonly string[] = MODERN_PROPERTY_NAMES.map(replayName);
 
 /** Every 2026-07-28 property run as the `checks` command lists it: id, level, requirement ids, title. */
 export function modernPropertyCatalog(): { id: string; title: string; level: Level; requirements: readonly string[] }[] {
@@ -77,7 +76,7 @@ function asResult(o: PropertyOutcome, config: RunConfig, opts: PropertyRunOption
   if (!o.ok && o.counterexample !== undefined) {
     const violation = o.error instanceof ModelViolation ? o.error : undefined;
     const what = o.error instanceof Error ? o.error.message : String(o.error);
-    const token = `${modernReplayName(o.name)}/${o.path}`;
+    const token = `${replayName(o.name)}/${o.path}`;
     const replay = replayCommand(config.target, opts, o.seed, token);
     const lines = [
       violation ? what : `the property could not complete: ${what}`,
@@ -123,9 +122,11 @@ function asResult(o: PropertyOutcome, config: RunConfig, opts: PropertyRunOption
  * runs none here. Never throws for target misbehaviour (that becomes a result).
  */
 export async function runModernProperties(config: RunConfig, opts: PropertyRunOptions): Promise<PropertyCheckResult[]> {
-  const token = opts.path ? parseReplayToken(opts.path) : undefined;
-  if (token && token.revision !== REVISION) return [];
-  const replay = token?.revision === REVISION ? token : undefined;
+  const token = opts.path ? splitReplayToken(opts.path) : undefined;
+  const replayed = token && MODERN_PROPERTY_NAMES.find((n) => replayName(n) === token.property);
+  // A token of another revision's property replays nothing here.
+  if (token && !replayed) return [];
+  const replay = replayed ? { ...token!, name: replayed } : undefined;
   const names: readonly ModernPropertyName[] = replay ? [replay.name] : MODERN_PROPERTY_NAMES;
   const session = await openSessionIn(SESSIONS_2026, config);
   const results: PropertyCheckResult[] = [];
