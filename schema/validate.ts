@@ -146,6 +146,12 @@ export function standaloneValidator(factory: (formats: Record<string, unknown>) 
 
 const validators = new Map<Revision, Validator>();
 
+/** Each revision's committed document and its compiled validators; one literal URL per file, so the build (scripts/build.mjs) sees what dist/ must hold. */
+const DOCUMENTS: Readonly<Record<Revision, () => [URL, URL]>> = {
+  '2025-11-25': () => [new URL('./tasks-2025-11-25.schema.json', import.meta.url), new URL('./validators-2025-11-25.cjs', import.meta.url)],
+  '2026-07-28': () => [new URL('./tasks-2026-07-28.schema.json', import.meta.url), new URL('./validators-2026-07-28.cjs', import.meta.url)],
+};
+
 /**
  * The validator of a revision's committed document (schema/tasks-<revision>.schema.json), built once: the
  * package's functions compiled by the build (dist/schema/validators-<revision>.cjs), else (sources) compiled
@@ -154,11 +160,7 @@ const validators = new Map<Revision, Validator>();
 export function validatorFor(revision: Revision): Validator {
   let v = validators.get(revision);
   if (!v) {
-    // One literal URL per file, so the build (scripts/build.mjs) sees what dist/ must hold.
-    const [file, compiled] =
-      revision === '2026-07-28'
-        ? [new URL('./tasks-2026-07-28.schema.json', import.meta.url), new URL('./validators-2026-07-28.cjs', import.meta.url)]
-        : [new URL('./tasks-2025-11-25.schema.json', import.meta.url), new URL('./validators-2025-11-25.cjs', import.meta.url)];
+    const [file, compiled] = DOCUMENTS[revision]();
     v = existsSync(compiled)
       ? standaloneValidator(createRequire(import.meta.url)(fileURLToPath(compiled)))
       : createValidator(JSON.parse(readFileSync(file, 'utf8')), revision, { validateSchema: false });

@@ -6,7 +6,7 @@
 // follows a run as it goes (the CLI's progress); they are called the same by the CLI, runConformance and the
 // vitest helper.
 import { isRevision, type Revision } from '../../schema/spec.ts';
-import type { CheckResult } from './check.ts';
+import type { CheckResult } from './result.ts';
 
 /** Defaults of discovery (suites/runner/discovery.ts): --discover-budget and the bounds inside it. */
 export const DEFAULT_DISCOVERY = { budgetMs: 30_000, concurrency: 4, slowAfterMs: 2_000, observeMs: 10_000, requestTimeoutMs: 10_000 };

@@ -2,7 +2,6 @@
 // connection, with placeholders for what the target chose at run time (`{{taskId:1}}`: the taskId in the
 // answer to the replay's request 1; a dotted path such as `{{tasks.1.taskId:3}}` when the name is not
 // unique). scripts/replay.ts sends them and fills the placeholders from the answers.
-import type { Report } from './model.ts';
 import { PROTOCOL_VERSION } from '../../schema/protocol.ts';
 import { SPEC_REVISION, type Revision } from '../../schema/spec.ts';
 import { SUITE_CLIENT_CAPABILITIES } from '../runner/target.ts';
@@ -178,7 +177,10 @@ export function replayOf(check: { id: string; revision?: string; transcript: rea
 }
 
 /** Sets `replay` on every fail and warn that carries a reproduction. */
-export function addReplays(report: Report, target: { url: string } | { command: string }): void {
+export function addReplays(
+  report: { checks: { id: string; revision?: string; transcript: readonly TranscriptEntry[]; reproduce?: string; replay?: Replay }[] },
+  target: { url: string } | { command: string },
+): void {
   for (const c of report.checks)
     if (c.reproduce) {
       const r = replayOf(c, 'url' in target ? 'http' : 'stdio');

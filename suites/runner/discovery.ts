@@ -14,11 +14,11 @@ import { toolSafety } from '../arrange/tool-safety.ts';
 import { WireClosedError, type Message, type Peer, type Scope } from '../wire/peer.ts';
 import { delay } from '../arrange/poll.ts';
 import type { Revision } from '../../schema/spec.ts';
-import { REVISION as MODERN } from '../../schema/2026-07-28/protocol.ts';
 import { DEFAULT_DISCOVERY } from '../engine/options.ts';
 
-export type DiscoverMode = 'off' | 'safe' | 'all';
-export const DISCOVER_MODES: readonly DiscoverMode[] = ['off', 'safe', 'all'];
+import { DISCOVER_MODES, type DiscoveredRole, type DiscoverMode } from './discover-mode.ts';
+
+export { DISCOVER_MODES, type DiscoveredRole, type DiscoverMode };
 
 /** Plain data (it travels from the CLI to the vitest workers). */
 export interface DiscoverySettings {
@@ -93,13 +93,6 @@ export interface CallObservation extends PlannedCall {
   error?: string;
 }
 
-export interface DiscoveredRole {
-  name: string;
-  arguments: Record<string, unknown>;
-  /** What was observed (kept as the role's "observed" line in a written profile). */
-  observed: string;
-}
-
 export interface DiscoveryResult<O = CallObservation> {
   mode: DiscoverMode;
   /** The revision discovery ran in (absent: 2025-11-25). */
@@ -163,7 +156,8 @@ export function formatPlan(plan: DiscoveryPlan, budgetMs: number): string[] {
   if (plan.mode === 'off') return [];
   const lines = [`discovery (${plan.mode}, budget ${budgetMs} ms) looks for roles: ${plan.roles.join(', ') || '(none)'}`];
   if (plan.noCalls) lines.push(`  calls no tool: ${plan.noCalls}`);
-  const how = plan.revision === MODERN ? 'as a client declaring the Tasks extension (the server decides whether to answer with a task)' : 'as a task';
+  // A plan of 2025-11-25 names no revision (calls as tasks); one of a later revision calls as a client declaring the Tasks extension.
+  const how = plan.revision ? 'as a client declaring the Tasks extension (the server decides whether to answer with a task)' : 'as a task';
   for (const c of plan.calls)
     lines.push(`  will call ${c.tool} ${JSON.stringify(c.arguments)} ${how} (${c.label})${c.unsafe ? ` although ${c.unsafe} (--discover all)` : ''}`);
   for (const n of plan.notCalled) lines.push(`  will not call ${n.tool}: ${n.reason}`);

@@ -13,7 +13,7 @@ import type { TargetConnector } from '../engine/check.ts';
 import { REQUESTOR_ROLES } from '../engine/profile.ts';
 import { deriveArguments } from '../arrange/arguments.ts';
 import { toolSafety } from '../arrange/tool-safety.ts';
-import type { DiscoverMode, DiscoveredRole } from './discovery.ts';
+import type { DiscoverMode, DiscoveredRole } from './discover-mode.ts';
 
 export type RequestorRole = (typeof REQUESTOR_ROLES)[number];
 const ROLE_OF: Record<ReceivableMethod, RequestorRole> = { 'sampling/createMessage': 'requestsSampling', 'elicitation/create': 'requestsElicitation' };
