@@ -5,8 +5,10 @@
 //   suites/arrange/ (arrangers) → the receiver checks → mocks/ → the runner, the requestor suite and the
 //   property runs (they start or play the reference peers) → reports and the library API → fixtures/ →
 //   scripts/ (command line, developer tools).
-// A revision folder (suites/2026-07-28/…, mocks/2026-07-28/…) sits on the floor of what it holds. And no
-// ring of files remains in mocks/receiver/.
+// A revision folder (suites/2026-07-28/…, mocks/2026-07-28/…) sits on the floor of what it holds, and only
+// the registry (suites/revisions.ts) and the faces reach into one from outside: the shared floors get the
+// revision handed down as a value (suites/runner/adapter.ts) and compare no revision strings. No check file
+// imports another (they share arrangers), and no ring of files remains anywhere.
 import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import { dirname, join, normalize, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -27,6 +29,41 @@ const FLOORS: [string, (p: string) => boolean][] = [
   ['report, library API', (p) => p.startsWith('suites/report/') || /^suites\/[^/]+\.ts$/.test(p)],
   ['fixtures', (p) => p.startsWith('fixtures/')],
   ['scripts', (p) => p.startsWith('scripts/') || !p.includes('/')],
+];
+
+/** A file in a revision folder (schema/2026-07-28/…, suites/2026-07-28/…, mocks/2026-07-28/…). */
+const dated = (p: string) => /^[^/]+\/\d{4}-\d{2}-\d{2}\//.test(p);
+
+/** The one module that imports the revisions' adapters. */
+const REGISTRY = 'suites/revisions.ts';
+
+/**
+ * The faces, which pick a revision for the user and may reach into its folder: the command line and developer
+ * tools (scripts/), the fixtures, the package entry, the vitest helper (its 2026-07-28 property tests are
+ * still named there), and the dual-era reference peer (it composes both revisions' peers).
+ */
+const FACES: ((p: string) => boolean)[] = [
+  (p) => p.startsWith('scripts/'),
+  (p) => p.startsWith('fixtures/'),
+  (p) => !p.includes('/'),
+  (p) => p === 'suites/vitest.ts',
+  (p) => p.startsWith('mocks/dual-era/'),
+];
+
+/** A comparison with a revision string: a dated literal or a revision constant on either side of === / !==, or a `case` of one. */
+const REVISION_COMPARISON =
+  /[!=]==\s*(['"`]\d{4}-\d{2}-\d{2}['"`]|[A-Z_]*REVISION\b|MODERN\b|LEGACY\b)|(['"`]\d{4}-\d{2}-\d{2}['"`]|[A-Z_]*REVISION|MODERN|LEGACY)\s*[!=]==|\bcase\s+['"`]\d{4}-\d{2}-\d{2}['"`]/;
+
+/** Where check files live (a file there that defines `checks`; a revision's index.ts lists them). */
+const CHECK_FILE = /^suites\/(\d{4}-\d{2}-\d{2}\/)?(receiver|requestor\/checks)\/(?!index\.ts$)[^/]+\.ts$/;
+
+/** Check files that still import another check file (helpers to move into arrangers). */
+const CHECK_IMPORTS_LEFT = [
+  'suites/2026-07-28/receiver/cancel.ts → suites/2026-07-28/receiver/input.ts',
+  'suites/2026-07-28/receiver/creation.ts → suites/receiver/creation.ts',
+  'suites/2026-07-28/receiver/errors.ts → suites/2026-07-28/receiver/codes.ts',
+  'suites/2026-07-28/receiver/headers.ts → suites/2026-07-28/receiver/meta.ts',
+  'suites/2026-07-28/receiver/versioning.ts → suites/2026-07-28/receiver/meta.ts',
 ];
 
 /** The path with a revision folder (YYYY-MM-DD) after the top folder left out: suites/2026-07-28/wire/x.ts → suites/wire/x.ts. */
@@ -82,10 +119,9 @@ describe('layers', () => {
     expect(missing).toEqual([]);
   });
 
-  it('no ring of files in mocks/receiver/', () => {
-    const inside = [...graph.keys()].filter((p) => p.startsWith('mocks/receiver/'));
-    expect(inside.length).toBeGreaterThan(5);
-    const edges = new Map(inside.map((p) => [p, graph.get(p)!.filter((to) => to.startsWith('mocks/receiver/'))]));
+  it('no ring of files', () => {
+    const inside = [...graph.keys()];
+    const edges = new Map(inside.map((p) => [p, graph.get(p)!.filter((to) => graph.has(to))]));
     const rings: string[] = [];
     // Depth-first search; a back edge closes a ring.
     const state = new Map<string, 'open' | 'done'>();
@@ -102,6 +138,38 @@ describe('layers', () => {
     };
     for (const p of inside) if (!state.has(p)) visit(p);
     expect(rings).toEqual([]);
+  });
+
+  it('no shared floor imports a revision folder: only the registry and the faces do', () => {
+    const reaching = [...graph].flatMap(([from, tos]) =>
+      dated(from) || from === REGISTRY || FACES.some((f) => f(from)) ? [] : tos.filter((to) => dated(to)).map((to) => `${from} → ${to}`),
+    );
+    expect(reaching).toEqual([]);
+    // The rule guards something: the registry does import the revision folders.
+    expect(graph.get(REGISTRY)!.filter(dated).length).toBeGreaterThan(1);
+  });
+
+  it('no shared floor compares revision strings (a revision is a value: its adapter answers)', () => {
+    const comparing: string[] = [];
+    for (const p of graph.keys()) {
+      if (dated(p) || FACES.some((f) => f(p)) || p === REGISTRY || p === 'schema/revisions.ts') continue;
+      if (!p.startsWith('suites/') && !p.startsWith('schema/')) continue;
+      const lines = readFileSync(join(ROOT, p), 'utf8').split('\n');
+      lines.forEach((line, i) => {
+        if (!/^\s*(\/\/|\*)/.test(line) && REVISION_COMPARISON.test(line)) comparing.push(`${p}:${i + 1}: ${line.trim()}`);
+      });
+    }
+    expect(comparing).toEqual([]);
+    expect(REVISION_COMPARISON.test("if (revision === '2026-07-28')") && REVISION_COMPARISON.test('x.revision !== SPEC_REVISION')).toBe(true);
+  });
+
+  it('no check file imports another check file (they share arrangers)', () => {
+    const isCheckFile = (p: string) => CHECK_FILE.test(p) && /\bexport const checks\b/.test(readFileSync(join(ROOT, p), 'utf8'));
+    const found = [...graph].flatMap(([from, tos]) =>
+      isCheckFile(from) ? tos.filter((to) => graph.has(to) && isCheckFile(to)).map((to) => `${from} → ${to}`) : [],
+    );
+    // Edges still to move into arrangers; the list only shrinks (a removed edge must leave it too).
+    expect(found.sort()).toEqual([...CHECK_IMPORTS_LEFT].sort());
   });
 
   it('the floors are drawn from real files', () => {
