@@ -486,6 +486,13 @@ export const LATITUDES = [
     args: ['--ttl-ms', '2000'],
   },
   {
+    name: 'expiry-fails-any',
+    allows: '2026-ttl-server-may-fail-after',
+    requirement: 'tasks.md "Task Polling": servers MAY mark a task as failed at any point after the TTL elapses (RULINGS.md#ext-ttl-before-expiry)',
+    description: 'at createdAt + ttlMs every task becomes failed, a completed or cancelled one too; it is deleted one ttlMs later',
+    args: ['--ttl-ms', '2000'],
+  },
+  {
     name: 'retain-expired',
     allows: 'RULINGS.md#ext-ttl-before-expiry',
     requirement: 'tasks.md "Protocol Errors" note: servers are not required to retain tasks indefinitely (nor to purge them)',

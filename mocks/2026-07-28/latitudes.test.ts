@@ -157,6 +157,23 @@ const PROBES: Record<LatitudeName, Probe> = {
       return last.result?.status === 'failed';
     },
   },
+  'expiry-fails-any': {
+    options: { ttlMs: 300 },
+    seen: async (c) => {
+      const id = await createTask(c, 'complete', { ms: 0 });
+      await until(
+        () => getTask(c, id),
+        (r) => r.result?.status === 'completed',
+        3000,
+      );
+      const last = await until(
+        () => getTask(c, id),
+        (r) => r.error !== undefined || r.result?.status !== 'completed',
+        3000,
+      );
+      return last.result?.status === 'failed';
+    },
+  },
   'retain-expired': {
     options: { ttlMs: 100 },
     seen: (c) =>

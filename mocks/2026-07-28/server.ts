@@ -212,7 +212,13 @@ export class ExtensionServer {
       maxConcurrentTasks: this.opts.maxConcurrentTasks,
       maxRetained: this.opts.maxRetained,
       sequentialIds: this.fault('sequential-task-ids'),
-      expiry: l('expiry-fails-first') ? 'fail-then-delete' : l('retain-expired') || l('lazy-expiry') ? 'keep' : 'delete',
+      expiry: l('expiry-fails-any')
+        ? 'fail-any-then-delete'
+        : l('expiry-fails-first')
+          ? 'fail-then-delete'
+          : l('retain-expired') || l('lazy-expiry')
+            ? 'keep'
+            : 'delete',
     });
     if (l('ttl-changes')) this.store.on('change', (t) => t.ttlMs !== null && this.store.setTtl(t, t.ttlMs + 1000));
     if (this.fault('deleted-at-end')) this.store.on('change', (t) => isTerminal(t.status) && setTimeout(() => this.store.remove(t), DELETED_AT_END_MS).unref());

@@ -62,7 +62,7 @@ export interface StoreOptions {
   /** Task ids: crypto-random (default) or a counter (fault sequential-task-ids). */
   sequentialIds?: boolean;
   /** What happens at createdAt + ttlMs: delete (default), fail first and delete one ttl later, or keep. */
-  expiry?: 'delete' | 'fail-then-delete' | 'keep';
+  expiry?: 'delete' | 'fail-then-delete' | 'fail-any-then-delete' | 'keep';
 }
 
 /** Expired ids remembered for the "Task has expired" message (bounded). */
@@ -143,9 +143,15 @@ export class TaskStore extends EventEmitter<{ change: [StoredTask] }> {
 
   private expire(task: StoredTask): void {
     if (this.tasks.get(task.taskId) !== task) return;
-    if (this.opts.expiry === 'fail-then-delete' && !isTerminal(task.status)) {
-      // "servers MAY mark a task as failed at any point after the TTL elapses, and subsequently delete it"
-      this.finish(task, { error: { code: ErrorCode.InternalError, message: 'Task expired before it finished' } }, 'Task expired: its ttlMs elapsed');
+    const failAny = this.opts.expiry === 'fail-any-then-delete' && task.status !== 'failed';
+    if ((this.opts.expiry === 'fail-then-delete' && !isTerminal(task.status)) || failAny) {
+      // "servers MAY mark a task as failed at any point after the TTL elapses, and subsequently delete it";
+      // fail-any-then-delete: a task already terminal too (RULINGS.md#ext-ttl-before-expiry: after the TTL anything may happen).
+      const error = { code: ErrorCode.InternalError, message: 'Task expired before it finished' };
+      if (isTerminal(task.status)) {
+        task.error = error;
+        this.forceStatus(task, 'failed', 'Task expired: its ttlMs elapsed');
+      } else this.finish(task, { error }, 'Task expired: its ttlMs elapsed');
       task.expiryTimer = setTimeout(() => this.delete(task, true), task.ttlMs ?? 0);
       task.expiryTimer.unref();
       return;
