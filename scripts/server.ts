@@ -9,7 +9,7 @@ import { type AnyDiscovery, type RunConfig, type SessionHooks, type TargetSessio
 import { matches, selected } from '../suites/engine/select.ts';
 import { serverRequestorChecks } from '../suites/requestor/server-requestor.ts';
 import { describeTarget, loadProfile } from '../suites/runner/target.ts';
-import { limitsText } from '../suites/engine/profile.ts';
+import { limitsText, profileFor } from '../suites/engine/profile.ts';
 import type { TargetInfo } from '../suites/engine/check.ts';
 import { REVISION as MODERN_REVISION } from '../schema/2026-07-28/protocol.ts';
 import { MODERN_PROPERTY_IDS, modernPropertyCatalog } from '../suites/2026-07-28/properties/report.ts';
@@ -553,7 +553,8 @@ async function listServerRun(config: RunConfig): Promise<number> {
     const listing = listRun(
       session.info,
       {
-        ...(config.profile ? { profile: config.profile } : {}),
+        // The profile as the session's revision reads it (a written profile holds a section per revision).
+        ...(config.profile ? { profile: profileFor(config.profile, session.revision) } : {}),
         ...(config.discover ? { discover: config.discover } : {}),
         only: config.only ?? [],
         exclude: config.exclude ?? [],

@@ -36,6 +36,7 @@ export function formatConsole(report: Report, color = false): string {
   lines.push(...rootCauseLines(report));
   lines.push(...outsideTasksLines(report));
   for (const e of report.errors) lines.push(`ERROR ${e}`);
+  for (const n of report.revisionDecision?.notGraded ?? []) lines.push(`not graded in ${n.revision}: ${n.why}`);
   const s = report.summary;
   if (s.expectedFailures) lines.push(`* ${s.expectedFailures} failure(s) expected by the baseline`);
   if (s.staleBaseline.length) lines.push(`stale baseline entries (now passing or not failing; remove them): ${s.staleBaseline.join(', ')}`);

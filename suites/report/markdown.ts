@@ -163,6 +163,8 @@ export function formatMarkdown(report: Report, options: MarkdownOptions = {}): s
     `**${s.total} checks:** ${s.pass} passed, ${s.fail} failed${s.expectedFailures ? ` (${s.expectedFailures} expected by the baseline)` : ''}, ${s.warn} warnings, ${s.info} info, ${s.skip} not exercised`,
     '',
   );
+  if (report.interrupted) out.push(`**Interrupted** (${report.interrupted.signal}): the checks not finished are not exercised (interrupted).`, '');
+  for (const n of report.revisionDecision?.notGraded ?? []) out.push(`**Not graded in ${n.revision}:** ${cell(n.why, 500)}`, '');
   if (s.staleBaseline.length)
     out.push(
       `**Stale baseline entries** (listed as expected to fail, but did not fail; remove them): ${s.staleBaseline.map((id) => `\`${id}\``).join(', ')}`,

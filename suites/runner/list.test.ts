@@ -6,7 +6,7 @@ import { formatListing, listRun } from './list.ts';
 import { checksToRun } from '../index.ts';
 import { serverRequestorChecks } from '../requestor/server-requestor.ts';
 import { parseServerArgs, UsageError } from '../../scripts/server.ts';
-import { MODERN_PROFILE_ROLES, type Profile } from '../engine/profile.ts';
+import { MODERN_PROFILE_ROLES, profileFor, type Profile } from '../engine/profile.ts';
 import { createExtensionServer } from '../../mocks/2026-07-28/index.ts';
 import { adapterFor, openTargetSession } from '../revisions.ts';
 
@@ -29,6 +29,14 @@ async function list(profile: Profile | undefined, only: string[] = [], args: str
 const verdicts = (l: Awaited<ReturnType<typeof list>>['listing']) => Object.fromEntries(l.checks.map((c) => [c.id, c.verdict]));
 
 describe('server --list', () => {
+  it('with a written profile (roles absent, a section per revision): discovery would look for nothing', async () => {
+    const reference = loadProfile('fixtures/reference.profile.json');
+    const { slow: _slow, ...tools } = reference.tools;
+    const written: Profile = { tools: {}, revisions: { '2025-11-25': { tools, absent: { slow: 'no tool stayed working' } } } };
+    const { listing } = await list(profileFor(written, '2025-11-25'));
+    expect(listing.plan).toBeUndefined();
+    expect(listing.roles.find((r) => r.role === 'slow')?.from).toMatch(/the profile says no tool plays role slow/);
+  });
   it('with the reference profile: every check that applies would run; it sends initialize and tools/list only', async () => {
     const { listing, sent } = await list(loadProfile('fixtures/reference.profile.json'));
     // The pre-flight's latency pings (runner/target.ts measureLatency) are the only other messages.

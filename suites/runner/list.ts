@@ -6,7 +6,7 @@
 import type { Revision } from '../../schema/spec.ts';
 import { hasPath, type CheckDef, type TargetInfo } from '../engine/check.ts';
 import { checkRevisions, selected, toRun } from '../engine/select.ts';
-import { REQUESTOR_ROLES, type ProfileRole } from '../engine/profile.ts';
+import { profileSettles, REQUESTOR_ROLES, type ProfileRole } from '../engine/profile.ts';
 import type { RevisionAdapter } from './adapter.ts';
 import { SERVER_RUNS } from '../requestor/checks.ts';
 import type { RequestorCheckDef } from '../requestor/engine.ts';
@@ -106,13 +106,13 @@ export function listRun(info: TargetInfo, o: ListOptions, adapter: ListedRevisio
   const revision = adapter.id;
   // Each revision has roles and a discovery of its own; a server-as-requestor run where its adapter says so.
   const asRequestor = adapter.gradesServerAsRequestor;
-  const leftOut = adapter.roles.filter((r) => !o.profile?.tools[r]).filter((r) => !o.discover?.roles || o.discover.roles.includes(r));
+  const leftOut = adapter.roles.filter((r) => !profileSettles(o.profile, r)).filter((r) => !o.discover?.roles || o.discover.roles.includes(r));
   const settings = o.discover ? { requestTimeoutMs: o.requestTimeoutMs, ...o.discover } : undefined;
   const plan = settings && settings.mode !== 'off' && leftOut.length ? adapter.planDiscovery(info, settings, leftOut) : undefined;
   // The requestor roles discovery would look for (it lists the tools on a connection of its own, so only at run time).
   const requestorLeftOut =
     o.discover && o.discover.mode !== 'off' && asRequestor
-      ? REQUESTOR_ROLES.filter((r) => !o.profile?.tools[r] && (!o.discover?.roles || o.discover.roles.includes(r)))
+      ? REQUESTOR_ROLES.filter((r) => !profileSettles(o.profile, r) && (!o.discover?.roles || o.discover.roles.includes(r)))
       : [];
   const roles: RunListing['roles'] = Object.entries(info.profile.tools).map(([role, t]) => ({
     role,
@@ -121,6 +121,9 @@ export function listRun(info: TargetInfo, o: ListOptions, adapter: ListedRevisio
   }));
   for (const role of leftOut)
     if (!info.profile.tools[role]) roles.push({ role, from: plan?.roles.includes(role) ? 'discovery would look for it' : (info.missingRoles[role] ?? 'none') });
+  // Roles the profile says have no tool: discovery does not look for them.
+  for (const role of Object.keys(o.profile?.absent ?? {}) as ProfileRole[])
+    if (!info.profile.tools[role] && info.missingRoles[role]) roles.push({ role, from: info.missingRoles[role]! });
   const checks: ListedCheck[] = [
     ...toRun(adapter.checks, o.only, o.exclude).map((c) => ({
       id: c.id,
