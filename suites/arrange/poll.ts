@@ -130,7 +130,7 @@ export async function observe(
         ctx.limitSeen?.(`${r.error.code} ${r.error.message}`);
         const wait = backoffMs(++limits, { retryAfterMs: limit.retryAfterMs, pollMs: pollDelay(ctx, last) });
         const sinceStart = Date.now() - started;
-        if (sinceStart + wait > boundMs) return { statuses, tasks, responses, last, timedOut: true, polls, elapsedMs: sinceStart };
+        if (pastBound(ctx, sinceStart, wait, boundMs)) return { statuses, tasks, responses, last, timedOut: true, polls, elapsedMs: sinceStart };
         boundMs += (await pacedDelay(ctx, wait, `tasks/get of task ${taskId} was rate-limited (${limit.shown})`)).grownMs;
         continue;
       }
@@ -162,14 +162,17 @@ export async function observe(
       sinceStart = Date.now() - started;
     }
     const wait = pollDelay(ctx, last);
-    if (sinceStart + wait > boundMs + pending(ctx, wait)) return { statuses, tasks, responses, last, timedOut: true, polls, elapsedMs: sinceStart };
+    if (pastBound(ctx, sinceStart, wait, boundMs)) return { statuses, tasks, responses, last, timedOut: true, polls, elapsedMs: sinceStart };
     const paced = await pacedDelay(ctx, wait, `polling task ${taskId} at its pollInterval (${wait} ms)`, wake);
     boundMs += paced.grownMs;
     if (paced.woken) wake = undefined;
   }
 }
 
-/** The growth a wait would bring (what ctx.pace would add for it), so that a long pollInterval is not a time-out before it is asked. */
-export function pending(ctx: Partial<Pick<CheckContext, 'pace'>>, waitMs: number): number {
-  return ctx.pace ? Math.max(0, waitMs - BUDGET_POLL_PACE_MS) : 0;
+/**
+ * Whether a wait the target asked for would end past the bound: judged at the pace the bound was sized for (waits up
+ * to BUDGET_POLL_PACE_MS); what a longer wait asks beyond that is the budget's growth (ctx.pace), not the bound's.
+ */
+export function pastBound(ctx: Partial<Pick<CheckContext, 'pace'>>, sinceStartMs: number, waitMs: number, boundMs: number): boolean {
+  return sinceStartMs + (ctx.pace ? Math.min(waitMs, BUDGET_POLL_PACE_MS) : waitMs) > boundMs;
 }

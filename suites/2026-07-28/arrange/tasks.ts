@@ -6,7 +6,7 @@
 import { NotExercised, Violation, type CheckContext } from '../../engine/check.ts';
 import type { ModernProfileRole } from '../../engine/profile.ts';
 import { timeLeft } from '../../arrange/budget.ts';
-import { pacedDelay, pending, seqText } from '../../arrange/poll.ts';
+import { pacedDelay, pastBound, seqText } from '../../arrange/poll.ts';
 import { backoffMs, pollDelayMs } from '../../judge/pacing.ts';
 import { isDeletion, jsonRpcTable, readLimit, type ErrorCodeTable } from '../../judge/error-codes.ts';
 import { isLimitError, retryAfterLimit, retryEndedFirst, waitForSlot } from '../../arrange/arrange.ts';
@@ -248,7 +248,7 @@ export async function watch(
         retried = true;
         if (limit) ctx.limitSeen?.(`${r.error.code} ${r.error.message}`);
         const wait = backoffMs(++limits, { retryAfterMs: limit?.retryAfterMs, pollMs: 2 * pollDelay(ctx, last) });
-        if (elapsed() + wait > boundMs + pending(ctx, wait)) return { statuses, tasks, last, timedOut: true, elapsedMs: elapsed() };
+        if (pastBound(ctx, elapsed(), wait, boundMs)) return { statuses, tasks, last, timedOut: true, elapsedMs: elapsed() };
         boundMs += (await pacedDelay(ctx, wait, `tasks/get of task ${taskId} answered ${r.error.code} (${limit ? `a limit: ${limit.shown}` : 'retried once'})`))
           .grownMs;
         continue;
@@ -272,7 +272,7 @@ export async function watch(
     if (isTerminal(status)) ctx.finished(taskId);
     if (done(last!, polls)) return { statuses, tasks, last, timedOut: false, elapsedMs: elapsed() };
     const wait = pollDelay(ctx, last);
-    if (elapsed() + wait > boundMs + pending(ctx, wait)) return { statuses, tasks, last, timedOut: true, elapsedMs: elapsed() };
+    if (pastBound(ctx, elapsed(), wait, boundMs)) return { statuses, tasks, last, timedOut: true, elapsedMs: elapsed() };
     boundMs += (await pacedDelay(ctx, wait, `polling task ${taskId} at its pollIntervalMs (${wait} ms)`)).grownMs;
   }
 }
