@@ -6,7 +6,8 @@ import { defineCheck, type CheckContext, type CheckDef } from '../engine/check.t
 import { createTask } from '../arrange/arrange.ts';
 import { observe } from '../arrange/poll.ts';
 import { isTerminal } from '../../schema/protocol.ts';
-import { openTargetSession, runChecks } from './session.ts';
+import { runChecks } from './session.ts';
+import { openTargetSession } from '../revisions.ts';
 import { loadProfile } from './target.ts';
 
 const profile = loadProfile('fixtures/reference.profile.json');
