@@ -19,7 +19,7 @@ import { requestorChecks } from '../suites/requestor/checks.ts';
 import { checksFor } from '../suites/index.ts';
 import { extensionRequestorChecks } from '../suites/2026-07-28/requestor/checks.ts';
 import { FAULTS as EXTENSION_FAULTS, LATITUDES as LATITUDES_2026, STDIO_LATITUDE_CELL } from '../mocks/2026-07-28/faults.ts';
-import { DUAL_ERA_FAULTS } from '../mocks/dual-era/faults.ts';
+import { DUAL_ERA_FAULTS, DUAL_ERA_LATITUDES } from '../mocks/dual-era/faults.ts';
 import { CLIENT_FAULTS as CLIENT_FAULTS_2026, CLIENT_LATITUDES as CLIENT_LATITUDES_2026 } from '../mocks/2026-07-28/client/faults.ts';
 
 const MODERN = '2026-07-28';
@@ -51,18 +51,33 @@ function specLink(r: Requirement): string {
   return `[${r.source}:${r.line}](../${sourcePath(r)}#L${r.line})`;
 }
 
-/** The table rows of a catalog: each requirement with the checks citing it (or its primary), their faults and the rulings. */
-function requirementRows(catalog: readonly Requirement[], all: readonly Row[], faultsOf: (id: string) => string[]): string[] {
+/** A latitude as the coverage table names it: `client:` for a client's, and what it allows. */
+interface Freedom {
+  name: string;
+  allows: string;
+}
+
+/**
+ * The table rows of a catalog: each requirement with the checks citing it (or its primary), their faults, the
+ * rulings, and the freedoms bearing on it: the latitudes whose `allows` is the entry (or its primary) or a ruling
+ * that names it (suites/freedoms.test.ts holds every MAY line to one).
+ */
+function requirementRows(catalog: readonly Requirement[], all: readonly Row[], faultsOf: (id: string) => string[], freedoms: readonly Freedom[]): string[] {
   const primary = (id: string) => catalog.find((r) => r.id === id)?.sameAs ?? id;
   return catalog.map((r) => {
     const mine = all.filter((c) => c.requirements.some((id) => primary(id) === primary(r.id)));
     const faults = [...new Set([...mine.flatMap((c) => c.faults), ...faultsOf(r.id)])];
-    const rulings = rulingsFor(r.id).map((x) => `[${x.slug}](../schema/RULINGS.md#${x.slug})`);
-    return `| ${code(r.id)} | ${r.level} | ${r.role} | ${specLink(r)} | ${cell(mine.map((c) => code(c.id)))} | ${cell(faults.map(code))} | ${cell(rulings)} | ${status(r, mine).replace(/\|/g, '\\|')} |`;
+    const ruled = rulingsFor(r.id);
+    const rulings = ruled.map((x) => `[${x.slug}](../schema/RULINGS.md#${x.slug})`);
+    const bearing = freedoms.filter((f) => primary(f.allows) === primary(r.id) || ruled.some((x) => f.allows === `RULINGS.md#${x.slug}`));
+    return `| ${code(r.id)} | ${r.level} | ${r.role} | ${specLink(r)} | ${cell(mine.map((c) => code(c.id)))} | ${cell(faults.map(code))} | ${cell(rulings)} | ${cell([...new Set(bearing.map((f) => code(f.name)))])} | ${status(r, mine).replace(/\|/g, '\\|')} |`;
   });
 }
 
-const TABLE_HEAD = ['| requirement | level | role | spec | checks | faults | rulings | status |', '| --- | --- | --- | --- | --- | --- | --- | --- |'];
+const TABLE_HEAD = [
+  '| requirement | level | role | spec | checks | faults | rulings | freedoms (latitudes) | status |',
+  '| --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+];
 
 function status(r: Requirement, checks: Row[]): string {
   if (!r.disposition.observable) return `not observable: ${r.disposition.why}`;
@@ -86,7 +101,10 @@ export function renderCoverage(): string {
     'On the reference peers every check passes (MAY checks report): suites/receiver/conformance.test.ts, suites/requestor-clients.test.ts.',
     '',
     ...TABLE_HEAD,
-    ...requirementRows(requirements, rows(), (id) => FAULTS.filter((f) => f.requirement === id).map((f) => f.name as string)),
+    ...requirementRows(requirements, rows(), (id) => FAULTS.filter((f) => f.requirement === id).map((f) => f.name as string), [
+      ...LATITUDES.map((l) => ({ name: l.name, allows: l.allows })),
+      ...CLIENT_LATITUDES.map((l) => ({ name: `client:${l.name}`, allows: l.allows })),
+    ]),
   ];
   out.push('', ...latitudeSection('the reference receiver', LATITUDES, 'suites/receiver/latitudes.test.ts'));
   out.push('', ...latitudeSection('the reference client', CLIENT_LATITUDES, 'suites/requestor-latitudes.test.ts', clientLatitudeCells()));
@@ -121,7 +139,11 @@ function modernSection(): string[] {
       : `Completeness is a ratchet (schema/catalog.ts COMPLETENESS): at most ${gate.knownGaps} observable MUST/SHOULD entries are still **uncovered**; each check that lands lowers it.`,
     '',
     ...TABLE_HEAD,
-    ...requirementRows(catalog, all, faultsOf),
+    ...requirementRows(catalog, all, faultsOf, [
+      ...LATITUDES_2026.map((l) => ({ name: l.name, allows: l.allows })),
+      ...DUAL_ERA_LATITUDES.map((l) => ({ name: `dual-era:${l.name}`, allows: l.allows })),
+      ...CLIENT_LATITUDES_2026.map((l) => ({ name: `client:${l.name}`, allows: l.allows })),
+    ]),
     '',
     '### Kill matrix: checks × faults',
     '',
