@@ -40,7 +40,7 @@ import { formatRequestorPlan } from '../suites/runner/requestor-discovery.ts';
 
 import { HELP } from './help.ts';
 import { interruptedResult, Interrupted, onInterrupt, type Interrupt } from './interrupt.ts';
-import { endDescendants } from '../suites/wire/children.ts';
+import { endChildren } from '../suites/wire/children.ts';
 import { adapterFor, chooseRevisions, openTargetSession, PROPERTY_TOKENS } from '../suites/revisions.ts';
 
 export { HELP };
@@ -423,7 +423,7 @@ async function gradeTarget(args: Exclude<ReturnType<typeof parseServerArgs>, { h
           if (!done.has(`${revision} ${c.id}`)) checked.push(interruptedResult(c, revision, interrupt.signal));
       }
       await Promise.race([Promise.all(preflights.map((p) => p.session.close().catch(() => undefined))), delay(3_000)]);
-      await endDescendants();
+      await endChildren();
     } else for (const pre of preflights) await pre.session.close();
   }
   // --properties: the property-based tests of each revision the target is graded in (2025-11-25's state machine,

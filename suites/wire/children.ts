@@ -27,10 +27,17 @@ function signal(child: ChildProcess, group: boolean, sig: NodeJS.Signals): void 
   }
 }
 
-/** Ends every process still running: SIGTERM (its group for a group leader), SIGKILL after `graceMs`. Resolves once all have exited. */
+/** Ends every process still running and what each started: SIGTERM (its group for a group leader), SIGKILL after `graceMs`. Resolves once all have exited. */
 export async function endChildren(graceMs = 2_000): Promise<void> {
   const all = [...live];
   if (!all.length) return;
+  // What the children started (a shell's command, npx's node) first, so that none is left orphaned.
+  for (const pid of all.flatMap(([c]) => (c.pid === undefined ? [] : descendants(c.pid))))
+    try {
+      process.kill(pid, 'SIGTERM');
+    } catch {
+      /* gone */
+    }
   const exited = all.map(([child]) => new Promise<void>((r) => (child.exitCode !== null || child.signalCode !== null ? r() : child.once('exit', () => r()))));
   for (const [child, { group }] of all) signal(child, group, 'SIGTERM');
   const timer = setTimeout(() => {
@@ -40,18 +47,23 @@ export async function endChildren(graceMs = 2_000): Promise<void> {
   clearTimeout(timer);
 }
 
-/** The pids of this process's descendants, deepest last (`ps`; empty where it cannot be run). */
+/**
+ * The pids of `root`'s descendants, deepest last (`ps`; empty where it cannot be run). The esbuild service a
+ * TypeScript loader (tsx) keeps is not the run's: left out, so that the run can still load the report writers.
+ */
 export function descendants(root = process.pid): number[] {
   let table: string;
   try {
-    table = execFileSync('ps', ['-A', '-o', 'pid=', '-o', 'ppid='], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+    table = execFileSync('ps', ['-A', '-o', 'pid=', '-o', 'ppid=', '-o', 'args='], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
   } catch {
     return [];
   }
   const children = new Map<number, number[]>();
   for (const line of table.split('\n')) {
-    const [pid, ppid] = line.trim().split(/\s+/).map(Number);
-    if (!pid || ppid === undefined || Number.isNaN(ppid)) continue;
+    const m = /^\s*(\d+)\s+(\d+)\s*(.*)$/.exec(line);
+    if (!m) continue;
+    const [pid, ppid, args] = [Number(m[1]), Number(m[2]), m[3] ?? ''];
+    if (/[\\/]esbuild(\.exe)?\s+--service/.test(args)) continue;
     children.set(ppid, [...(children.get(ppid) ?? []), pid]);
   }
   const out: number[] = [];
