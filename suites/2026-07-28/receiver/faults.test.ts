@@ -7,11 +7,12 @@
 // dual-era target (mocks/dual-era/faults.ts: the cross-version rules) runs in that target, with every check too;
 // the stdio cell runs a few of them again with the server spawned over stdio (STDIO_CELL below).
 import { describe, expect, it } from 'vitest';
-import type { CheckDef, CheckResult } from '../../engine/check.ts';
+import type { CheckDef } from '../../engine/check.ts';
 import { FAULTS, type SwitchInfo } from '../../../mocks/2026-07-28/faults.ts';
 import { hasRequirement, primaryId } from '../../../schema/catalog.ts';
 import { DUAL_ERA_FAULTS } from '../../../mocks/dual-era/faults.ts';
 import { modernChecks, runAgainstDualEra, runAgainstReference } from './test-helpers.ts';
+import { expectKilledExactly } from '../../test-helpers.ts';
 
 const CHECKS = modernChecks();
 const ALL: readonly SwitchInfo[] = [...FAULTS, ...DUAL_ERA_FAULTS];
@@ -21,7 +22,6 @@ const named = new Set(CHECKS.flatMap((c) => c.killedBy));
 const KNOWN_UNKILLED = 0;
 
 const citing = (c: CheckDef, req: string) => c.requirements.some((r) => primaryId(r) === primaryId(req));
-const failing = (r: CheckResult) => r.status === 'fail' || r.status === 'warn';
 const killedBy = (fault: string) => CHECKS.filter((c) => c.killedBy.includes(fault));
 
 describe('the kill facts (2026-07-28)', () => {
@@ -79,19 +79,7 @@ describe('every fault kills exactly the checks that name it (2026-07-28)', () =>
     const results = DUAL_ERA.has(name)
       ? await runAgainstDualEra({ faults: [name] })
       : await runAgainstReference(['--fault', name, ...(fault.args ?? [])], CHECKS, {}, transport);
-    const byId = new Map(results.map((r) => [r.id, r]));
-    const want = killedBy(name);
-    // A kill counts when the check fails or warns, or leaves the violation it saw to the check judging it.
-    const survived = want.map((c) => byId.get(c.id)!).filter((r) => !failing(r) && !(r.status === 'skip' && r.judgedBy && failing(byId.get(r.judgedBy) ?? r)));
-    expect(
-      survived.map((r) => `${r.id}: ${r.status} ${r.message}`),
-      `fault ${name} went unnoticed by checks that name it`,
-    ).toEqual([]);
-    const allowed = new Set(want.map((c) => c.id));
-    const unrelated = results.filter((r) => failing(r) && !allowed.has(r.id));
-    expect(
-      unrelated.map((r) => `${r.id} ${r.status}: ${r.message}`),
-      `fault ${name} also made these checks speak: if it breaks their requirement, name '${name}' in their killedBy; else the check or the fault is wrong`,
-    ).toEqual([]);
+    // One rule for every revision (suites/test-helpers.ts): no other check fails or warns.
+    expectKilledExactly(name, results, CHECKS);
   });
 });

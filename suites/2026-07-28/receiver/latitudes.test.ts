@@ -12,6 +12,7 @@ import { LATITUDES, STDIO_LATITUDE_CELL, type SwitchInfo } from '../../../mocks/
 import { latitudeCells, type LatitudeInfo } from '../../../mocks/latitude-matrix.ts';
 import { DUAL_ERA_LATITUDES } from '../../../mocks/dual-era/faults.ts';
 import { modernChecks, runAgainstDualEra, runAgainstReference } from './test-helpers.ts';
+import { spoken } from '../../test-helpers.ts';
 
 const CHECKS = modernChecks();
 const ALL: readonly SwitchInfo[] = LATITUDES;
@@ -31,9 +32,8 @@ describe('no check of 2026-07-28 fails or warns a server using a latitude', () =
   it.concurrent.each(CELLS.map((c) => [c.label, c] as const))('%s', { timeout: 150_000 }, async (name, cell) => {
     const results = await runAgainstReference(argsOf(cell.latitudes), CHECKS);
     expect(results.length).toBe(CHECKS.length);
-    const bad = results.filter((r) => r.status === 'fail' || r.status === 'warn');
     expect(
-      bad.map((r) => `${r.id} ${r.status}: ${r.message}`),
+      spoken(results),
       `with ${cell.latitudes.join(', ')} these checks gave a verdict a correct server cannot deserve: the check overreaches (fix it, or write the ruling it follows)`,
     ).toEqual([]);
   });
@@ -42,11 +42,7 @@ describe('no check of 2026-07-28 fails or warns a server using a latitude', () =
     expect(STDIO_CELL.length).toBeGreaterThan(1);
     const results = await runAgainstReference(argsOf(STDIO_CELL), CHECKS, {}, 'stdio');
     expect(results.length).toBe(CHECKS.length);
-    const bad = results.filter((r) => r.status === 'fail' || r.status === 'warn');
-    expect(
-      bad.map((r) => `${r.id} ${r.status}: ${r.message}`),
-      `with ${STDIO_CELL.join(', ')} over stdio`,
-    ).toEqual([]);
+    expect(spoken(results), `with ${STDIO_CELL.join(', ')} over stdio`).toEqual([]);
     // Not vacuous: only the HTTP rules, the second identity and the cross-version rules (a dual-era target's) are
     // left unexercised over stdio; and, on a loaded machine, a cancel that cancel-later and high-latency delay past
     // the slow tool's end (the check says the work finished first: a race, not a hidden behaviour).
@@ -60,21 +56,19 @@ describe('no check of 2026-07-28 fails or warns a server using a latitude', () =
 });
 
 describe('no check of 2026-07-28 fails or warns the dual-era target using a latitude of its own', () => {
-  const loud = (rs: Awaited<ReturnType<typeof runAgainstDualEra>>) =>
-    rs.filter((r) => r.status === 'fail' || r.status === 'warn').map((r) => `${r.id} ${r.status}: ${r.message}`);
   const overHttp = DUAL_ERA_LATITUDES.filter((l) => !('transport' in l) || l.transport !== 'stdio').map((l) => l.name);
 
   it.concurrent.each(overHttp.map((n) => [n] as const))('%s, over Streamable HTTP', { timeout: 150_000 }, async (name) => {
     const results = await runAgainstDualEra({ latitudes: [name] }, CHECKS);
     expect(results.length).toBe(CHECKS.length);
-    expect(loud(results), `with the dual-era latitude ${name}`).toEqual([]);
+    expect(spoken(results), `with the dual-era latitude ${name}`).toEqual([]);
   });
 
   it('all of them, over stdio', { timeout: 150_000 }, async () => {
     const names = DUAL_ERA_LATITUDES.map((l) => l.name);
     const results = await runAgainstDualEra({ latitudes: names }, CHECKS, {}, 'stdio');
     expect(results.length).toBe(CHECKS.length);
-    expect(loud(results), `with ${names.join(', ')} over stdio`).toEqual([]);
+    expect(spoken(results), `with ${names.join(', ')} over stdio`).toEqual([]);
     // Not vacuous: the requests they concern reached their checks, which say why they do not judge them.
     const byId = new Map(results.map((r) => [r.id, r]));
     expect(byId.get('2026-meta.missing-32602')?.message).toMatch(/not judged: the target speaks 2025-11-25 too/);
