@@ -41,7 +41,17 @@ export const FAULTS = [
       },
     ],
   },
-  { name: 'starts-completed', requirement: 'lifecycle-begin-working', description: 'a new task starts in status "completed" instead of "working"' },
+  {
+    name: 'starts-completed',
+    requirement: 'lifecycle-begin-working',
+    description: 'a new task starts in status "completed" instead of "working"',
+    alsoFails: [
+      {
+        checks: ['creation.prompt'],
+        why: 'a slow task that starts completed was not running when its CreateTaskResult came: the SHOULD of returning it while the work runs (creation.prompt) sees the same observation',
+      },
+    ],
+  },
   {
     name: 'created-input-required',
     requirement: 'lifecycle-begin-working',
@@ -67,6 +77,10 @@ export const FAULTS = [
       {
         checks: ['lifecycle.terminal-sticky-cancelled', 'lifecycle.every-status'],
         why: 'cancelled, then working and completed, leaves a terminal status: cancel-sticky is the cancel case of lifecycle-terminal-sticky',
+      },
+      {
+        checks: ['cancel.stops-work'],
+        why: 'the task runs on after its cancel was answered: its progress after the answer is what cancel.stops-work (a SHOULD) reads',
       },
       { checks: ['lifecycle.paths-cancelled'], why: 'cancelled → working is outside the transition graph (lifecycle-valid-paths) by the same observation' },
       {
@@ -193,6 +207,12 @@ export const FAULTS = [
     name: 'no-isolation',
     requirement: 'security-bind-context',
     description: 'tasks are not bound to the session/authorization context: every requestor sees and touches every task',
+    alsoFails: [
+      {
+        checks: ['security.list-without-identity'],
+        why: 'a receiver that does not tell requestors apart yet declares tasks.list: the SHOULD NOT of erratum 7b5513e1 (security.list-without-identity) holds for it by the same observation',
+      },
+    ],
   },
   {
     name: 'progress-new-token',
