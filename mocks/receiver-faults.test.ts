@@ -249,6 +249,14 @@ const observations: Record<FaultName, (p: Peer, h: Harness) => Promise<void>> = 
     await expect(waiting).rejects.toBeInstanceOf(WireTimeoutError);
     expect(ok(await p.request('tasks/result', { taskId: t.taskId })).isError).toBe(true); // one sent afterwards answers
   },
+  'input-result-orphaned': async (p) => {
+    const asked: any[] = [];
+    answerAll(p, asked);
+    const t = await createTask(p, 'ask', { ms: 0 });
+    const waiting = p.request('tasks/result', { taskId: t.taskId }, { timeoutMs: 1500 });
+    await pollUntil(p, t.taskId, statusIs('completed'), 5000);
+    await expect(waiting).rejects.toBeInstanceOf(WireTimeoutError);
+  },
   'cancel-answer-only': async (p) => {
     const t = await createTask(p, 'slow', { ms: 100 });
     expect(ok(await p.request('tasks/cancel', { taskId: t.taskId })).status).toBe('cancelled');

@@ -114,6 +114,34 @@ const PROBES: Record<FaultName, Probe> = {
       return JSON.stringify(t.error) !== JSON.stringify(direct);
     },
   },
+  'get-result-type-task-failed': {
+    seen: async (c) => {
+      const id = await createTask(c, 'fail_rpc');
+      await pollTask(c, id, terminal);
+      return (await getTask(c, id)).result?.resultType === 'task';
+    },
+  },
+  'last-updated-frozen': {
+    seen: async (c) => {
+      const t = await pollTask(c, await createTask(c, 'complete', { ms: 30 }), terminal);
+      return t.lastUpdatedAt === t.createdAt;
+    },
+  },
+  'no-required-capabilities-task-methods': {
+    seen: async (c) => {
+      const id = await createTask(c, 'complete');
+      const e = (await c.request(Method.TasksGet, { taskId: id }, { caps: NON_DECLARING })).error as { code?: number; data?: unknown } | undefined;
+      return e?.code === -32021 && e.data === undefined;
+    },
+  },
+  'task-param-opts-in': {
+    seen: async (c) =>
+      (await callTool(c, 'complete', {})).result?.resultType !== 'task' &&
+      (await callTool(c, 'complete', {}, DECLARING, { task: { ttl: 60_000 } })).result?.resultType === 'task',
+  },
+  'task-to-undeclared-failing': {
+    seen: async (c) => (await callTool(c, 'fail_rpc', {}, NON_DECLARING)).result?.resultType === 'task',
+  },
   'failed-message-altered': {
     seen: async (c) => {
       const direct = (await callTool(c, 'fail_rpc', {}, NON_DECLARING)).error;
@@ -333,6 +361,11 @@ const PROBES: Record<FaultName, Probe> = {
     seen: async (c) =>
       (await (c as HttpClient).send({ jsonrpc: '2.0', id: 9, method: Method.ToolsCall, params: { name: 'task_only', _meta: meta(NON_DECLARING) } })).status ===
       200,
+  },
+  'task-methods-32021-http-200': {
+    http: true,
+    seen: async (c) =>
+      (await (c as HttpClient).send({ jsonrpc: '2.0', id: 9, method: Method.TasksGet, params: { taskId: 'any', _meta: meta(NON_DECLARING) } })).status === 200,
   },
   'meta-missing-http-200': {
     http: true,

@@ -28,8 +28,18 @@ export const FAULTS = [
     requirement: '2026-caps-no-task-for-non-declaring',
     description: 'answers tools/call with a CreateTaskResult to a client that did not declare the extension on that request',
   },
+  {
+    name: 'task-to-undeclared-failing',
+    requirement: '2026-caps-no-task-for-non-declaring',
+    description: 'the failing tool (fail_rpc) answers a client that did not declare the extension with a CreateTaskResult (the other tools do not)',
+  },
   { name: 'undeclared-wrong-code', requirement: '2026-caps-required-32021', description: 'task_only for a non-declaring client: -32602 instead of -32021' },
   { name: 'no-required-capabilities', requirement: '2026-meta-missing-capability-32021', description: 'every -32021 error lacks data.requiredCapabilities' },
+  {
+    name: 'no-required-capabilities-task-methods',
+    requirement: '2026-meta-missing-capability-32021',
+    description: 'the -32021 of tasks/get, tasks/update, tasks/cancel and subscriptions/listen lacks data.requiredCapabilities (that of tools/call has it)',
+  },
   {
     name: 'task-methods-undeclared',
     requirement: '2026-errors-task-methods-non-declaring-32021',
@@ -49,6 +59,11 @@ export const FAULTS = [
     name: 'task-param-validated',
     requirement: '2026-compat-ignore-task-param',
     description: 'tools/call with a `task` parameter that is not a 2025-11-25 task object is refused with -32602 (the parameter is not ignored)',
+  },
+  {
+    name: 'task-param-opts-in',
+    requirement: '2026-compat-ignore-task-param',
+    description: 'for a declaring client the 2025-11-25 `task` parameter is the opt-in: tools/call with it gets a task, without it a synchronous result',
   },
   {
     name: 'mrtr-undeclared-elicitation',
@@ -72,6 +87,11 @@ export const FAULTS = [
   { name: 'create-result-type-complete', requirement: '2026-result-type-task', description: 'CreateTaskResult carries resultType "complete"' },
   { name: 'get-result-type-task', requirement: '2026-result-type-task-only-create', description: 'tasks/get results carry resultType "task"' },
   { name: 'get-no-result-type', requirement: '2026-get-result-type-complete', description: 'tasks/get results have no resultType' },
+  {
+    name: 'get-result-type-task-failed',
+    requirement: '2026-get-result-type-complete',
+    description: 'tasks/get of a failed task carries resultType "task" (of the other statuses: "complete")',
+  },
   { name: 'update-no-result-type', requirement: '2026-update-result-type-complete', description: 'the tasks/update acknowledgement has no resultType' },
   { name: 'cancel-no-result-type', requirement: '2026-cancel-result-type-complete', description: 'the tasks/cancel acknowledgement has no resultType' },
   { name: 'discover-no-result-type', requirement: '2026-core-result-type-required', description: 'server/discover and tools/list results have no resultType' },
@@ -243,6 +263,11 @@ export const FAULTS = [
     description: 'a subscription asking for task notifications gets them as notifications/tasks/status (the 2025-11-25 name), a type it did not ask for',
   },
   {
+    name: 'last-updated-frozen',
+    requirement: 'schema:Task',
+    description: 'lastUpdatedAt always equals createdAt, however the task changes (Task.lastUpdatedAt: "when the task was last updated")',
+  },
+  {
     name: 'deleted-at-end',
     requirement: '2026-get-by-status',
     description: 'a task is deleted 300 ms after it reaches a terminal status although its ttlMs has not elapsed: tasks/get then answers -32602',
@@ -342,6 +367,12 @@ export const FAULTS = [
     name: 'capability-error-http-200',
     requirement: '2026-meta-missing-capability-http-400',
     description: '-32021 errors are sent with HTTP 200 instead of 400',
+    transport: 'http',
+  },
+  {
+    name: 'task-methods-32021-http-200',
+    requirement: '2026-meta-missing-capability-http-400',
+    description: 'the -32021 of tasks/get, tasks/update, tasks/cancel and subscriptions/listen comes with HTTP 200 (that of tools/call with 400)',
     transport: 'http',
   },
   {

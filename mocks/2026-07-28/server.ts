@@ -288,7 +288,7 @@ export class ExtensionServer {
       // latitude http-level-refusals: a header mismatch refused as an intermediary in front would (a bare 400), a
       // foreign task as an authorization layer would (a bare 403).
       const bare = this.latitude('http-level-refusals') && (err instanceof ForeignTaskError || err.code === ErrorCode.HeaderMismatch);
-      return { message: { jsonrpc: '2.0', id, error: this.errorObject(err, msg.method) }, httpStatus: this.httpStatus(err), ...(bare ? { bare } : {}) };
+      return { message: { jsonrpc: '2.0', id, error: this.errorObject(err, msg.method) }, httpStatus: this.httpStatus(err, msg.method), ...(bare ? { bare } : {}) };
     }
   }
 
@@ -299,13 +299,16 @@ export class ExtensionServer {
       o.message = '';
     // fault no-required-capabilities: -32021 without data.requiredCapabilities.
     if (o.code === ErrorCode.MissingRequiredClientCapability && this.fault('no-required-capabilities')) delete o.data;
+    if (o.code === ErrorCode.MissingRequiredClientCapability && this.fault('no-required-capabilities-task-methods') && method !== Method.ToolsCall)
+      delete o.data;
     if (this.latitude('extra-fields') && o.data === undefined) o.data = { 'x-reference-note': 'extra member (latitude extra-fields)' };
     return o;
   }
 
-  private httpStatus(err: RpcError): number {
+  private httpStatus(err: RpcError, method: string): number {
     if (err instanceof ForeignTaskError) return 403;
-    if (err.code === ErrorCode.MissingRequiredClientCapability) return this.fault('capability-error-http-200') ? 200 : 400;
+    if (err.code === ErrorCode.MissingRequiredClientCapability)
+      return this.fault('capability-error-http-200') || (this.fault('task-methods-32021-http-200') && method !== Method.ToolsCall) ? 200 : 400;
     if (!(err instanceof LadderError)) return 200;
     if (err.code === ErrorCode.HeaderMismatch && this.fault('header-mismatch-http-200')) return 200;
     if (err.code === ErrorCode.MethodNotFound && this.fault('unknown-method-http-400')) return 400;
@@ -532,7 +535,7 @@ export class ExtensionServer {
       status: t.status,
       ...(statusMessage !== undefined ? { statusMessage } : {}),
       createdAt: this.stamp(t.createdAtMs, 'createdAt'),
-      lastUpdatedAt: this.stamp(t.lastUpdatedAtMs, 'lastUpdatedAt'),
+      lastUpdatedAt: this.stamp(this.fault('last-updated-frozen') ? t.createdAtMs : t.lastUpdatedAtMs, 'lastUpdatedAt'),
       [legacy ? 'ttl' : 'ttlMs']: t.ttlMs,
       ...(t.pollIntervalMs !== undefined ? { [legacy ? 'pollInterval' : 'pollIntervalMs']: t.pollIntervalMs } : {}),
       ...(this.latitude('extra-fields') ? { 'x-reference-extra': 'unknown member' } : {}),
@@ -626,7 +629,14 @@ export class ExtensionServer {
       void this.work(this.store.create(ctx.owner, tool.name), tool, ms, [], {}, args);
       return { resultType: ResultType.Complete };
     }
-    const asTask = this.decideTask(tool, declared || (ext && this.fault('task-to-undeclared')));
+    // fault task-param-opts-in: for a declaring client the 2025-11-25 `task` parameter decides (a task with it, none without).
+    const optIn = this.fault('task-param-opts-in') && declared && !this.taskOnly(tool) && !tool.syncOnly;
+    const asTask = optIn
+      ? params.task !== undefined
+      : this.decideTask(
+          tool,
+          declared || (ext && (this.fault('task-to-undeclared') || (this.fault('task-to-undeclared-failing') && tool.name === 'fail_rpc'))),
+        );
     const mrtrAfterTask = asTask && this.fault('mrtr-after-task');
     // MRTR on the tools/call itself: the question before the task (mrtr_then_task), and every question when it runs synchronously.
     const mrtrRounds: (readonly Question[])[] = [...(tool.before && !mrtrAfterTask ? [[tool.before]] : []), ...(asTask ? [] : (tool.rounds ?? []))];
@@ -917,7 +927,8 @@ export class ExtensionServer {
     }
     if (this.latitude('poll-interval-changes') && task.pollIntervalMs !== undefined) task.pollIntervalMs = Math.min(1000, Math.max(1, task.pollIntervalMs * 2));
     if (this.fault('get-no-result-type')) return d;
-    return { resultType: this.fault('get-result-type-task') ? ResultType.Task : ResultType.Complete, ...d };
+    const taskType = this.fault('get-result-type-task') || (this.fault('get-result-type-task-failed') && task.status === 'failed');
+    return { resultType: taskType ? ResultType.Task : ResultType.Complete, ...d };
   }
 
   private ack(task: StoredTask | undefined, noResultType: boolean, carryTask: boolean): JsonObject {

@@ -434,6 +434,11 @@ export class FaultSwitches {
     return this.f.has('waiting-result-orphaned') && (t.deleted || (ended && t.status !== 'completed'));
   }
 
+  /** result-blocks-nonterminal (input-result-orphaned): a waiting tasks/result that saw the task input_required is dropped when the task ends. */
+  dropsResultAfterInput(sawInput: boolean, ended: boolean): boolean {
+    return this.f.has('input-result-orphaned') && sawInput && ended;
+  }
+
   /** result-exact-success (result-differs). */
   result(exact: Record<string, unknown>): Record<string, unknown> {
     if (!this.f.has('result-differs')) return exact;

@@ -266,6 +266,11 @@ export const FAULTS = [
       'a tasks/result waiting on a non-terminal task is never answered when the task is cancelled, fails or expires (one sent afterwards is answered)',
   },
   {
+    name: 'input-result-orphaned',
+    requirement: 'result-blocks-nonterminal',
+    description: 'a tasks/result that was waiting when its task went input_required (it carried the input request) is never answered once the task completes',
+  },
+  {
     name: 'cancelled-result-hangs',
     requirement: 'result-terminal-returns-final',
     description: 'tasks/result for a cancelled task never answers',

@@ -117,9 +117,11 @@ export function tasksResult(s: SessionPort, params: Params, ctx: RequestCtx): Re
       done();
       resolve(NO_REPLY);
     };
+    let sawInput = false;
     const check = () => {
       try {
-        if (sw.dropsWaitingResult(t, ready(t))) {
+        if (t.status === 'input_required') sawInput = true;
+        if (sw.dropsWaitingResult(t, ready(t)) || sw.dropsResultAfterInput(sawInput, ready(t))) {
           t.listeners.delete(check); // never answered (until the session ends)
           return;
         }

@@ -2,10 +2,10 @@
 // Retrieval", Error Handling > "Task Execution Errors"); requirement ids from schema/requirements.json.
 import { defineCheck, type CheckContext, type CheckDef } from '../engine/check.ts';
 import { callRole, cancelFresh, cancelledTask, createTask, reachTerminal, sendTaskAugmented, type CreatedTask } from '../arrange/arrange.ts';
-import { inputAnswer, skipIfMisrouted } from '../arrange/input.ts';
+import { awaitInputRequest, inputAnswer, skipIfMisrouted, withInputTask } from '../arrange/input.ts';
 import { callTwice, notRepeatedCause, notRepeatedReason, outcomeDifference, withoutMeta } from '../judge/compare.ts';
 import { timeLeft } from '../arrange/budget.ts';
-import { CODES, delay, getTask, GET_JUDGED_BY, pacedDelay, pollDelay } from '../arrange/poll.ts';
+import { CODES, delay, getTask, GET_JUDGED_BY, observe, pacedDelay, pollDelay, seqText } from '../arrange/poll.ts';
 import { afterTerminalBoundMs, backoffMs } from '../judge/pacing.ts';
 import { isDeletion, isLimitError } from '../judge/error-codes.ts';
 import { short } from '../engine/text.ts';
@@ -229,6 +229,46 @@ function waitingResultCheck(end: 'cancel' | 'fail' | 'expire', title: string): C
 }
 
 export const checks: CheckDef[] = [
+  // A tasks/result sent while the task worked, which carried the task's input request (the task went
+  // input_required meanwhile), must still be answered once the task ends (result-blocks-nonterminal: it blocks
+  // "until the task reaches a terminal status"; result-terminal-returns-final).
+  defineCheck({
+    id: 'result.waiting-answered-after-input',
+    title: 'a tasks/result that waited while the task was input_required answers once the task ends',
+    section: SECTION,
+    requirements: ['result-blocks-nonterminal', 'result-terminal-returns-final'],
+    level: 'MUST',
+    killedBy: ['input-result-orphaned'],
+    needsCapabilities: ['tasks.requests.tools.call'],
+    needs: ['needsInput'],
+    timeoutMs: 45_000,
+    opensConnections: 1,
+    async run(ctx: CheckContext) {
+      return withInputTask(ctx, async (run) => {
+        const req = await awaitInputRequest(ctx, run, 8_000);
+        if (!req) skipIfMisrouted(ctx, run.taskId);
+        if (!req || !run.result) ctx.skip(`the needsInput task sent no input request while its tasks/result waited (statuses ${seqText(run.statuses)})`);
+        run.release();
+        const o = await observe(ctx, run.taskId, (t) => isTerminal(t.status), {
+          boundMs: ctx.bound(10_000),
+          peer: run.session,
+          into: run.statuses,
+          allowGone: true,
+          label: 'waiting for the task to end after its input',
+        });
+        if (o.gone || o.timedOut || !o.last) ctx.skip(`the task did not reach a terminal status after its input (${seqText(run.statuses)})`);
+        const grace = afterTerminalBoundMs(ctx.bound(ANSWER_GRACE_MS), o.last.pollInterval);
+        const r = await Promise.race([run.result, delay(grace).then(() => 'late' as const)]);
+        if (r instanceof Error && !(r instanceof WireTimeoutError)) ctx.skip(`the waiting tasks/result failed: ${r.message}`);
+        ctx.expect(
+          r !== 'late' && !(r instanceof Error),
+          `task ${run.taskId} went input_required while its tasks/result waited, got its input and ended "${o.last.status}", and ${grace} ms later that tasks/result was still unanswered (${seqText(run.statuses)})`,
+        );
+        const res = r as Response;
+        return `the waiting tasks/result answered ${res.error ? `error ${res.error.code}` : short(withoutMeta(res.result), 100)} once the task was "${o.last.status}"`;
+      });
+    },
+  }),
   // The slow role: the task is still running when tasks/result arrives, so the answer has to wait.
   defineCheck({
     id: 'result.blocks-while-working',

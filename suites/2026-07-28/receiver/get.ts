@@ -9,9 +9,11 @@ import { validatorFor } from '../../../schema/validate.ts';
 import {
   EARLIER_NUMBERING,
   ErrorCode,
+  TIMESTAMP_READING,
   Field,
   firstIllegalStep,
   isTerminal,
+  Method,
   ResultType,
   REVISION,
   TASK_MACHINE,
@@ -19,7 +21,8 @@ import {
 } from '../../../schema/2026-07-28/protocol.ts';
 import { callTwice, notRepeatedCause, notRepeatedReason, outcomeDifference, type Outcome } from '../../judge/compare.ts';
 import { judgeSightings } from '../../judge/transitions.ts';
-import { statusSightings } from '../arrange/observed.ts';
+import { orderOfText, readTimestamp } from '../../judge/timestamps.ts';
+import { runAnswers, statusSightings } from '../arrange/observed.ts';
 import { extensionNotAdvertised, modernCheck } from '../engine/check.ts';
 import {
   callRole,
@@ -174,8 +177,9 @@ export const checks: CheckDef[] = [
     section: SECTION,
     requirements: ['2026-get-result-type-complete', '2026-result-type-task-only-create'],
     level: 'MUST',
-    killedBy: ['get-no-result-type', 'get-result-type-task'],
+    killedBy: ['get-no-result-type', 'get-result-type-task', 'get-result-type-task-failed'],
     needs: ['completes'],
+    runsLast: true,
     notApplicable: extensionNotAdvertised,
     async run(ctx: CheckContext) {
       const c = await createSettled(ctx, 'completes');
@@ -187,7 +191,15 @@ export const checks: CheckDef[] = [
         bad.length === 0,
         `${bad.length} of ${all.length} tasks/get results of task ${c.taskId} carry resultType ${short(bad[0]?.[Field.resultType])}, not "complete" (status ${short(bad[0]?.[Field.status])})`,
       );
-      return `${all.length} tasks/get results, each resultType "complete"`;
+      // Every tasks/get result of the run, whatever the task's role and status.
+      await ctx.othersDone();
+      const gets = runAnswers(ctx).filter((a) => a.request?.method === Method.TasksGet && isObj(a.response.result) && 'status' in a.response.result);
+      const other = gets.filter((a) => a.response.result[Field.resultType] !== ResultType.Complete);
+      ctx.expect(
+        other.length === 0,
+        `${other.length} of ${gets.length} tasks/get results of the run carry a resultType other than "complete": e.g. ${short(other[0]?.response.result[Field.resultType])} for a ${short(other[0]?.response.result[Field.status])} task (${other[0]?.source})`,
+      );
+      return `${all.length} tasks/get results of its task, ${gets.length} of the run, each resultType "complete"`;
     },
   }),
   modernCheck({
@@ -412,6 +424,58 @@ export const checks: CheckDef[] = [
       const ms = Number(ctx.tool('slow').arguments?.ms);
       const b = await staysTerminal(ctx, slow, st, [...w.statuses], { polls: 3, windowMs: Math.min(Number.isFinite(ms) ? ms + 500 : 3_000, 6_000) });
       return `failsWithError: ${a}; slow ${st === 'cancelled' ? 'cancelled' : 'after tasks/cancel'}: ${b}`;
+    },
+  }),
+  // Task.lastUpdatedAt is "when the task was last updated" (ext-tasks schema): a status change moves it past
+  // createdAt, judged only where the change came surely later than the creation by more than the precision
+  // both timestamps show (suites/judge/timestamps.ts), and it never goes back.
+  modernCheck({
+    id: '2026-get.last-updated-moves',
+    title: "lastUpdatedAt moves past createdAt when the task's status changes, and never goes back",
+    section: SECTION,
+    requirements: ['2026-get-by-status'],
+    level: 'MUST',
+    killedBy: ['last-updated-frozen'],
+    needs: ['slow'],
+    waitsMs: (p) => roleRunMs(p, 'slow'),
+    notApplicable: extensionNotAdvertised,
+    async run(ctx: CheckContext) {
+      const c = await createTask(ctx, 'slow');
+      const createdBy = Date.now(); // the task was created before its CreateTaskResult arrived, so before this
+      const seen: { t: Record<string, any>; at: number }[] = [];
+      const w = await watch(
+        ctx,
+        c.taskId,
+        (t) => {
+          seen.push({ t, at: Date.now() });
+          return isTerminal(t[Field.status]);
+        },
+        { scope: c.scope, allowGone: true, boundMs: timeLeft(ctx, { marginMs: 3_000, floorMs: 1_000 }), label: 'polling the slow task to its end' },
+      );
+      const changes: string[] = [];
+      for (let i = 1; i < seen.length; i++) {
+        const a = seen[i - 1]!.t;
+        const b = seen[i]!.t;
+        const back = orderOfText(a[Field.lastUpdatedAt], b[Field.lastUpdatedAt], TIMESTAMP_READING);
+        ctx.expect(back !== 1, `task ${c.taskId}: lastUpdatedAt went back from ${short(a[Field.lastUpdatedAt])} to ${short(b[Field.lastUpdatedAt])}`);
+        if (a[Field.status] === b[Field.status] || pastTtl(b)) continue;
+        // The change came after poll i was sent, so after poll i-1 arrived: at least that long after the creation.
+        const gapMs = seen[i - 1]!.at - createdBy;
+        const p = Math.max(
+          ...[b[Field.createdAt], b[Field.lastUpdatedAt]].map((v) =>
+            typeof v === 'string' ? (readTimestamp(v, TIMESTAMP_READING)?.precisionMs ?? Infinity) : Infinity,
+          ),
+        );
+        const order = orderOfText(b[Field.createdAt], b[Field.lastUpdatedAt], TIMESTAMP_READING);
+        changes.push(`${a[Field.status]} → ${b[Field.status]}: lastUpdatedAt ${short(b[Field.lastUpdatedAt])} (createdAt ${short(b[Field.createdAt])})`);
+        if (gapMs > 2 * p + 500 && order !== undefined)
+          ctx.expect(
+            order === -1,
+            `task ${c.taskId} went ${a[Field.status]} → ${b[Field.status]} at least ${gapMs} ms after it was created, yet lastUpdatedAt is ${short(b[Field.lastUpdatedAt])} with createdAt ${short(b[Field.createdAt])}: the update is not reflected`,
+          );
+      }
+      if (!changes.length) ctx.skip(`no status change seen (${seqText(w.statuses)}${w.gone ? ', then gone' : ''})`);
+      return changes.join('; ');
     },
   }),
   // RULINGS.md#ext-ttl-before-expiry: before createdAt + ttlMs the task is the server's to answer for; a

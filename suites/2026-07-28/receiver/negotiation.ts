@@ -1,7 +1,10 @@
 // Capability negotiation of the Tasks extension (tasks.md "Capability Negotiation", "Protocol Errors"; SEP-2663
 // "Backward Compatibility"; core: server/discover, per-request capabilities, -32021).
 import type { CheckContext, CheckDef } from '../../engine/check.ts';
-import { ErrorCode, Field, LegacyField, Method, TASKS_EXTENSION, earlierNumbering } from '../../../schema/2026-07-28/protocol.ts';
+import { declaresTasksExtension, ErrorCode, Field, LegacyField, Method, TASKS_EXTENSION, earlierNumbering } from '../../../schema/2026-07-28/protocol.ts';
+import { errorOf, runAnswers } from '../arrange/observed.ts';
+import { short } from '../../engine/text.ts';
+import { unlessTimedOut } from '../../wire/peer.ts';
 import { HttpNoAnswerError, CLIENT_CAPABILITIES, type ModernResponse, type ModernScope } from '../wire/peer.ts';
 import { brief, extensionNotAdvertised, modernCheck, wire } from '../engine/check.ts';
 import { answeredWithTask, createTask, unknownTaskId } from '../arrange/tasks.ts';
@@ -46,16 +49,38 @@ export const checks: CheckDef[] = [
     section: SECTION,
     requirements: ['2026-caps-no-task-for-non-declaring'],
     level: 'MUST',
-    killedBy: ['task-to-undeclared'],
+    killedBy: ['task-to-undeclared', 'task-to-undeclared-failing', 'legacy-capability-counts'],
     needs: ['completes'],
+    runsLast: true,
     async run(ctx: CheckContext) {
       const s = wire(ctx);
       const tool = ctx.tool('completes');
-      // An earlier declaring request must not count either ("regardless of prior declarations").
-      await s.request(Method.ToolsCall, { name: tool.name, arguments: tool.arguments ?? {} });
-      const r = await s.request(Method.ToolsCall, { name: tool.name, arguments: tool.arguments ?? {} }, { capabilities: CLIENT_CAPABILITIES.nonDeclaring });
-      ctx.expect(!answeredWithTask(r.result), `tools/call of a non-declaring client was answered with a task: ${show(r)}`);
-      return r.error ? `answered error ${r.error.code}` : `answered resultType ${JSON.stringify(r.result?.resultType)}`;
+      // An earlier declaring request must not count either ("regardless of prior declarations"). Unanswered in
+      // time (it acts while every other check starts): the run's own calls are still read below.
+      const r = await unlessTimedOut(
+        s
+          .request(Method.ToolsCall, { name: tool.name, arguments: tool.arguments ?? {} })
+          .then(() => s.request(Method.ToolsCall, { name: tool.name, arguments: tool.arguments ?? {} }, { capabilities: CLIENT_CAPABILITIES.nonDeclaring })),
+      );
+      if (r) ctx.expect(!answeredWithTask(r.result), `tools/call of a non-declaring client was answered with a task: ${show(r)}`);
+      // Every request of the run that did not declare the extension, whatever its tool (the other checks' plain calls hand it here).
+      await ctx.othersDone();
+      const bad = runAnswers(ctx).filter(
+        (a) => a.request?.method === Method.ToolsCall && !declaresTasksExtension(a.request.params) && answeredWithTask(a.response.result),
+      );
+      ctx.expect(
+        bad.length === 0,
+        `${bad.length} tools/call(s) of the run that did not declare the extension were answered with a task: ${bad
+          .slice(0, 3)
+          .map((a) => `tools/call of ${short(a.request!.params?.name)} (${a.source}) → ${short(a.response.result, 120)}`)
+          .join('; ')}`,
+      );
+      const own = !r
+        ? 'its own call unanswered in time'
+        : r.error
+          ? `answered error ${r.error.code}`
+          : `answered resultType ${JSON.stringify(r.result?.resultType)}`;
+      return `${own}; no non-declaring tools/call of the run got a task`;
     },
   }),
   modernCheck({
@@ -81,13 +106,29 @@ export const checks: CheckDef[] = [
     section: SECTION,
     requirements: ['2026-caps-required-32021', '2026-meta-missing-capability-32021'],
     level: 'MUST',
-    killedBy: ['no-required-capabilities'],
+    killedBy: ['no-required-capabilities', 'no-required-capabilities-task-methods'],
     needs: ['taskOnly'],
+    runsLast: true,
     async run(ctx: CheckContext) {
       const r = await callTaskOnlyUndeclared(ctx, wire(ctx));
       expect32021(ctx, r);
       const ext = (r.error!.data as any)?.[Field.requiredCapabilities]?.extensions?.[TASKS_EXTENSION];
       ctx.expect(ext && typeof ext === 'object', `-32021 without data.requiredCapabilities.extensions["${TASKS_EXTENSION}"]: ${show(r)}`);
+      // Every -32021 of the run lists what is missing (2026-meta-missing-capability-32021), whatever the request.
+      await ctx.othersDone();
+      const all = runAnswers(ctx).filter((a) => errorOf(a)?.code === ErrorCode.MissingRequiredClientCapability);
+      const bare = all.filter((a) => {
+        const rc = (errorOf(a)!.data as any)?.[Field.requiredCapabilities];
+        return !rc || typeof rc !== 'object' || Array.isArray(rc) || Object.keys(rc).length === 0;
+      });
+      ctx.expect(
+        bare.length === 0,
+        `${bare.length} of the run's ${all.length} -32021 errors list no missing capability in data.requiredCapabilities: ${bare
+          .slice(0, 3)
+          .map((a) => `${a.request?.method ?? 'a request'} (${a.source}) → ${short(errorOf(a), 160)}`)
+          .join('; ')}`,
+      );
+      return `${all.length} -32021 errors in the run, each listing data.requiredCapabilities`;
     },
   }),
   modernCheck({
@@ -96,13 +137,26 @@ export const checks: CheckDef[] = [
     section: SECTION,
     requirements: ['2026-meta-missing-capability-http-400'],
     level: 'MUST',
-    killedBy: ['capability-error-http-200'],
+    killedBy: ['capability-error-http-200', 'task-methods-32021-http-200'],
     needs: ['taskOnly'],
+    runsLast: true,
     notApplicable: (info) => (info.transport === 'http' ? undefined : 'an HTTP status rule (the target is not spoken to over Streamable HTTP)'),
     async run(ctx: CheckContext) {
       const r = await callTaskOnlyUndeclared(ctx, wire(ctx));
       expect32021(ctx, r);
       ctx.expect(r.httpStatus === 400, `-32021 came with HTTP ${r.httpStatus}`);
+      // Every -32021 of the run on the shared connection whose HTTP status is known (tasks/*, subscriptions/listen …).
+      await ctx.othersDone();
+      const all = runAnswers(ctx).filter((a) => errorOf(a)?.code === ErrorCode.MissingRequiredClientCapability && a.httpStatus !== undefined);
+      const bad = all.filter((a) => a.httpStatus !== 400);
+      ctx.expect(
+        bad.length === 0,
+        `${bad.length} of the run's ${all.length} -32021 errors came with another HTTP status than 400: ${bad
+          .slice(0, 3)
+          .map((a) => `${a.request?.method ?? 'a request'} → HTTP ${a.httpStatus}`)
+          .join('; ')}`,
+      );
+      return `${all.length} -32021 errors in the run over HTTP, each with 400`;
     },
   }),
   modernCheck({
@@ -190,6 +244,49 @@ export const checks: CheckDef[] = [
       } finally {
         await sub.close();
       }
+    },
+  }),
+  // "servers MUST ignore it ... rather than using it as an opt-in" (a declaring client): whether a call gets a task
+  // is the server's choice per request, so one call proves nothing. Alone on its connection (loadsTarget: no other
+  // check's calls between), the calls go without, without, with, with, without, with, with, without the parameter:
+  // a task every time with it and never without is the parameter deciding. A server that alternates cannot give
+  // that pattern (the first two differ), one that flips a coin gives it once in 256 runs.
+  modernCheck({
+    id: '2026-negotiation.task-param-not-opt-in',
+    title: 'for a declaring client the 2025-11-25 `task` parameter is no opt-in: with it a call gets a task no more than without',
+    section: SECTION,
+    requirements: ['2026-compat-ignore-task-param'],
+    level: 'MUST',
+    killedBy: ['task-param-opts-in'],
+    needs: ['completes'],
+    loadsTarget: true,
+    notApplicable: extensionNotAdvertised,
+    async run(ctx: CheckContext) {
+      const s = wire(ctx);
+      const tool = ctx.tool('completes');
+      const seen: { withParam: boolean; task: boolean; error?: number }[] = [];
+      for (const withParam of [false, false, true, true, false, true, true, false]) {
+        const r = await s.request(Method.ToolsCall, {
+          name: tool.name,
+          arguments: tool.arguments ?? {},
+          ...(withParam ? { [LegacyField.task]: { [LegacyField.ttl]: 60_000 } } : {}),
+        });
+        seen.push({ withParam, task: !r.error && answeredWithTask(r.result), ...(r.error ? { error: r.error.code } : {}) });
+        if (!r.error && answeredWithTask(r.result) && typeof r.result?.[Field.taskId] === 'string')
+          await s.request(Method.TasksCancel, { [Field.taskId]: r.result[Field.taskId] }).catch(() => undefined);
+      }
+      const line = seen
+        .map((x) => `${x.withParam ? 'with' : 'without'}: ${x.error !== undefined ? `error ${x.error}` : x.task ? 'task' : 'result'}`)
+        .join(', ');
+      if (seen.some((x) => x.error !== undefined))
+        ctx.skip(`a call was answered with an error (${line}): judged by 2026-negotiation.task-param-ignored`, {
+          judgedBy: '2026-negotiation.task-param-ignored',
+        });
+      ctx.expect(
+        !seen.every((x) => x.task === x.withParam),
+        `of 8 tools/call of "${tool.name}" by a declaring client, each with the 2025-11-25 task parameter got a task and each without got a result (${line}): the parameter is taken as an opt-in`,
+      );
+      return line;
     },
   }),
   modernCheck({
