@@ -60,7 +60,6 @@ const CHECK_FILE = /^suites\/(\d{4}-\d{2}-\d{2}\/)?(receiver|requestor\/checks)\
 /** Check files that still import another check file (helpers to move into arrangers). */
 const CHECK_IMPORTS_LEFT = [
   'suites/2026-07-28/receiver/cancel.ts → suites/2026-07-28/receiver/input.ts',
-  'suites/2026-07-28/receiver/creation.ts → suites/receiver/creation.ts',
   'suites/2026-07-28/receiver/errors.ts → suites/2026-07-28/receiver/codes.ts',
   'suites/2026-07-28/receiver/headers.ts → suites/2026-07-28/receiver/meta.ts',
   'suites/2026-07-28/receiver/versioning.ts → suites/2026-07-28/receiver/meta.ts',

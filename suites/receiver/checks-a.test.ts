@@ -10,7 +10,7 @@ import { checks as creation } from './creation.ts';
 import { checks as lifecycle } from './lifecycle.ts';
 import { checks as get } from './get.ts';
 import { checks as notifications } from './notifications.ts';
-import { estimateIdBits, predictability } from './creation.ts';
+import { estimateIdBits, predictability } from '../judge/ids.ts';
 import { openTargetSession } from '../revisions.ts';
 
 const mine: CheckDef[] = [...capabilities, ...creation, ...lifecycle, ...get, ...notifications];

@@ -4,7 +4,7 @@ import type { CheckContext, CheckDef } from '../../engine/check.ts';
 import { isObj, short } from '../../engine/text.ts';
 import { validatorFor } from '../../../schema/validate.ts';
 import { ErrorCode, Field, ResultType, REVISION } from '../../../schema/2026-07-28/protocol.ts';
-import { estimateIdBits, MIN_ID_BITS, predictability, UUID_CLASS_BITS } from '../../receiver/creation.ts';
+import { estimateIdBits, MIN_ID_BITS, predictability, UUID_CLASS_BITS } from '../../judge/ids.ts';
 import { extensionNotAdvertised, modernCheck } from '../engine/check.ts';
 import { answersFor, callRole, callThroughMrtr, createTask, getTask, JUDGED_BY, answeredWithTask } from '../arrange/tasks.ts';
 
