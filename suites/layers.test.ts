@@ -58,12 +58,7 @@ const REVISION_COMPARISON =
 const CHECK_FILE = /^suites\/(\d{4}-\d{2}-\d{2}\/)?(receiver|requestor\/checks)\/(?!index\.ts$)[^/]+\.ts$/;
 
 /** Check files that still import another check file (helpers to move into arrangers). */
-const CHECK_IMPORTS_LEFT = [
-  'suites/2026-07-28/receiver/cancel.ts → suites/2026-07-28/receiver/input.ts',
-  'suites/2026-07-28/receiver/errors.ts → suites/2026-07-28/receiver/codes.ts',
-  'suites/2026-07-28/receiver/headers.ts → suites/2026-07-28/receiver/meta.ts',
-  'suites/2026-07-28/receiver/versioning.ts → suites/2026-07-28/receiver/meta.ts',
-];
+const CHECK_IMPORTS_LEFT = ['suites/2026-07-28/receiver/errors.ts → suites/2026-07-28/receiver/codes.ts'];
 
 /** The path with a revision folder (YYYY-MM-DD) after the top folder left out: suites/2026-07-28/wire/x.ts → suites/wire/x.ts. */
 const unrevised = (p: string) => p.replace(/^([^/]+)\/\d{4}-\d{2}-\d{2}\//, '$1/');

@@ -7,7 +7,7 @@ import { timeLeft } from '../../arrange/budget.ts';
 import { Field, isTerminal, type TaskStatus } from '../../../schema/2026-07-28/protocol.ts';
 import { extensionNotAdvertised, modernCheck } from '../engine/check.ts';
 import { cancelTask, createSettled, createTask, watch } from '../arrange/tasks.ts';
-import { judgeAck, judgeAckResultType } from './input.ts';
+import { judgeAck, judgeAckResultType } from '../arrange/ack.ts';
 
 const SECTION = 'Task Cancellation';
 

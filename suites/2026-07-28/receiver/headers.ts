@@ -7,7 +7,7 @@ import { ErrorCode, Header, HTTP_BAD_REQUEST, Method, PROTOCOL_VERSION, earlierN
 import { CLIENT_CAPABILITIES, type ModernRequestOptions, type ModernResponse, type ModernScope } from '../wire/peer.ts';
 import type { HeaderOverrides } from '../wire/http.ts';
 import { brief, modernCheck, wire } from '../engine/check.ts';
-import { freshClient, UNSUPPORTED_VERSION } from './meta.ts';
+import { freshClient, UNSUPPORTED_VERSION } from '../arrange/fresh-client.ts';
 import { answerOrRefusal } from '../arrange/tasks.ts';
 
 const SECTION = 'Streamable HTTP: Request Metadata';

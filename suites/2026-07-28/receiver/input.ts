@@ -6,7 +6,7 @@ import type { CheckContext, CheckDef } from '../../engine/check.ts';
 import { isObj, short } from '../../engine/text.ts';
 import { seqText } from '../../arrange/poll.ts';
 import { timeLeft } from '../../arrange/budget.ts';
-import { Field, isTerminal, Method, ResultType, REVISION, tasksExtensionCapabilities, type TaskStatus } from '../../../schema/2026-07-28/protocol.ts';
+import { Field, isTerminal, Method, REVISION, tasksExtensionCapabilities, type TaskStatus } from '../../../schema/2026-07-28/protocol.ts';
 import { validatorFor } from '../../../schema/validate.ts';
 import { extensionNotAdvertised, modernCheck } from '../engine/check.ts';
 import {
@@ -14,7 +14,6 @@ import {
   answersFor,
   callRole,
   createInputRequired,
-  extraMembers,
   getTask,
   inputKeys,
   reach,
@@ -26,22 +25,10 @@ import {
   type Created,
 } from '../arrange/tasks.ts';
 
+import { judgeAck, judgeAckResultType } from '../arrange/ack.ts';
+
 const SECTION = 'Task Update Requests';
 const schema = { validate: (name: string, value: unknown) => validatorFor(REVISION).validate(name, value) }; // built on first use, not on import
-/** Members an empty acknowledgement may have (RULINGS.md#ext-empty-ack). */
-export const ACK_MEMBERS = [Field.resultType, '_meta'] as const;
-/** Judges an acknowledgement: nothing but resultType and _meta (RULINGS.md#ext-empty-ack). */
-export function judgeAck(ctx: CheckContext, what: string, result: unknown): void {
-  const extra = extraMembers(result, ACK_MEMBERS);
-  ctx.expect(extra.length === 0, `the ${what} acknowledgement carries ${extra.join(', ')} besides resultType and _meta (got ${short(result, 300)})`);
-}
-/** Judges an acknowledgement's resultType: "complete". */
-export function judgeAckResultType(ctx: CheckContext, what: string, result: unknown): string {
-  const type = isObj(result) ? result[Field.resultType] : undefined;
-  ctx.expect(type === ResultType.Complete, `the ${what} acknowledgement carries resultType ${short(type)}, not "complete"`);
-  return 'resultType "complete"';
-}
-
 /** The request objects seen under each key over a task's life (method and params, as JSON). */
 class KeyLedger {
   readonly requests = new Map<string, string>();

@@ -6,32 +6,17 @@ import type { CheckContext, CheckDef, TargetInfo } from '../../engine/check.ts';
 import { isObj } from '../../engine/text.ts';
 import { ErrorCode, Field, HTTP_BAD_REQUEST, Meta, Method, PROTOCOL_VERSION } from '../../../schema/2026-07-28/protocol.ts';
 import { SPEC_REVISION } from '../../../schema/spec.ts';
-import { CLIENT_INFO, HttpNoAnswerError, type ModernRequestOptions, type ModernResponse, type ModernScope } from '../wire/peer.ts';
-import { brief, extensionNotAdvertised, modernCheck, openWire, wire } from '../engine/check.ts';
+import { HttpNoAnswerError, type ModernRequestOptions, type ModernResponse, type ModernScope } from '../wire/peer.ts';
+import { brief, extensionNotAdvertised, modernCheck, wire } from '../engine/check.ts';
 import { answerOrRefusal, createTask } from '../arrange/tasks.ts';
+
+import { freshClient, UNSUPPORTED_VERSION } from '../arrange/fresh-client.ts';
 
 const show = (r: ModernResponse) => brief(r.error ?? r.result);
 
 /** `notApplicable` of an HTTP status rule (the reason the SDK v2 goldens recognise). */
 export const httpStatusRule = (info: TargetInfo): string | undefined =>
   info.transport === 'http' ? undefined : 'an HTTP status rule (the target is not spoken to over Streamable HTTP)';
-
-/** A protocol version no server implements (the example of basic-versioning.md). */
-export const UNSUPPORTED_VERSION = '1900-01-01';
-
-/**
- * A connection of the check's own and a client identity of its own (`_meta` clientInfo): no earlier request of
- * the run is "prior" to its first one, whether a server keys what it remembers on the connection or the client.
- * `toolsList(version)` sends tools/list naming that protocol version (over HTTP the header mirrors it).
- */
-export async function freshClient(ctx: CheckContext, what: string): Promise<{ s: ModernScope; toolsList: (version?: string) => Promise<ModernResponse> }> {
-  const s = await openWire(ctx);
-  const clientInfo = { name: `${CLIENT_INFO.name}-${what}`, version: Math.random().toString(36).slice(2, 10) };
-  return {
-    s,
-    toolsList: (version = PROTOCOL_VERSION) => s.request(Method.ToolsList, {}, { meta: { [Meta.ProtocolVersion]: version, [Meta.ClientInfo]: clientInfo } }),
-  };
-}
 
 /** tools/list with every per-request field: the baseline the malformed ones are told apart from. */
 async function baseline(ctx: CheckContext, s: ModernScope): Promise<void> {

@@ -10,7 +10,7 @@ import { SPEC_REVISION } from '../../../schema/spec.ts';
 import { CLIENT_CAPABILITIES, CLIENT_INFO, HttpNoAnswerError, type ModernResponse } from '../wire/peer.ts';
 import { brief, modernCheck, openWire, wire } from '../engine/check.ts';
 import { answeredWithTask } from '../arrange/tasks.ts';
-import { freshClient, UNSUPPORTED_VERSION } from './meta.ts';
+import { freshClient, UNSUPPORTED_VERSION } from '../arrange/fresh-client.ts';
 
 const SECTION = 'Versioning';
 const show = (r: ModernResponse) => brief(r.error ?? r.result);
