@@ -288,7 +288,11 @@ export class ExtensionServer {
       // latitude http-level-refusals: a header mismatch refused as an intermediary in front would (a bare 400), a
       // foreign task as an authorization layer would (a bare 403).
       const bare = this.latitude('http-level-refusals') && (err instanceof ForeignTaskError || err.code === ErrorCode.HeaderMismatch);
-      return { message: { jsonrpc: '2.0', id, error: this.errorObject(err, msg.method) }, httpStatus: this.httpStatus(err, msg.method), ...(bare ? { bare } : {}) };
+      return {
+        message: { jsonrpc: '2.0', id, error: this.errorObject(err, msg.method) },
+        httpStatus: this.httpStatus(err, msg.method),
+        ...(bare ? { bare } : {}),
+      };
     }
   }
 
