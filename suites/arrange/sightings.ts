@@ -6,7 +6,8 @@
 // receiver may delete the task (ttl-delete-after-expiry-may), and nothing it shows is judged.
 import type { CheckContext } from '../engine/check.ts';
 import { idKey, type Message } from '../wire/peer.ts';
-import type { Sighting } from '../judge/transitions.ts';
+import type { TaskStateMachine } from '../../schema/state-machine.ts';
+import { judgeSightings, type Sighting } from '../judge/transitions.ts';
 import { targetTranscripts } from './tasks.ts';
 
 const STATUS_NOTIFICATION = 'notifications/tasks/status';
@@ -57,4 +58,26 @@ export function statusSightings(ctx: CheckContext, marginMs = 500): Sighting[] {
     ...(r.sentAt !== undefined ? { sentAt: r.sentAt } : {}),
     ...(r.at > (expiry.get(key(r)) ?? Infinity) ? { afterExpiry: true } : {}),
   }));
+}
+
+/**
+ * The run of an every-status check (after the others): every sighting judged against the revision's
+ * transition table; `diagram` names that table in the messages.
+ */
+export async function judgeEveryStatus<S extends string>(
+  ctx: CheckContext,
+  machine: TaskStateMachine<S>,
+  sightings: Sighting[],
+  diagram: string,
+): Promise<string> {
+  if (!sightings.length) ctx.skip('no status of any task was seen in the run');
+  const bad = judgeSightings(machine, sightings);
+  ctx.expect(
+    bad.length === 0,
+    `${bad.length} task(s) showed statuses no path of ${diagram} explains: ${bad
+      .slice(0, 3)
+      .map((b) => `task ${b.task}: ${b.message}`)
+      .join('; ')}`,
+  );
+  return `${sightings.length} statuses of ${new Set(sightings.map((x) => x.task)).size} task(s), each history a path of ${diagram}`;
 }

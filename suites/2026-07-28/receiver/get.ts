@@ -20,9 +20,9 @@ import {
   type TaskStatus,
 } from '../../../schema/2026-07-28/protocol.ts';
 import { callTwice, notRepeatedCause, notRepeatedReason, outcomeDifference, type Outcome } from '../../judge/compare.ts';
-import { judgeSightings } from '../../judge/transitions.ts';
 import { orderOfText, readTimestamp } from '../../judge/timestamps.ts';
 import { runAnswers, statusSightings } from '../arrange/observed.ts';
+import { judgeEveryStatus } from '../../arrange/sightings.ts';
 import { extensionNotAdvertised, modernCheck } from '../engine/check.ts';
 import {
   callRole,
@@ -525,18 +525,7 @@ export const checks: CheckDef[] = [
     notApplicable: extensionNotAdvertised,
     async run(ctx: CheckContext) {
       await ctx.othersDone();
-      const sightings = statusSightings(ctx);
-      if (!sightings.length) ctx.skip('no status of any task was seen in the run');
-      const bad = judgeSightings(TASK_MACHINE, sightings);
-      ctx.expect(
-        bad.length === 0,
-        `${bad.length} task(s) showed statuses no run of the status diagram explains: ${bad
-          .slice(0, 3)
-          .map((b) => `task ${b.task}: ${b.message}`)
-          .join('; ')}`,
-      );
-      const tasks = new Set(sightings.map((x) => x.task)).size;
-      return `${sightings.length} statuses of ${tasks} task(s), each history a path of the diagram`;
+      return judgeEveryStatus(ctx, TASK_MACHINE, statusSightings(ctx), 'the status diagram');
     },
   }),
 ];
