@@ -60,13 +60,13 @@ export async function runMock(argvWithRevision: string[]): Promise<number | void
   if (values['list-faults']) {
     for (const f of FAULTS as readonly FaultInfo[]) {
       const needs = [...(f.args?.length ? [`needs ${f.args.join(' ')}`] : []), ...(f.transport ? [`${f.transport.toUpperCase()} only`] : [])];
-      process.stderr.write(`${f.name}\t${f.requirement}\t${f.description}${needs.length ? ` (${needs.join('; ')})` : ''}\n`);
+      process.stdout.write(`${f.name}\t${f.requirement}\t${f.description}${needs.length ? ` (${needs.join('; ')})` : ''}\n`);
     }
     return 0;
   }
   if (values['list-latitudes']) {
     for (const l of LATITUDES as readonly LatitudeInfo[])
-      process.stderr.write(`${l.name}\t${l.allows}\t${l.description}${l.args?.length ? ` (sets ${l.args.join(' ')})` : ''}\n`);
+      process.stdout.write(`${l.name}\t${l.allows}\t${l.description}${l.args?.length ? ` (sets ${l.args.join(' ')})` : ''}\n`);
     return 0;
   }
   const choice = transportChoiceError(values, USAGE);

@@ -62,8 +62,8 @@ describe('mock --revision 2026-07-28', () => {
   it('--list-faults and --list-latitudes print every switch with what it breaks or allows', async () => {
     const r = await finished(run(['--list-faults', '--list-latitudes']));
     expect(r.code).toBe(0);
-    for (const x of FAULTS) expect(r.stderr).toContain(`${x.name}\t${x.requirement}\t`);
-    for (const x of LATITUDES) expect(r.stderr).toContain(`${x.name}\t`);
+    for (const x of FAULTS) expect(r.stdout).toContain(`${x.name}\t${x.requirement}\t`);
+    for (const x of LATITUDES) expect(r.stdout).toContain(`${x.name}\t`);
   });
 
   it('usage errors exit 2 and say why (nothing a user passes is ignored)', async () => {

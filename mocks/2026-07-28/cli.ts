@@ -123,7 +123,7 @@ export async function runExtensionServer(argv: string[]): Promise<number | void>
   if (typeof parsed === 'number') return parsed;
   const { values, port, options, access } = parsed;
   if (values['list-faults'] || values['list-latitudes']) {
-    process.stderr.write((values['list-faults'] ? listing(FAULTS) : '') + (values['list-latitudes'] ? listing(LATITUDES) : ''));
+    process.stdout.write((values['list-faults'] ? listing(FAULTS) : '') + (values['list-latitudes'] ? listing(LATITUDES) : ''));
     return 0;
   }
   const choice = transportChoiceError(values, EXTENSION_SERVER_USAGE);

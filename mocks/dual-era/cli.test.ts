@@ -24,8 +24,10 @@ describe('mock --revision dual-era: options', () => {
 
   it('--help and the listings exit 0; a usage error 2', async () => {
     const write = process.stderr.write;
+    const writeOut = process.stdout.write;
     const out: string[] = [];
     process.stderr.write = ((s: string) => (out.push(s), true)) as never;
+    process.stdout.write = ((s: string) => (out.push(s), true)) as never;
     try {
       expect(await runDualEra(['--help'])).toBe(0);
       expect(await runDualEra(['--list-faults'])).toBe(0);
@@ -33,6 +35,7 @@ describe('mock --revision dual-era: options', () => {
       expect(await runDualEra([])).toBe(2);
     } finally {
       process.stderr.write = write;
+      process.stdout.write = writeOut;
     }
     const text = out.join('');
     expect(text).toMatch(/^extension-under-2025\t2026-compat-not-under-2025\t/m);

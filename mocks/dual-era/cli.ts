@@ -123,7 +123,7 @@ export async function runDualEra(argv: string[]): Promise<number | void> {
   if (typeof parsed === 'number') return parsed;
   const { values, port, options, access } = parsed;
   if (values['list-faults'] || values['list-latitudes']) {
-    process.stderr.write((values['list-faults'] ? listing('fault') : '') + (values['list-latitudes'] ? listing('latitude') : ''));
+    process.stdout.write((values['list-faults'] ? listing('fault') : '') + (values['list-latitudes'] ? listing('latitude') : ''));
     return 0;
   }
   const choice = transportChoiceError(values, DUAL_ERA_USAGE);
