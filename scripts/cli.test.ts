@@ -280,9 +280,10 @@ describe('first run without a profile (discovery, coverage)', () => {
     expect(a.requireCoverage).toBe(true);
     const d = parseServerArgs(['--stdio', 'x']);
     if (!d.help) expect(d.config.discover?.mode).toBe('safe');
-    // With --only, discovery looks only for the roles the selected checks need.
+    // With --only, discovery looks only for the roles the selected checks need, and those of the runsLast checks
+    // (they run with every selection: suites/engine/select.ts), such as 2026-negotiation.required-capabilities-data's taskOnly.
     const l = parseServerArgs(['--stdio', 'x', '--only', 'list']);
-    if (!l.help) expect(l.config.discover?.roles).toEqual(['completes']);
+    if (!l.help) expect(l.config.discover?.roles).toEqual(['completes', 'taskOnly']);
     if (!d.help) expect(d.config.discover?.roles).toBeUndefined();
     expect(() => parseServerArgs(['--stdio', 'x', '--discover', 'maybe'])).toThrow(UsageError);
     expect(() => parseServerArgs(['--stdio', 'x', '--discover', 'off', '--discover-budget', '100'])).toThrow(UsageError);
