@@ -120,7 +120,11 @@ describe('a modern server that never answers initialize (latitude initialize-una
 describe('no latitude of either peer makes a cross-version check speak (the dual-era target)', () => {
   const cells = [
     ...LEGACY_LATITUDES.map((l) => ({ label: `2025-11-25 ${l.name}`, legacy: ['--latitude', l.name] })),
-    ...(MODERN_LATITUDES as readonly SwitchInfo[]).map((l) => ({ label: `2026-07-28 ${l.name}`, modern: ['--latitude', l.name, ...(l.args ?? [])] })),
+    // A latitude's --token pairs are the dual-era listener's own (DUAL_ERA_TOKENS): the peer's options take none.
+    ...(MODERN_LATITUDES as readonly SwitchInfo[]).map((l) => ({
+      label: `2026-07-28 ${l.name}`,
+      modern: ['--latitude', l.name, ...(l.args ?? []).filter((a, i, all) => a !== '--token' && all[i - 1] !== '--token')],
+    })),
   ];
   it.concurrent.each(cells.map((c) => [c.label, c] as const))('%s', { timeout: 120_000 }, async (_label, cell) => {
     const results = await runAgainstDualEra(cell, COMPAT);
