@@ -37,7 +37,7 @@ async function scenario(opts: { faults?: string[]; latitudes?: LatitudeName[] } 
   const answerAll = async (name: string) => {
     let r = await callTool(c, name);
     while (r.result?.resultType === 'input_required') {
-      const keys = Object.keys(r.result.inputRequests as object);
+      const keys = Object.keys((r.result.inputRequests ?? {}) as object);
       r = await callTool(c, name, {}, undefined, {
         requestState: r.result.requestState,
         inputResponses: Object.fromEntries(keys.map((k) => [k, { action: 'accept', content: { answer: 'a' } }])),

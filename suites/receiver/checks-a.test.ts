@@ -115,7 +115,7 @@ describe.concurrent('checks-a against the reference receiver', () => {
     [['--fault', 'cancelled-resurrects'], { 'lifecycle.terminal-sticky-cancelled': /was cancelled, then tasks\/get reported completed/ }],
     [['--fault', 'ids-per-session'], { 'creation.id-unique': /task ids repeat across \d+ creations \(.*3 on each of two other sessions\)/ }],
     [['--fault', 'task-on-undeclared-types'], { 'capabilities.undeclared-types-processed-normally': /ping with `task` answered error -32600/ }],
-    [['--fault', 'last-updated-frozen'], { 'get.last-updated-moves': /yet lastUpdatedAt went .* → .*: the change is not reflected/ }],
+    [['--fault', 'last-updated-frozen'], { 'get.last-updated-moves': /yet lastUpdatedAt .*: the change is not reflected/ }],
     [
       ['--fault', 'input-to-every-session'],
       { 'lifecycle.input-to-own-requestor': /input request\(s\) for tasks of another session arrived on a bystander session/ },

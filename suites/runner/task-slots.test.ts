@@ -56,10 +56,15 @@ test('schedule: the checks that wait longest on timers start first (for this pro
   ).toEqual(['cancel.stays-cancelled', 'lifecycle.terminal-sticky-cancelled']);
 });
 
-test('schedule (2026-07-28): the subscription teardown watch, the sticky-terminal watch and the slow task run to its notification start first', () => {
+test('schedule (2026-07-28): the subscription teardown watch, the sticky-terminal watch and the slow tasks run to their end start first', () => {
   const profile = loadProfile('fixtures/reference-2026-07-28.profile.json');
   const { first } = scheduled(checksFor('2026-07-28'), profile);
-  expect(first.slice(0, 3).map((c) => c.id)).toEqual(['2026-cancellation.listen-teardown', '2026-lifecycle.terminal-sticky', '2026-notify.detailed-task']);
+  expect(first.slice(0, 4).map((c) => c.id)).toEqual([
+    '2026-cancellation.listen-teardown',
+    '2026-lifecycle.terminal-sticky',
+    '2026-get.last-updated-moves',
+    '2026-notify.detailed-task',
+  ]);
 });
 
 test('task slots learn a capacity limit: per connection when that connection holds tasks, in all when it holds none; throttling is not a bound', async () => {
