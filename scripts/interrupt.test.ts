@@ -7,15 +7,7 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
+import { alive } from '../suites/wire/children.ts';
 
 /** Resolves once `cond` holds, checked every `everyMs`; rejects after `boundMs`. */
 async function until(cond: () => boolean, boundMs: number, what: string, everyMs = 100): Promise<void> {

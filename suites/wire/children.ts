@@ -78,17 +78,19 @@ export function descendants(root = process.pid): number[] {
   return out;
 }
 
+/** Whether a process of that pid is still there (signal 0). */
+export function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** Ends every descendant of this process (SIGTERM, SIGKILL to those left after `graceMs`), the tracked children first. */
 export async function endDescendants(graceMs = 2_000): Promise<void> {
   const ps = descendants().filter((pid) => pid !== process.pid);
-  const alive = (pid: number) => {
-    try {
-      process.kill(pid, 0);
-      return true;
-    } catch {
-      return false;
-    }
-  };
   for (const pid of ps)
     try {
       process.kill(pid, 'SIGTERM');
